@@ -1,0 +1,308 @@
+import { Application, Controller, type Entity, Pod } from '../entity/entity.js';
+import { isMapping } from '../input/decode.js';
+import { formatSource, type InputIssue, IssueList } from '../input/source.js';
+import {
+  formatGroupKind,
+  type GroupKind,
+  groupKindOf,
+  identityProblem,
+  type SourcedObject,
+} from './kube-object.js';
+import { isBuiltinClusterScoped } from './scope.js';
+
+/** Options of a Deployment: what spread applies to every object (seed "Deployment"). */
+export interface DeploymentOptions {
+  /** Namespace given to namespaced objects that name none (the context's namespace, else `default`). */
+  readonly namespace: string;
+  /**
+   * Whether a kind is namespaced, from API discovery; undefined when discovery does not know it.
+   * Then a CustomResourceDefinition of the same set decides (`spec.scope`), then the built-in
+   * table of cluster-scoped kinds (scope.ts); anything else is namespaced.
+   */
+  readonly isNamespaced?: (gk: GroupKind) => boolean | undefined;
+  /** Labels set on every object's metadata, overwriting the object's own of the same key. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Annotations set on every object's metadata, overwriting the object's own of the same key. */
+  readonly annotations?: Readonly<Record<string, string>>;
+}
+
+interface KindEntry {
+  readonly gk: GroupKind;
+  readonly namespaced: boolean;
+  /** `namespace/name` (`/name` for cluster-scoped) → object. */
+  readonly objects: Map<string, SourcedObject>;
+}
+
+/**
+ * A set of Kubernetes objects to deploy (seed "Deployment", data type A of the seed's
+ * "revisit Deployment"): a map GroupKind → `namespace/name` → object, for fast lookups by kind.
+ * Each object is unique by GroupKind, namespace and name. Objects are stored normalised: namespace
+ * defaulted, common labels and annotations set. Iteration ({@link objects}) is in apply order and
+ * deterministic.
+ *
+ * Build one with {@link Deployment.fromObjects} or {@link deploymentOf}; combine with {@link merge}.
+ */
+export class Deployment {
+  private readonly kinds = new Map<string, KindEntry>();
+  /** Warnings found while building the set (e.g. a namespace on a cluster-scoped object, dropped). */
+  readonly warnings: InputIssue[] = [];
+
+  private constructor() {}
+
+  /** An empty set. */
+  static empty(): Deployment {
+    return new Deployment();
+  }
+
+  /**
+   * Builds a set from objects: checks each has apiVersion, kind and metadata.name; defaults the
+   * namespace of namespaced objects (an object that names its namespace keeps it; a cluster-scoped
+   * object's namespace is dropped with a warning, as the API server ignores it); applies the common
+   * labels and annotations. Objects are deep-copied.
+   *
+   * @throws InputError naming file:line of every invalid object and both sources of every object
+   *   defined twice.
+   */
+  static fromObjects(objects: Iterable<SourcedObject>, options: DeploymentOptions): Deployment {
+    const list = [...objects];
+    const issues = new IssueList();
+    const deployment = new Deployment();
+    const scope = scopeResolver(list, options);
+    for (const item of list) deployment.addNormalised(item, options, scope, issues);
+    issues.throwIfErrors();
+    deployment.warnings.push(...issues.warnings);
+    return deployment;
+  }
+
+  /**
+   * The union of sets (the seed's Application merges its entities' deployments). Objects keep the
+   * normalisation of the set they come from.
+   *
+   * @throws InputError when the same object (GroupKind, namespace, name) is in two sets.
+   */
+  static merge(...deployments: readonly Deployment[]): Deployment {
+    const issues = new IssueList();
+    const merged = new Deployment();
+    for (const d of deployments) {
+      merged.warnings.push(...d.warnings);
+      for (const entry of d.kinds.values()) {
+        for (const [key, item] of entry.objects) merged.insert(entry.gk, entry.namespaced, key, item, issues);
+      }
+    }
+    issues.throwIfErrors();
+    return merged;
+  }
+
+  /** The number of objects. */
+  get size(): number {
+    let n = 0;
+    for (const entry of this.kinds.values()) n += entry.objects.size;
+    return n;
+  }
+
+  /** The object of `gk` named `name` in `namespace` (`''` for cluster-scoped), if any. */
+  get(gk: GroupKind, namespace: string, name: string): SourcedObject | undefined {
+    return this.kinds.get(formatGroupKind(gk))?.objects.get(`${namespace}/${name}`);
+  }
+
+  /** The objects of one GroupKind, sorted by namespace then name. */
+  ofKind(gk: GroupKind): SourcedObject[] {
+    const entry = this.kinds.get(formatGroupKind(gk));
+    return entry ? sortedObjects(entry) : [];
+  }
+
+  /** The GroupKinds in the set, in apply order. */
+  groupKinds(): GroupKind[] {
+    return this.sortedKinds().map((e) => e.gk);
+  }
+
+  /** Whether objects of `gk` in this set are namespaced; undefined when the set has none. */
+  isNamespaced(gk: GroupKind): boolean | undefined {
+    return this.kinds.get(formatGroupKind(gk))?.namespaced;
+  }
+
+  /**
+   * Every object in apply order (DESIGN.md "Order"): Namespaces, CustomResourceDefinitions, other
+   * cluster-scoped objects, config (ServiceAccount, Secret, ConfigMap, PersistentVolumeClaim,
+   * Role, RoleBinding, LimitRange, ResourceQuota), Services, workloads (Deployment,
+   * ReplicationController, StatefulSet, DaemonSet, Job, CronJob, Pod, ReplicaSet), then the rest;
+   * ties by group, kind, namespace, name (code-unit order, independent of locale).
+   */
+  objects(): SourcedObject[] {
+    return this.sortedKinds().flatMap(sortedObjects);
+  }
+
+  private sortedKinds(): KindEntry[] {
+    return [...this.kinds.values()].sort(
+      (a, b) =>
+        applyRank(a.gk, a.namespaced) - applyRank(b.gk, b.namespaced) ||
+        compare(a.gk.group, b.gk.group) ||
+        compare(a.gk.kind, b.gk.kind),
+    );
+  }
+
+  private addNormalised(
+    item: SourcedObject,
+    options: DeploymentOptions,
+    scope: (gk: GroupKind) => boolean,
+    issues: IssueList,
+  ): void {
+    const problem = identityProblem(item.object);
+    if (problem) {
+      issues.error(item.source, problem);
+      return;
+    }
+    const object = structuredClone(item.object);
+    const gk = groupKindOf(object);
+    const namespaced = scope(gk);
+    const meta = object.metadata;
+    if (namespaced && !meta.namespace) {
+      // Rebuilt so the namespace reads right after the name, as kubectl writes it.
+      const { name, ...rest } = meta;
+      object.metadata = { name, namespace: options.namespace, ...rest };
+    } else if (!namespaced && meta.namespace !== undefined) {
+      issues.warning(
+        item.source,
+        `${formatGroupKind(gk)} ${meta.name} is cluster-scoped; its metadata.namespace ${String(meta.namespace)} is ignored`,
+      );
+      delete meta.namespace;
+    }
+    if (options.labels && Object.keys(options.labels).length > 0) {
+      object.metadata.labels = { ...(object.metadata.labels ?? {}), ...options.labels };
+    }
+    if (options.annotations && Object.keys(options.annotations).length > 0) {
+      object.metadata.annotations = { ...(object.metadata.annotations ?? {}), ...options.annotations };
+    }
+    const key = `${namespaced ? (object.metadata.namespace ?? '') : ''}/${object.metadata.name}`;
+    this.insert(gk, namespaced, key, { object, source: item.source }, issues);
+  }
+
+  private insert(
+    gk: GroupKind,
+    namespaced: boolean,
+    key: string,
+    item: SourcedObject,
+    issues: IssueList,
+  ): void {
+    const id = formatGroupKind(gk);
+    let entry = this.kinds.get(id);
+    if (!entry) {
+      entry = { gk: { group: gk.group, kind: gk.kind }, namespaced, objects: new Map() };
+      this.kinds.set(id, entry);
+    }
+    const first = entry.objects.get(key);
+    if (first) {
+      const name = key.startsWith('/') ? key.slice(1) : key;
+      issues.error(
+        item.source,
+        `${id} ${name} is defined twice: ${formatSource(first.source)} and ${formatSource(item.source)}`,
+      );
+      return;
+    }
+    entry.objects.set(key, item);
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedObjects(entry: KindEntry): SourcedObject[] {
+  return [...entry.objects.entries()].sort(([a], [b]) => compare(a, b)).map(([, item]) => item);
+}
+
+const CONFIG_KINDS = new Set([
+  'ServiceAccount',
+  'Secret',
+  'ConfigMap',
+  'PersistentVolumeClaim',
+  'LimitRange',
+  'ResourceQuota',
+  'Role.rbac.authorization.k8s.io',
+  'RoleBinding.rbac.authorization.k8s.io',
+]);
+const WORKLOAD_KINDS = new Set([
+  'Deployment.apps',
+  'ReplicationController',
+  'StatefulSet.apps',
+  'DaemonSet.apps',
+  'Job.batch',
+  'CronJob.batch',
+  'Pod',
+  'ReplicaSet.apps',
+]);
+
+/** The apply-order bucket of a kind (see {@link Deployment.objects}). */
+export function applyRank(gk: GroupKind, namespaced: boolean): number {
+  const id = formatGroupKind(gk);
+  if (id === 'Namespace') return 0;
+  if (id === 'CustomResourceDefinition.apiextensions.k8s.io') return 1;
+  if (!namespaced) return 2;
+  if (CONFIG_KINDS.has(id)) return 3;
+  if (id === 'Service') return 4;
+  if (WORKLOAD_KINDS.has(id)) return 5;
+  return 6;
+}
+
+/** Decides scope: discovery, then CRDs of the set, then the built-in table; namespaced otherwise. */
+function scopeResolver(
+  objects: readonly SourcedObject[],
+  options: DeploymentOptions,
+): (gk: GroupKind) => boolean {
+  const crdScopes = new Map<string, boolean>();
+  for (const { object } of objects) {
+    if (!isMapping(object) || object.kind !== 'CustomResourceDefinition') continue;
+    const spec = object.spec as { group?: unknown; scope?: unknown; names?: { kind?: unknown } } | undefined;
+    if (typeof spec?.group === 'string' && typeof spec.names?.kind === 'string') {
+      crdScopes.set(formatGroupKind({ group: spec.group, kind: spec.names.kind }), spec.scope !== 'Cluster');
+    }
+  }
+  return (gk) =>
+    options.isNamespaced?.(gk) ?? crdScopes.get(formatGroupKind(gk)) ?? !isBuiltinClusterScoped(gk);
+}
+
+/**
+ * The objects an entity deploys with their sources: a controller with its pod template filled in,
+ * a Pod of its own, and the objects attached at every level below, in tree order.
+ */
+export function entityObjects(entity: Entity): SourcedObject[] {
+  const out: SourcedObject[] = [];
+  for (const e of entity.walk()) {
+    if (e instanceof Controller) out.push({ object: e.toObject(), source: e.source });
+    else if (e instanceof Pod && !e.template) out.push({ object: e.toObject(), source: e.source });
+    out.push(...e.objects);
+  }
+  return out;
+}
+
+/**
+ * The Deployment of an entity (seed `Deployable.Deployment()`). For an Application, the merge of
+ * its entities' deployments and its own objects, so an object defined in two entities is reported.
+ *
+ * @throws InputError as {@link Deployment.fromObjects} and {@link Deployment.merge}.
+ */
+export function deploymentOf(entity: Entity, options: DeploymentOptions): Deployment {
+  if (!(entity instanceof Application)) return Deployment.fromObjects(entityObjects(entity), options);
+  // Scope of custom resources is decided by CRDs anywhere in the application, so each part sees them all.
+  const all = entityObjects(entity);
+  const crds = all.filter((o) => isMapping(o.object) && o.object.kind === 'CustomResourceDefinition');
+  const crdScope = scopeResolver(crds, {
+    namespace: options.namespace,
+    ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
+  });
+  const partOptions: DeploymentOptions = { ...options, isNamespaced: crdScope };
+  const issues = new IssueList();
+  const parts: Deployment[] = [];
+  const collect = (objects: SourcedObject[]) => {
+    try {
+      parts.push(Deployment.fromObjects(objects, partOptions));
+    } catch (e) {
+      if (!(e instanceof Error && 'issues' in e)) throw e;
+      issues.add((e as { issues: InputIssue[] }).issues);
+    }
+  };
+  collect(entity.objects);
+  for (const child of entity.entities) collect(entityObjects(child));
+  issues.throwIfErrors();
+  return Deployment.merge(...parts);
+}

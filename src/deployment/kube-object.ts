@@ -1,0 +1,78 @@
+import type { Source } from '../input/source.js';
+
+/**
+ * A Kubernetes object as decoded from YAML or JSON: any kind, any version. Only `apiVersion`,
+ * `kind` and `metadata` are known; the rest is whatever the API schema of that kind allows.
+ */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** The part of metav1.ObjectMeta that spread reads or writes. */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/**
+ * A group and kind, as in k8s.io/apimachinery's schema.GroupKind. The core group is `''`.
+ * Written as `Kind` for the core group and `Kind.group` otherwise (kubectl's notation, also the
+ * ApplySet `contains-group-kinds` notation).
+ */
+export interface GroupKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
+/** The group of an apiVersion: `apps/v1` → `apps`, `v1` → `''`. */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/** The GroupKind of an object. */
+export function groupKindOf(object: Pick<KubeObject, 'apiVersion' | 'kind'>): GroupKind {
+  return { group: groupOf(object.apiVersion), kind: object.kind };
+}
+
+/** `Kind` or `Kind.group`, kubectl's and the ApplySet annotation's notation. */
+export function formatGroupKind(gk: GroupKind): string {
+  return gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
+}
+
+/** An object of the set with the place it was read from. */
+export interface SourcedObject {
+  readonly object: KubeObject;
+  readonly source: Source;
+}
+
+/**
+ * What keeps a decoded value from being a Kubernetes object spread can apply: not a mapping, or no
+ * apiVersion, kind or metadata.name (server-side apply needs a name, so `generateName` alone is not
+ * enough). Returns the problem as a message, or undefined when the object is fine.
+ */
+export function identityProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'expected a Kubernetes object (a mapping)';
+  }
+  const o = value as Partial<KubeObject>;
+  const missing: string[] = [];
+  if (typeof o.apiVersion !== 'string' || o.apiVersion === '') missing.push('apiVersion');
+  if (typeof o.kind !== 'string' || o.kind === '') missing.push('kind');
+  const meta = o.metadata as ObjectMeta | undefined;
+  const hasMeta = typeof meta === 'object' && meta !== null && !Array.isArray(meta);
+  if (!hasMeta || typeof meta.name !== 'string' || meta.name === '') missing.push('metadata.name');
+  if (missing.length === 0) return undefined;
+  const hint =
+    hasMeta && typeof meta.generateName === 'string'
+      ? ' (generateName does not work with server-side apply)'
+      : '';
+  return `${typeof o.kind === 'string' && o.kind ? `${o.kind} ` : ''}object has no ${missing.join(', ')}${hint}`;
+}

@@ -1,0 +1,53 @@
+import { Document, visit } from 'yaml';
+import { resolvesToNonString } from '../input/traps.js';
+import type { Deployment } from './deployment.js';
+import type { KubeObject } from './kube-object.js';
+
+/**
+ * Renders a set as multi-document YAML, in apply order, exactly as it would be applied: keys in
+ * authored order, no line folding, and every string that a YAML 1.1 or 1.2 reader could take for a
+ * boolean, number or null (`yes`, `0755`, `1e3`, `~`) double-quoted, so the output means the same
+ * to kubectl. Identical sets render byte-identically. Empty set: `''`.
+ */
+export function render(deployment: Deployment, options: RenderOptions = {}): string {
+  return deployment
+    .objects()
+    .map(({ object }) => renderObject(options.showSecrets ? object : redactSecret(object)))
+    .join('---\n');
+}
+
+/** Options of {@link render}. */
+export interface RenderOptions {
+  /** Print Secret values as they are; by default they are replaced by {@link REDACTED}. */
+  readonly showSecrets?: boolean;
+}
+
+/** What a Secret value is replaced with in output. */
+export const REDACTED = '<redacted>';
+
+/**
+ * A copy of a core/v1 Secret whose `data` and `stringData` values are replaced by {@link REDACTED}
+ * (keys kept, so the shape stays reviewable); any other object is returned as it is.
+ */
+export function redactSecret(object: KubeObject): KubeObject {
+  if (object.kind !== 'Secret' || object.apiVersion !== 'v1') return object;
+  const copy = { ...object };
+  for (const field of ['data', 'stringData'] as const) {
+    const values = object[field];
+    if (values && typeof values === 'object') {
+      copy[field] = Object.fromEntries(Object.keys(values).map((k) => [k, REDACTED]));
+    }
+  }
+  return copy;
+}
+
+/** One object as a YAML document (see {@link render}). */
+export function renderObject(object: KubeObject): string {
+  const doc = new Document(object, { version: '1.2' });
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && resolvesToNonString(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString({ lineWidth: 0, minContentWidth: 0 });
+}

@@ -1,0 +1,288 @@
+import { identityProblem, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
+import { type DecodedValue, isMapping } from '../input/decode.js';
+import { formatSource, type IssueList } from '../input/source.js';
+import { Application, type Container, Controller, type Mapping, Pod } from './entity.js';
+import { type ControllerKind, controllerSpec } from './kinds.js';
+import { toDnsLabel } from './names.js';
+import { newEntity } from './new-entity.js';
+
+/**
+ * A controller or Pod file found by an input. `stem` pairs a controller with its pod: `''` for the
+ * classic names (`rc.yaml` with `pod.yaml`), `NAME` for the later layout (`NAME.rc.yaml` with
+ * `NAME.pod.yaml`), undefined for objects of a manifest, which never pair.
+ */
+export interface EntityFile {
+  readonly kind: ControllerKind | 'Pod';
+  readonly value: DecodedValue;
+  readonly stem?: string;
+}
+
+/** A `.ctr` file: one core/v1 Container. `stem` is the file name without `.ctr`, the default container name. */
+export interface ContainerFile {
+  readonly value: DecodedValue;
+  readonly stem: string;
+}
+
+/** What an input found in one directory, everything in file-name order. */
+export interface DirectoryContent {
+  /** The directory relative to the input root, POSIX separators, `.` for the root. */
+  readonly dir: string;
+  /** The directory's own name, from which default entity names are made. */
+  readonly name: string;
+  readonly entities: readonly EntityFile[];
+  readonly containers: readonly ContainerFile[];
+  /** Objects of the directory's objects folder (`.k2e/`), Lists flattened. */
+  readonly objects: readonly DecodedValue[];
+}
+
+/**
+ * Builds the entity tree of an Application from the directories an input read, attaching by the
+ * spread convention (DESIGN.md "Attaching"):
+ * - a Pod beside a controller with the same stem becomes its pod template (the pod's labels are the
+ *   template's labels; the controller's own template labels are kept when the pod has none);
+ * - `.ctr` containers attach to the directory's classic Pod, else its classic controller's template,
+ *   else its only entity, else a default Deployment named after the directory (DNS-1123 label);
+ * - objects attach to the directory's only entity, else to the Application;
+ * - then the defaults of {@link finishController} are applied and every pod is checked to have
+ *   containers.
+ *
+ * Problems go to `issues`; the caller throws them together.
+ */
+export function buildApplication(
+  name: string,
+  dirs: readonly DirectoryContent[],
+  issues: IssueList,
+): Application {
+  const app = new Application(toDnsLabel(name), { file: '.', line: 0 });
+  const incomplete = new Set<Controller | Pod>();
+  for (const dir of dirs) buildDirectory(app, dir, issues, incomplete);
+  for (const entity of app.entities) {
+    if (entity instanceof Controller) finishController(entity);
+    const pod = entity instanceof Controller ? entity.pod : entity;
+    // An entity whose containers failed already has its errors; "no containers" would only repeat them.
+    if (pod.containers.length === 0 && !incomplete.has(entity)) {
+      issues.error(
+        entity.source,
+        'has no containers (add a .ctr file or spec.containers)',
+        entity.describe(),
+      );
+    }
+    checkContainerNames(pod, issues);
+  }
+  return app;
+}
+
+function buildDirectory(
+  app: Application,
+  dir: DirectoryContent,
+  issues: IssueList,
+  incomplete: Set<Controller | Pod>,
+): void {
+  const controllers: Controller[] = [];
+  const pods: { pod: Pod; stem: string | undefined }[] = [];
+  const stems = new Map<Controller, string | undefined>();
+  for (const file of dir.entities) {
+    const defaultName =
+      file.stem === undefined ? undefined : toDnsLabel(file.stem === '' ? dir.name : file.stem);
+    const options = { dir: dir.dir, ...(defaultName ? { defaultName } : {}) };
+    const before = issues.issues.length;
+    if (file.kind === 'Pod') {
+      const pod = newEntity('Pod', file.value, options, issues);
+      if (pod) pods.push({ pod, stem: file.stem });
+      if (pod && issues.issues.length > before) incomplete.add(pod);
+    } else {
+      const controller = newEntity(file.kind, file.value, options, issues);
+      if (controller) {
+        controllers.push(controller);
+        stems.set(controller, file.stem);
+        if (issues.issues.length > before) incomplete.add(controller);
+      }
+    }
+  }
+
+  const top: (Controller | Pod)[] = [...controllers];
+  let classicPod: Pod | undefined;
+  for (const { pod, stem } of pods) {
+    const owner = stem === undefined ? undefined : controllers.find((c) => stems.get(c) === stem);
+    if (stem === '') classicPod = pod;
+    if (owner) {
+      useAsTemplate(owner, pod, issues);
+      if (incomplete.has(pod)) incomplete.add(owner);
+    } else top.push(pod);
+  }
+
+  if (dir.containers.length > 0) {
+    const classic = controllers.find((c) => stems.get(c) === '');
+    let target: Pod | undefined = classicPod ?? classic?.pod;
+    if (!target && top.length === 1) {
+      const only = top[0] as Controller | Pod;
+      target = only instanceof Controller ? only.pod : only;
+    }
+    if (!target && top.length === 0) {
+      const deployment = defaultDeployment(dir);
+      top.push(deployment);
+      target = deployment.pod;
+    }
+    if (!target) {
+      for (const entity of top) incomplete.add(entity);
+      issues.error(
+        dir.containers[0]?.value.source ?? { file: dir.dir, line: 0 },
+        `cannot tell which of ${top.map((e) => e.label()).join(', ')} the .ctr containers of ${dir.dir} belong to; move them beside one entity per directory`,
+      );
+    } else {
+      const owner = target.parent instanceof Controller ? target.parent : target;
+      for (const file of dir.containers) {
+        const container = newEntity(
+          'Container',
+          file.value,
+          { dir: dir.dir, defaultName: toDnsLabel(file.stem, 'container'), within: owner.describe() },
+          issues,
+        );
+        if (container) target.attach(container);
+        else incomplete.add(owner);
+      }
+    }
+  }
+
+  for (const entity of top) app.attach(entity);
+  const holder = top.length === 1 ? (top[0] as Controller | Pod) : app;
+  for (const value of dir.objects) {
+    const object = sourcedObject(value, issues);
+    if (object) holder.objects.push(object);
+  }
+}
+
+/**
+ * Makes `pod` (from `pod.yaml`) the pod template of `controller`. The pod's labels and annotations
+ * win; the controller's own template labels and annotations are kept when the pod has none, and its
+ * containers when the pod has none.
+ */
+function useAsTemplate(controller: Controller, pod: Pod, issues: IssueList): void {
+  const current = controller.pod;
+  if (current.containers.length > 0 && pod.containers.length > 0) {
+    issues.error(
+      pod.source,
+      `both ${formatSource(controller.source)} (its pod template) and ${formatSource(pod.source)} define containers; keep them in one place`,
+      controller.describe(),
+    );
+  }
+  const templateMeta = isMapping(current.object.metadata) ? current.object.metadata : {};
+  const podMeta = mappingField(pod.object, 'metadata');
+  for (const key of ['labels', 'annotations']) {
+    if (!isMapping(podMeta[key]) && isMapping(templateMeta[key]))
+      podMeta[key] = structuredClone(templateMeta[key]);
+  }
+  if (pod.containers.length === 0) for (const container of current.containers) pod.attach(container);
+  controller.setTemplate(pod);
+}
+
+/**
+ * The default Deployment of a directory that holds only containers (spread convention): named
+ * after the directory (DNS-1123 label), one replica by the API default.
+ */
+function defaultDeployment(dir: DirectoryContent): Controller {
+  const name = toDnsLabel(dir.name);
+  const object: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: {} };
+  const source = { file: dir.dir, line: 0 };
+  return new Controller(
+    'Deployment',
+    object,
+    source,
+    new Pod(name, { metadata: {}, spec: {} }, source, true),
+  );
+}
+
+/**
+ * Selector and template defaults (Kubernetes requires a selector matching the template labels for
+ * ReplicationController and apps/v1 workloads):
+ * - ReplicationController: `spec.selector` from the template labels, or the template labels from
+ *   the selector; when neither exists, `app: <name>` on both;
+ * - Deployment, StatefulSet, DaemonSet: the same with `spec.selector.matchLabels` (a selector with
+ *   only `matchExpressions` is left alone);
+ * - Job, CronJob: the API generates the selector; `restartPolicy` defaults to `Never`, since the
+ *   API's pod default `Always` is invalid in a Job.
+ */
+export function finishController(controller: Controller): void {
+  const spec = controllerSpec(controller.type);
+  const object = controller.object;
+  const objSpec = mappingField(object, 'spec');
+  const podMeta = mappingField(controller.pod.object, 'metadata');
+  const podSpec = controller.pod.object.spec as Mapping;
+  const labels =
+    isMapping(podMeta.labels) && Object.keys(podMeta.labels).length > 0 ? podMeta.labels : undefined;
+  if (spec.selector === 'none') {
+    if (podSpec.restartPolicy === undefined) podSpec.restartPolicy = 'Never';
+    return;
+  }
+  let selector: Mapping | undefined;
+  if (spec.selector === 'map') {
+    selector =
+      isMapping(objSpec.selector) && Object.keys(objSpec.selector).length > 0 ? objSpec.selector : undefined;
+  } else {
+    const sel = objSpec.selector;
+    if (isMapping(sel) && sel.matchExpressions !== undefined && !isMapping(sel.matchLabels)) return;
+    selector =
+      isMapping(sel) && isMapping(sel.matchLabels) && Object.keys(sel.matchLabels).length > 0
+        ? sel.matchLabels
+        : undefined;
+  }
+  const chosen = selector ?? labels ?? { app: controller.name };
+  if (!labels) podMeta.labels = structuredClone(chosen);
+  if (!selector) {
+    const value =
+      spec.selector === 'map'
+        ? structuredClone(chosen)
+        : { ...(isMapping(objSpec.selector) ? objSpec.selector : {}), matchLabels: structuredClone(chosen) };
+    setBefore(objSpec, 'selector', value, 'template');
+  }
+}
+
+/** The mapping at `object[key]`, created empty when missing or not a mapping. */
+function mappingField(object: Mapping, key: string): Mapping {
+  const value = object[key];
+  if (isMapping(value)) return value;
+  const created: Mapping = {};
+  object[key] = created;
+  return created;
+}
+
+/** Sets `key`, placing it before `before` when new, so rendered objects read as kubectl users write them. */
+function setBefore(object: Mapping, key: string, value: unknown, before: string): void {
+  if (key in object || !(before in object)) {
+    object[key] = value;
+    return;
+  }
+  const entries = Object.entries(object);
+  for (const k of Object.keys(object)) delete object[k];
+  for (const [k, v] of entries) {
+    if (k === before) object[key] = value;
+    object[k] = v;
+  }
+}
+
+function checkContainerNames(pod: Pod, issues: IssueList): void {
+  const seen = new Map<string, Container>();
+  for (const c of pod.containers) {
+    const first = seen.get(c.name);
+    if (first) {
+      issues.error(
+        c.source,
+        `container name ${c.name} is already used by ${formatSource(first.source)}; container names must be unique in a pod`,
+        c.describe(),
+      );
+    } else seen.set(c.name, c);
+  }
+}
+
+/**
+ * Checks what every object must have (apiVersion, kind, metadata.name or generateName, per the
+ * Kubernetes API conventions) and pairs it with its source.
+ */
+export function sourcedObject(value: DecodedValue, issues: IssueList): SourcedObject | undefined {
+  const problem = identityProblem(value.value);
+  if (problem) {
+    issues.error(value.source, problem);
+    return undefined;
+  }
+  return { object: structuredClone(value.value) as KubeObject, source: value.source };
+}

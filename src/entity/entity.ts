@@ -1,0 +1,279 @@
+import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
+import { formatSource, type InputIssue, type Source } from '../input/source.js';
+import { type ControllerKind, controllerSpec } from './kinds.js';
+
+/**
+ * The entity types of the hierarchy (seed "Deployable Entities"): Application → controller →
+ * Pod → Container → Image. Controllers are named by their Kubernetes kind.
+ */
+export type EntityType = 'Application' | ControllerKind | 'Pod' | 'Container' | 'Image';
+
+/** A plain JSON mapping as decoded from YAML. */
+export type Mapping = Record<string, unknown>;
+
+/**
+ * A node of the entity tree. Every entity knows where it was read from, its children and the
+ * objects attached at its level (the `.k2e/` objects of its directory). Entities are built only
+ * through `newEntity` (new-entity.ts) and `buildApplication` (build.ts), which validate them.
+ */
+export abstract class Entity {
+  abstract readonly type: EntityType;
+  /** The entity's name: metadata.name for objects, the container name, the image reference. */
+  readonly name: string;
+  /** File relative to the input root and line where the entity starts. */
+  readonly source: Source;
+  /** The entity this one is attached to; undefined for an Application and before attaching. */
+  parent: Entity | undefined;
+  /** Other objects (Services, Secrets…) attached at this level, in file-name order. */
+  readonly objects: SourcedObject[] = [];
+
+  protected constructor(name: string, source: Source) {
+    this.name = name;
+    this.source = source;
+  }
+
+  /** The entities directly below this one. */
+  abstract children(): readonly Entity[];
+
+  /** `Container web (web.ctr:3)`: the entity and where it is. */
+  label(): string {
+    return `${this.type} ${this.name} (${formatSource(this.source)})`;
+  }
+
+  /**
+   * Names the entity for messages, with the entities it is attached in:
+   * `Container web (web.ctr:3) in ReplicationController mattermost (rc.yml:1)`. The Application and
+   * pod templates are left out, as users think of a template's containers as the controller's.
+   */
+  describe(): string {
+    const parts = [this.label()];
+    for (let p = this.parent; p; p = p.parent) {
+      if (p.type === 'Application' || (p instanceof Pod && p.template)) continue;
+      parts.push(p.label());
+    }
+    return parts.join(' in ');
+  }
+
+  /** This entity and all entities below it, depth first, in attach order. */
+  *walk(): Generator<Entity> {
+    yield this;
+    for (const child of this.children()) yield* child.walk();
+  }
+}
+
+/** What building an image marked with `&` needs (seed "Build"): the Docker context and where it was asked for. */
+export interface Build {
+  /** The Docker build context: the directory of the declaring file, relative to the input root (`.` for the root). */
+  readonly contextDir: string;
+  /** The file and line of the `image: "&…"` that asked for the build. */
+  readonly declaredIn: Source;
+}
+
+/**
+ * A container's image (seed "Image"). `raw` is the `image` field as written; an image marked for
+ * building starts with `&` (spread convention) and carries {@link build}. The reference is split
+ * only by Docker's reference grammar at the top level (registry host, repository, tag, digest) without
+ * normalising (no `docker.io/library/` added); the image stage owns full parsing and pinning.
+ */
+export class Image extends Entity {
+  readonly type = 'Image' as const;
+  /** The `image` field as written, `&` included. */
+  readonly raw: string;
+  /** The reference without the build mark: `registry/name:tag@digest` as written. */
+  readonly reference: string;
+  /** The registry host when the first path component names one (has `.` or `:`, or is `localhost`). */
+  readonly registry: string | undefined;
+  /** The repository path without registry, tag and digest, e.g. `mattermost/mattermost-team-edition`. */
+  readonly repository: string;
+  readonly tag: string | undefined;
+  /** `algorithm:hex` after `@`. */
+  readonly digest: string | undefined;
+  /** Set when the image is built from source (`&` mark). */
+  readonly build: Build | undefined;
+
+  constructor(raw: string, source: Source, build: Build | undefined) {
+    super(raw, source);
+    this.raw = raw;
+    this.build = build;
+    this.reference = raw.startsWith('&') ? raw.slice(1) : raw;
+    let rest = this.reference;
+    const at = rest.indexOf('@');
+    this.digest = at >= 0 ? rest.slice(at + 1) : undefined;
+    if (at >= 0) rest = rest.slice(0, at);
+    const colon = rest.lastIndexOf(':');
+    this.tag = colon > rest.lastIndexOf('/') ? rest.slice(colon + 1) : undefined;
+    if (this.tag !== undefined) rest = rest.slice(0, colon);
+    const slash = rest.indexOf('/');
+    const first = slash >= 0 ? rest.slice(0, slash) : '';
+    const isHost = first.includes('.') || first.includes(':') || first === 'localhost';
+    this.registry = isHost ? first : undefined;
+    this.repository = isHost ? rest.slice(slash + 1) : rest;
+  }
+
+  children(): readonly Entity[] {
+    return [];
+  }
+}
+
+/** A core/v1 Container: from a `.ctr` file or a pod spec's `containers`. */
+export class Container extends Entity {
+  readonly type = 'Container' as const;
+  /** The container as authored (a deep copy), name defaulted; `image` as written. */
+  readonly object: Mapping;
+  readonly image: Image;
+
+  constructor(object: Mapping, source: Source, image: Image) {
+    super(String(object.name), source);
+    this.object = object;
+    this.image = image;
+    image.parent = this;
+  }
+
+  children(): readonly Entity[] {
+    return [this.image];
+  }
+
+  /** A copy of the container object, as it goes into a pod spec. */
+  toObject(): Mapping {
+    return structuredClone(this.object);
+  }
+}
+
+/**
+ * A Pod: either a Pod object of its own (`pod.yaml` with no controller, a Pod in a manifest) or
+ * a controller's pod template. Its containers are entities; the rest of the spec is kept as written.
+ */
+export class Pod extends Entity {
+  readonly type = 'Pod' as const;
+  /** The Pod object (for a template: `{metadata, spec}`) without `spec.containers`. */
+  readonly object: Mapping;
+  readonly containers: Container[] = [];
+  /** True when the pod is a controller's template rather than an object of its own. */
+  template: boolean;
+
+  constructor(name: string, object: Mapping, source: Source, template: boolean) {
+    super(name, source);
+    this.object = object;
+    this.template = template;
+  }
+
+  children(): readonly Entity[] {
+    return this.containers;
+  }
+
+  /** Attaches a container at the end of `spec.containers`. */
+  attach(container: Container): void {
+    container.parent = this;
+    this.containers.push(container);
+  }
+
+  /** The pod's labels (metadata.labels), if any. */
+  get labels(): Record<string, string> | undefined {
+    const meta = this.object.metadata as Mapping | undefined;
+    return meta?.labels as Record<string, string> | undefined;
+  }
+
+  /** The pod spec with its containers. */
+  spec(): Mapping {
+    const spec = structuredClone((this.object.spec as Mapping | undefined) ?? {});
+    return { ...spec, containers: this.containers.map((c) => c.toObject()) };
+  }
+
+  /** The PodTemplateSpec for a controller: labels and annotations kept, name and namespace dropped. */
+  toTemplate(): Mapping {
+    const meta = (this.object.metadata as Mapping | undefined) ?? {};
+    const templateMeta: Mapping = {};
+    for (const [k, v] of Object.entries(meta)) {
+      if (k !== 'name' && k !== 'namespace' && k !== 'generateName') templateMeta[k] = structuredClone(v);
+    }
+    // An empty metadata is left out rather than rendered as `metadata: {}`.
+    return Object.keys(templateMeta).length > 0
+      ? { metadata: templateMeta, spec: this.spec() }
+      : { spec: this.spec() };
+  }
+
+  /** The Pod object with its containers. */
+  toObject(): KubeObject {
+    const copy = structuredClone(this.object) as KubeObject;
+    copy.spec = this.spec();
+    return copy;
+  }
+}
+
+/** A workload controller (seed "Replication Controller", extended to the modern kinds). */
+export class Controller extends Entity {
+  readonly type: ControllerKind;
+  /**
+   * The controller object as authored, defaults applied. Its pod template as written is kept only for
+   * key order: {@link toObject} replaces it with {@link pod}'s.
+   */
+  readonly object: KubeObject;
+  /** The pod template; its containers are this controller's containers. */
+  pod: Pod;
+
+  constructor(kind: ControllerKind, object: KubeObject, source: Source, pod: Pod) {
+    super(String(object.metadata.name), source);
+    this.type = kind;
+    this.object = object;
+    this.pod = pod;
+    pod.parent = this;
+    pod.template = true;
+  }
+
+  children(): readonly Entity[] {
+    return [this.pod];
+  }
+
+  /** Replaces the pod template (a `pod.yaml` beside the controller becomes its template). */
+  setTemplate(pod: Pod): void {
+    this.pod.parent = undefined;
+    this.pod = pod;
+    pod.parent = this;
+    pod.template = true;
+  }
+
+  /** The controller object with its pod template filled in from {@link pod}. */
+  toObject(): KubeObject {
+    const copy = structuredClone(this.object);
+    const path = controllerSpec(this.type).templatePath;
+    let at: Mapping = copy;
+    for (const key of path.slice(0, -1)) {
+      const next = at[key];
+      at[key] = typeof next === 'object' && next !== null ? next : {};
+      at = at[key] as Mapping;
+    }
+    at[path[path.length - 1] as string] = this.pod.toTemplate();
+    return copy;
+  }
+}
+
+/**
+ * The root of the tree (seed "Application", like a docker-compose file): the entities that deploy
+ * together and the objects attached at the top.
+ */
+export class Application extends Entity {
+  readonly type = 'Application' as const;
+  /** Controllers and Pods, in directory then file-name order. */
+  readonly entities: (Controller | Pod)[] = [];
+  /** Warnings found while reading the input (errors are thrown instead). */
+  readonly warnings: InputIssue[] = [];
+
+  constructor(name: string, source: Source) {
+    super(name, source);
+  }
+
+  children(): readonly Entity[] {
+    return this.entities;
+  }
+
+  /** Attaches a controller or Pod. */
+  attach(entity: Controller | Pod): void {
+    entity.parent = this;
+    this.entities.push(entity);
+  }
+
+  /** Every image of the application, those marked for building included, in entity order. */
+  images(): Image[] {
+    return [...this.walk()].filter((e): e is Image => e instanceof Image);
+  }
+}

@@ -1,0 +1,254 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import {
+  buildApplication,
+  type ContainerFile,
+  type DirectoryContent,
+  type EntityFile,
+} from '../entity/build.js';
+import type { Application } from '../entity/entity.js';
+import { CONTROLLERS, type ControllerKind, controllerOfStem } from '../entity/kinds.js';
+import { type DecodedValue, decodeBytes, flattenLists } from './decode.js';
+import type { Input } from './input.js';
+import { IssueList } from './source.js';
+import { checkStringFields } from './traps.js';
+
+/**
+ * Names of the objects folder, newest first: `.k2e/`, and the older `.kube/` and `rs/` (spread
+ * convention). Its files are read in file-name order, not recursively.
+ */
+export const OBJECT_DIRS: readonly string[] = ['.k2e', '.kube', 'rs'];
+
+/** Extensions of configuration files. `.ctr` files hold YAML or JSON whatever their extension. */
+const CONFIG_FILE = /\.(ya?ml|json)$/;
+const STEMS = [...CONTROLLERS.map((c) => c.stem), 'pod'].join('|');
+/** `rc.yaml`, `pod.json`: the classic layout, one of each per directory. */
+const CLASSIC = new RegExp(`^(${STEMS})\\.(ya?ml|json)$`);
+/** `web.rc.yaml`, `db.pod.yml`: the later layout, several per directory. */
+const NAMED = new RegExp(`^(.+)\\.(${STEMS})\\.(ya?ml|json)$`);
+
+/** Options of a DirectoryInput. */
+export interface DirectoryInputOptions {
+  /**
+   * The Application's name; default the root directory's base name. Pass it to get identical
+   * results for copies of a directory under different names.
+   */
+  readonly name?: string;
+}
+
+/**
+ * Reads a directory by the spread directory convention (DESIGN.md "The directory convention"):
+ * controller files (`rc.*`, `deployment.*`, `statefulset.*`, `daemonset.*`, `job.*`, `cronjob.*`,
+ * at most one per directory), `pod.*` (at most one), `*.ctr` containers, the objects folder
+ * (`.k2e/`, `.kube/`, `rs/`), the later `NAME.rc.yaml`/`NAME.pod.yaml` layout, and subdirectories
+ * recursively (hidden folders and `node_modules` skipped). Sources are relative to the root with
+ * POSIX separators and everything is read in sorted order, so identical directories give identical
+ * Applications wherever they are.
+ *
+ * @throws InputError listing every problem (unreadable or non-UTF-8 files, YAML errors, convention
+ *   violations, invalid entities, YAML traps), and when the directory holds no configuration at all.
+ */
+export class DirectoryInput implements Input {
+  readonly root: string;
+  private readonly options: DirectoryInputOptions;
+
+  constructor(root: string, options: DirectoryInputOptions = {}) {
+    this.root = root;
+    this.options = options;
+  }
+
+  async entity(): Promise<Application> {
+    const issues = new IssueList();
+    const root = resolve(this.root);
+    const info = await stat(root).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      issues.error({ file: '.', line: 0 }, `${this.root} is not a directory`);
+      issues.throwIfErrors();
+    }
+    const dirs: DirectoryContent[] = [];
+    await readDirectory(root, '.', basename(root), dirs, issues);
+    const found = dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
+    if (!found && !issues.hasErrors) {
+      issues.error(
+        { file: '.', line: 0 },
+        `no Kubernetes configuration in ${this.root}: expected a controller (rc.yaml, deployment.yaml, statefulset.yaml, daemonset.yaml, job.yaml, cronjob.yaml), pod.yaml, *.ctr files or objects in .k2e/`,
+      );
+    }
+    const app = buildApplication(this.options.name ?? basename(root), dirs, issues);
+    issues.throwIfErrors();
+    app.warnings.push(...issues.warnings);
+    return app;
+  }
+}
+
+function child(rel: string, name: string): string {
+  return rel === '.' ? name : `${rel}/${name}`;
+}
+
+/** Sorts by UTF-16 code units, independent of locale, so every machine reads in the same order. */
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+async function isFile(abs: string, entry: Dirent): Promise<boolean> {
+  if (entry.isFile()) return true;
+  // Symlinked files are followed; symlinked directories are not, so a link cycle cannot hang the read.
+  if (entry.isSymbolicLink()) return (await stat(abs).catch(() => undefined))?.isFile() ?? false;
+  return false;
+}
+
+async function readDirectory(
+  abs: string,
+  rel: string,
+  name: string,
+  out: DirectoryContent[],
+  issues: IssueList,
+): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = (await readdir(abs, { withFileTypes: true })).sort(byName);
+  } catch (e) {
+    issues.error({ file: rel, line: 0 }, `cannot read directory: ${(e as Error).message}`);
+    return;
+  }
+  const classic: { file: string; kind: ControllerKind | 'Pod' }[] = [];
+  const named: { file: string; kind: ControllerKind | 'Pod'; stem: string }[] = [];
+  const ctrs: string[] = [];
+  const objectDirs: string[] = [];
+  const subdirs: string[] = [];
+  for (const entry of entries) {
+    const entryAbs = join(abs, entry.name);
+    if (entry.isDirectory()) {
+      if (OBJECT_DIRS.includes(entry.name)) objectDirs.push(entry.name);
+      else if (!entry.name.startsWith('.') && entry.name !== 'node_modules') subdirs.push(entry.name);
+      continue;
+    }
+    if (!(await isFile(entryAbs, entry))) continue;
+    const c = CLASSIC.exec(entry.name);
+    if (c) {
+      classic.push({ file: entry.name, kind: kindOfStem(c[1] as string) });
+      continue;
+    }
+    const n = NAMED.exec(entry.name);
+    if (n) {
+      named.push({ file: entry.name, kind: kindOfStem(n[2] as string), stem: n[1] as string });
+      continue;
+    }
+    if (entry.name.endsWith('.ctr') && entry.name.length > '.ctr'.length) ctrs.push(entry.name);
+  }
+
+  const entityFiles: { file: string; kind: ControllerKind | 'Pod'; stem: string }[] = [];
+  const classicControllers = classic.filter((f) => f.kind !== 'Pod');
+  const classicPods = classic.filter((f) => f.kind === 'Pod');
+  if (classicControllers.length > 1) {
+    issues.error(
+      { file: child(rel, classicControllers[1]?.file ?? ''), line: 0 },
+      `a directory holds at most one controller, found ${classicControllers.map((f) => child(rel, f.file)).join(' and ')}; use NAME.rc.yaml names or subdirectories for several`,
+    );
+  } else if (classicControllers[0]) entityFiles.push({ ...classicControllers[0], stem: '' });
+  if (classicPods.length > 1) {
+    issues.error(
+      { file: child(rel, classicPods[1]?.file ?? ''), line: 0 },
+      `a directory holds at most one pod file, found ${classicPods.map((f) => child(rel, f.file)).join(' and ')}`,
+    );
+  } else if (classicPods[0]) entityFiles.push({ ...classicPods[0], stem: '' });
+  const seen = new Map<string, string>();
+  for (const f of named) {
+    const key = `${f.kind === 'Pod' ? 'pod' : 'controller'}:${f.stem}`;
+    const first = seen.get(key);
+    if (first) {
+      issues.error(
+        { file: child(rel, f.file), line: 0 },
+        `${child(rel, first)} and ${child(rel, f.file)} both define the ${f.kind === 'Pod' ? 'pod' : 'controller'} ${f.stem}`,
+      );
+      continue;
+    }
+    seen.set(key, f.file);
+    entityFiles.push(f);
+  }
+
+  const entities: EntityFile[] = [];
+  const containers: ContainerFile[] = [];
+  const objects: DecodedValue[] = [];
+  const read = (file: string) => readDecoded(join(abs, file), child(rel, file), issues);
+  const [entityValues, ctrValues] = await Promise.all([
+    Promise.all(entityFiles.map((f) => read(f.file))),
+    Promise.all(ctrs.map((f) => read(f))),
+  ]);
+  entityFiles.forEach((f, i) => {
+    const value = single(entityValues[i] ?? [], child(rel, f.file), issues);
+    if (!value) return;
+    checkStringFields(value, 'object', issues, f.kind);
+    entities.push({ kind: f.kind, value, stem: f.stem });
+  });
+  ctrs.forEach((file, i) => {
+    const value = single(ctrValues[i] ?? [], child(rel, file), issues);
+    if (!value) return;
+    checkStringFields(value, 'container', issues);
+    containers.push({ value, stem: file.slice(0, -'.ctr'.length) });
+  });
+
+  for (const objectDir of objectDirs) {
+    const dirAbs = join(abs, objectDir);
+    const dirRel = child(rel, objectDir);
+    let files: Dirent[];
+    try {
+      files = (await readdir(dirAbs, { withFileTypes: true })).sort(byName);
+    } catch (e) {
+      issues.error({ file: dirRel, line: 0 }, `cannot read directory: ${(e as Error).message}`);
+      continue;
+    }
+    const configFiles: string[] = [];
+    for (const f of files) {
+      if (CONFIG_FILE.test(f.name) && (await isFile(join(dirAbs, f.name), f))) configFiles.push(f.name);
+    }
+    const values = await Promise.all(
+      configFiles.map((f) => readDecoded(join(dirAbs, f), child(dirRel, f), issues)),
+    );
+    for (const value of flattenLists(values.flat(), issues)) {
+      checkStringFields(value, 'object', issues);
+      objects.push(value);
+    }
+  }
+
+  out.push({ dir: rel, name, entities, containers, objects });
+  for (const sub of subdirs) await readDirectory(join(abs, sub), child(rel, sub), sub, out, issues);
+}
+
+function kindOfStem(stem: string): ControllerKind | 'Pod' {
+  return stem === 'pod' ? 'Pod' : (controllerOfStem(stem) as ControllerKind);
+}
+
+async function readDecoded(abs: string, rel: string, issues: IssueList): Promise<DecodedValue[]> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(abs);
+  } catch (e) {
+    issues.error({ file: rel, line: 0 }, `cannot read file: ${(e as Error).message}`);
+    return [];
+  }
+  const result = decodeBytes(rel, bytes);
+  issues.add(result.issues);
+  return result.issues.some((i) => i.severity === 'error') ? [] : result.values;
+}
+
+/** A controller, pod or container file holds exactly one document. */
+function single(values: readonly DecodedValue[], file: string, issues: IssueList): DecodedValue | undefined {
+  if (issues.issues.some((i) => i.source.file === file && i.severity === 'error')) return undefined;
+  if (values.length === 0) {
+    issues.error({ file, line: 0 }, `${file} is empty`);
+    return undefined;
+  }
+  if (values.length > 1) {
+    issues.error(
+      values[1]?.source ?? { file, line: 0 },
+      `${file} holds ${values.length} documents; it must hold exactly one (put other objects in .k2e/)`,
+    );
+    return undefined;
+  }
+  return values[0];
+}
+
+/** Re-exported so callers of the input need not know the entity module. */
+export type { DirectoryContent };

@@ -1,0 +1,120 @@
+import { describe, expect, test } from 'vitest';
+import { decodeBytes, decodeText, flattenLists, textOf } from '../../../src/input/decode.js';
+import { IssueList } from '../../../src/input/source.js';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe('decodeText', () => {
+  test('multi-document YAML gives one value per non-empty document with its start line', () => {
+    const text = '# head\n---\na: 1\n---\n# only a comment\n---\n---\nb: 2\n';
+    const { values, issues } = decodeText('x.yaml', text);
+    expect(issues).toEqual([]);
+    expect(values.map((v) => [v.value, v.source])).toEqual([
+      [{ a: 1 }, { file: 'x.yaml', line: 3 }],
+      [{ b: 2 }, { file: 'x.yaml', line: 8 }],
+    ]);
+  });
+
+  test('CRLF line ends and a BOM are accepted; lines still count', () => {
+    const { values, issues } = decodeText('x.yaml', '\uFEFFa: 1\r\n---\r\nb:\r\n  c: 2\r\n');
+    expect(issues).toEqual([]);
+    expect(values.map((v) => v.value)).toEqual([{ a: 1 }, { b: { c: 2 } }]);
+    expect(values[1]?.lineAt(['b', 'c'])).toBe(4);
+  });
+
+  test('a syntax error is reported at its line and no document of the file is returned', () => {
+    const { values, issues } = decodeText('bad.yaml', 'a: 1\n---\nb: [1, 2\nc: 3\n');
+    expect(values).toEqual([]);
+    expect(issues[0]).toMatchObject({ severity: 'error', source: { file: 'bad.yaml' } });
+    expect(issues[0]?.source.line).toBeGreaterThanOrEqual(3);
+    expect(issues[0]?.message).toMatch(/^YAML: /);
+  });
+
+  test('duplicate keys are an error at the second key', () => {
+    const { issues } = decodeText('d.yaml', 'a: 1\nb:\n  c: 1\n  c: 2\n');
+    expect(issues).toMatchObject([
+      { source: { file: 'd.yaml', line: 4 }, message: expect.stringContaining('unique') },
+    ]);
+  });
+
+  test('anchors, aliases and << merge keys resolve; lineAt follows merges to the anchor', () => {
+    const text = 'base: &b\n  x: 1\n  y: 2\nderived:\n  <<: *b\n  y: 3\n';
+    const { values } = decodeText('m.yaml', text);
+    const v = values[0];
+    expect(v?.value).toEqual({ base: { x: 1, y: 2 }, derived: { x: 1, y: 3 } });
+    expect(v?.lineAt(['derived', 'y'])).toBe(6);
+    expect(v?.lineAt(['derived', 'x'])).toBe(2);
+  });
+
+  test('lineAt of a missing path is the line of its deepest existing ancestor', () => {
+    // A block mapping starts at its first key, the line after its parent's key.
+    const { values } = decodeText('p.yaml', 'spec:\n  template:\n    metadata: {}\n');
+    expect(values[0]?.lineAt(['spec', 'template', 'spec', 'containers', 0])).toBe(3);
+    expect(values[0]?.lineAt(['status'])).toBe(1);
+    expect(values[0]?.lineAt(['spec', 'template', 'metadata'])).toBe(3);
+  });
+
+  test('JSON is decoded as YAML, tabs included', () => {
+    const { values, issues } = decodeText('o.json', '{\n\t"a": [1, {"b": "c"}]\n}\n');
+    expect(issues).toEqual([]);
+    expect(values[0]?.value).toEqual({ a: [1, { b: 'c' }] });
+    expect(values[0]?.lineAt(['a', 1, 'b'])).toBe(2);
+  });
+});
+
+describe('textOf / decodeBytes encodings', () => {
+  test.each([
+    ['UTF-16LE with BOM', new Uint8Array([0xff, 0xfe, 0x61, 0, 0x3a, 0]), /UTF-16/],
+    ['UTF-16BE with BOM', new Uint8Array([0xfe, 0xff, 0, 0x61, 0, 0x3a]), /UTF-16/],
+    ['UTF-16 without BOM', new Uint8Array([0, 0x61, 0, 0x3a, 0, 0x20, 0, 0x31]), /UTF-16/],
+    [
+      'binary with a NUL',
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0, 0x41, 0x42, 0x43, 0x44, 0x45]),
+      /not a text file/,
+    ],
+    ['latin-1', new Uint8Array([0x61, 0x3a, 0x20, 0xe9]), /not UTF-8/],
+  ])('%s is rejected naming the file', (_, bytes, message) => {
+    expect(textOf(bytes)).toEqual({ error: expect.stringMatching(message) });
+    const { values, issues } = decodeBytes('dir/f.yaml', bytes);
+    expect(values).toEqual([]);
+    expect(issues).toMatchObject([{ severity: 'error', source: { file: 'dir/f.yaml', line: 0 } }]);
+    expect(issues[0]?.message).toContain('dir/f.yaml');
+  });
+
+  test('UTF-8 with BOM decodes', () => {
+    expect(decodeBytes('f.yaml', enc('\uFEFFa: é\n')).values[0]?.value).toEqual({ a: 'é' });
+  });
+});
+
+describe('flattenLists', () => {
+  test('List items become values with their own lines; nested Lists flatten too', () => {
+    const text = [
+      'kind: List',
+      'items:',
+      '  - kind: A',
+      '    metadata: {name: a}',
+      '  - kind: List',
+      '    items:',
+      '      - kind: B',
+      '---',
+      'kind: C',
+      '',
+    ].join('\n');
+    const issues = new IssueList();
+    const out = flattenLists(decodeText('l.yaml', text).values, issues);
+    expect(issues.issues).toEqual([]);
+    expect(out.map((v) => [(v.value as { kind: string }).kind, v.source.line])).toEqual([
+      ['A', 3],
+      ['B', 7],
+      ['C', 9],
+    ]);
+    // Positions inside an item stay relative to the item.
+    expect(out[0]?.lineAt(['metadata', 'name'])).toBe(4);
+  });
+
+  test('a scalar document is reported', () => {
+    const issues = new IssueList();
+    expect(flattenLists(decodeText('s.yaml', 'hello\n').values, issues)).toEqual([]);
+    expect(issues.issues[0]?.message).toMatch(/expected a Kubernetes object.*found a string/);
+  });
+});
