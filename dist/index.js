@@ -1,0 +1,3 @@
+import { runAction } from './spread.js';
+
+await runAction();

@@ -1,0 +1,21 @@
+import type { Logger } from '../core/logger.js';
+import { formatSource } from '../input/source.js';
+
+/** The CLI's logger: everything on stderr (stdout holds only the report), debug lines with --verbose. */
+export function createCliLogger(verbose: boolean, stream: NodeJS.WritableStream = process.stderr): Logger {
+  const write = (line: string) => stream.write(`${line}\n`);
+  const where = (w?: { file?: string; line?: number }) =>
+    w?.file ? `${formatSource({ file: w.file, line: w.line ?? 0 })}: ` : '';
+  return {
+    info: (m) => write(m),
+    warn: (m, w) => write(`warning: ${where(w)}${m}`),
+    error: (m, w) => write(`error: ${where(w)}${m}`),
+    debug: (m) => {
+      if (verbose) write(`debug: ${m}`);
+    },
+    group: async (name, fn) => {
+      if (verbose) write(`── ${name}`);
+      return fn();
+    },
+  };
+}

@@ -1,0 +1,305 @@
+import pLimit from 'p-limit';
+import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
+import { formatSource } from '../input/source.js';
+import { KubeApiError, type KubeClient } from './client.js';
+import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
+
+/** What applying did to one object. `pruned` is added by prune. */
+export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned';
+
+/** What the plan expects applying to do to one object. */
+export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune';
+
+/** One object of the set with what the server said about it. */
+export interface AppliedObject extends SourcedObject {
+  readonly resource: ResourceInfo;
+  readonly action: ObjectAction;
+  /** The object as the API server stored it after the apply. */
+  readonly live: KubeObject;
+}
+
+/** One object the plan looked at. */
+export interface PlannedObject extends SourcedObject {
+  readonly resource: ResourceInfo | undefined;
+  readonly action: PlannedAction;
+  /** The object as it is in the cluster now; absent for `create`. */
+  readonly live?: KubeObject;
+  /** The object as the dry run says it would be; absent when the dry run could not run yet (see `deferred`). */
+  readonly after?: KubeObject;
+  /**
+   * Why the object could not be checked by a dry run before the deploy: its Namespace or its
+   * CustomResourceDefinition is created by the same deploy. It is checked when it is applied.
+   */
+  readonly deferred?: string;
+}
+
+/** Options of {@link planObjects} and {@link applyObjects}. */
+export interface ApplyOptions {
+  /** The server-side apply field manager; spread's is `spread`. */
+  readonly fieldManager: string;
+  /** Take fields over from other field managers instead of failing on conflicts (`--force-conflicts`). */
+  readonly forceConflicts: boolean;
+  /** Requests in flight at once within one ordering group. */
+  readonly concurrency: number;
+  readonly signal?: AbortSignal;
+}
+
+/** A problem with one object, as the API server (or discovery) reported it. */
+export interface ObjectFailure {
+  readonly object: SourcedObject;
+  readonly message: string;
+}
+
+/** Some objects could not be planned or applied. Each failure names the object and its file and line. */
+export class ApplyError extends Error {
+  readonly failures: readonly ObjectFailure[];
+  /** Objects already applied before the failure (empty for a failed plan). */
+  readonly applied: readonly AppliedObject[];
+  constructor(
+    phase: 'plan' | 'apply',
+    failures: readonly ObjectFailure[],
+    applied: readonly AppliedObject[] = [],
+  ) {
+    const lines = failures.map((f) => `  ${describeObject(f.object)}: ${f.message}`);
+    const head =
+      phase === 'plan'
+        ? `the server rejected ${failures.length} object(s) in a dry run; nothing was written`
+        : `${failures.length} object(s) failed to apply`;
+    super(`${head}:\n${lines.join('\n')}`);
+    this.name = 'ApplyError';
+    this.failures = failures;
+    this.applied = applied;
+  }
+}
+
+/** `Deployment default/web (deployment.yaml:1)` */
+export function describeObject(o: SourcedObject): string {
+  const m = o.object.metadata;
+  const name = m.namespace ? `${m.namespace}/${m.name}` : `${m.name}`;
+  return `${formatGroupKind(groupKindOf(o.object))} ${name} (${formatSource(o.source)})`;
+}
+
+/**
+ * The plan: every object sent as a server-side dry-run apply (`dryRun=All`, strict field validation),
+ * compared with what is in the cluster. All objects are checked; failures are collected and thrown
+ * together, so that one run names every problem.
+ *
+ * Objects whose Namespace or CustomResourceDefinition the same set creates cannot be dry-run yet;
+ * they are planned as `create` with `deferred` set.
+ *
+ * @throws ApplyError listing every object the server rejected (schema, admission, RBAC, immutable
+ *   fields, conflicts), or that names a kind the server does not serve.
+ */
+export async function planObjects(
+  client: KubeClient,
+  discovery: Discovery,
+  objects: readonly SourcedObject[],
+  options: ApplyOptions,
+): Promise<PlannedObject[]> {
+  const newNamespaces = new Set(
+    objects
+      .filter((o) => o.object.kind === 'Namespace' && o.object.apiVersion === 'v1')
+      .map((o) => o.object.metadata.name),
+  );
+  const newKinds = crdKinds(objects);
+  const limit = pLimit(options.concurrency);
+  const failures: ObjectFailure[] = [];
+  const planned = await Promise.all(
+    objects.map((o) =>
+      limit(async (): Promise<PlannedObject | undefined> => {
+        const resource = await discovery.resolve(o.object.apiVersion, o.object.kind);
+        if (!resource) {
+          const gk = formatGroupKind(groupKindOf(o.object));
+          if (newKinds.has(gk))
+            return { ...o, resource, action: 'create', deferred: `its CRD is created by this deploy` };
+          failures.push({
+            object: o,
+            message: `the server does not serve ${o.object.kind} in ${o.object.apiVersion}`,
+          });
+          return undefined;
+        }
+        const ns = o.object.metadata.namespace;
+        const path = objectPath(resource, ns, o.object.metadata.name);
+        try {
+          const live = await client.getOrUndefined<KubeObject>(path, options.signal);
+          if (!live && resource.namespaced && ns && newNamespaces.has(ns)) {
+            const liveNs = await client.getOrUndefined(
+              `/api/v1/namespaces/${encodeURIComponent(ns)}`,
+              options.signal,
+            );
+            if (!liveNs)
+              return {
+                ...o,
+                resource,
+                action: 'create',
+                deferred: `its Namespace ${ns} is created by this deploy`,
+              };
+          }
+          const after = await serverSideApply(client, resource, o.object, options, true);
+          const action: PlannedAction = !live ? 'create' : sameObject(live, after) ? 'unchanged' : 'update';
+          return { ...o, resource, action, after, ...(live ? { live } : {}) };
+        } catch (error) {
+          failures.push({ object: o, message: explainApiError(error, options) });
+          return undefined;
+        }
+      }),
+    ),
+  );
+  if (failures.length > 0) throw new ApplyError('plan', sortFailures(failures, objects));
+  return planned as PlannedObject[];
+}
+
+/**
+ * Applies the objects with server-side apply, group after group: each group is applied
+ * concurrently (bounded by `concurrency`) and completes before the next starts. Groups come from
+ * `groupOf` (the Deployment's apply order). Between groups, CRDs are waited for until Established
+ * and discovery is refreshed so that their custom resources resolve.
+ *
+ * `created` when the object did not exist, `configured` when its resourceVersion changed,
+ * `unchanged` otherwise (a no-op server-side apply writes nothing).
+ *
+ * @throws ApplyError naming each object that failed, with the objects applied before it.
+ */
+export async function applyObjects(
+  client: KubeClient,
+  discovery: Discovery,
+  plan: readonly PlannedObject[],
+  groupOf: (o: SourcedObject) => number,
+  options: ApplyOptions,
+  onApplied?: (o: AppliedObject) => void,
+): Promise<AppliedObject[]> {
+  const groups = new Map<number, PlannedObject[]>();
+  for (const p of plan) {
+    const g = groupOf(p);
+    groups.set(g, [...(groups.get(g) ?? []), p]);
+  }
+  const applied: AppliedObject[] = [];
+  const limit = pLimit(options.concurrency);
+  for (const g of [...groups.keys()].sort((a, b) => a - b)) {
+    const failures: ObjectFailure[] = [];
+    const done = await Promise.all(
+      groups.get(g)!.map((p) =>
+        limit(async () => {
+          try {
+            const resource = p.resource ?? (await discovery.resolve(p.object.apiVersion, p.object.kind));
+            if (!resource)
+              throw new Error(`the server does not serve ${p.object.kind} in ${p.object.apiVersion}`);
+            const beforeVersion = p.live?.metadata.resourceVersion;
+            const live = await serverSideApply(client, resource, p.object, options, false);
+            const action: ObjectAction = !p.live
+              ? 'created'
+              : live.metadata.resourceVersion === beforeVersion
+                ? 'unchanged'
+                : 'configured';
+            const result: AppliedObject = { object: p.object, source: p.source, resource, action, live };
+            onApplied?.(result);
+            return result;
+          } catch (error) {
+            failures.push({ object: p, message: explainApiError(error, options) });
+            return undefined;
+          }
+        }),
+      ),
+    );
+    for (const d of done) if (d) applied.push(d);
+    if (failures.length > 0) throw new ApplyError('apply', sortFailures(failures, plan), applied);
+    const crds = done.filter((d): d is AppliedObject => d?.object.kind === 'CustomResourceDefinition');
+    if (crds.length > 0) {
+      await Promise.all(crds.map((c) => waitEstablished(client, c, options.signal)));
+      await discovery.refresh();
+    }
+  }
+  return applied;
+}
+
+/**
+ * One server-side apply PATCH (`application/apply-patch+yaml`; JSON is YAML) with
+ * `fieldValidation=Strict`, so unknown and duplicate fields are errors, as with
+ * `kubectl apply --server-side`.
+ */
+export async function serverSideApply(
+  client: KubeClient,
+  resource: ResourceInfo,
+  object: KubeObject,
+  options: Pick<ApplyOptions, 'fieldManager' | 'forceConflicts' | 'signal'>,
+  dryRun: boolean,
+): Promise<KubeObject> {
+  const res = await client.request<KubeObject>({
+    method: 'PATCH',
+    path: objectPath(resource, object.metadata.namespace, object.metadata.name),
+    query: {
+      fieldManager: options.fieldManager,
+      force: options.forceConflicts ? true : undefined,
+      fieldValidation: 'Strict',
+      dryRun: dryRun ? 'All' : undefined,
+    },
+    body: object,
+    contentType: 'application/apply-patch+yaml',
+    signal: options.signal,
+  });
+  return res.body;
+}
+
+/** Whether two states of an object are the same, ignoring what every write changes. */
+export function sameObject(a: KubeObject, b: KubeObject): boolean {
+  return stableJson(normalize(a)) === stableJson(normalize(b));
+}
+
+function normalize(o: KubeObject): unknown {
+  const { managedFields: _m, resourceVersion: _r, generation: _g, ...metadata } = o.metadata;
+  return { ...o, metadata };
+}
+
+function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : value,
+  );
+}
+
+function crdKinds(objects: readonly SourcedObject[]): Set<string> {
+  const out = new Set<string>();
+  for (const o of objects) {
+    if (o.object.kind !== 'CustomResourceDefinition') continue;
+    const spec = o.object.spec as { group?: string; names?: { kind?: string } } | undefined;
+    if (spec?.group && spec.names?.kind) out.add(`${spec.names.kind}.${spec.group}`);
+  }
+  return out;
+}
+
+async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: AbortSignal): Promise<void> {
+  const path = objectPath(crd.resource, undefined, crd.object.metadata.name);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const live = await client.getOrUndefined<KubeObject>(path, signal);
+    const conditions = (
+      (live?.status as { conditions?: { type: string; status: string }[] })?.conditions ?? []
+    ).filter((c) => c.type === 'Established' && c.status === 'True');
+    if (conditions.length > 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** A readable message for an API error, with what to do about it where spread knows. */
+export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'forceConflicts'>): string {
+  if (!(error instanceof KubeApiError)) return (error as Error).message ?? String(error);
+  const causes = (error.status?.details?.causes ?? [])
+    .map((c) => (c.field ? `${c.field}: ${c.message}` : c.message))
+    .filter(Boolean);
+  let message = error.message;
+  if (error.code === 409 && error.reason === 'Conflict' && !options?.forceConflicts) {
+    message += ' (another field manager owns these fields; use --force-conflicts to take them over)';
+  }
+  if (error.code === 403) message = `forbidden: ${message}`;
+  if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;
+  return message;
+}
+
+function sortFailures(failures: ObjectFailure[], order: readonly SourcedObject[]): ObjectFailure[] {
+  const index = new Map(order.map((o, i) => [o.object, i]));
+  return [...failures].sort((a, b) => (index.get(a.object.object) ?? 0) - (index.get(b.object.object) ?? 0));
+}

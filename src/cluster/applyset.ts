@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import type { GroupKind, KubeObject, SourcedObject } from '../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
+import { version } from '../version.js';
+import { KubeApiError, type KubeClient } from './client.js';
+import { type Discovery, objectPath } from './discovery.js';
+
+/** Labels and annotations of the ApplySet convention (KEP-3659), as `kubectl apply --applyset` writes them. */
+export const APPLYSET = {
+  id: 'applyset.kubernetes.io/id',
+  partOf: 'applyset.kubernetes.io/part-of',
+  tooling: 'applyset.kubernetes.io/tooling',
+  containsGroupKinds: 'applyset.kubernetes.io/contains-group-kinds',
+  additionalNamespaces: 'applyset.kubernetes.io/additional-namespaces',
+} as const;
+
+/** spread's own labels and annotations on every object it applies. */
+export const SPREAD = {
+  managedBy: 'app.kubernetes.io/managed-by',
+  /** The deployment's name, on the parent. */
+  deployment: 'spread.rsprd.com/deployment',
+  /** `file:line` of the object in the deployed directory. */
+  source: 'spread.rsprd.com/source',
+} as const;
+
+/** The ApplySet parent of one deployment: a Secret `spread.<name>` in the deployment's namespace. */
+export interface ApplySet {
+  readonly name: string;
+  readonly namespace: string;
+  /** `applyset-<base64url(sha256(<parent name>.<namespace>.Secret.))>-v1`, the ApplySet id rule. */
+  readonly id: string;
+  readonly parentName: string;
+}
+
+/**
+ * The ApplySet of a deployment. The id follows KEP-3659: base64url without padding of the SHA-256
+ * of `<name>.<namespace>.<kind>.<group>` of the parent, prefixed `applyset-` and suffixed `-v1`.
+ */
+export function applySetFor(deployment: string, namespace: string): ApplySet {
+  const parentName = `spread.${deployment}`;
+  const digest = createHash('sha256').update(`${parentName}.${namespace}.Secret.`).digest('base64url');
+  return { name: deployment, namespace, parentName, id: `applyset-${digest}-v1` };
+}
+
+/** The object with the part-of label and spread's labels and annotations (a copy; the input is not changed). */
+export function labelForApplySet(o: SourcedObject, set: ApplySet, sourceText: string): KubeObject {
+  const copy = structuredClone(o.object);
+  copy.metadata.labels = { ...copy.metadata.labels, [APPLYSET.partOf]: set.id, [SPREAD.managedBy]: 'spread' };
+  copy.metadata.annotations = { ...copy.metadata.annotations, [SPREAD.source]: sourceText };
+  return copy;
+}
+
+/** The parent Secret as it is applied: id label, tooling, group-kinds and additional namespaces. */
+export function parentObject(
+  set: ApplySet,
+  groupKinds: Iterable<string>,
+  namespaces: Iterable<string>,
+): KubeObject {
+  const extra = [...new Set(namespaces)].filter((n) => n && n !== set.namespace).sort();
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'spread.rsprd.com/applyset',
+    metadata: {
+      name: set.parentName,
+      namespace: set.namespace,
+      labels: { [APPLYSET.id]: set.id, [SPREAD.managedBy]: 'spread' },
+      annotations: {
+        [APPLYSET.tooling]: `spread/v${version}`,
+        [APPLYSET.containsGroupKinds]: [...new Set(groupKinds)].sort().join(','),
+        [APPLYSET.additionalNamespaces]: extra.join(','),
+        [SPREAD.deployment]: set.name,
+      },
+    },
+  };
+}
+
+/** What the parent in the cluster says: the group-kinds and namespaces its children may be in. */
+export interface ParentState {
+  readonly exists: boolean;
+  readonly groupKinds: readonly string[];
+  readonly namespaces: readonly string[];
+  /** `applyset.kubernetes.io/tooling`, e.g. `spread/v0.1.0` or `kubectl/v1.34.4`. */
+  readonly tooling?: string;
+}
+
+/** Reads the parent; `exists: false` when there is none yet. */
+export async function readParent(client: KubeClient, set: ApplySet): Promise<ParentState> {
+  const live = await client.getOrUndefined<KubeObject>(
+    `/api/v1/namespaces/${encodeURIComponent(set.namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
+  );
+  if (!live) return { exists: false, groupKinds: [], namespaces: [] };
+  const a = live.metadata.annotations ?? {};
+  const split = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return {
+    exists: true,
+    groupKinds: split(a[APPLYSET.containsGroupKinds]),
+    namespaces: [set.namespace, ...split(a[APPLYSET.additionalNamespaces])],
+    tooling: a[APPLYSET.tooling],
+  };
+}
+
+/** Applies the parent with server-side apply (spread's field manager, forced: spread owns the parent). */
+export async function writeParent(
+  client: KubeClient,
+  parent: KubeObject,
+  fieldManager: string,
+): Promise<void> {
+  await client.request({
+    method: 'PATCH',
+    path: `/api/v1/namespaces/${encodeURIComponent(parent.metadata.namespace!)}/secrets/${encodeURIComponent(parent.metadata.name!)}`,
+    query: { fieldManager, force: true, fieldValidation: 'Strict' },
+    body: parent,
+    contentType: 'application/apply-patch+yaml',
+  });
+}
+
+/** One object found in the cluster that belongs to the set but is no longer in the directory. */
+export interface PruneCandidate {
+  readonly object: KubeObject;
+  readonly path: string;
+}
+
+/**
+ * The objects to prune: those labelled part-of this set, of the group-kinds and in the namespaces
+ * the parent lists (before this deploy) or this deploy uses, that the current set does not hold.
+ * Only objects carrying our part-of label are ever candidates, so nothing of anyone else's is touched.
+ */
+export async function findPruneCandidates(
+  client: KubeClient,
+  discovery: Discovery,
+  set: ApplySet,
+  previous: ParentState,
+  current: readonly SourcedObject[],
+): Promise<PruneCandidate[]> {
+  const keep = new Set(current.map((o) => keyOf(o.object)));
+  const groupKinds = new Set([
+    ...previous.groupKinds,
+    ...current.map((o) => formatGroupKind(groupKindOf(o.object))),
+  ]);
+  const namespaces = new Set([
+    ...previous.namespaces,
+    set.namespace,
+    ...current.map((o) => o.object.metadata.namespace ?? ''),
+  ]);
+  namespaces.delete('');
+  const out: PruneCandidate[] = [];
+  for (const gkText of [...groupKinds].sort()) {
+    const gk = parseGroupKind(gkText);
+    const info = await discovery.resolveGroupKind(gk);
+    if (!info) continue; // the kind is no longer served (its CRD was removed): nothing to list
+    const scopes = info.namespaced ? [...namespaces].sort() : [undefined];
+    for (const ns of scopes) {
+      let items: KubeObject[];
+      try {
+        const list = await client.request<{ items: KubeObject[] }>({
+          method: 'GET',
+          path: objectPath(info, ns),
+          query: { labelSelector: `${APPLYSET.partOf}=${set.id}` },
+        });
+        items = list.body.items ?? [];
+      } catch (error) {
+        if (error instanceof KubeApiError && (error.code === 404 || error.code === 403)) continue;
+        throw error;
+      }
+      for (const item of items) {
+        const obj = {
+          ...item,
+          apiVersion: info.group ? `${info.group}/${info.version}` : info.version,
+          kind: info.kind,
+        };
+        if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id) continue;
+        if (keep.has(keyOf(obj))) continue;
+        out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Deletes prune candidates (background propagation, like kubectl). A 404 counts as deleted. */
+export async function deleteObjects(
+  client: KubeClient,
+  candidates: readonly PruneCandidate[],
+): Promise<void> {
+  for (const c of candidates) {
+    try {
+      await client.request({
+        method: 'DELETE',
+        path: c.path,
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+      });
+    } catch (error) {
+      if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+    }
+  }
+}
+
+function keyOf(o: KubeObject): string {
+  return `${formatGroupKind(groupKindOf(o))}|${o.metadata.namespace ?? ''}|${o.metadata.name ?? ''}`;
+}
+
+/** `Deployment.apps` → {group: apps, kind: Deployment}; `Service` → core group. */
+export function parseGroupKind(text: string): GroupKind {
+  const dot = text.indexOf('.');
+  return dot < 0 ? { group: '', kind: text } : { group: text.slice(dot + 1), kind: text.slice(0, dot) };
+}

@@ -1,0 +1,279 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import pRetry from 'p-retry';
+
+/** The HTTP verbs spread uses against the Kubernetes API. */
+export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One request to the Kubernetes API: a path below the server URL, query parameters and a JSON body. */
+export interface KubeRequest {
+  readonly method: Verb;
+  /** Absolute API path, e.g. `/apis/apps/v1/namespaces/default/deployments/web`. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly body?: unknown;
+  /** Content-Type of the body; `application/json` by default, `application/apply-patch+yaml` for server-side apply. */
+  readonly contentType?: string;
+  readonly accept?: string;
+  /** Abort the request (and its retries). */
+  readonly signal?: AbortSignal;
+}
+
+/** A Kubernetes API answer whose status was 2xx, with the body decoded from JSON. */
+export interface KubeResponse<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  /** `Warning` headers the API server sent (deprecated APIs, unknown fields under `fieldValidation=Warn`). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * A non-2xx answer from the API server. `status` is the metav1.Status of the body when there is one
+ * (`reason` e.g. `NotFound`, `Conflict`, `Invalid`, `Forbidden`; `details.causes[]` per field).
+ */
+export class KubeApiError extends Error {
+  readonly code: number;
+  readonly status: KubeStatus | undefined;
+  readonly request: string;
+  constructor(code: number, request: string, status: KubeStatus | undefined, raw: string) {
+    super(status?.message ?? (raw.trim() || `HTTP ${code}`));
+    this.name = 'KubeApiError';
+    this.code = code;
+    this.status = status;
+    this.request = request;
+  }
+  /** metav1.StatusReason, e.g. `NotFound`, `AlreadyExists`, `Conflict`, `Invalid`, `Forbidden`. */
+  get reason(): string | undefined {
+    return this.status?.reason;
+  }
+}
+
+/** metav1.Status, the body of every API error. */
+export interface KubeStatus {
+  kind?: 'Status';
+  status?: string;
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+    retryAfterSeconds?: number;
+  };
+}
+
+/** Options of {@link KubeClient}. */
+export interface KubeClientOptions {
+  /** Most requests in flight at once (the agent's socket pool). Default 16. */
+  readonly maxSockets?: number;
+  /** Retries of a request answered 429, 5xx or cut by a connection reset. Default 5. */
+  readonly retries?: number;
+  /** Time limit of one request attempt, in milliseconds. Default 60 000. */
+  readonly requestTimeoutMs?: number;
+  /** Called once per request attempt (for request counting in benchmarks and --verbose). */
+  readonly onRequest?: (method: Verb, path: string) => void;
+}
+
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+
+/**
+ * A small JSON client for the Kubernetes REST API, authenticated from a {@link KubeConfig}
+ * (client certificates, bearer tokens, exec plugins, proxies: all from @kubernetes/client-node).
+ *
+ * Why not client-node's `KubernetesObjectApi`: it serializes every object through its typed models,
+ * which silently drops fields the model does not know. A misspelt field would then vanish instead of
+ * being rejected by the API server's strict field validation, and the diff of the plan would be made on
+ * converted objects (dates as Date). spread sends and reads the objects as the user wrote them.
+ *
+ * Retries follow client-go's rules: 429 honours `Retry-After`; 5xx and connection resets back off
+ * exponentially; other errors are final. Errors are {@link KubeApiError}.
+ */
+export class KubeClient {
+  readonly server: URL;
+  private readonly kubeConfig: KubeConfig;
+  private readonly options: Required<Omit<KubeClientOptions, 'onRequest'>> &
+    Pick<KubeClientOptions, 'onRequest'>;
+  private agent: http.Agent | undefined;
+
+  constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error(`kubeconfig context "${kubeConfig.getCurrentContext()}" names no cluster`);
+    this.server = new URL(cluster.server);
+    this.kubeConfig = kubeConfig;
+    this.options = {
+      maxSockets: options.maxSockets ?? 16,
+      retries: options.retries ?? 5,
+      requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+      onRequest: options.onRequest,
+    };
+  }
+
+  /** Sends a request; resolves with the decoded 2xx body, rejects with {@link KubeApiError} otherwise. */
+  async request<T = unknown>(req: KubeRequest): Promise<KubeResponse<T>> {
+    return pRetry(() => this.once<T>(req), {
+      retries: this.options.retries,
+      minTimeout: 200,
+      maxTimeout: 5_000,
+      signal: req.signal,
+      shouldRetry: ({ error }) => isRetryable(error),
+      onFailedAttempt: async ({ error }) => {
+        const after = retryAfterMs(error);
+        if (after > 0) await new Promise((resolve) => setTimeout(resolve, after));
+      },
+    });
+  }
+
+  /** GET that answers `undefined` on 404 instead of throwing. */
+  async getOrUndefined<T = unknown>(path: string, signal?: AbortSignal): Promise<T | undefined> {
+    try {
+      return (await this.request<T>({ method: 'GET', path, signal })).body;
+    } catch (error) {
+      if (error instanceof KubeApiError && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** Releases the sockets kept alive. */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  private async once<T>(req: KubeRequest): Promise<KubeResponse<T>> {
+    const opts: https.RequestOptions = { headers: {} };
+    await this.kubeConfig.applyToHTTPSOptions(opts);
+    const url = new URL(this.server.toString());
+    url.pathname = joinPath(this.server.pathname, req.path);
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const headers: Record<string, string> = {
+      ...(opts.headers as Record<string, string>),
+      Accept: req.accept ?? 'application/json',
+      'User-Agent': 'spread',
+    };
+    if (body !== undefined) {
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
+    }
+    this.options.onRequest?.(req.method, req.path);
+    const transport = url.protocol === 'http:' ? http : https;
+    const agent = opts.agent && isProxyAgent(opts.agent) ? opts.agent : this.keepAliveAgent(opts);
+    return new Promise<KubeResponse<T>>((resolve, reject) => {
+      const r = transport.request(
+        url,
+        {
+          method: req.method,
+          headers,
+          agent,
+          auth: opts.auth,
+          timeout: this.options.requestTimeoutMs,
+          signal: req.signal,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const raw = Buffer.concat(chunks).toString('utf8');
+            const status = res.statusCode ?? 0;
+            const warnings = parseWarnings(res.headers.warning);
+            if (status >= 200 && status < 300) {
+              try {
+                resolve({ status, body: (raw ? JSON.parse(raw) : undefined) as T, warnings });
+              } catch {
+                reject(
+                  new KubeApiError(
+                    status,
+                    describe(req),
+                    undefined,
+                    `invalid JSON in answer: ${raw.slice(0, 200)}`,
+                  ),
+                );
+              }
+              return;
+            }
+            let parsed: KubeStatus | undefined;
+            try {
+              parsed = JSON.parse(raw) as KubeStatus;
+            } catch {
+              parsed = undefined;
+            }
+            const err = new KubeApiError(status, describe(req), parsed, raw);
+            const retryAfter = res.headers['retry-after'];
+            if (retryAfter)
+              (err as KubeApiError & { retryAfterSeconds?: number }).retryAfterSeconds = Number(retryAfter);
+            reject(err);
+          });
+        },
+      );
+      r.on('timeout', () =>
+        r.destroy(Object.assign(new Error(`request timed out: ${describe(req)}`), { code: 'ETIMEDOUT' })),
+      );
+      r.on('error', reject);
+      r.end(body);
+    });
+  }
+
+  private keepAliveAgent(opts: https.RequestOptions): http.Agent {
+    if (!this.agent) {
+      const tls = {
+        ca: opts.ca,
+        cert: opts.cert,
+        key: opts.key,
+        pfx: opts.pfx,
+        passphrase: opts.passphrase,
+        servername: opts.servername,
+        rejectUnauthorized: opts.rejectUnauthorized,
+      };
+      this.agent =
+        this.server.protocol === 'http:'
+          ? new http.Agent({ keepAlive: true, maxSockets: this.options.maxSockets })
+          : new https.Agent({ keepAlive: true, maxSockets: this.options.maxSockets, ...tls });
+    }
+    return this.agent;
+  }
+}
+
+function isProxyAgent(agent: unknown): boolean {
+  const name = (agent as { constructor?: { name?: string } }).constructor?.name ?? '';
+  return /Proxy/.test(name);
+}
+
+function joinPath(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+function describe(req: KubeRequest): string {
+  return `${req.method} ${req.path}`;
+}
+
+function parseWarnings(header: string | string[] | undefined): string[] {
+  if (!header) return [];
+  const values = Array.isArray(header) ? header : [header];
+  // RFC 7234 warning: `299 - "text"`; the API server always uses code 299 and agent "-".
+  return values.flatMap((v) =>
+    [...v.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\"/g, '"')),
+  );
+}
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof KubeApiError) return error.code === 429 || (error.code >= 500 && error.code !== 501);
+  const code = (error as { code?: string }).code;
+  return code !== undefined && RETRYABLE_CODES.has(code);
+}
+
+function retryAfterMs(error: unknown): number {
+  const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+  return seconds && Number.isFinite(seconds) ? Math.min(seconds, 30) * 1000 : 0;
+}

@@ -1,0 +1,166 @@
+import type { GroupKind } from '../deployment/kube-object.js';
+import type { KubeClient } from './client.js';
+
+/** A resource the API server serves: the REST name and scope of one group/version/kind. */
+export interface ResourceInfo {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** Plural REST name, e.g. `deployments`. */
+  readonly resource: string;
+  readonly namespaced: boolean;
+}
+
+const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+interface AggregatedList {
+  kind?: string;
+  items?: {
+    metadata?: { name?: string };
+    versions?: {
+      version: string;
+      resources?: { resource: string; scope: 'Namespaced' | 'Cluster'; responseKind?: { kind?: string } }[];
+    }[];
+  }[];
+}
+
+interface ApiResourceList {
+  groupVersion: string;
+  resources: { name: string; kind: string; namespaced: boolean }[];
+}
+
+/**
+ * What the API server serves, read with aggregated discovery (two requests: `/api` and `/apis`,
+ * `apidiscovery.k8s.io/v2`, GA in Kubernetes 1.30). Older servers answer those paths with plain
+ * APIVersions/APIGroupList; then each group/version is read on demand from `/apis/<group>/<version>`.
+ */
+export class Discovery {
+  private readonly byGvk = new Map<string, ResourceInfo>();
+  private readonly scopeByGk = new Map<string, boolean>();
+  private readonly byGk = new Map<string, ResourceInfo>();
+  private aggregated = true;
+  private readonly loadedGroupVersions = new Set<string>();
+
+  private constructor(private readonly client: KubeClient) {}
+
+  /** Reads discovery from the cluster. @throws KubeApiError when the API server cannot be reached. */
+  static async load(client: KubeClient): Promise<Discovery> {
+    const d = new Discovery(client);
+    await d.refresh();
+    return d;
+  }
+
+  /** Reads discovery again (after CRDs were established, for instance). */
+  async refresh(): Promise<void> {
+    this.byGvk.clear();
+    this.scopeByGk.clear();
+    this.byGk.clear();
+    this.loadedGroupVersions.clear();
+    const [core, groups] = await Promise.all([
+      this.client.request<AggregatedList>({
+        method: 'GET',
+        path: '/api',
+        accept: `${AGGREGATED_V2},application/json`,
+      }),
+      this.client.request<AggregatedList>({
+        method: 'GET',
+        path: '/apis',
+        accept: `${AGGREGATED_V2},application/json`,
+      }),
+    ]);
+    if (core.body?.kind !== 'APIGroupDiscoveryList' || groups.body?.kind !== 'APIGroupDiscoveryList') {
+      this.aggregated = false;
+      return;
+    }
+    for (const list of [core.body, groups.body]) {
+      for (const group of list.items ?? []) {
+        const groupName = group.metadata?.name ?? '';
+        for (const version of group.versions ?? []) {
+          for (const r of version.resources ?? []) {
+            if (!r.responseKind?.kind) continue;
+            this.add({
+              group: groupName,
+              version: version.version,
+              kind: r.responseKind.kind,
+              resource: r.resource,
+              namespaced: r.scope === 'Namespaced',
+            });
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The resource for an apiVersion and kind, or `undefined` when the server does not serve it.
+   * @throws KubeApiError on other failures than 404 while reading a group/version (older servers only).
+   */
+  async resolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined> {
+    const hit = this.byGvk.get(gvkKey(apiVersion, kind));
+    if (hit || this.aggregated) return hit;
+    await this.loadGroupVersion(apiVersion);
+    return this.byGvk.get(gvkKey(apiVersion, kind));
+  }
+
+  /**
+   * The resource of a GroupKind at the version the server prefers (aggregated discovery lists the
+   * preferred version first), or `undefined` when the server does not serve it.
+   */
+  async resolveGroupKind(gk: GroupKind): Promise<ResourceInfo | undefined> {
+    const hit = this.byGk.get(`${gk.kind}.${gk.group}`);
+    if (hit || this.aggregated) return hit;
+    if (gk.group === '') {
+      await this.loadGroupVersion('v1');
+    } else {
+      const group = await this.client.getOrUndefined<{ preferredVersion?: { groupVersion?: string } }>(
+        `/apis/${gk.group}`,
+      );
+      if (group?.preferredVersion?.groupVersion)
+        await this.loadGroupVersion(group.preferredVersion.groupVersion);
+    }
+    return this.byGk.get(`${gk.kind}.${gk.group}`);
+  }
+
+  /** Whether objects of a GroupKind live in a namespace; `undefined` when discovery does not know the kind. */
+  isNamespaced(gk: GroupKind): boolean | undefined {
+    return this.scopeByGk.get(`${gk.kind}.${gk.group}`);
+  }
+
+  private async loadGroupVersion(apiVersion: string): Promise<void> {
+    if (this.loadedGroupVersions.has(apiVersion)) return;
+    this.loadedGroupVersions.add(apiVersion);
+    const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const list = await this.client.getOrUndefined<ApiResourceList>(path);
+    const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+    for (const r of list?.resources ?? []) {
+      if (r.name.includes('/')) continue; // subresources
+      this.add({
+        group: group!,
+        version: version!,
+        kind: r.kind,
+        resource: r.name,
+        namespaced: r.namespaced,
+      });
+    }
+  }
+
+  private add(info: ResourceInfo): void {
+    const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
+    const key = gvkKey(apiVersion, info.kind);
+    if (!this.byGvk.has(key)) this.byGvk.set(key, info);
+    this.scopeByGk.set(`${info.kind}.${info.group}`, info.namespaced);
+    if (!this.byGk.has(`${info.kind}.${info.group}`)) this.byGk.set(`${info.kind}.${info.group}`, info);
+  }
+}
+
+function gvkKey(apiVersion: string, kind: string): string {
+  return `${apiVersion}|${kind}`;
+}
+
+/** The REST path of an object, e.g. `/apis/apps/v1/namespaces/ns/deployments/web`. */
+export function objectPath(info: ResourceInfo, namespace: string | undefined, name?: string): string {
+  const base = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
+  const ns = info.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  const tail = name === undefined ? '' : `/${encodeURIComponent(name)}`;
+  return `${base}${ns}/${info.resource}${tail}`;
+}

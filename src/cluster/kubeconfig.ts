@@ -1,0 +1,140 @@
+import { KubeConfig } from '@kubernetes/client-node';
+
+/**
+ * Where the kubeconfig comes from. Exactly one of the fields is used, in this order:
+ * `content` (the file's text, plain YAML or base64 of it, as a CI secret holds it), `paths`
+ * (files merged like `KUBECONFIG=a:b` — the first file that sets a value wins, as kubectl does),
+ * `inCluster` (the Pod's service account).
+ */
+export interface KubeconfigSource {
+  readonly content?: string;
+  readonly paths?: readonly string[];
+  readonly inCluster?: boolean;
+}
+
+/** A kubeconfig with its context chosen. */
+export interface ResolvedKubeconfig {
+  readonly kubeConfig: KubeConfig;
+  /** The context in use. */
+  readonly context: string;
+  /** The context's namespace, or `default` when it names none (kubectl's rule). */
+  readonly namespace: string;
+  /** Every token, password, certificate key and client secret in the kubeconfig, for masking. */
+  readonly secrets: readonly string[];
+}
+
+/** The kubeconfig is missing, unreadable, or names no such context. */
+export class KubeconfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KubeconfigError';
+  }
+}
+
+/**
+ * Loads a kubeconfig and selects `context` (or its current context). A context that does not exist
+ * is an error listing those that do: spread never falls back to another cluster.
+ *
+ * @throws KubeconfigError
+ */
+export function loadKubeconfig(source: KubeconfigSource, context?: string): ResolvedKubeconfig {
+  const kc = new KubeConfig();
+  let origin: string;
+  try {
+    if (source.content !== undefined && source.content.trim() !== '') {
+      kc.loadFromString(decodeKubeconfigContent(source.content));
+      origin = 'the kubeconfig content';
+    } else if (source.paths && source.paths.length > 0) {
+      // client-node has no public merge of several files with kubectl's first-wins rule, so merge
+      // the later files in reverse: mergeConfig lets the file merged last win.
+      const [first, ...rest] = source.paths;
+      kc.loadFromFile(first!);
+      for (const path of rest) {
+        const other = new KubeConfig();
+        other.loadFromFile(path);
+        mergeFirstWins(kc, other);
+      }
+      origin = source.paths.join(':');
+    } else if (source.inCluster) {
+      kc.loadFromCluster();
+      origin = 'the in-cluster service account';
+    } else {
+      throw new KubeconfigError('no kubeconfig: give --kubeconfig, set KUBECONFIG, or run in a cluster');
+    }
+  } catch (error) {
+    if (error instanceof KubeconfigError) throw error;
+    throw new KubeconfigError(`cannot read the kubeconfig: ${(error as Error).message}`);
+  }
+
+  const names = kc.getContexts().map((c) => c.name);
+  const wanted = context || kc.getCurrentContext();
+  if (!wanted) {
+    throw new KubeconfigError(
+      `${origin} has no current context; name one of: ${names.join(', ') || '(none: the kubeconfig has no contexts)'}`,
+    );
+  }
+  const ctx = kc.getContextObject(wanted);
+  if (!ctx) {
+    throw new KubeconfigError(
+      `context "${wanted}" does not exist in ${origin}; available contexts: ${names.join(', ') || '(none)'}`,
+    );
+  }
+  kc.setCurrentContext(wanted);
+  if (!kc.getCurrentCluster())
+    throw new KubeconfigError(`context "${wanted}" names cluster "${ctx.cluster}", which does not exist`);
+  return {
+    kubeConfig: kc,
+    context: wanted,
+    namespace: ctx.namespace || 'default',
+    secrets: kubeconfigSecrets(kc),
+  };
+}
+
+/**
+ * A kubeconfig given as content: plain YAML/JSON, or base64 of it (CI secrets often hold it so).
+ * Base64 is recognised by its alphabet and by decoding to something that looks like a kubeconfig.
+ */
+export function decodeKubeconfigContent(content: string): string {
+  const trimmed = content.trim();
+  if (/^[A-Za-z0-9+/=\s_-]+$/.test(trimmed) && !trimmed.includes(':')) {
+    const decoded = Buffer.from(trimmed.replace(/\s+/g, ''), 'base64').toString('utf8');
+    if (/\b(apiVersion|clusters|contexts)\b/.test(decoded)) return decoded;
+  }
+  return content;
+}
+
+/** The secret values in a kubeconfig: tokens, passwords, client keys, exec/auth-provider secrets. */
+export function kubeconfigSecrets(kc: KubeConfig): string[] {
+  const out = new Set<string>();
+  const add = (v: unknown) => {
+    if (typeof v === 'string' && v.length >= 4) out.add(v);
+  };
+  for (const user of kc.getUsers()) {
+    add(user.token);
+    add(user.password);
+    add(user.keyData);
+    add(user.certData);
+    const provider = user.authProvider as { config?: Record<string, unknown> } | undefined;
+    for (const [k, v] of Object.entries(provider?.config ?? {})) if (/secret|token/i.test(k)) add(v);
+    const exec = user.exec as { env?: { name: string; value: string }[] } | undefined;
+    for (const e of exec?.env ?? []) if (/secret|token|password|key/i.test(e.name)) add(e.value);
+  }
+  for (const key of [...out]) {
+    if (/^[A-Za-z0-9+/=]+$/.test(key)) {
+      // certData/keyData are base64 of PEM: the decoded PEM body must be masked as well.
+      const decoded = Buffer.from(key, 'base64').toString('utf8');
+      for (const line of decoded.split('\n'))
+        if (line.length >= 16 && !line.startsWith('-----')) out.add(line.trim());
+    }
+  }
+  return [...out];
+}
+
+function mergeFirstWins(target: KubeConfig, other: KubeConfig): void {
+  const has = <T extends { name: string }>(list: T[], name: string) => list.some((x) => x.name === name);
+  for (const c of other.getClusters()) if (!has(target.getClusters(), c.name)) target.addCluster(c);
+  for (const u of other.getUsers()) if (!has(target.getUsers(), u.name)) target.addUser(u);
+  for (const c of other.getContexts()) if (!has(target.getContexts(), c.name)) target.addContext(c);
+  if (!target.getCurrentContext() && other.getCurrentContext())
+    target.setCurrentContext(other.getCurrentContext());
+}

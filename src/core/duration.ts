@@ -1,0 +1,21 @@
+/**
+ * Parses a duration as kubectl's `--timeout` takes it (Go's time.ParseDuration units h, m, s, ms,
+ * combined like `1m30s`), or a bare number of seconds. Returns milliseconds.
+ *
+ * @throws Error naming the value when it is not a duration.
+ */
+export function parseDuration(value: string): number {
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+  let total = 0;
+  let rest = v;
+  while (rest.length > 0) {
+    const m = /^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(rest);
+    if (!m) throw new Error(`invalid duration "${value}": use e.g. 90s, 5m, 1m30s`);
+    total += Number(m[1]) * unit[m[2]!]!;
+    rest = rest.slice(m[0].length);
+  }
+  if (v.length === 0) throw new Error('invalid duration "": use e.g. 90s, 5m, 1m30s');
+  return Math.round(total);
+}

@@ -1,0 +1,54 @@
+import { ApplyError, describeObject } from '../cluster/apply.js';
+import { KubeconfigError } from '../cluster/kubeconfig.js';
+import { formatIssue, InputError, type InputIssue } from '../input/source.js';
+import { DeployError } from './deploy.js';
+
+/** A failure located in a file, for the Action's `::error file=…,line=…` annotations. */
+export interface LocatedFailure {
+  readonly message: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly severity: 'error' | 'warning';
+}
+
+/**
+ * Every located failure an error holds: each issue of an InputError, each object of an ApplyError.
+ * Other errors give one failure without a place.
+ */
+export function locatedFailures(error: unknown): LocatedFailure[] {
+  const cause = error instanceof DeployError ? error.cause : error;
+  if (cause instanceof InputError) {
+    return cause.issues.map((i: InputIssue) => ({
+      message: i.object ? `${i.object}: ${i.message}` : i.message,
+      file: i.source.file,
+      line: i.source.line || undefined,
+      severity: i.severity,
+    }));
+  }
+  if (cause instanceof ApplyError) {
+    return cause.failures.map((f) => ({
+      message: `${describeObject(f.object)}: ${f.message}`,
+      file: f.object.source.file,
+      line: f.object.source.line || undefined,
+      severity: 'error' as const,
+    }));
+  }
+  return [{ message: (cause as Error)?.message ?? String(cause), severity: 'error' }];
+}
+
+/** The lines the CLI prints for a failure: a headline, then one line per located problem. */
+export function failureLines(error: unknown): string[] {
+  const cause = error instanceof DeployError ? error.cause : error;
+  if (cause instanceof InputError) {
+    const errors = cause.issues.filter((i) => i.severity === 'error');
+    const warnings = cause.issues.filter((i) => i.severity === 'warning');
+    return [
+      `error: ${errors.length} error(s) in the input; nothing was deployed`,
+      ...errors.map((i) => `  ${formatIssue(i)}`),
+      ...warnings.map((i) => `  warning: ${formatIssue(i)}`),
+    ];
+  }
+  if (cause instanceof KubeconfigError) return [`error: ${cause.message}`];
+  const message = (cause as Error)?.message ?? String(cause);
+  return [`error: ${message}`];
+}

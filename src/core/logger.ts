@@ -1,0 +1,22 @@
+/**
+ * Where the stages write what they are doing. Front ends provide it: the CLI writes to stderr, the
+ * Action to the runner's log with `core.group`. Stages never write to the console directly.
+ */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string, where?: { file?: string; line?: number }): void;
+  error(message: string, where?: { file?: string; line?: number }): void;
+  /** Shown only with --verbose (CLI) or step debug logging (Action). */
+  debug(message: string): void;
+  /** Runs `fn` inside a named, foldable section of the log. */
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** A logger that drops everything: for tests and library use. */
+export const silentLogger: Logger = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  group: (_name, fn) => fn(),
+};

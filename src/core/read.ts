@@ -1,0 +1,59 @@
+import type { Deployment } from '../deployment/deployment.js';
+import { applyRank, deploymentOf } from '../deployment/deployment.js';
+import { type GroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
+import type { Application } from '../entity/entity.js';
+import { DirectoryInput } from '../input/directory.js';
+import { formatIssue } from '../input/source.js';
+import type { Logger } from './logger.js';
+
+/** Options of {@link readDeployment}. */
+export interface ReadOptions {
+  /** Namespace for namespaced objects that name none. */
+  readonly namespace: string;
+  /** The deployment's (Application's) name; the directory's name when absent. */
+  readonly name?: string | undefined;
+  /** Scope of a GroupKind from discovery, when a cluster is at hand. */
+  readonly isNamespaced?: (gk: GroupKind) => boolean | undefined;
+  readonly logger: Logger;
+}
+
+/** A directory read into its Application and object set. */
+export interface ReadResult {
+  readonly application: Application;
+  readonly deployment: Deployment;
+  /** The Application's name: the deployment's name. */
+  readonly name: string;
+  /** The objects in apply order. */
+  readonly objects: readonly SourcedObject[];
+  /** The apply group of an object (Namespaces 0, CRDs 1, … workloads 5, the rest 6). */
+  readonly groupOf: (o: SourcedObject) => number;
+}
+
+/**
+ * The input, entity and deployment stages in one call: DirectoryInput → Application → Deployment.
+ * Input warnings go to the logger with their file and line.
+ *
+ * @throws InputError with every problem of the input.
+ */
+export async function readDeployment(dir: string, options: ReadOptions): Promise<ReadResult> {
+  const application = await new DirectoryInput(dir, options.name ? { name: options.name } : {}).entity();
+  const deployment = deploymentOf(application, {
+    namespace: options.namespace,
+    ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
+  });
+  for (const w of [...application.warnings, ...deployment.warnings]) {
+    options.logger.warn(formatIssue(w), { file: w.source.file, line: w.source.line });
+  }
+  for (const entity of application.walk()) options.logger.debug(`${entity.describe()}`);
+  const objects = deployment.objects();
+  return {
+    application,
+    deployment,
+    name: application.name,
+    objects,
+    groupOf: (o) => {
+      const gk = groupKindOf(o.object);
+      return applyRank(gk, deployment.isNamespaced(gk) ?? true);
+    },
+  };
+}

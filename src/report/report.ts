@@ -1,0 +1,89 @@
+import type { ObjectAction, PlannedAction } from '../cluster/apply.js';
+
+/** One object in a report. Names and places only: never an object's data. */
+export interface ObjectReport {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Absent for cluster-scoped objects. */
+  readonly namespace?: string;
+  readonly name: string;
+  readonly action: ObjectAction | PlannedAction;
+  /** `file:line` relative to the deployed directory. */
+  readonly source: string;
+}
+
+/** One waited object's rollout outcome. */
+export interface RolloutReport {
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly ready: boolean;
+  readonly message: string;
+  /** Milliseconds from the start of the wait to readiness (or to the end of the wait). */
+  readonly durationMs: number;
+}
+
+/**
+ * What a deploy (or plan) did: the machine-readable report of `--output json` and the Action's
+ * outputs. Fields are only ever added, never renamed.
+ */
+export interface DeployReport {
+  readonly deployment: string;
+  readonly namespace: string;
+  readonly context: string;
+  readonly mode: 'deploy' | 'plan';
+  readonly objects: readonly ObjectReport[];
+  readonly rollout: readonly RolloutReport[];
+  /** Whole run, in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** Counts of objects per action. */
+export function countActions(
+  report: Pick<DeployReport, 'objects'>,
+): Record<ObjectAction | PlannedAction, number> {
+  const counts: Record<string, number> = {
+    created: 0,
+    configured: 0,
+    unchanged: 0,
+    pruned: 0,
+    create: 0,
+    update: 0,
+    prune: 0,
+  };
+  for (const o of report.objects) counts[o.action] = (counts[o.action] ?? 0) + 1;
+  return counts as Record<ObjectAction | PlannedAction, number>;
+}
+
+/** `replicationcontroller/mattermost` — kubectl's `kind/name` notation, lower-case kind. */
+export function objectRef(o: Pick<ObjectReport, 'kind' | 'name' | 'apiVersion'>): string {
+  const group = o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : '';
+  return `${o.kind.toLowerCase()}${group}/${o.name}`;
+}
+
+/**
+ * The report as text for a terminal, one line an object as `kubectl apply` prints them
+ * (`deployment.apps/web created`), with the namespace and source file, then the rollout and a total.
+ */
+export function formatReportText(report: DeployReport): string {
+  const lines: string[] = [];
+  const verb = report.mode === 'plan' ? 'Plan for' : 'Deployed';
+  lines.push(`${verb} ${report.deployment} to namespace ${report.namespace} (context ${report.context}):`);
+  for (const o of report.objects) {
+    const ns = o.namespace ? ` -n ${o.namespace}` : '';
+    lines.push(`  ${objectRef(o)} ${o.action}${ns}  (${o.source})`);
+  }
+  for (const r of report.rollout) {
+    const mark = r.ready ? 'ready' : 'NOT READY';
+    lines.push(
+      `  rollout ${r.kind.toLowerCase()}/${r.name}: ${mark} — ${r.message} (${(r.durationMs / 1000).toFixed(1)}s)`,
+    );
+  }
+  const c = countActions(report);
+  lines.push(
+    report.mode === 'plan'
+      ? `${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged, ${c.prune} to prune`
+      : `${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned in ${(report.durationMs / 1000).toFixed(1)}s`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest';
+import {
+  APPLYSET,
+  applySetFor,
+  labelForApplySet,
+  parentObject,
+  parseGroupKind,
+} from '../../../src/cluster/applyset.js';
+
+describe('ApplySet', () => {
+  test('id follows KEP-3659: base64url(sha256(name.namespace.Kind.group)) with applyset- and -v1', () => {
+    // Computed independently: printf 'spread.web.default.Secret.' | sha256sum | xxd -r -p | base64 | tr '+/' '-_' | tr -d '='
+    const set = applySetFor('web', 'default');
+    expect(set.parentName).toBe('spread.web');
+    expect(set.id).toBe('applyset-oUsnqFPRMm5ini80_OFut8xhdR9771EdYMG3jgurjhU-v1');
+    expect(set.id).toBe(applySetFor('web', 'default').id);
+    expect(set.id).not.toBe(applySetFor('web', 'other').id);
+  });
+
+  test('children get the part-of label, managed-by and their source; the input object is not changed', () => {
+    const set = applySetFor('web', 'default');
+    const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { a: 'b' } } };
+    const labelled = labelForApplySet({ object, source: { file: 'x.yaml', line: 3 } }, set, 'x.yaml:3');
+    expect(labelled.metadata.labels).toEqual({
+      a: 'b',
+      [APPLYSET.partOf]: set.id,
+      'app.kubernetes.io/managed-by': 'spread',
+    });
+    expect(labelled.metadata.annotations?.['spread.rsprd.com/source']).toBe('x.yaml:3');
+    expect(object.metadata.labels).toEqual({ a: 'b' });
+  });
+
+  test('parent lists sorted unique group-kinds and the other namespaces', () => {
+    const set = applySetFor('web', 'default');
+    const parent = parentObject(set, ['Service', 'Deployment.apps', 'Service'], ['default', 'b', 'a', '']);
+    expect(parent.metadata.labels?.[APPLYSET.id]).toBe(set.id);
+    expect(parent.metadata.annotations?.[APPLYSET.containsGroupKinds]).toBe('Deployment.apps,Service');
+    expect(parent.metadata.annotations?.[APPLYSET.additionalNamespaces]).toBe('a,b');
+    expect(parent.metadata.annotations?.[APPLYSET.tooling]).toMatch(/^spread\/v\d+\.\d+\.\d+/);
+  });
+
+  test.each([
+    ['Deployment.apps', { group: 'apps', kind: 'Deployment' }],
+    ['Service', { group: '', kind: 'Service' }],
+    ['Widget.example.com', { group: 'example.com', kind: 'Widget' }],
+  ])('parseGroupKind(%s)', (text, gk) => {
+    expect(parseGroupKind(text)).toEqual(gk);
+  });
+});
