@@ -15,6 +15,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 export CGO_ENABLED=0 GOFLAGS=-mod=mod GOTOOLCHAIN=local
 work="$SPREAD_CACHE/src"
 mkdir -p "$work"
+# The cache is shared by every checkout (and every SPREAD_CLUSTER_DIR) of the machine: one build at a
+# time, and a second caller waits for the first and then finds the binaries cached.
+exec 8>"$SPREAD_CACHE/build.lock"
+flock 8
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
 
