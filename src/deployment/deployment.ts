@@ -1,6 +1,6 @@
 import { Application, Controller, type Entity, Pod } from '../entity/entity.js';
 import { isMapping } from '../input/decode.js';
-import { formatSource, type InputIssue, IssueList } from '../input/source.js';
+import { formatSource, type InputIssue, IssueList, type Trace } from '../input/source.js';
 import {
   formatGroupKind,
   type GroupKind,
@@ -24,6 +24,8 @@ export interface DeploymentOptions {
   readonly labels?: Readonly<Record<string, string>>;
   /** Annotations set on every object's metadata, overwriting the object's own of the same key. */
   readonly annotations?: Readonly<Record<string, string>>;
+  /** Traces the defaults applied to each object (namespace defaulted or dropped). See {@link Trace}. */
+  readonly trace?: Trace;
 }
 
 interface KindEntry {
@@ -160,6 +162,9 @@ export class Deployment {
       // Rebuilt so the namespace reads right after the name, as kubectl writes it.
       const { name, ...rest } = meta;
       object.metadata = { name, namespace: options.namespace, ...rest };
+      options.trace?.(
+        `${formatSource(item.source)}: ${formatGroupKind(gk)} ${name}: namespace defaulted to ${options.namespace}`,
+      );
     } else if (!namespaced && meta.namespace !== undefined) {
       issues.warning(
         item.source,

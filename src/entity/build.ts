@@ -1,6 +1,6 @@
 import { identityProblem, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
 import { type DecodedValue, isMapping } from '../input/decode.js';
-import { formatSource, type IssueList } from '../input/source.js';
+import { formatSource, type IssueList, type Trace } from '../input/source.js';
 import { Application, type Container, Controller, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 import { toDnsLabel } from './names.js';
@@ -23,6 +23,9 @@ export interface ContainerFile {
   readonly stem: string;
 }
 
+/** A decoded object with its source, without the YAML nodes of a {@link DecodedValue}. */
+export type ObjectValue = Pick<DecodedValue, 'value' | 'source'>;
+
 /** What an input found in one directory, everything in file-name order. */
 export interface DirectoryContent {
   /** The directory relative to the input root, POSIX separators, `.` for the root. */
@@ -31,8 +34,18 @@ export interface DirectoryContent {
   readonly name: string;
   readonly entities: readonly EntityFile[];
   readonly containers: readonly ContainerFile[];
-  /** Objects of the directory's objects folder (`.k2e/`), Lists flattened. */
-  readonly objects: readonly DecodedValue[];
+  /**
+   * Objects of the directory's objects folder (`.k2e/`), Lists flattened. Only the value and its
+   * source are needed here, so an input may drop the parsed YAML documents of these files early
+   * (they are most of the memory a large directory takes).
+   */
+  readonly objects: readonly ObjectValue[];
+}
+
+/** Options of {@link buildApplication}. */
+export interface BuildOptions {
+  /** Traces which file became which entity, where it was attached and every default applied. */
+  readonly trace?: Trace;
 }
 
 /**
@@ -52,12 +65,19 @@ export function buildApplication(
   name: string,
   dirs: readonly DirectoryContent[],
   issues: IssueList,
+  options: BuildOptions = {},
 ): Application {
+  const { trace } = options;
   const app = new Application(toDnsLabel(name), { file: '.', line: 0 });
+  if (trace) {
+    const label =
+      app.name === name ? app.name : `${app.name} (from ${JSON.stringify(name)}, made a DNS-1123 label)`;
+    trace(`Application ${label}`);
+  }
   const incomplete = new Set<Controller | Pod>();
-  for (const dir of dirs) buildDirectory(app, dir, issues, incomplete);
+  for (const dir of dirs) buildDirectory(app, dir, issues, incomplete, trace);
   for (const entity of app.entities) {
-    if (entity instanceof Controller) finishController(entity);
+    if (entity instanceof Controller) finishController(entity, trace);
     const pod = entity instanceof Controller ? entity.pod : entity;
     // An entity whose containers failed already has its errors; "no containers" would only repeat them.
     if (pod.containers.length === 0 && !incomplete.has(entity)) {
@@ -77,6 +97,7 @@ function buildDirectory(
   dir: DirectoryContent,
   issues: IssueList,
   incomplete: Set<Controller | Pod>,
+  trace: Trace | undefined,
 ): void {
   const controllers: Controller[] = [];
   const pods: { pod: Pod; stem: string | undefined }[] = [];
@@ -84,7 +105,13 @@ function buildDirectory(
   for (const file of dir.entities) {
     const defaultName =
       file.stem === undefined ? undefined : toDnsLabel(file.stem === '' ? dir.name : file.stem);
-    const options = { dir: dir.dir, ...(defaultName ? { defaultName } : {}) };
+    const defaultNameFrom =
+      file.stem === '' ? `directory name ${dir.name}` : `file name ${file.value.source.file}`;
+    const options = {
+      dir: dir.dir,
+      ...(defaultName ? { defaultName, defaultNameFrom } : {}),
+      ...(trace ? { trace } : {}),
+    };
     const before = issues.issues.length;
     if (file.kind === 'Pod') {
       const pod = newEntity('Pod', file.value, options, issues);
@@ -107,6 +134,7 @@ function buildDirectory(
     if (stem === '') classicPod = pod;
     if (owner) {
       useAsTemplate(owner, pod, issues);
+      trace?.(`${formatSource(pod.source)}: ${pod.title()} became the pod template of ${owner.label()}`);
       if (incomplete.has(pod)) incomplete.add(owner);
     } else top.push(pod);
   }
@@ -122,6 +150,9 @@ function buildDirectory(
       const deployment = defaultDeployment(dir);
       top.push(deployment);
       target = deployment.pod;
+      trace?.(
+        `${dir.dir}: no controller or pod beside the .ctr files: default Deployment ${deployment.name} created (named after the directory ${dir.name})`,
+      );
     }
     if (!target) {
       for (const entity of top) incomplete.add(entity);
@@ -131,15 +162,25 @@ function buildDirectory(
       );
     } else {
       const owner = target.parent instanceof Controller ? target.parent : target;
+      const where =
+        target.parent instanceof Controller ? `the pod template of ${owner.label()}` : owner.label();
       for (const file of dir.containers) {
         const container = newEntity(
           'Container',
           file.value,
-          { dir: dir.dir, defaultName: toDnsLabel(file.stem, 'container'), within: owner.describe() },
+          {
+            dir: dir.dir,
+            defaultName: toDnsLabel(file.stem, 'container'),
+            defaultNameFrom: `file name ${file.value.source.file}`,
+            within: owner.describe(),
+            ...(trace ? { trace } : {}),
+          },
           issues,
         );
-        if (container) target.attach(container);
-        else incomplete.add(owner);
+        if (container) {
+          target.attach(container);
+          trace?.(`${formatSource(container.source)}: ${container.title()} attached to ${where}`);
+        } else incomplete.add(owner);
       }
     }
   }
@@ -148,7 +189,11 @@ function buildDirectory(
   const holder = top.length === 1 ? (top[0] as Controller | Pod) : app;
   for (const value of dir.objects) {
     const object = sourcedObject(value, issues);
-    if (object) holder.objects.push(object);
+    if (!object) continue;
+    holder.objects.push(object);
+    trace?.(
+      `${formatSource(object.source)}: ${object.object.kind} ${object.object.metadata.name} attached to ${holder === app ? `Application ${app.name}` : holder.label()}`,
+    );
   }
 }
 
@@ -173,6 +218,7 @@ function useAsTemplate(controller: Controller, pod: Pod, issues: IssueList): voi
       podMeta[key] = structuredClone(templateMeta[key]);
   }
   if (pod.containers.length === 0) for (const container of current.containers) pod.attach(container);
+  if (pod.initContainers.length === 0) for (const container of current.initContainers) pod.attach(container);
   controller.setTemplate(pod);
 }
 
@@ -202,16 +248,20 @@ function defaultDeployment(dir: DirectoryContent): Controller {
  * - Job, CronJob: the API generates the selector; `restartPolicy` defaults to `Never`, since the
  *   API's pod default `Always` is invalid in a Job.
  */
-export function finishController(controller: Controller): void {
+export function finishController(controller: Controller, trace?: Trace): void {
   const spec = controllerSpec(controller.type);
   const object = controller.object;
   const objSpec = mappingField(object, 'spec');
   const podMeta = mappingField(controller.pod.object, 'metadata');
   const podSpec = controller.pod.object.spec as Mapping;
+  const at = `${formatSource(controller.source)}: ${controller.title()}`;
   const labels =
     isMapping(podMeta.labels) && Object.keys(podMeta.labels).length > 0 ? podMeta.labels : undefined;
   if (spec.selector === 'none') {
-    if (podSpec.restartPolicy === undefined) podSpec.restartPolicy = 'Never';
+    if (podSpec.restartPolicy === undefined) {
+      podSpec.restartPolicy = 'Never';
+      trace?.(`${at}: restartPolicy defaulted to Never (a ${controller.type} pod may not use Always)`);
+    }
     return;
   }
   let selector: Mapping | undefined;
@@ -227,6 +277,12 @@ export function finishController(controller: Controller): void {
         : undefined;
   }
   const chosen = selector ?? labels ?? { app: controller.name };
+  if (trace) {
+    const text = formatLabels(chosen);
+    if (!labels && !selector) trace(`${at}: selector and template labels defaulted to ${text}`);
+    else if (!labels) trace(`${at}: template labels defaulted to ${text} (from the selector)`);
+    else if (!selector) trace(`${at}: selector defaulted to ${text} (from the template labels)`);
+  }
   if (!labels) podMeta.labels = structuredClone(chosen);
   if (!selector) {
     const value =
@@ -235,6 +291,12 @@ export function finishController(controller: Controller): void {
         : { ...(isMapping(objSpec.selector) ? objSpec.selector : {}), matchLabels: structuredClone(chosen) };
     setBefore(objSpec, 'selector', value, 'template');
   }
+}
+
+function formatLabels(labels: Mapping): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(',');
 }
 
 /** The mapping at `object[key]`, created empty when missing or not a mapping. */
@@ -260,9 +322,10 @@ function setBefore(object: Mapping, key: string, value: unknown, before: string)
   }
 }
 
+/** Container names are unique across a pod's init containers and containers (core/v1 PodSpec validation). */
 function checkContainerNames(pod: Pod, issues: IssueList): void {
   const seen = new Map<string, Container>();
-  for (const c of pod.containers) {
+  for (const c of [...pod.initContainers, ...pod.containers]) {
     const first = seen.get(c.name);
     if (first) {
       issues.error(
@@ -278,7 +341,7 @@ function checkContainerNames(pod: Pod, issues: IssueList): void {
  * Checks what every object must have (apiVersion, kind, metadata.name or generateName, per the
  * Kubernetes API conventions) and pairs it with its source.
  */
-export function sourcedObject(value: DecodedValue, issues: IssueList): SourcedObject | undefined {
+export function sourcedObject(value: ObjectValue, issues: IssueList): SourcedObject | undefined {
   const problem = identityProblem(value.value);
   if (problem) {
     issues.error(value.source, problem);

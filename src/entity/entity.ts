@@ -35,9 +35,14 @@ export abstract class Entity {
   /** The entities directly below this one. */
   abstract children(): readonly Entity[];
 
+  /** `Container web`: the entity's type and name. */
+  title(): string {
+    return `${this.type} ${this.name}`;
+  }
+
   /** `Container web (web.ctr:3)`: the entity and where it is. */
   label(): string {
-    return `${this.type} ${this.name} (${formatSource(this.source)})`;
+    return `${this.title()} (${formatSource(this.source)})`;
   }
 
   /**
@@ -115,18 +120,29 @@ export class Image extends Entity {
   }
 }
 
-/** A core/v1 Container: from a `.ctr` file or a pod spec's `containers`. */
+/**
+ * A core/v1 Container: from a `.ctr` file or a pod spec's `containers`, or (with {@link init}) an
+ * init container from a pod spec's `initContainers`, so that its `&` image is built and pinned too.
+ */
 export class Container extends Entity {
   readonly type = 'Container' as const;
   /** The container as authored (a deep copy), name defaulted; `image` as written. */
   readonly object: Mapping;
   readonly image: Image;
+  /** True for an init container (`spec.initContainers`), which runs to completion before the others. */
+  readonly init: boolean;
 
-  constructor(object: Mapping, source: Source, image: Image) {
+  constructor(object: Mapping, source: Source, image: Image, init = false) {
     super(String(object.name), source);
     this.object = object;
     this.image = image;
+    this.init = init;
     image.parent = this;
+  }
+
+  /** `Container web`; `init Container migrate` for an init container. */
+  override title(): string {
+    return this.init ? `init ${super.title()}` : super.title();
   }
 
   children(): readonly Entity[] {
@@ -145,9 +161,15 @@ export class Container extends Entity {
  */
 export class Pod extends Entity {
   readonly type = 'Pod' as const;
-  /** The Pod object (for a template: `{metadata, spec}`) without `spec.containers`. */
+  /**
+   * The Pod object (for a template: `{metadata, spec}`) without `spec.containers`; its
+   * `spec.initContainers`, when written, only keeps its place: {@link spec} fills it from
+   * {@link initContainers}.
+   */
   readonly object: Mapping;
   readonly containers: Container[] = [];
+  /** The init containers (`spec.initContainers`), in order. */
+  readonly initContainers: Container[] = [];
   /** True when the pod is a controller's template rather than an object of its own. */
   template: boolean;
 
@@ -157,14 +179,15 @@ export class Pod extends Entity {
     this.template = template;
   }
 
+  /** The init containers, then the containers. */
   children(): readonly Entity[] {
-    return this.containers;
+    return this.initContainers.length > 0 ? [...this.initContainers, ...this.containers] : this.containers;
   }
 
-  /** Attaches a container at the end of `spec.containers`. */
+  /** Attaches a container at the end of `spec.containers`, or of `spec.initContainers` for an init container. */
   attach(container: Container): void {
     container.parent = this;
-    this.containers.push(container);
+    (container.init ? this.initContainers : this.containers).push(container);
   }
 
   /** The pod's labels (metadata.labels), if any. */
@@ -173,9 +196,10 @@ export class Pod extends Entity {
     return meta?.labels as Record<string, string> | undefined;
   }
 
-  /** The pod spec with its containers. */
+  /** The pod spec with its containers and init containers (the latter where they were written). */
   spec(): Mapping {
     const spec = structuredClone((this.object.spec as Mapping | undefined) ?? {});
+    if (this.initContainers.length > 0) spec.initContainers = this.initContainers.map((c) => c.toObject());
     return { ...spec, containers: this.containers.map((c) => c.toObject()) };
   }
 

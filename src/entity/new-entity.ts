@@ -1,7 +1,7 @@
 import { isScalar } from 'yaml';
 import type { KubeObject } from '../deployment/kube-object.js';
 import { type DecodedValue, describeValue, isMapping } from '../input/decode.js';
-import { formatSource, type IssueList, type Source } from '../input/source.js';
+import { formatSource, type IssueList, type Source, type Trace } from '../input/source.js';
 import { Container, Controller, Image, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 import { isDnsLabel, toDnsLabel } from './names.js';
@@ -14,6 +14,12 @@ export interface NewEntityOptions {
   readonly dir: string;
   /** The entity this one will be attached in, for messages, e.g. `in ReplicationController x (rc.yml:1)`. */
   readonly within?: string;
+  /** Where the default name comes from, for the trace: `directory web`, `file name cache.ctr`. */
+  readonly defaultNameFrom?: string;
+  /** Build an init container (`spec.initContainers`) rather than a container. */
+  readonly init?: boolean;
+  /** Traces the entity built and every default applied (see {@link Trace}). */
+  readonly trace?: Trace;
 }
 
 /**
@@ -87,7 +93,16 @@ export function newEntity(
     issues.error(where(['metadata']), `metadata must be a mapping, found ${describeValue(meta)}`);
     return undefined;
   }
-  if (meta.name === undefined && options.defaultName) meta.name = options.defaultName;
+  const trace = options.trace;
+  const at = formatSource(value.source);
+  if (copy.kind === undefined) trace?.(`${at}: kind defaulted to ${expectedKind} (the file name says so)`);
+  if (copy.apiVersion === undefined) trace?.(`${at}: apiVersion defaulted to ${expectedApiVersion}`);
+  if (meta.name === undefined && options.defaultName) {
+    meta.name = options.defaultName;
+    trace?.(
+      `${at}: metadata.name defaulted to ${options.defaultName}${options.defaultNameFrom ? ` (from the ${options.defaultNameFrom})` : ''}`,
+    );
+  }
   if (typeof meta.name !== 'string' || meta.name === '') {
     issues.error(where(['metadata']), `${type} has no metadata.name`);
     return undefined;
@@ -112,6 +127,7 @@ export function newEntity(
       return undefined;
     }
     const pod = new Pod(name, { ...object, spec: withoutContainers(spec) }, value.source, false);
+    trace?.(`${at}: ${pod.title()}`);
     addContainers(pod, value, ['spec'], options, label, issues);
     return pod;
   }
@@ -133,6 +149,7 @@ export function newEntity(
   };
   const pod = new Pod(name, podObject, value.sourceAt(templatePath), true);
   const controller = new Controller(type, object, value.source, pod);
+  trace?.(`${at}: ${controller.title()}`);
   addContainers(pod, value, [...templatePath, 'spec'], options, label, issues);
   return controller;
 }
@@ -145,7 +162,7 @@ function newContainer(
 ): Container | undefined {
   const within = options.within ? ` in ${options.within}` : '';
   const nameOf = typeof copy.name === 'string' ? copy.name : options.defaultName;
-  const label = `Container ${nameOf ? `${nameOf} ` : ''}(${formatSource(value.source)})${within}`;
+  const label = `${options.init ? 'init ' : ''}Container ${nameOf ? `${nameOf} ` : ''}(${formatSource(value.source)})${within}`;
   if (copy.kind !== undefined || copy.apiVersion !== undefined) {
     issues.error(
       value.sourceAt(copy.kind !== undefined ? ['kind'] : ['apiVersion']),
@@ -154,11 +171,15 @@ function newContainer(
     );
     return undefined;
   }
+  const at = formatSource(value.source);
   if (copy.name === undefined && options.defaultName) {
     // Name first, as containers are usually written.
     const rest = { ...copy };
     for (const k of Object.keys(copy)) delete copy[k];
     Object.assign(copy, { name: options.defaultName }, rest);
+    options.trace?.(
+      `${at}: container name defaulted to ${options.defaultName}${options.defaultNameFrom ? ` (from the ${options.defaultNameFrom})` : ''}`,
+    );
   }
   if (copy.name === undefined || copy.name === null) {
     issues.error(value.source, 'container has no name', label);
@@ -200,10 +221,25 @@ function newContainer(
     return undefined;
   }
   const build = image.startsWith('&') ? { contextDir: options.dir, declaredIn: imageSource } : undefined;
-  return new Container(copy, value.source, new Image(image, imageSource, build));
+  const container = new Container(
+    copy,
+    value.source,
+    new Image(image, imageSource, build),
+    options.init === true,
+  );
+  if (options.trace) {
+    options.trace(`${at}: ${container.title()}`);
+    options.trace(
+      `${formatSource(imageSource)}: Image ${image}${build ? ` marked for building from ${build.contextDir === '.' ? 'the root directory' : `${build.contextDir}/`}` : ''}`,
+    );
+  }
+  return container;
 }
 
-/** Makes Container entities of a pod spec's `containers` and attaches them to `pod`. */
+/**
+ * Makes Container entities of a pod spec's `initContainers` and `containers` and attaches them to
+ * `pod`; init containers are entities too, so their `&` images are built and pinned.
+ */
 function addContainers(
   pod: Pod,
   value: DecodedValue,
@@ -212,22 +248,34 @@ function addContainers(
   within: string,
   issues: IssueList,
 ): void {
-  const list = valueAt(value.value, [...specPath, 'containers']);
-  if (list === undefined || list === null) return;
-  if (!Array.isArray(list)) {
-    issues.error(value.sourceAt([...specPath, 'containers']), 'containers must be a sequence', within);
-    return;
-  }
-  list.forEach((_, i) => {
-    const item = value.at([...specPath, 'containers', i]);
-    if (!item) {
-      issues.error(value.sourceAt([...specPath, 'containers', i]), `containers[${i}] is empty`, within);
-      return;
+  for (const field of ['initContainers', 'containers'] as const) {
+    const list = valueAt(value.value, [...specPath, field]);
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      issues.error(value.sourceAt([...specPath, field]), `${field} must be a sequence`, within);
+      continue;
     }
-    // Containers written inline in a pod spec need their own name (Kubernetes API: name is required).
-    const container = newEntity('Container', item, { dir: options.dir, within }, issues);
-    if (container) pod.attach(container);
-  });
+    list.forEach((_, i) => {
+      const item = value.at([...specPath, field, i]);
+      if (!item) {
+        issues.error(value.sourceAt([...specPath, field, i]), `${field}[${i}] is empty`, within);
+        return;
+      }
+      // Containers written inline in a pod spec need their own name (Kubernetes API: name is required).
+      const container = newEntity(
+        'Container',
+        item,
+        {
+          dir: options.dir,
+          within,
+          ...(field === 'initContainers' ? { init: true } : {}),
+          ...(options.trace ? { trace: options.trace } : {}),
+        },
+        issues,
+      );
+      if (container) pod.attach(container);
+    });
+  }
 }
 
 function withoutContainers(spec: Mapping): Mapping {

@@ -1,17 +1,18 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import {
   buildApplication,
   type ContainerFile,
   type DirectoryContent,
   type EntityFile,
+  type ObjectValue,
 } from '../entity/build.js';
 import type { Application } from '../entity/entity.js';
 import { CONTROLLERS, type ControllerKind, controllerOfStem } from '../entity/kinds.js';
 import { type DecodedValue, decodeBytes, flattenLists } from './decode.js';
 import type { Input } from './input.js';
-import { IssueList } from './source.js';
+import { IssueList, type Trace } from './source.js';
 import { checkStringFields } from './traps.js';
 
 /**
@@ -35,6 +36,11 @@ export interface DirectoryInputOptions {
    * results for copies of a directory under different names.
    */
   readonly name?: string;
+  /**
+   * Traces how the directory is read (which file is taken for what, what is skipped) and, through
+   * the entity stage, how entities are built and defaulted. See {@link Trace}.
+   */
+  readonly trace?: Trace;
 }
 
 /**
@@ -61,13 +67,17 @@ export class DirectoryInput implements Input {
   async entity(): Promise<Application> {
     const issues = new IssueList();
     const root = resolve(this.root);
-    const info = await stat(root).catch(() => undefined);
+    const info = statOrUndefined(root);
     if (!info?.isDirectory()) {
       issues.error({ file: '.', line: 0 }, `${this.root} is not a directory`);
       issues.throwIfErrors();
     }
     const dirs: DirectoryContent[] = [];
-    await readDirectory(root, '.', basename(root), dirs, issues);
+    const trace = this.options.trace;
+    // Synchronous reads on purpose: a directory of thousands of small files reads several times
+    // faster without a thread-pool round trip per file (bench/RESULTS.md, "Input"), and nothing
+    // else runs while the input is read.
+    readDirectory(root, '.', basename(root), dirs, issues, trace);
     const found = dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
     if (!found && !issues.hasErrors) {
       issues.error(
@@ -75,7 +85,7 @@ export class DirectoryInput implements Input {
         `no Kubernetes configuration in ${this.root}: expected a controller (rc.yaml, deployment.yaml, statefulset.yaml, daemonset.yaml, job.yaml, cronjob.yaml), pod.yaml, *.ctr files or objects in .k2e/`,
       );
     }
-    const app = buildApplication(this.options.name ?? basename(root), dirs, issues);
+    const app = buildApplication(this.options.name ?? basename(root), dirs, issues, trace ? { trace } : {});
     issues.throwIfErrors();
     app.warnings.push(...issues.warnings);
     return app;
@@ -91,23 +101,24 @@ function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-async function isFile(abs: string, entry: Dirent): Promise<boolean> {
+function isFile(abs: string, entry: Dirent): boolean {
   if (entry.isFile()) return true;
   // Symlinked files are followed; symlinked directories are not, so a link cycle cannot hang the read.
-  if (entry.isSymbolicLink()) return (await stat(abs).catch(() => undefined))?.isFile() ?? false;
+  if (entry.isSymbolicLink()) return statOrUndefined(abs)?.isFile() ?? false;
   return false;
 }
 
-async function readDirectory(
+function readDirectory(
   abs: string,
   rel: string,
   name: string,
   out: DirectoryContent[],
   issues: IssueList,
-): Promise<void> {
+  trace: Trace | undefined,
+): void {
   let entries: Dirent[];
   try {
-    entries = (await readdir(abs, { withFileTypes: true })).sort(byName);
+    entries = readdirSync(abs, { withFileTypes: true }).sort(byName);
   } catch (e) {
     issues.error({ file: rel, line: 0 }, `cannot read directory: ${(e as Error).message}`);
     return;
@@ -122,20 +133,31 @@ async function readDirectory(
     if (entry.isDirectory()) {
       if (OBJECT_DIRS.includes(entry.name)) objectDirs.push(entry.name);
       else if (!entry.name.startsWith('.') && entry.name !== 'node_modules') subdirs.push(entry.name);
+      else
+        trace?.(
+          `${child(rel, entry.name)}/: skipped (${entry.name === 'node_modules' ? 'node_modules' : 'hidden folder'})`,
+        );
       continue;
     }
-    if (!(await isFile(entryAbs, entry))) continue;
+    if (!isFile(entryAbs, entry)) continue;
     const c = CLASSIC.exec(entry.name);
     if (c) {
-      classic.push({ file: entry.name, kind: kindOfStem(c[1] as string) });
+      const kind = kindOfStem(c[1] as string);
+      trace?.(`${child(rel, entry.name)}: a ${kind} file (${c[1]}.* layout)`);
+      classic.push({ file: entry.name, kind });
       continue;
     }
     const n = NAMED.exec(entry.name);
     if (n) {
-      named.push({ file: entry.name, kind: kindOfStem(n[2] as string), stem: n[1] as string });
+      const kind = kindOfStem(n[2] as string);
+      trace?.(`${child(rel, entry.name)}: a ${kind} file named ${n[1]} (NAME.${n[2]}.* layout)`);
+      named.push({ file: entry.name, kind, stem: n[1] as string });
       continue;
     }
-    if (entry.name.endsWith('.ctr') && entry.name.length > '.ctr'.length) ctrs.push(entry.name);
+    if (entry.name.endsWith('.ctr') && entry.name.length > '.ctr'.length) {
+      trace?.(`${child(rel, entry.name)}: a container file`);
+      ctrs.push(entry.name);
+    } else trace?.(`${child(rel, entry.name)}: ignored (not a file of the convention)`);
   }
 
   const entityFiles: { file: string; kind: ControllerKind | 'Pod'; stem: string }[] = [];
@@ -170,12 +192,10 @@ async function readDirectory(
 
   const entities: EntityFile[] = [];
   const containers: ContainerFile[] = [];
-  const objects: DecodedValue[] = [];
+  const objects: ObjectValue[] = [];
   const read = (file: string) => readDecoded(join(abs, file), child(rel, file), issues);
-  const [entityValues, ctrValues] = await Promise.all([
-    Promise.all(entityFiles.map((f) => read(f.file))),
-    Promise.all(ctrs.map((f) => read(f))),
-  ]);
+  const entityValues = entityFiles.map((f) => read(f.file));
+  const ctrValues = ctrs.map((f) => read(f));
   entityFiles.forEach((f, i) => {
     const value = single(entityValues[i] ?? [], child(rel, f.file), issues);
     if (!value) return;
@@ -194,36 +214,47 @@ async function readDirectory(
     const dirRel = child(rel, objectDir);
     let files: Dirent[];
     try {
-      files = (await readdir(dirAbs, { withFileTypes: true })).sort(byName);
+      files = readdirSync(dirAbs, { withFileTypes: true }).sort(byName);
     } catch (e) {
       issues.error({ file: dirRel, line: 0 }, `cannot read directory: ${(e as Error).message}`);
       continue;
     }
     const configFiles: string[] = [];
     for (const f of files) {
-      if (CONFIG_FILE.test(f.name) && (await isFile(join(dirAbs, f.name), f))) configFiles.push(f.name);
+      if (CONFIG_FILE.test(f.name) && isFile(join(dirAbs, f.name), f)) configFiles.push(f.name);
+      else trace?.(`${child(dirRel, f.name)}: ignored (not a .yaml, .yml or .json file)`);
     }
-    const values = await Promise.all(
-      configFiles.map((f) => readDecoded(join(dirAbs, f), child(dirRel, f), issues)),
-    );
-    for (const value of flattenLists(values.flat(), issues)) {
+    const values = configFiles.map((f) => readDecoded(join(dirAbs, f), child(dirRel, f), issues));
+    const flat = flattenLists(values.flat(), issues);
+    if (trace) {
+      configFiles.forEach((f, i) => {
+        const file = child(dirRel, f);
+        const n = flat.filter((v) => v.source.file === file).length;
+        const docs = values[i]?.length ?? 0;
+        trace(
+          `${file}: ${n} object${n === 1 ? '' : 's'}${n !== docs ? ` (from ${docs} documents, Lists flattened)` : ''}`,
+        );
+      });
+    }
+    for (const value of flat) {
       checkStringFields(value, 'object', issues);
-      objects.push(value);
+      // The value and source only: the file's YAML document can be collected now.
+      objects.push({ value: value.value, source: value.source });
     }
   }
 
   out.push({ dir: rel, name, entities, containers, objects });
-  for (const sub of subdirs) await readDirectory(join(abs, sub), child(rel, sub), sub, out, issues);
+  for (const sub of subdirs) readDirectory(join(abs, sub), child(rel, sub), sub, out, issues, trace);
 }
 
 function kindOfStem(stem: string): ControllerKind | 'Pod' {
   return stem === 'pod' ? 'Pod' : (controllerOfStem(stem) as ControllerKind);
 }
 
-async function readDecoded(abs: string, rel: string, issues: IssueList): Promise<DecodedValue[]> {
+function readDecoded(abs: string, rel: string, issues: IssueList): DecodedValue[] {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(abs);
+    bytes = readFileSync(abs);
   } catch (e) {
     issues.error({ file: rel, line: 0 }, `cannot read file: ${(e as Error).message}`);
     return [];
@@ -248,6 +279,14 @@ function single(values: readonly DecodedValue[], file: string, issues: IssueList
     return undefined;
   }
   return values[0];
+}
+
+function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Re-exported so callers of the input need not know the entity module. */

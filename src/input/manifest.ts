@@ -5,13 +5,15 @@ import type { Application } from '../entity/entity.js';
 import { isControllerKind } from '../entity/kinds.js';
 import { type DecodedValue, decodeBytes, flattenLists, isMapping } from './decode.js';
 import type { Input } from './input.js';
-import { IssueList } from './source.js';
+import { IssueList, type Trace } from './source.js';
 import { checkStringFields } from './traps.js';
 
 /** Options of a ManifestInput. */
 export interface ManifestInputOptions {
   /** The Application's name; default the file name without its extension. */
   readonly name?: string;
+  /** Traces how entities are built and defaulted (see {@link Trace}). */
+  readonly trace?: Trace;
 }
 
 /**
@@ -58,6 +60,7 @@ export class ManifestInput implements Input {
       appName,
       [{ dir: '.', name: appName, entities, containers: [], objects }],
       issues,
+      this.options.trace ? { trace: this.options.trace } : {},
     );
     issues.throwIfErrors();
     app.warnings.push(...issues.warnings);

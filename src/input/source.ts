@@ -9,6 +9,13 @@ export interface Source {
   readonly line: number;
 }
 
+/**
+ * Receives one line of trace for each decision the input, entity and deployment stages take: which
+ * file became which entity, which default was applied. Front ends pass their debug logger
+ * (`--verbose`); absent, nothing is traced and nothing is formatted.
+ */
+export type Trace = (message: string) => void;
+
 /** Formats a source as `file:line` (or just `file` when the line is not known), as compilers do. */
 export function formatSource(source: Source): string {
   return source.line > 0 ? `${source.file}:${source.line}` : source.file;

@@ -59,6 +59,15 @@ const CASES: readonly (readonly [fixture: string, fragment: string, file: string
   ],
   ['duplicate-container', 'container name app is already used by rc.yaml:9', 'app.ctr', 1],
   ['containers-not-sequence', 'containers must be a sequence', 'rc.yaml', 8],
+  // init containers are entities too: the same checks, and names unique across both lists
+  ['init-container-name-clash', 'container name app is already used by deployment.yaml:7', 'app.ctr', 1],
+  ['init-containers-not-sequence', 'Pod solo (pod.yaml:1): initContainers must be a sequence', 'pod.yaml', 5],
+  [
+    'init-ctr-anchor-image',
+    'init Container setup (deployment.yaml:7) in Deployment anchor (deployment.yaml:1): image is empty: YAML read &setup as an anchor',
+    'deployment.yaml',
+    8,
+  ],
   // controllers and pods
   ['rc-kind-mismatch', 'rc.yaml holds a Deployment; expected a ReplicationController', 'rc.yaml', 2],
   ['rc-no-containers', 'ReplicationController app (rc.yaml:1): has no containers', 'rc.yaml', 1],

@@ -1,0 +1,66 @@
+import { type Command, Option } from 'commander';
+import { formatStatusText, status } from '../core/status.js';
+import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { createCliLogger } from './logger.js';
+
+/** The flags of `spread status`. */
+interface StatusFlags {
+  context?: string;
+  kubeconfig?: string;
+  namespace?: string;
+  name?: string;
+  output: 'text' | 'json';
+  verbose: boolean;
+}
+
+/**
+ * Defines `spread status [PATH]` on `cmd` (the seed's "spread status"): the entity tree of the
+ * directory with each entity's source, attached objects and images (`&` builds marked), touching no
+ * cluster; with `--context` (or `--kubeconfig`), also each object's state in the cluster
+ * (`missing`, `in sync`, `differs`, `rejected`) by a server-side dry run, and the objects a deploy
+ * would prune. `--output json` prints the {@link StatusReport}. Returns `cmd`.
+ */
+export function defineStatus(cmd: Command): Command {
+  return cmd
+    .description(
+      'show the entities of a directory and where each comes from; with --context, whether each object is in sync with the cluster',
+    )
+    .argument('[path]', 'directory in spread layout', '.')
+    .option('--context <context>', 'compare with the cluster of this kubeconfig context (nothing is written)')
+    .option(
+      '--kubeconfig <file>',
+      'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config); implies a comparison',
+    )
+    .option(
+      '-n, --namespace <namespace>',
+      "namespace for objects that name none (default: the context's namespace, else default)",
+    )
+    .option('--name <name>', "the deployment's name (default: the directory's name)")
+    .addOption(
+      new Option('-o, --output <format>', 'report format on stdout')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
+    .option('-v, --verbose', 'trace input reading and entity construction', false)
+    .action(async (dir: string, flags: StatusFlags) => {
+      const logger = createCliLogger(flags.verbose);
+      const compare = flags.context !== undefined || flags.kubeconfig !== undefined;
+      const report = await status({
+        path: dir,
+        name: flags.name,
+        namespace: flags.namespace,
+        ...(compare
+          ? {
+              cluster: {
+                kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
+                context: flags.context,
+              },
+            }
+          : {}),
+        logger,
+      });
+      process.stdout.write(
+        flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report),
+      );
+    });
+}

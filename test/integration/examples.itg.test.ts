@@ -1,0 +1,152 @@
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { status } from '../../src/core/status.js';
+import { DirectoryInput } from '../../src/input/index.js';
+import { copyDir, kubeconfigPath, kubectl, ROOT, uniqueName } from './helpers.js';
+
+/** Examples that are not spread layouts: CI configuration of the GitHub Action and the GitLab component. */
+const NOT_LAYOUTS = new Set(['github', 'gitlab']);
+
+const examplesDir = path.join(ROOT, 'examples');
+
+/**
+ * Every example directory, with the reason it is skipped, if it is. Examples whose images are
+ * marked `&` need a build and a registry (the image stage), which this test does not run; they are
+ * deployed by their own tests.
+ */
+async function examples(): Promise<{ name: string; dir: string; skip?: string }[]> {
+  const out: { name: string; dir: string; skip?: string }[] = [];
+  for (const name of readdirSync(examplesDir).sort()) {
+    const dir = path.join(examplesDir, name);
+    if (!statSync(dir).isDirectory()) continue;
+    if (NOT_LAYOUTS.has(name)) continue;
+    const app = await new DirectoryInput(dir).entity().catch(() => undefined);
+    if (!app) {
+      out.push({ name, dir, skip: 'not a spread layout' });
+      continue;
+    }
+    const builds = app.images().filter((i) => i.build);
+    if (builds.length > 0) {
+      out.push({ name, dir, skip: `images marked & (${builds.map((i) => i.raw).join(', ')}) need a build` });
+      continue;
+    }
+    out.push({ name, dir });
+  }
+  return out;
+}
+
+const all = await examples();
+const namespaces: string[] = [];
+
+afterAll(async () => {
+  for (const ns of namespaces)
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+      allowFail: true,
+    });
+});
+
+describe('Integration: the rendered set of every example deploys to the local cluster', () => {
+  test('examples/ holds at least the mattermost and guestbook layouts', () => {
+    expect(all.filter((e) => !e.skip).map((e) => e.name)).toEqual(
+      expect.arrayContaining(['guestbook', 'mattermost']),
+    );
+    for (const e of all.filter((e) => e.skip)) console.info(`examples/${e.name} skipped: ${e.skip}`);
+  });
+
+  test.each(all.filter((e) => !e.skip))(
+    'examples/$name: created and ready, then unchanged',
+    async ({ name, dir }) => {
+      expect(existsSync(dir)).toBe(true);
+      const ns = uniqueName(`itg-ex-${name}`.slice(0, 40));
+      namespaces.push(ns);
+      await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+      const run = () =>
+        deploy({
+          path: dir,
+          kubeconfig: { paths: [kubeconfigPath()] },
+          context: 'spread-local',
+          namespace: ns,
+          mode: 'deploy',
+          wait: true,
+          timeoutMs: 120_000,
+          forceConflicts: false,
+          prune: true,
+          concurrency: 8,
+          logger: silentLogger,
+        });
+
+      const first = await run();
+      expect(first.objects.length).toBeGreaterThan(0);
+      expect(first.objects.filter((o) => o.action !== 'created')).toEqual([]);
+      expect(first.rollout.length).toBeGreaterThan(0);
+      expect(first.rollout.filter((r) => !r.ready)).toEqual([]);
+
+      const second = await run();
+      expect(second.objects.map((o) => `${o.kind}/${o.name} ${o.action}`)).toEqual(
+        first.objects.map((o) => `${o.kind}/${o.name} unchanged`),
+      );
+
+      // spread status agrees: every object is in sync, nothing would be pruned.
+      const report = await status({
+        path: dir,
+        namespace: ns,
+        cluster: { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local' },
+        logger: silentLogger,
+      });
+      expect(report.counts).toMatchObject({
+        objects: first.objects.length,
+        inSync: first.objects.length,
+        compared: true,
+      });
+      expect(report.notInDirectory).toEqual([]);
+    },
+  );
+
+  test('status of a changed copy: differs with the field, missing, and what a deploy would prune', async () => {
+    const source = path.join(examplesDir, 'mattermost');
+    const ns = uniqueName('itg-ex-status');
+    namespaces.push(ns);
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+    const kubeconfig = { paths: [kubeconfigPath()] };
+    await deploy({
+      path: source,
+      kubeconfig,
+      context: 'spread-local',
+      namespace: ns,
+      mode: 'deploy',
+      wait: false,
+      timeoutMs: 60_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 8,
+      logger: silentLogger,
+    });
+    const copy = copyDir(source);
+    const svc = path.join(copy, '.k2e/service.yaml');
+    writeFileSync(svc, readFileSync(svc, 'utf8').replace('port: 80', 'port: 8080'));
+    unlinkSync(path.join(copy, '.k2e/secret.yaml'));
+    writeFileSync(
+      path.join(copy, '.k2e/extra.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n',
+    );
+    const report = await status({
+      path: copy,
+      namespace: ns,
+      cluster: { kubeconfig, context: 'spread-local' },
+      logger: silentLogger,
+    });
+    const rc = report.root.children[0];
+    const states = Object.fromEntries(rc!.objects.map((o) => [`${o.kind}/${o.name}`, o.state]));
+    expect(rc?.object?.state).toBe('in sync');
+    expect(states).toEqual({ 'ConfigMap/extra': 'missing', 'Service/mattermost': 'differs' });
+    expect(rc?.objects.find((o) => o.kind === 'Service')?.changes).toEqual([
+      { op: 'change', path: 'spec.ports[0].port', before: '80', after: '8080' },
+    ]);
+    expect(report.notInDirectory?.map((o) => `${o.kind}/${o.name} ${o.source}`)).toEqual([
+      'Secret/mattermost-db .k2e/secret.yaml:2',
+    ]);
+  });
+});
