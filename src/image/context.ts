@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import dockerignoreModule from '@balena/dockerignore';
+import { type PackOptions, pack } from 'tar-fs';
+
+/** The Dockerfile's name in a build context (Docker's default). */
+export const DOCKERFILE = 'Dockerfile';
+/** The file of exclusion patterns in a build context. */
+export const DOCKERIGNORE = '.dockerignore';
+
+/** The mtime every entry of the context tar gets, so the same files give the same tar and layers. */
+const FIXED_MTIME = new Date('1980-01-01T00:00:00Z');
+
+/** One file, directory or symbolic link sent to the Docker engine. */
+export interface ContextEntry {
+  /** Path relative to the context directory, POSIX separators. */
+  readonly path: string;
+  readonly type: 'file' | 'directory' | 'symlink';
+  /** Permission bits (`mode & 0o7777`). */
+  readonly mode: number;
+  /** Bytes, for files. */
+  readonly size: number;
+  /** The link's target as stored in the link, for symlinks (never followed). */
+  readonly linkname?: string;
+  /** `sha256:<hex>` of the content, for files. */
+  readonly sha256?: string;
+}
+
+/** A build context read from disk: what goes into the tar, and its digest. */
+export interface BuildContext {
+  /** Absolute path of the context directory. */
+  readonly dir: string;
+  /** The Dockerfile's path relative to {@link dir}. */
+  readonly dockerfile: string;
+  /** Entries in the order they are sent: depth first, names sorted by code unit. */
+  readonly entries: readonly ContextEntry[];
+  /**
+   * `sha256:<hex>` over every entry's type, mode, path and content (or link target), in order, and the
+   * build options ({@link ContextOptions.buildArgs}, target, dockerfile): equal digests mean the
+   * engine would be given the same input. mtimes and owners are not part of it (they are normalised in the tar).
+   */
+  readonly digest: string;
+  /** Symbolic links whose target resolves outside the context (sent as links, never followed). */
+  readonly escapingLinks: readonly string[];
+}
+
+/** Options of {@link readContext}. */
+export interface ContextOptions {
+  /** Dockerfile path relative to the context; `Dockerfile` when absent. */
+  readonly dockerfile?: string | undefined;
+  /** Build arguments; they change the image, so they are part of the digest. */
+  readonly buildArgs?: Readonly<Record<string, string>> | undefined;
+  /** Target stage; part of the digest. */
+  readonly target?: string | undefined;
+}
+
+/** A build context that cannot be read or has no Dockerfile. */
+export class ContextError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ContextError';
+  }
+}
+
+interface Matcher {
+  ignores(path: string): boolean;
+}
+
+// The package is CommonJS with `module.exports = factory`, typed as a default export.
+const dockerignore = ((dockerignoreModule as unknown as { default?: unknown }).default ??
+  dockerignoreModule) as unknown as (options?: { ignorecase?: boolean }) => {
+  add(patterns: string[]): Matcher;
+};
+
+/**
+ * Reads `.dockerignore` into a matcher with Docker's rules (docs.docker.com "The .dockerignore file";
+ * moby patternmatcher, ported by @balena/dockerignore): one pattern a line, `#` comments, `!` exceptions,
+ * `**`, matched against paths relative to the context; a pattern also excludes everything below a
+ * directory it matches. Case-sensitive, as on Linux.
+ */
+export function dockerignoreMatcher(text: string): { matcher: Matcher; hasExceptions: boolean } {
+  const patterns = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  return {
+    matcher: dockerignore({ ignorecase: false }).add(patterns),
+    hasExceptions: patterns.some((p) => p.startsWith('!')),
+  };
+}
+
+async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/**
+ * Reads a Docker build context as `docker build DIR` would send it: every file, directory and symbolic
+ * link under `dir`, minus what `.dockerignore` excludes; the Dockerfile and `.dockerignore` are always
+ * sent, even when excluded (docker CLI `TrimBuildFilesFromExcludes`). Symbolic links are sent as links
+ * and never followed (as the docker CLI does); those pointing outside the context are listed in
+ * {@link BuildContext.escapingLinks}, since a `COPY` of them fails in the engine. Sockets, FIFOs and
+ * devices are left out.
+ *
+ * @throws ContextError when `dir` is not a directory or holds no Dockerfile.
+ */
+export async function readContext(dir: string, options: ContextOptions = {}): Promise<BuildContext> {
+  const root = path.resolve(dir);
+  const dockerfile = (options.dockerfile ?? DOCKERFILE).split(path.sep).join('/');
+  const rootStat = await lstat(root).catch(() => undefined);
+  if (!rootStat?.isDirectory()) throw new ContextError(`build context ${root} is not a directory`);
+  const dockerfileStat = await lstat(path.join(root, dockerfile)).catch(() => undefined);
+  if (!dockerfileStat?.isFile()) throw new ContextError(`no ${dockerfile} in the build context ${root}`);
+  let ignore = { matcher: { ignores: (_: string) => false } as Matcher, hasExceptions: false };
+  const ignoreText = await readFile(path.join(root, DOCKERIGNORE), 'utf8').catch(() => undefined);
+  if (ignoreText !== undefined) ignore = dockerignoreMatcher(ignoreText);
+  const alwaysSent = new Set([dockerfile, DOCKERIGNORE]);
+
+  const entries: ContextEntry[] = [];
+  const escapingLinks: string[] = [];
+  const walk = async (relDir: string): Promise<void> => {
+    const names = (await readdir(path.join(root, relDir))).sort();
+    for (const name of names) {
+      const rel = relDir === '' ? name : `${relDir}/${name}`;
+      const abs = path.join(root, rel);
+      const stat = await lstat(abs);
+      const excluded = ignore.matcher.ignores(rel) && !alwaysSent.has(rel);
+      const mode = stat.mode & 0o7777;
+      if (stat.isDirectory()) {
+        // An excluded directory is still walked when an exception pattern may bring back a file below it.
+        if (excluded && !ignore.hasExceptions) continue;
+        if (!excluded) entries.push({ path: rel, type: 'directory', mode, size: 0 });
+        await walk(rel);
+      } else if (excluded) {
+      } else if (stat.isSymbolicLink()) {
+        const linkname = await readlink(abs);
+        const target = path.resolve(path.dirname(abs), linkname);
+        if (path.isAbsolute(linkname) || path.relative(root, target).startsWith('..'))
+          escapingLinks.push(rel);
+        entries.push({ path: rel, type: 'symlink', mode, size: 0, linkname });
+      } else if (stat.isFile()) {
+        entries.push({ path: rel, type: 'file', mode, size: stat.size, sha256: await fileSha256(abs) });
+      }
+    }
+  };
+  await walk('');
+
+  const hash = createHash('sha256');
+  for (const e of entries) {
+    hash.update(`${e.type}\0${e.mode.toString(8)}\0${e.path}\0${e.sha256 ?? e.linkname ?? ''}\n`);
+  }
+  hash.update(`dockerfile\0${dockerfile}\n`);
+  if (options.target) hash.update(`target\0${options.target}\n`);
+  for (const [k, v] of Object.entries(options.buildArgs ?? {}).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
+    hash.update(`arg\0${k}\0${v}\n`);
+  }
+  return { dir: root, dockerfile, entries, digest: `sha256:${hash.digest('hex')}`, escapingLinks };
+}
+
+/**
+ * The context as an uncompressed tar stream for the Engine API's `POST /build`: exactly the entries of
+ * `context`, in its order, with owner 0:0 (as the docker CLI sends) and a fixed mtime (1980-01-01), so
+ * the same files give the same tar. Files are read again while streaming.
+ */
+export function packContext(context: BuildContext): Readable {
+  const options: PackOptions & { umask: number } = {
+    entries: context.entries.map((e) => e.path),
+    // The entries list is complete: nothing found by reading a directory is added again.
+    ignore: () => true,
+    umask: 0,
+    map: (header) =>
+      ({ ...header, mtime: FIXED_MTIME, uid: 0, gid: 0, uname: '', gname: '' }) as typeof header,
+  };
+  return pack(context.dir, options) as unknown as Readable;
+}

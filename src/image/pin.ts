@@ -1,0 +1,77 @@
+import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
+
+/**
+ * Where the pod spec is in each kind that holds one (Kubernetes API reference, workloads): a Pod's
+ * `spec`, a PodTemplate's `template.spec`, the controllers' `spec.template.spec`, a CronJob's
+ * `spec.jobTemplate.spec.template.spec`.
+ */
+export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
+  Pod: ['spec'],
+  PodTemplate: ['template', 'spec'],
+  ReplicationController: ['spec', 'template', 'spec'],
+  ReplicaSet: ['spec', 'template', 'spec'],
+  Deployment: ['spec', 'template', 'spec'],
+  StatefulSet: ['spec', 'template', 'spec'],
+  DaemonSet: ['spec', 'template', 'spec'],
+  Job: ['spec', 'template', 'spec'],
+  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+};
+
+/** The container lists of a pod spec (core/v1 PodSpec). */
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+
+type Mapping = Record<string, unknown>;
+
+function isMapping(v: unknown): v is Mapping {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Replaces container images in every pod spec of `object` (see {@link POD_SPEC_PATHS}): a container
+ * whose `image` is a key of `images` gets the value. Returns the object itself when nothing changes,
+ * else a changed deep copy; the input is never modified.
+ */
+export function rewriteImages(object: KubeObject, images: ReadonlyMap<string, string>): KubeObject {
+  const path = POD_SPEC_PATHS[object.kind];
+  if (!path || images.size === 0) return object;
+  let spec: unknown = object;
+  for (const key of path) spec = isMapping(spec) ? spec[key] : undefined;
+  if (!isMapping(spec)) return object;
+  const hits = CONTAINER_LISTS.some(
+    (list) =>
+      Array.isArray(spec[list]) &&
+      (spec[list] as unknown[]).some(
+        (c) => isMapping(c) && typeof c.image === 'string' && images.has(c.image),
+      ),
+  );
+  if (!hits) return object;
+  const copy = structuredClone(object);
+  let copySpec: unknown = copy;
+  for (const key of path) copySpec = (copySpec as Mapping)[key];
+  for (const list of CONTAINER_LISTS) {
+    const containers = (copySpec as Mapping)[list];
+    if (!Array.isArray(containers)) continue;
+    for (const c of containers) {
+      if (isMapping(c) && typeof c.image === 'string') {
+        const replacement = images.get(c.image);
+        if (replacement !== undefined) c.image = replacement;
+      }
+    }
+  }
+  return copy;
+}
+
+/**
+ * Pins images in an object set: every container image equal to a key of `images` (the `image` as
+ * written, e.g. `&web` or `&web:v1`) becomes its value (`localhost:5000/team-a/web:v1@sha256:…`).
+ * Pure: returns a new array; objects that change are deep copies, the others are the same objects.
+ */
+export function pinImages(
+  objects: readonly SourcedObject[],
+  images: ReadonlyMap<string, string>,
+): SourcedObject[] {
+  return objects.map((o) => {
+    const object = rewriteImages(o.object, images);
+    return object === o.object ? { ...o } : { ...o, object };
+  });
+}

@@ -1,0 +1,272 @@
+import { createHash } from 'node:crypto';
+import type { RegistryCredential } from './credentials.js';
+import { registryHost } from './credentials.js';
+
+/**
+ * A minimal client of the OCI Distribution API (github.com/opencontainers/distribution-spec, "Pulling
+ * manifests", "Pulling blobs"), enough to read a manifest's digest and its image config. Auth follows the
+ * Docker token flow (distribution/distribution docs "Token Authentication Specification"): a 401 with
+ * `WWW-Authenticate: Basic` is answered with the credential; `Bearer realm=…,service=…,scope=…` with a
+ * token fetched from the realm.
+ */
+
+/** The manifest media types asked for: Docker v2 and OCI, single images and indexes. */
+export const MANIFEST_ACCEPT = [
+  'application/vnd.docker.distribution.manifest.v2+json',
+  'application/vnd.oci.image.manifest.v1+json',
+  'application/vnd.docker.distribution.manifest.list.v2+json',
+  'application/vnd.oci.image.index.v1+json',
+].join(', ');
+
+const INDEX_TYPES = new Set([
+  'application/vnd.docker.distribution.manifest.list.v2+json',
+  'application/vnd.oci.image.index.v1+json',
+]);
+
+/** The registry refused the credential, or wants one and there is none. */
+export class RegistryAuthError extends Error {
+  readonly registry: string;
+  constructor(registry: string, detail: string) {
+    super(`authentication to ${registry} failed: ${detail}`);
+    this.name = 'RegistryAuthError';
+    this.registry = registry;
+  }
+}
+
+/** Any other failure talking to a registry. */
+export class RegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistryError';
+  }
+}
+
+/** A manifest as the registry serves it. */
+export interface Manifest {
+  /** `Docker-Content-Digest`, else the sha256 of the bytes served. */
+  readonly digest: string;
+  readonly mediaType: string;
+  /** The decoded JSON. */
+  readonly body: {
+    mediaType?: string;
+    config?: { digest?: string; mediaType?: string };
+    manifests?: unknown[];
+  };
+}
+
+/** Options of {@link RegistryClient}. */
+export interface RegistryClientOptions {
+  readonly credential?: RegistryCredential | undefined;
+  /**
+   * Allow plain HTTP when HTTPS cannot connect, as Docker does for insecure registries. On by default
+   * for `localhost`, `127.0.0.0/8` and `::1` (Docker's default insecure registries).
+   */
+  readonly insecure?: boolean | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Timeout of one request, in milliseconds (default 30 000). */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** True for hosts Docker treats as insecure registries by default (loopback). */
+export function isLoopbackRegistry(host: string): boolean {
+  const name = host.replace(/:\d+$/, '');
+  return name === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(name) || name === '[::1]';
+}
+
+interface Challenge {
+  scheme: string;
+  params: Record<string, string>;
+}
+
+/** Parses `WWW-Authenticate: Bearer realm="…",service="…",scope="…"` (RFC 7235). */
+export function parseChallenge(header: string): Challenge | undefined {
+  const m = /^\s*([A-Za-z]+)\s*(.*)$/.exec(header);
+  if (!m) return undefined;
+  const params: Record<string, string> = {};
+  const re = /([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g;
+  for (let p = re.exec(m[2]!); p; p = re.exec(m[2]!)) {
+    params[p[1]!.toLowerCase()] = p[2] !== undefined ? p[2].replace(/\\(.)/g, '$1') : (p[3] ?? '');
+  }
+  return { scheme: m[1]!.toLowerCase(), params };
+}
+
+/** A client of one registry host. */
+export class RegistryClient {
+  /** The host as given (`localhost:5000`, `docker.io`). */
+  readonly host: string;
+  private readonly apiHost: string;
+  private readonly options: RegistryClientOptions;
+  private scheme: 'https' | 'http' | undefined;
+  private readonly authorization = new Map<string, string>();
+
+  constructor(host: string, options: RegistryClientOptions = {}) {
+    this.host = registryHost(host);
+    this.apiHost = this.host === 'docker.io' ? 'registry-1.docker.io' : this.host;
+    this.options = options;
+  }
+
+  /**
+   * The manifest of `repository` (a path such as `team-a/web`) at `reference` (a tag or digest);
+   * undefined when the registry has none (404).
+   *
+   * @throws RegistryAuthError on 401/403, RegistryError on other failures.
+   */
+  async manifest(repository: string, reference: string): Promise<Manifest | undefined> {
+    const res = await this.request(`/v2/${repository}/manifests/${reference}`, repository, {
+      accept: MANIFEST_ACCEPT,
+    });
+    if (res.status === 404) return undefined;
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) throw new RegistryError(`${this.describe(repository, reference)}: HTTP ${res.status}`);
+    const digest =
+      res.headers.get('docker-content-digest') ??
+      `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    let body: Manifest['body'];
+    try {
+      body = JSON.parse(bytes.toString('utf8')) as Manifest['body'];
+    } catch {
+      throw new RegistryError(`${this.describe(repository, reference)}: the manifest is not JSON`);
+    }
+    const mediaType = body.mediaType ?? res.headers.get('content-type') ?? '';
+    return { digest, mediaType, body };
+  }
+
+  /**
+   * The labels of the image config a manifest points to (`config.Labels`); undefined for an index
+   * (several platforms) or a manifest without a config.
+   */
+  async imageLabels(repository: string, manifest: Manifest): Promise<Record<string, string> | undefined> {
+    if (INDEX_TYPES.has(manifest.mediaType) || manifest.body.manifests) return undefined;
+    const configDigest = manifest.body.config?.digest;
+    if (!configDigest) return undefined;
+    const res = await this.request(`/v2/${repository}/blobs/${configDigest}`, repository, {});
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new RegistryError(`${this.describe(repository, configDigest)}: HTTP ${res.status}`);
+    }
+    const config = (await res.json()) as { config?: { Labels?: Record<string, string> | null } };
+    return config.config?.Labels ?? {};
+  }
+
+  private describe(repository: string, reference: string): string {
+    return `${this.host}/${repository}${reference.includes(':') ? '@' : ':'}${reference}`;
+  }
+
+  private async request(
+    pathname: string,
+    repository: string,
+    headers: Record<string, string>,
+  ): Promise<Response> {
+    const scope = `repository:${repository}:pull`;
+    let res = await this.fetch(pathname, headers, this.authorization.get(scope));
+    if (res.status !== 401) return this.checkDenied(res);
+    await res.body?.cancel();
+    const challenge = parseChallenge(res.headers.get('www-authenticate') ?? '');
+    const authorization = await this.authorize(challenge, scope);
+    this.authorization.set(scope, authorization);
+    res = await this.fetch(pathname, headers, authorization);
+    if (res.status === 401) {
+      await res.body?.cancel();
+      throw new RegistryAuthError(this.host, 'the registry refused the credentials (HTTP 401)');
+    }
+    return this.checkDenied(res);
+  }
+
+  private async checkDenied(res: Response): Promise<Response> {
+    if (res.status !== 403) return res;
+    await res.body?.cancel();
+    throw new RegistryAuthError(this.host, 'access denied (HTTP 403)');
+  }
+
+  private async authorize(challenge: Challenge | undefined, scope: string): Promise<string> {
+    const credential = this.options.credential;
+    if (challenge?.scheme === 'basic') {
+      if (credential?.username === undefined) {
+        throw new RegistryAuthError(
+          this.host,
+          'the registry asks for a user and password, and the Docker config has none for it',
+        );
+      }
+      return `Basic ${Buffer.from(`${credential.username}:${credential.password ?? ''}`).toString('base64')}`;
+    }
+    if (challenge?.scheme === 'bearer' && challenge.params.realm) {
+      return `Bearer ${await this.token(challenge.params, scope)}`;
+    }
+    throw new RegistryAuthError(this.host, 'the registry answered 401 without a Basic or Bearer challenge');
+  }
+
+  private async token(params: Record<string, string>, scope: string): Promise<string> {
+    const credential = this.options.credential;
+    const realm = new URL(params.realm!);
+    const signal = this.signal();
+    let res: Response;
+    if (credential?.identityToken !== undefined) {
+      const form = new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: credential.identityToken,
+        client_id: 'spread',
+        scope: params.scope ?? scope,
+        ...(params.service ? { service: params.service } : {}),
+      });
+      res = await fetch(realm, { method: 'POST', body: form, signal });
+    } else {
+      if (params.service) realm.searchParams.set('service', params.service);
+      realm.searchParams.set('scope', params.scope ?? scope);
+      const headers: Record<string, string> = {};
+      if (credential?.username !== undefined) {
+        headers.authorization = `Basic ${Buffer.from(`${credential.username}:${credential.password ?? ''}`).toString('base64')}`;
+      }
+      res = await fetch(realm, { headers, signal });
+    }
+    if (res.status === 401 || res.status === 403) {
+      await res.body?.cancel();
+      throw new RegistryAuthError(
+        this.host,
+        `the token service ${realm.host} refused the credentials (HTTP ${res.status})`,
+      );
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new RegistryError(`token service ${realm.host} for ${this.host}: HTTP ${res.status}`);
+    }
+    const body = (await res.json()) as { token?: string; access_token?: string };
+    const token = body.token ?? body.access_token;
+    if (!token) throw new RegistryError(`token service ${realm.host} for ${this.host} returned no token`);
+    return token;
+  }
+
+  private signal(): AbortSignal {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
+    return this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
+  }
+
+  private async fetch(
+    pathname: string,
+    headers: Record<string, string>,
+    authorization?: string,
+  ): Promise<Response> {
+    const all = authorization ? { ...headers, authorization } : headers;
+    const insecure = this.options.insecure ?? isLoopbackRegistry(this.host);
+    const schemes: ('https' | 'http')[] = this.scheme
+      ? [this.scheme]
+      : insecure
+        ? ['https', 'http']
+        : ['https'];
+    let lastError: unknown;
+    for (const scheme of schemes) {
+      try {
+        const res = await fetch(`${scheme}://${this.apiHost}${pathname}`, {
+          headers: all,
+          signal: this.signal(),
+        });
+        this.scheme = scheme;
+        return res;
+      } catch (e) {
+        if (this.options.signal?.aborted) throw e;
+        lastError = e;
+      }
+    }
+    const cause = lastError as Error & { cause?: Error };
+    throw new RegistryError(`cannot reach registry ${this.host}: ${cause.cause?.message ?? cause.message}`);
+  }
+}
