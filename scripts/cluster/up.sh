@@ -262,6 +262,23 @@ registry_up() {
 }
 wait_healthy registry registry_up
 
+# ---- a local base image ----------------------------------------------------------------------------
+# Nothing can be pulled here, so examples and tests build FROM this image: Debian's static busybox in
+# an otherwise empty image. Its registry name `spread.local` is never contacted: the image is local.
+BASE_IMAGE=spread.local/busybox:1
+if ! curl -fsS --max-time 5 --unix-socket "$DOCKER_SOCK" -o /dev/null "http://docker/images/$BASE_IMAGE/json"; then
+  base_ctx=$(mktemp -d)
+  cp /bin/busybox "$base_ctx/busybox"
+  printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\nENV PATH=/bin\n' >"$base_ctx/Dockerfile"
+  # The classic builder (no BuildKit on this dockerd) with no network: nothing is fetched.
+  tar -C "$base_ctx" -cf - . | curl -fsS --max-time 300 --unix-socket "$DOCKER_SOCK" -H 'Content-Type: application/x-tar' \
+    --data-binary @- "http://docker/build?t=$BASE_IMAGE&networkmode=none&rm=1&forcerm=1" >"$LOG_DIR/base-image.log" ||
+    die "could not build $BASE_IMAGE: $(tail -5 "$LOG_DIR/base-image.log")"
+  grep -q '"errorDetail"' "$LOG_DIR/base-image.log" && die "could not build $BASE_IMAGE: $(grep errorDetail "$LOG_DIR/base-image.log")"
+  rm -rf "$base_ctx"
+  log "built the local base image $BASE_IMAGE"
+fi
+
 # ---- readiness -------------------------------------------------------------------------------------
 # kwok_nodes_ready: the three Nodes exist and every Node of the cluster is Ready.
 nodes_ready() {
@@ -295,6 +312,7 @@ env_line() {
   env_line KUBECONFIG "$KUBECONFIG_FILE"
   env_line DOCKER_HOST "unix://$DOCKER_SOCK"
   env_line DOCKER_CONFIG "$DOCKER_DIR"
+  env_line SPREAD_BASE_IMAGE "$BASE_IMAGE"
   env_line SPREAD_REGISTRY "$REGISTRY_HOST"
   env_line SPREAD_REGISTRY_USER "$REGISTRY_USER"
   env_line SPREAD_REGISTRY_PASSWORD_FILE "$REGISTRY_DIR/password"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Pinned versions of the local cluster's parts; each may be overridden from the environment
 # (e.g. SPREAD_KUBE_VERSION=v1.33.13 to test against an older minor release).
 : "${SPREAD_KUBE_VERSION:=v1.34.4}"

@@ -1,14 +1,18 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { KubeconfigSource } from '../cluster/kubeconfig.js';
 import { deploy } from '../core/deploy.js';
 import { parseDuration } from '../core/duration.js';
 import { failureLines } from '../core/errors.js';
 import { readDeployment } from '../core/read.js';
-import { redactSecret, render } from '../deployment/index.js';
+import { render } from '../deployment/index.js';
+import { ciContext, deployAnnotations } from '../frontend/ci.js';
+import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { prepareImages } from '../image/index.js';
 import { formatReportText } from '../report/report.js';
 import { version } from '../version.js';
 import { createCliLogger } from './logger.js';
+import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
+import { defineStatus } from './status.js';
 
 /**
  * One subcommand. `enabled: false` leaves it out entirely (the seed's "commands can be disabled");
@@ -29,10 +33,18 @@ interface ClusterFlags {
   wait: boolean;
   output: 'text' | 'json';
   forceConflicts: boolean;
+  replace: boolean;
   prune: boolean;
   allowEmpty: boolean;
   concurrency: number;
+  annotate: boolean;
   verbose: boolean;
+  registry?: string;
+  tag?: string;
+  buildArg: Record<string, string>;
+  target?: string;
+  build: boolean;
+  push: boolean;
 }
 
 function durationArg(value: string): number {
@@ -50,8 +62,50 @@ function positiveInt(value: string): number {
   return n;
 }
 
-function clusterOptions(cmd: Command): Command {
+function buildArg(value: string, previous: Record<string, string>): Record<string, string> {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got "${value}"`);
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+/** Flags of the image stage: deploy, plan and build take them. */
+function imageOptions(cmd: Command): Command {
   return cmd
+    .option(
+      '--registry <registry>',
+      'where & images are pushed, e.g. localhost:5000/team-a (default: $SPREAD_REGISTRY)',
+    )
+    .option('--tag <tag>', 'tag of built images (default: the commit, else a digest of the build context)')
+    .option('--build-arg <KEY=VALUE>', 'build argument, repeatable', buildArg, {})
+    .option('--target <stage>', 'Dockerfile stage to build')
+    .option('--no-build', 'do not build & images; pin what the registry holds')
+    .option('--no-push', 'build but do not push (deploys unpinned)');
+}
+
+/**
+ * The image stage's options from flags and the environment: DOCKER_HOST, DOCKER_CONFIG (else
+ * ~/.docker), SPREAD_REGISTRY, and the commit (GITHUB_SHA / CI_COMMIT_SHA / git) as default tag.
+ */
+function imageStageOptions(
+  flags: Pick<ClusterFlags, 'registry' | 'tag' | 'buildArg' | 'target' | 'build' | 'push'>,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+) {
+  const commit = ciContext(env, dir).commit;
+  return {
+    registry: flags.registry ?? env.SPREAD_REGISTRY,
+    tag: flags.tag ?? (commit ? commit.slice(0, 12) : undefined),
+    buildArgs: flags.buildArg,
+    target: flags.target,
+    build: flags.build,
+    push: flags.push,
+    docker: env.DOCKER_HOST,
+    dockerConfigDir: env.DOCKER_CONFIG ?? path.join(env.HOME ?? '', '.docker'),
+  };
+}
+
+function clusterOptions(cmd: Command): Command {
+  return imageOptions(cmd)
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
     .option(
       '-n, --namespace <namespace>',
@@ -66,19 +120,16 @@ function clusterOptions(cmd: Command): Command {
         .default('text'),
     )
     .option('--force-conflicts', 'take over fields owned by other field managers', false)
+    .option(
+      '--replace',
+      'delete and re-create objects whose immutable fields change (selector, Job template…)',
+      false,
+    )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
+    .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
     .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
     .option('-v, --verbose', 'trace input reading and API requests', false);
-}
-
-/** The kubeconfig the CLI uses: --kubeconfig, else $KUBECONFIG (a colon-separated list), else ~/.kube/config. */
-function kubeconfigSource(flag: string | undefined, env: NodeJS.ProcessEnv): KubeconfigSource {
-  if (flag) return { paths: [flag] };
-  const list = (env.KUBECONFIG ?? '').split(path.delimiter).filter(Boolean);
-  if (list.length > 0) return { paths: list };
-  if (env.KUBERNETES_SERVICE_HOST && !env.HOME) return { inCluster: true };
-  return { paths: [path.join(env.HOME ?? '', '.kube', 'config')] };
 }
 
 async function runDeploy(
@@ -98,9 +149,14 @@ async function runDeploy(
     wait: flags.wait,
     timeoutMs: flags.timeout,
     forceConflicts: flags.forceConflicts,
+    replace: flags.replace,
     prune: flags.prune,
     allowEmpty: flags.allowEmpty,
     concurrency: flags.concurrency,
+    images: imageStageOptions(flags, dir ?? '.', process.env),
+    ...(flags.annotate
+      ? { annotations: deployAnnotations(ciContext(process.env, dir ?? '.'), new Date()) }
+      : {}),
     logger,
   });
   process.stdout.write(
@@ -155,6 +211,54 @@ const commands: readonly CommandSpec[] = [
           },
         ),
   },
+  {
+    name: 'build',
+    define: (cmd) =>
+      imageOptions(
+        cmd
+          .description('build and push the images marked & in the directory, without deploying')
+          .argument('[path]', 'directory in spread layout', '.')
+          .addOption(
+            new Option('-o, --output <format>', 'report format on stdout')
+              .choices(['text', 'json'])
+              .default('text'),
+          )
+          .option('-v, --verbose', 'trace input reading', false),
+      ).action(async (dir: string, flags: ClusterFlags) => {
+        const logger = createCliLogger(flags.verbose);
+        const read = await readDeployment(dir, { namespace: 'default', logger });
+        const { images } = await prepareImages(
+          read.application,
+          read.objects,
+          { ...imageStageOptions(flags, dir, process.env), root: dir },
+          logger,
+        );
+        if (flags.output === 'json') process.stdout.write(`${JSON.stringify({ images }, null, 2)}\n`);
+        else if (images.length === 0) process.stdout.write('no images are marked & in this directory\n');
+        else {
+          for (const i of images) {
+            const what = i.built
+              ? i.pushed
+                ? 'built and pushed'
+                : 'built'
+              : i.pushed
+                ? 'pushed'
+                : 'unchanged';
+            process.stdout.write(`${i.reference} ${what}  (${i.source})\n`);
+          }
+        }
+      }),
+  },
+  {
+    name: 'status',
+    define: (cmd) => {
+      defineStatus(cmd);
+    },
+  },
+  { name: 'history', define: defineHistory },
+  { name: 'rollback', define: defineRollback },
+  { name: 'list', define: defineList },
+  { name: 'delete', define: defineDelete },
   {
     name: 'debug-objects',
     hidden: true,

@@ -2,19 +2,26 @@ import pLimit from 'p-limit';
 import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
 import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
+import { diffObjects, type FieldChange } from '../report/diff.js';
 import { KubeApiError, type KubeClient } from './client.js';
 import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
+import { takeOverClientSideApply } from './takeover.js';
 
 /** What applying did to one object. `pruned` is added by prune. */
 export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned';
 
-/** What the plan expects applying to do to one object. */
-export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune';
+/**
+ * What the plan expects applying to do to one object. `replace`: an immutable field changes and
+ * `--replace` was given, so the object is deleted and created again.
+ */
+export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'replace';
 
 /** One object of the set with what the server said about it. */
 export interface AppliedObject extends SourcedObject {
   readonly resource: ResourceInfo;
   readonly action: ObjectAction;
+  /** The object was deleted and created again (`--replace`, immutable fields changed). */
+  readonly replaced?: boolean;
   /** The object as the API server stored it after the apply. */
   readonly live: KubeObject;
 }
@@ -32,6 +39,8 @@ export interface PlannedObject extends SourcedObject {
    * CustomResourceDefinition is created by the same deploy. It is checked when it is applied.
    */
   readonly deferred?: string;
+  /** For `update`: the fields that change (Secret values redacted). */
+  readonly changes?: readonly FieldChange[];
 }
 
 /** Options of {@link planObjects} and {@link applyObjects}. */
@@ -42,6 +51,15 @@ export interface ApplyOptions {
   readonly forceConflicts: boolean;
   /** Requests in flight at once within one ordering group. */
   readonly concurrency: number;
+  /** Delete and re-create objects whose immutable fields change, instead of failing (`--replace`). */
+  readonly replace?: boolean;
+  /**
+   * Annotation keys whose live values are kept in the planned object (spread's per-deploy
+   * annotations: commit, run URL, time), so that they alone never make an object differ.
+   */
+  readonly preserveAnnotations?: readonly string[];
+  /** Called after each apply group completed (applyObjects only). */
+  readonly afterGroup?: (group: number) => Promise<void>;
   readonly signal?: AbortSignal;
 }
 
@@ -136,9 +154,31 @@ export async function planObjects(
                 deferred: `its Namespace ${ns} is created by this deploy`,
               };
           }
-          const after = await serverSideApply(client, resource, o.object, options, true);
-          const action: PlannedAction = !live ? 'create' : sameObject(live, after) ? 'unchanged' : 'update';
-          return { ...o, resource, action, after, ...(live ? { live } : {}) };
+          const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
+          o = { ...o, object };
+          let after: KubeObject;
+          try {
+            after = await serverSideApply(client, resource, object, options, true);
+          } catch (error) {
+            if (live && options.replace && isImmutableFieldError(error)) {
+              return {
+                ...o,
+                resource,
+                action: 'replace',
+                live,
+                deferred: `immutable fields change: ${explainApiError(error)}`,
+              };
+            }
+            throw error;
+          }
+          if (!live) return { ...o, resource, action: 'create', after };
+          const changes = diffObjects(live, after);
+          // Unchanged only when spread already owns the object's fields: otherwise the apply is
+          // what makes spread a manager, so that later removals take effect.
+          const owned = managedBy(live, options.fieldManager);
+          const action: PlannedAction =
+            owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
+          return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
         } catch (error) {
           failures.push({ object: o, message: explainApiError(error, options) });
           return undefined;
@@ -157,7 +197,7 @@ export async function planObjects(
  * and discovery is refreshed so that their custom resources resolve.
  *
  * `created` when the object did not exist, `configured` when its resourceVersion changed,
- * `unchanged` otherwise (a no-op server-side apply writes nothing).
+ * `unchanged` otherwise. Objects the plan found unchanged are not sent at all.
  *
  * @throws ApplyError naming each object that failed, with the objects applied before it.
  */
@@ -185,13 +225,54 @@ export async function applyObjects(
             const resource = p.resource ?? (await discovery.resolve(p.object.apiVersion, p.object.kind));
             if (!resource)
               throw new Error(`the server does not serve ${p.object.kind} in ${p.object.apiVersion}`);
+            if (p.action === 'replace') {
+              await deleteAndWait(
+                client,
+                objectPath(resource, p.object.metadata.namespace, p.object.metadata.name),
+                options.signal,
+              );
+              const live = await serverSideApply(client, resource, p.object, options, false);
+              const result: AppliedObject = {
+                object: p.object,
+                source: p.source,
+                resource,
+                action: 'configured',
+                replaced: true,
+                live,
+              };
+              onApplied?.(result);
+              return result;
+            }
+            if (p.action === 'unchanged' && p.live) {
+              // The dry run showed the apply would change nothing: skip the write.
+              const result: AppliedObject = {
+                object: p.object,
+                source: p.source,
+                resource,
+                action: 'unchanged',
+                live: p.live,
+              };
+              onApplied?.(result);
+              return result;
+            }
             const beforeVersion = p.live?.metadata.resourceVersion;
+            // Objects last written by client-side `kubectl apply`: take kubectl's field ownership
+            // over first, as `kubectl apply --server-side` does, so dropped fields really go.
+            const tookOver =
+              p.live !== undefined &&
+              (await takeOverClientSideApply(
+                client,
+                objectPath(resource, p.object.metadata.namespace, p.object.metadata.name),
+                p.live,
+                options.fieldManager,
+                options.signal,
+              ));
             const live = await serverSideApply(client, resource, p.object, options, false);
             const action: ObjectAction = !p.live
               ? 'created'
-              : live.metadata.resourceVersion === beforeVersion
-                ? 'unchanged'
-                : 'configured';
+              : tookOver || live.metadata.resourceVersion !== beforeVersion
+                ? 'configured'
+                : 'unchanged';
             const result: AppliedObject = { object: p.object, source: p.source, resource, action, live };
             onApplied?.(result);
             return result;
@@ -209,6 +290,7 @@ export async function applyObjects(
       await Promise.all(crds.map((c) => waitEstablished(client, c, options.signal)));
       await discovery.refresh();
     }
+    await options.afterGroup?.(g);
   }
   return applied;
 }
@@ -239,6 +321,29 @@ export async function serverSideApply(
     signal: options.signal,
   });
   return res.body;
+}
+
+/** A copy of `object` with the live values of `keys` (when the live object has them). */
+function keepAnnotations(
+  object: KubeObject,
+  live: KubeObject | undefined,
+  keys: readonly string[],
+): KubeObject {
+  const liveAnnotations = live?.metadata.annotations ?? {};
+  const kept = Object.fromEntries(
+    keys.filter((k) => k in liveAnnotations).map((k) => [k, liveAnnotations[k]!]),
+  );
+  if (Object.keys(kept).length === 0) return object;
+  return {
+    ...object,
+    metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, ...kept } },
+  };
+}
+
+/** Whether `fieldManager` has an Apply entry in the object's managedFields. */
+export function managedBy(o: KubeObject, fieldManager: string): boolean {
+  const entries = (o.metadata.managedFields ?? []) as { manager?: string; operation?: string }[];
+  return entries.some((e) => e.manager === fieldManager && e.operation === 'Apply');
 }
 
 /** Whether two states of an object are the same, ignoring what every write changes. */
@@ -284,6 +389,32 @@ async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: 
   }
 }
 
+/** Whether the server rejected a change of an immutable field (422 Invalid, "field is immutable"). */
+export function isImmutableFieldError(error: unknown): boolean {
+  if (!(error instanceof KubeApiError) || error.code !== 422) return false;
+  const texts = [error.message, ...(error.status?.details?.causes ?? []).map((c) => c.message ?? '')];
+  return texts.some((t) => /immutable/i.test(t));
+}
+
+/** Deletes an object (background propagation) and waits until it is gone, at most 2 minutes. */
+async function deleteAndWait(client: KubeClient, path: string, signal?: AbortSignal): Promise<void> {
+  try {
+    await client.request({
+      method: 'DELETE',
+      path,
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+      signal,
+    });
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+  }
+  const deadline = Date.now() + 120_000;
+  while ((await client.getOrUndefined(path, signal)) !== undefined) {
+    if (Date.now() > deadline) throw new Error(`${path} was not deleted within 2 minutes (finalizers?)`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** A readable message for an API error, with what to do about it where spread knows. */
 export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'forceConflicts'>): string {
   if (!(error instanceof KubeApiError)) return (error as Error).message ?? String(error);
@@ -295,6 +426,7 @@ export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'fo
     message += ' (another field manager owns these fields; use --force-conflicts to take them over)';
   }
   if (error.code === 403) message = `forbidden: ${message}`;
+  if (isImmutableFieldError(error)) message += ' (use --replace to delete and re-create the object)';
   if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;
   return message;
 }

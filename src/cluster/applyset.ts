@@ -43,10 +43,15 @@ export function applySetFor(deployment: string, namespace: string): ApplySet {
 }
 
 /** The object with the part-of label and spread's labels and annotations (a copy; the input is not changed). */
-export function labelForApplySet(o: SourcedObject, set: ApplySet, sourceText: string): KubeObject {
+export function labelForApplySet(
+  o: SourcedObject,
+  set: ApplySet,
+  sourceText: string,
+  annotations: Readonly<Record<string, string>> = {},
+): KubeObject {
   const copy = structuredClone(o.object);
   copy.metadata.labels = { ...copy.metadata.labels, [APPLYSET.partOf]: set.id, [SPREAD.managedBy]: 'spread' };
-  copy.metadata.annotations = { ...copy.metadata.annotations, [SPREAD.source]: sourceText };
+  copy.metadata.annotations = { ...copy.metadata.annotations, ...annotations, [SPREAD.source]: sourceText };
   return copy;
 }
 

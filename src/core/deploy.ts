@@ -1,28 +1,24 @@
 import path from 'node:path';
-import { type AppliedObject, applyObjects, type PlannedObject, planObjects } from '../cluster/apply.js';
-import {
-  applySetFor,
-  deleteObjects,
-  findPruneCandidates,
-  labelForApplySet,
-  type PruneCandidate,
-  parentObject,
-  readParent,
-  SPREAD,
-  writeParent,
-} from '../cluster/applyset.js';
-import { KubeClient } from '../cluster/client.js';
+import { type PlannedObject, planObjects } from '../cluster/apply.js';
+import { applySetFor, findPruneCandidates, labelForApplySet, readParent } from '../cluster/applyset.js';
+import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
+import { currentRevision, readRevision, recordRevision } from '../cluster/history.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../cluster/lock.js';
+import { replaceOldPods, withTemplateHash } from '../cluster/rc.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
-import { formatGroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
+import { applyRank } from '../deployment/deployment.js';
+import { groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
+import { type ImageOptions, prepareImages } from '../image/index.js';
 import { formatSource } from '../input/source.js';
+import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport, RolloutReport } from '../report/report.js';
+import { appliedRef, type Converged, converge, FIELD_MANAGER, prunedRef, sourceRef } from './converge.js';
 import type { Logger } from './logger.js';
 import { readDeployment } from './read.js';
 
-/** spread's server-side apply field manager. */
-export const FIELD_MANAGER = 'spread';
+export { FIELD_MANAGER } from './converge.js';
 
 /** Options of {@link deploy}; the front ends fill them from flags or Action inputs. */
 export interface DeployOptions {
@@ -42,12 +38,36 @@ export interface DeployOptions {
   /** Limit of the rollout wait, in milliseconds. */
   readonly timeoutMs: number;
   readonly forceConflicts: boolean;
+  /** Delete and re-create objects whose immutable fields change (`--replace`). */
+  readonly replace?: boolean;
   /** Requests in flight at once within one apply group. */
   readonly concurrency: number;
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
   readonly prune: boolean;
+  /**
+   * Annotations put on every object (e.g. the commit, run URL and time of the deploy); the front end
+   * decides which. Empty or absent: none.
+   */
+  readonly annotations?: Readonly<Record<string, string>>;
+  /**
+   * How `&` images are built and pushed (registry, tag, build args, Docker endpoint and config). The
+   * input root is the deployed path. Without `&` images Docker is never contacted.
+   */
+  readonly images?: Omit<ImageOptions, 'root' | 'signal'>;
   /** Allow a deploy whose input holds no object at all to prune everything (off by default). */
   readonly allowEmpty?: boolean;
+  /** Recorded in the revision and named as the lock's holder: the CI run's web page. */
+  readonly runUrl?: string;
+  /** Recorded in the revision. */
+  readonly commit?: string;
+  /** How long to wait for another deploy of the same deployment to finish, in milliseconds. Default 5 minutes. */
+  readonly lockTimeoutMs?: number;
+  /** Wait for LoadBalancer Services to get an address (bounded by the timeout). Default false. */
+  readonly waitLoadBalancer?: boolean;
+  /** When the rollout fails, apply the previous revision again and wait for it. Default false. */
+  readonly rollbackOnFailure?: boolean;
+  /** Revisions kept in the history. Default 10. */
+  readonly historyLimit?: number;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
 }
@@ -77,6 +97,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
   const namespace = options.namespace || resolved.namespace;
   const client = new KubeClient(resolved.kubeConfig);
+  let lock: DeployLock | undefined;
   try {
     const discovery = await Discovery.load(client);
     const read = await logger.group('Read', () =>
@@ -87,6 +108,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         logger,
       }),
     );
+    for (const w of objectWarnings(read.objects))
+      logger.warn(w.message, { file: w.source.file, line: w.source.line });
     const name = read.name;
     logger.info(
       `${read.objects.length} objects in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
@@ -94,137 +117,229 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const applyOptions = {
       fieldManager: FIELD_MANAGER,
       forceConflicts: options.forceConflicts,
+      replace: options.replace ?? false,
+      preserveAnnotations: Object.keys(options.annotations ?? {}),
       concurrency: options.concurrency,
       signal: options.signal,
     };
+    const prepared = await logger.group('Images', () =>
+      prepareImages(
+        read.application,
+        read.objects,
+        { ...options.images, root: options.path, signal: options.signal },
+        logger,
+      ),
+    );
     const set = applySetFor(name, namespace);
+    // The lock comes before anything is read for the plan, so two deploys never plan on the same
+    // state. A namespace the deploy itself creates cannot hold the Lease yet: then the lock is taken
+    // right after the Namespaces are applied (a first deploy only).
+    const takeLock = async () => {
+      lock = await acquireLock(client, name, namespace, {
+        holder: defaultHolder(options.runUrl),
+        ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        onWait: (holder) =>
+          logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
+      });
+    };
+    const namespaceExists = async () =>
+      (await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(namespace)}`, options.signal)) !==
+      undefined;
+    if (options.mode === 'deploy' && (await namespaceExists())) await takeLock();
     const previous = await readParent(client, set);
     if (previous.exists && previous.tooling && !previous.tooling.startsWith('spread/')) {
       throw new Error(
         `the ApplySet parent secret/${set.parentName} in ${namespace} is managed by ${previous.tooling}, not spread; choose another --name`,
       );
     }
-    const objects = read.objects.map((o) => ({
+    const objects = prepared.objects.map((o) => ({
       ...o,
-      object: labelForApplySet(o, set, formatSource(o.source)),
+      object: withTemplateHash(labelForApplySet(o, set, formatSource(o.source))),
     }));
-    const plan = await logger.group('Plan', () => planObjects(client, discovery, objects, applyOptions));
+    const planned = await logger.group('Plan', () => planObjects(client, discovery, objects, applyOptions));
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
-    const base = { deployment: name, namespace, context: resolved.context };
+    const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
     if (options.mode === 'plan') {
       const candidates = mayPrune ? await findPruneCandidates(client, discovery, set, previous, objects) : [];
       return {
         ...base,
         mode: 'plan',
-        objects: [...plan.map(planned), ...candidates.map((c) => prunedRef(c, 'prune'))],
+        objects: [...planned.map(plannedRef), ...candidates.map((c) => prunedRef(c, 'prune'))],
         rollout: [],
         durationMs: Date.now() - started,
       };
     }
-    const groupKinds = (list: readonly SourcedObject[]) =>
-      list.map((o) => formatGroupKind(groupKindOf(o.object)));
-    const namespaces = (list: readonly SourcedObject[]) => list.map((o) => o.object.metadata.namespace ?? '');
-    // The parent first lists the union of what it held and what this deploy applies, so that an
-    // interrupted deploy still knows every object it may have created (kubectl's order too).
-    const parentBefore = parentObject(
-      set,
-      [...previous.groupKinds, ...groupKinds(objects)],
-      [...previous.namespaces, ...namespaces(objects)],
-    );
-    const parentNamespaceIsNew = plan.some(
-      (p) => p.object.kind === 'Namespace' && p.object.metadata.name === namespace && p.action === 'create',
-    );
-    if (!parentNamespaceIsNew) await writeParent(client, parentBefore, FIELD_MANAGER);
-    const applied = await logger.group('Apply', () =>
-      applyObjects(client, discovery, plan, read.groupOf, applyOptions, (a) => {
-        logger.info(`${describe(a)} ${a.action}`);
-      }),
-    );
-    if (parentNamespaceIsNew) await writeParent(client, parentBefore, FIELD_MANAGER);
-    let pruned: PruneCandidate[] = [];
-    if (mayPrune) {
-      pruned = await logger.group('Prune', async () => {
-        const candidates = (await findPruneCandidates(client, discovery, set, previous, objects)).filter(
-          // A Namespace that still holds objects of this deployment is kept.
-          (c) =>
-            !(
-              c.object.kind === 'Namespace' &&
-              objects.some((o) => o.object.metadata.namespace === c.object.metadata.name)
-            ),
-        );
-        await deleteObjects(client, candidates);
-        for (const c of candidates)
-          logger.info(`${c.object.kind.toLowerCase()}/${c.object.metadata.name} pruned`);
-        return candidates;
-      });
-      await writeParent(client, parentObject(set, groupKinds(objects), namespaces(objects)), FIELD_MANAGER);
-    }
-    const reported = [...applied.map(done), ...pruned.map((c) => prunedRef(c, 'pruned'))];
-    let rollout: RolloutResult[] = [];
-    if (options.wait) {
-      try {
-        rollout = await logger.group('Wait', () =>
-          waitForRollout(client, applied, {
-            timeoutMs: options.timeoutMs,
-            onProgress: (line) => logger.info(line),
-            signal: options.signal,
-          }),
-        );
-      } catch (error) {
-        if (error instanceof RolloutError) {
-          const report = {
-            ...base,
-            mode: 'deploy' as const,
-            objects: reported,
-            rollout: error.results.map(rolled),
-            durationMs: Date.now() - started,
-          };
-          throw new DeployError(error, report);
-        }
-        throw error;
+    // The deploy's annotations (commit, run URL, time) go on what this deploy changes only, so an
+    // unchanged object stays unchanged and records the deploy that last changed it.
+    const plan = options.annotations ? planned.map((p) => annotate(p, options.annotations!)) : planned;
+    const revisionBefore = await currentRevision(client, set);
+    const converged = await converge(client, discovery, set, previous, plan, {
+      apply: applyOptions,
+      groupOf: read.groupOf,
+      prune: mayPrune,
+      logger,
+      ...(lock ? { lock } : {}),
+      afterGroup: async () => {
+        if (!lock && (await namespaceExists())) await takeLock();
+      },
+    });
+    const reported = [
+      ...converged.applied.map(appliedRef),
+      ...converged.pruned.map((c) => prunedRef(c, 'pruned')),
+    ];
+    try {
+      const rollout = await settle(client, converged, options);
+      const revision = await record(client, set, objects, options);
+      return {
+        ...base,
+        mode: 'deploy',
+        ...revision,
+        objects: reported,
+        rollout: rollout.map(rolled),
+        durationMs: Date.now() - started,
+      };
+    } catch (error) {
+      if (!(error instanceof RolloutError)) throw error;
+      const failed = {
+        ...base,
+        mode: 'deploy' as const,
+        objects: reported,
+        rollout: error.results.map(rolled),
+        durationMs: Date.now() - started,
+      };
+      if (options.rollbackOnFailure && revisionBefore !== undefined) {
+        logger.error(error.message);
+        await logger.group(`Roll back to revision ${revisionBefore}`, async () => {
+          const stored = await readRevision(client, set, revisionBefore);
+          if (!stored)
+            throw new DeployError(
+              new Error(`${error.message}\nrevision ${revisionBefore} to roll back to is gone`),
+              failed,
+            );
+          const back = stored.objects.map((object) => ({
+            object,
+            source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
+          }));
+          const backPlan = await planObjects(client, discovery, back, {
+            ...applyOptions,
+            preserveAnnotations: [],
+          });
+          const previousNow = await readParent(client, set);
+          const backConverged = await converge(client, discovery, set, previousNow, backPlan, {
+            apply: applyOptions,
+            groupOf: groupOfLive(discovery),
+            prune: true,
+            logger,
+            ...(lock ? { lock } : {}),
+          });
+          await settle(client, backConverged, options);
+          await recordRevision(
+            client,
+            set,
+            {
+              objects: stored.objects,
+              description: `rollback to ${revisionBefore}`,
+              ...(stored.commit ? { commit: stored.commit } : {}),
+              ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+            },
+            { keep: options.historyLimit ?? 10 },
+          );
+          logger.info(`rolled back to revision ${revisionBefore}`);
+        });
+        throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
+          ...failed,
+          rolledBackTo: revisionBefore,
+        });
       }
+      throw new DeployError(error, failed);
     }
-    return {
-      ...base,
-      mode: 'deploy',
-      objects: reported,
-      rollout: rollout.map(rolled),
-      durationMs: Date.now() - started,
-    };
   } finally {
+    try {
+      await (lock as DeployLock | undefined)?.release();
+    } catch (error) {
+      logger.warn(`could not release the deploy lock: ${(error as Error).message}`);
+    }
     client.close();
   }
 }
 
-function ref(o: SourcedObject): Omit<ObjectReport, 'action'> {
-  const m = o.object.metadata;
-  return {
-    apiVersion: o.object.apiVersion,
-    kind: o.object.kind,
-    ...(m.namespace ? { namespace: m.namespace } : {}),
-    name: m.name ?? '',
-    source: formatSource(o.source),
+/** Replaces the pods of changed ReplicationControllers, then waits for the rollout (both only with `wait`). */
+async function settle(
+  client: KubeClient,
+  converged: Converged,
+  options: DeployOptions,
+): Promise<RolloutResult[]> {
+  if (!options.wait) return [];
+  const { logger } = options;
+  // ReplicationControllers do not roll by themselves: replace pods of an older template one by one.
+  const rcs = converged.applied.filter(
+    (a) => a.object.kind === 'ReplicationController' && a.object.apiVersion === 'v1',
+  );
+  for (const rc of rcs) {
+    const n = await replaceOldPods(client, rc.live, {
+      timeoutMs: options.timeoutMs,
+      onProgress: (line) => logger.info(line),
+      signal: options.signal,
+    });
+    if (n > 0) logger.info(`replicationcontroller/${rc.object.metadata.name}: ${n} pod(s) replaced`);
+  }
+  return logger.group('Wait', () =>
+    waitForRollout(client, converged.applied, {
+      timeoutMs: options.timeoutMs,
+      onProgress: (line) => logger.info(line),
+      ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
+  );
+}
+
+/** Records the deployed object set as a new revision; a failure to record only warns (the deploy happened). */
+async function record(
+  client: KubeClient,
+  set: ReturnType<typeof applySetFor>,
+  objects: readonly SourcedObject[],
+  options: DeployOptions,
+): Promise<{ revision?: number }> {
+  try {
+    const r = await recordRevision(
+      client,
+      set,
+      {
+        objects: objects.map((o) => o.object),
+        ...(options.commit ? { commit: options.commit } : {}),
+        ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+      },
+      { keep: options.historyLimit ?? 10 },
+    );
+    options.logger.info(`revision ${r.revision} recorded`);
+    return { revision: r.revision };
+  } catch (error) {
+    const why = error instanceof KubeApiError ? `${error.code} ${error.message}` : (error as Error).message;
+    options.logger.warn(`deployed, but the revision was not recorded: ${why}`);
+    return {};
+  }
+}
+
+function annotate(p: PlannedObject, annotations: Readonly<Record<string, string>>): PlannedObject {
+  if (p.action === 'unchanged') return p;
+  const metadata = {
+    ...p.object.metadata,
+    annotations: { ...p.object.metadata.annotations, ...annotations },
+  };
+  return { ...p, object: { ...p.object, metadata } };
+}
+
+/** Apply groups from discovery, for objects read back from a revision. */
+function groupOfLive(discovery: Discovery): (o: SourcedObject) => number {
+  return (o) => {
+    const gk = groupKindOf(o.object);
+    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
   };
 }
 
-function planned(p: PlannedObject): ObjectReport {
-  return { ...ref(p), action: p.action };
-}
-
-function done(a: AppliedObject): ObjectReport {
-  return { ...ref(a), action: a.action };
-}
-
-function prunedRef(c: PruneCandidate, action: 'prune' | 'pruned'): ObjectReport {
-  const m = c.object.metadata;
-  return {
-    apiVersion: c.object.apiVersion,
-    kind: c.object.kind,
-    ...(m.namespace ? { namespace: m.namespace } : {}),
-    name: m.name ?? '',
-    action,
-    source: m.annotations?.[SPREAD.source] ?? '',
-  };
+function plannedRef(p: PlannedObject): ObjectReport {
+  return { ...sourceRef(p), action: p.action, ...(p.changes ? { changes: p.changes } : {}) };
 }
 
 function rolled(r: RolloutResult): RolloutReport {
@@ -237,9 +352,4 @@ function rolled(r: RolloutResult): RolloutReport {
     message: r.message,
     durationMs: r.durationMs,
   };
-}
-
-function describe(a: AppliedObject): string {
-  const r = ref(a);
-  return `${r.kind.toLowerCase()}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''}`;
 }

@@ -36,15 +36,19 @@ export interface ReadResult {
  * @throws InputError with every problem of the input.
  */
 export async function readDeployment(dir: string, options: ReadOptions): Promise<ReadResult> {
-  const application = await new DirectoryInput(dir, options.name ? { name: options.name } : {}).entity();
+  const trace = (m: string) => options.logger.debug(m);
+  const application = await new DirectoryInput(dir, {
+    ...(options.name ? { name: options.name } : {}),
+    trace,
+  }).entity();
   const deployment = deploymentOf(application, {
     namespace: options.namespace,
+    trace,
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
   });
   for (const w of [...application.warnings, ...deployment.warnings]) {
     options.logger.warn(formatIssue(w), { file: w.source.file, line: w.source.line });
   }
-  for (const entity of application.walk()) options.logger.debug(`${entity.describe()}`);
   const objects = deployment.objects();
   return {
     application,

@@ -1,4 +1,6 @@
 import type { ObjectAction, PlannedAction } from '../cluster/apply.js';
+import type { ImageReport } from '../image/index.js';
+import { type FieldChange, formatChange } from './diff.js';
 
 /** One object in a report. Names and places only: never an object's data. */
 export interface ObjectReport {
@@ -10,6 +12,10 @@ export interface ObjectReport {
   readonly action: ObjectAction | PlannedAction;
   /** `file:line` relative to the deployed directory. */
   readonly source: string;
+  /** The object was deleted and created again because immutable fields changed (`--replace`). */
+  readonly replaced?: boolean;
+  /** Plan only, for `update`: the fields that change (Secret values redacted). */
+  readonly changes?: readonly FieldChange[];
 }
 
 /** One waited object's rollout outcome. */
@@ -33,7 +39,16 @@ export interface DeployReport {
   readonly context: string;
   readonly mode: 'deploy' | 'plan';
   readonly objects: readonly ObjectReport[];
+  /**
+   * Images marked `&` in the directory: built and pushed (or found unchanged), with their digests.
+   * Always set by deploy and plan (empty without `&` images).
+   */
+  readonly images?: readonly ImageReport[];
   readonly rollout: readonly RolloutReport[];
+  /** The revision this deploy recorded in the deployment's history (deploy mode, after success). */
+  readonly revision?: number;
+  /** Set when the rollout failed and the previous revision was applied again (`--rollback-on-failure`). */
+  readonly rolledBackTo?: number;
   /** Whole run, in milliseconds. */
   readonly durationMs: number;
 }
@@ -50,6 +65,7 @@ export function countActions(
     create: 0,
     update: 0,
     prune: 0,
+    replace: 0,
   };
   for (const o of report.objects) counts[o.action] = (counts[o.action] ?? 0) + 1;
   return counts as Record<ObjectAction | PlannedAction, number>;
@@ -71,7 +87,12 @@ export function formatReportText(report: DeployReport): string {
   lines.push(`${verb} ${report.deployment} to namespace ${report.namespace} (context ${report.context}):`);
   for (const o of report.objects) {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
-    lines.push(`  ${objectRef(o)} ${o.action}${ns}  (${o.source})`);
+    lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}  (${o.source})`);
+    for (const c of o.changes ?? []) lines.push(`      ${formatChange(c)}`);
+  }
+  for (const i of report.images ?? []) {
+    const what = i.built ? (i.pushed ? 'built and pushed' : 'built') : i.pushed ? 'pushed' : 'unchanged';
+    lines.push(`  image ${i.reference} ${what}  (${i.source})`);
   }
   for (const r of report.rollout) {
     const mark = r.ready ? 'ready' : 'NOT READY';
@@ -82,7 +103,7 @@ export function formatReportText(report: DeployReport): string {
   const c = countActions(report);
   lines.push(
     report.mode === 'plan'
-      ? `${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged, ${c.prune} to prune`
+      ? `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.unchanged} unchanged, ${c.prune} to prune`
       : `${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned in ${(report.durationMs / 1000).toFixed(1)}s`,
   );
   return `${lines.join('\n')}\n`;

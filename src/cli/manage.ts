@@ -1,0 +1,224 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseDuration } from '../core/duration.js';
+import {
+  type DeleteReport,
+  type DeploymentSummary,
+  deletes,
+  type HistoryReport,
+  history,
+  list,
+  rollback,
+} from '../core/manage.js';
+import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { formatReportText } from '../report/report.js';
+import { createCliLogger } from './logger.js';
+
+/** Flags every Manager command takes. */
+interface ManageFlags {
+  kubeconfig?: string;
+  namespace?: string;
+  output: 'text' | 'json';
+  verbose: boolean;
+}
+
+interface WriteFlags extends ManageFlags {
+  lockTimeout: number;
+}
+
+interface RollbackFlags extends WriteFlags {
+  wait: boolean;
+  timeout: number;
+  forceConflicts: boolean;
+}
+
+function durationArg(value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function revisionArg(value: string): number {
+  const n = Number(value.replace(/^v/, ''));
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidArgumentError(`expected a revision number ≥ 1, got "${value}"`);
+  return n;
+}
+
+function common(cmd: Command, namespaceHelp: string): Command {
+  return cmd
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('-n, --namespace <namespace>', namespaceHelp)
+    .addOption(
+      new Option('-o, --output <format>', 'output format on stdout')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
+    .option('-v, --verbose', 'trace API requests', false);
+}
+
+function lockOption(cmd: Command): Command {
+  return cmd.option(
+    '--lock-timeout <duration>',
+    'how long to wait for another deploy of the same deployment, e.g. 90s, 5m',
+    durationArg,
+    300_000,
+  );
+}
+
+function base(context: string | undefined, flags: ManageFlags) {
+  return {
+    kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
+    ...(context ? { context } : {}),
+    ...(flags.namespace ? { namespace: flags.namespace } : {}),
+    logger: createCliLogger(flags.verbose),
+  };
+}
+
+function print(flags: ManageFlags, value: unknown, text: () => string): void {
+  process.stdout.write(flags.output === 'json' ? `${JSON.stringify(value, null, 2)}\n` : text());
+}
+
+/** `5s`, `3m`, `2h`, `4d` — kubectl's AGE column. */
+export function formatAge(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.floor(s / 60)}m`;
+  if (s < 172_800) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** Left-aligned columns separated by three spaces, as kubectl prints tables. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('   '))
+    .join('\n');
+}
+
+/** The text of `spread history`. */
+export function formatHistoryText(report: HistoryReport): string {
+  const rows = [
+    ['REVISION', 'TIME', 'COMMIT', 'OBJECTS', 'IMAGES', 'DESCRIPTION'],
+    ...report.revisions.map((r) => [
+      `${r.revision}${r.revision === report.current ? '*' : ''}`,
+      r.time,
+      r.commit ? r.commit.slice(0, 12) : '-',
+      String(r.objectCount),
+      r.images.map((i) => i.image).join(',') || '-',
+      r.description ?? (r.runUrl ? r.runUrl : 'deploy'),
+    ]),
+  ];
+  return `${report.deployment} in ${report.namespace} (context ${report.context}); * = current\n${formatTable(rows)}\n`;
+}
+
+/** The text of `spread list`. */
+export function formatListText(items: readonly DeploymentSummary[]): string {
+  if (items.length === 0) return 'No spread deployments found.\n';
+  const rows = [
+    ['NAMESPACE', 'NAME', 'REVISION', 'AGE', 'OBJECTS', 'STATUS'],
+    ...items.map((d) => [
+      d.namespace,
+      d.name,
+      d.revision === undefined ? '-' : String(d.revision),
+      formatAge(d.ageMs),
+      String(d.objects),
+      d.message ? `${d.status} (${d.message})` : d.status,
+    ]),
+  ];
+  return `${formatTable(rows)}\n`;
+}
+
+/** The text of `spread delete`. */
+export function formatDeleteText(report: DeleteReport): string {
+  const lines = [
+    `Deleted ${report.deployment} from namespace ${report.namespace} (context ${report.context}):`,
+  ];
+  for (const o of report.objects)
+    lines.push(`  ${o.kind.toLowerCase()}/${o.name} deleted${o.namespace ? ` -n ${o.namespace}` : ''}`);
+  lines.push(`  ${report.revisions} revision(s), the ApplySet parent and the lock removed`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Defines `spread history NAME [CONTEXT]`: the revisions of a deployment, newest first. */
+export function defineHistory(cmd: Command): void {
+  common(
+    cmd
+      .description('list the revisions of a deployment, newest first')
+      .argument('<name>', "the deployment's name")
+      .argument('[context]', 'kubeconfig context (default: the current context)'),
+    "the deployment's namespace (default: the context's namespace)",
+  ).action(async (name: string, context: string | undefined, flags: ManageFlags) => {
+    const report = await history(name, base(context, flags));
+    print(flags, report, () => formatHistoryText(report));
+  });
+}
+
+/** Defines `spread rollback NAME [REVISION] [CONTEXT]`: re-applies a revision (default: the previous one). */
+export function defineRollback(cmd: Command): void {
+  lockOption(
+    common(
+      cmd
+        .description('apply a stored revision again (default: the one before the current) and prune to it')
+        .argument('<name>', "the deployment's name")
+        .argument('[revision]', 'revision number (see spread history)', revisionArg)
+        .argument('[context]', 'kubeconfig context (default: the current context)'),
+      "the deployment's namespace (default: the context's namespace)",
+    ),
+  )
+    .option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m', durationArg, 300_000)
+    .option('--no-wait', 'do not wait for the rollout')
+    .option('--force-conflicts', 'take over fields owned by other field managers', false)
+    .action(
+      async (
+        name: string,
+        revision: number | undefined,
+        context: string | undefined,
+        flags: RollbackFlags,
+      ) => {
+        const report = await rollback(name, revision, {
+          ...base(context, flags),
+          wait: flags.wait,
+          timeoutMs: flags.timeout,
+          forceConflicts: flags.forceConflicts,
+          lockTimeoutMs: flags.lockTimeout,
+        });
+        print(
+          flags,
+          report,
+          () =>
+            `Rolled back to revision ${report.rolledBackTo} (now revision ${report.revision}).\n${formatReportText(report)}`,
+        );
+      },
+    );
+}
+
+/** Defines `spread list [CONTEXT]`: every spread deployment (all namespaces unless -n). */
+export function defineList(cmd: Command): void {
+  common(
+    cmd
+      .description('list spread deployments with their revision, age, object count and status')
+      .argument('[context]', 'kubeconfig context (default: the current context)'),
+    'only this namespace (default: all namespaces)',
+  ).action(async (context: string | undefined, flags: ManageFlags) => {
+    const items = await list(base(context, flags));
+    print(flags, items, () => formatListText(items));
+  });
+}
+
+/** Defines `spread delete NAME [CONTEXT]`: removes every object of a deployment, its revisions and its parent. */
+export function defineDelete(cmd: Command): void {
+  lockOption(
+    common(
+      cmd
+        .description('delete every object of a deployment, then its revisions, lock and ApplySet parent')
+        .argument('<name>', "the deployment's name")
+        .argument('[context]', 'kubeconfig context (default: the current context)'),
+      "the deployment's namespace (default: the context's namespace)",
+    ),
+  ).action(async (name: string, context: string | undefined, flags: WriteFlags) => {
+    const report = await deletes(name, { ...base(context, flags), lockTimeoutMs: flags.lockTimeout });
+    print(flags, report, () => formatDeleteText(report));
+  });
+}

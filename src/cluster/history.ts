@@ -1,0 +1,312 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { KubeObject } from '../deployment/kube-object.js';
+import type { ApplySet } from './applyset.js';
+import { SPREAD } from './applyset.js';
+import { KubeApiError, type KubeClient } from './client.js';
+
+/** Labels and annotations of revision Secrets, and the parent's current-revision annotation. */
+export const HISTORY = {
+  /** Secret type of a revision (like Helm's `helm.sh/release.v1`). */
+  type: 'spread.rsprd.com/revision',
+  /** Label: the ApplySet id of the deployment (not `applyset.kubernetes.io/part-of`: revisions are never pruned). */
+  applySet: 'spread.rsprd.com/applyset-id',
+  /** Label and annotation: the revision number; on the parent, the current revision. */
+  revision: 'spread.rsprd.com/revision',
+  time: 'spread.rsprd.com/time',
+  commit: 'spread.rsprd.com/commit',
+  runUrl: 'spread.rsprd.com/run-url',
+  /** JSON array of {@link RevisionImage}. */
+  images: 'spread.rsprd.com/images',
+  /** Why the revision was made beyond a deploy, e.g. `rollback to 3`. */
+  description: 'spread.rsprd.com/description',
+  objectCount: 'spread.rsprd.com/object-count',
+  /** Field manager of the parent's current-revision annotation: a manager of its own, so that the
+   * parent's own apply (manager `spread`, which does not list it) does not remove it. */
+  fieldManager: 'spread-history',
+} as const;
+
+/** Default number of revisions kept per deployment. */
+export const DEFAULT_KEEP = 10;
+
+/** An image a revision deployed: the reference as applied and its digest when pinned. */
+export interface RevisionImage {
+  /** e.g. `registry.example.com/web@sha256:…` or `nginx:1.27`. */
+  readonly image: string;
+  /** `sha256:…`, when the reference is pinned by digest. */
+  readonly digest?: string;
+}
+
+/** A revision without its objects, as listed. */
+export interface RevisionSummary {
+  readonly deployment: string;
+  readonly namespace: string;
+  /** 1, 2, 3…: one more than the highest revision before it. */
+  readonly revision: number;
+  /** ISO 8601 time of the deploy. */
+  readonly time: string;
+  readonly commit?: string;
+  readonly runUrl?: string;
+  readonly description?: string;
+  readonly images: readonly RevisionImage[];
+  readonly objectCount: number;
+  /** The revision Secret's name, `spread.<deployment>.v<N>`. */
+  readonly secretName: string;
+}
+
+/** A revision with the object set it applied (as sent to the API server, with spread's labels). */
+export interface Revision extends RevisionSummary {
+  readonly objects: readonly KubeObject[];
+}
+
+/** What {@link recordRevision} records; the number and the time are filled in. */
+export interface RevisionInput {
+  readonly objects: readonly KubeObject[];
+  readonly commit?: string;
+  readonly runUrl?: string;
+  readonly description?: string;
+  /** Images deployed; by default those of the objects' containers ({@link imagesOf}). */
+  readonly images?: readonly RevisionImage[];
+  /** Default: now. */
+  readonly time?: Date;
+}
+
+/** The revision Secret's name: `spread.<deployment>.v<N>` (Helm's `sh.helm.release.v1.<name>.v<N>` in spread's words). */
+export function revisionSecretName(deployment: string, revision: number): string {
+  return `spread.${deployment}.v${revision}`;
+}
+
+/** The object set as stored: JSON, gzip, base64 (a Secret's `data` value holds the gzip bytes). */
+export function encodeObjects(objects: readonly KubeObject[]): string {
+  return gzipSync(Buffer.from(JSON.stringify(objects), 'utf8')).toString('base64');
+}
+
+/** The inverse of {@link encodeObjects}. @throws Error when the text is not gzip of a JSON array. */
+export function decodeObjects(data: string): KubeObject[] {
+  const parsed = JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as unknown;
+  if (!Array.isArray(parsed)) throw new Error('a revision holds no object list');
+  return parsed as KubeObject[];
+}
+
+/**
+ * The images of the objects' containers (init, regular, ephemeral; Pods and pod templates, also
+ * a CronJob's), deduplicated and sorted, with the digest of those pinned `@sha256:…`.
+ */
+export function imagesOf(objects: readonly KubeObject[]): RevisionImage[] {
+  const found = new Set<string>();
+  const visitPodSpec = (spec: unknown) => {
+    const s = (spec ?? {}) as Record<string, { image?: string }[] | undefined>;
+    for (const list of [s.initContainers, s.containers, s.ephemeralContainers])
+      for (const c of list ?? []) if (c.image) found.add(c.image);
+  };
+  for (const o of objects) {
+    const spec = (o.spec ?? {}) as {
+      template?: { spec?: unknown };
+      jobTemplate?: { spec?: { template?: { spec?: unknown } } };
+    };
+    if (o.kind === 'Pod') visitPodSpec(o.spec);
+    visitPodSpec(spec.template?.spec);
+    visitPodSpec(spec.jobTemplate?.spec?.template?.spec);
+  }
+  return [...found].sort().map((image) => {
+    const at = image.indexOf('@');
+    return at >= 0 ? { image, digest: image.slice(at + 1) } : { image };
+  });
+}
+
+/** The revision Secret of revision `revision` of `set` (labels, annotations, `data.objects`). */
+export function revisionSecret(set: ApplySet, revision: number, input: RevisionInput): KubeObject {
+  const time = (input.time ?? new Date()).toISOString();
+  const annotations: Record<string, string> = {
+    [HISTORY.revision]: String(revision),
+    [HISTORY.time]: time,
+    [HISTORY.images]: JSON.stringify(input.images ?? imagesOf(input.objects)),
+    [HISTORY.objectCount]: String(input.objects.length),
+    [SPREAD.deployment]: set.name,
+  };
+  if (input.commit) annotations[HISTORY.commit] = input.commit;
+  if (input.runUrl) annotations[HISTORY.runUrl] = input.runUrl;
+  if (input.description) annotations[HISTORY.description] = input.description;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: HISTORY.type,
+    metadata: {
+      name: revisionSecretName(set.name, revision),
+      namespace: set.namespace,
+      labels: {
+        [HISTORY.applySet]: set.id,
+        [SPREAD.deployment]: set.name,
+        [HISTORY.revision]: String(revision),
+        [SPREAD.managedBy]: 'spread',
+      },
+      annotations,
+    },
+    data: { objects: encodeObjects(input.objects) },
+  };
+}
+
+/** Reads a revision Secret's annotations (and, with `withObjects`, decodes its objects). */
+export function parseRevisionSecret(secret: KubeObject, withObjects: true): Revision;
+export function parseRevisionSecret(secret: KubeObject, withObjects?: false): RevisionSummary;
+export function parseRevisionSecret(secret: KubeObject, withObjects = false): RevisionSummary | Revision {
+  const a = secret.metadata.annotations ?? {};
+  let images: RevisionImage[] = [];
+  try {
+    images = JSON.parse(a[HISTORY.images] ?? '[]') as RevisionImage[];
+  } catch {
+    images = [];
+  }
+  const summary: RevisionSummary = {
+    deployment: a[SPREAD.deployment] ?? secret.metadata.labels?.[SPREAD.deployment] ?? '',
+    namespace: secret.metadata.namespace ?? '',
+    revision: Number(a[HISTORY.revision] ?? secret.metadata.labels?.[HISTORY.revision] ?? 0),
+    time: a[HISTORY.time] ?? String(secret.metadata.creationTimestamp ?? ''),
+    ...(a[HISTORY.commit] ? { commit: a[HISTORY.commit] } : {}),
+    ...(a[HISTORY.runUrl] ? { runUrl: a[HISTORY.runUrl] } : {}),
+    ...(a[HISTORY.description] ? { description: a[HISTORY.description] } : {}),
+    images,
+    objectCount: Number(a[HISTORY.objectCount] ?? 0),
+    secretName: secret.metadata.name ?? '',
+  };
+  if (!withObjects) return summary;
+  const data = (secret.data as { objects?: string } | undefined)?.objects;
+  return { ...summary, objects: data ? decodeObjects(data) : [] };
+}
+
+/**
+ * The revisions to delete so that `keep` remain: the lowest numbers first, never `current`
+ * (the revision the parent names). `keep` < 1 keeps one.
+ */
+export function revisionsToDelete(revisions: readonly number[], keep: number, current?: number): number[] {
+  const newestFirst = [...new Set(revisions)].sort((a, b) => b - a);
+  const room = Math.max(1, keep);
+  const kept =
+    current !== undefined && newestFirst.includes(current)
+      ? [current, ...newestFirst.filter((r) => r !== current).slice(0, room - 1)]
+      : newestFirst.slice(0, room);
+  return newestFirst.filter((r) => !kept.includes(r)).sort((a, b) => a - b);
+}
+
+const secretsPath = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`;
+
+/** Every revision of a deployment, newest first (summaries; objects are not decoded). */
+export async function listRevisions(client: KubeClient, set: ApplySet): Promise<RevisionSummary[]> {
+  const list = await client.request<{ items?: KubeObject[] }>({
+    method: 'GET',
+    path: secretsPath(set.namespace),
+    query: { labelSelector: `${HISTORY.applySet}=${set.id}` },
+  });
+  return (list.body.items ?? [])
+    .filter((s) => s.type === HISTORY.type)
+    .map((s) => parseRevisionSecret(s))
+    .sort((a, b) => b.revision - a.revision);
+}
+
+/** One revision with its objects; `undefined` when there is no such revision. */
+export async function readRevision(
+  client: KubeClient,
+  set: ApplySet,
+  revision: number,
+): Promise<Revision | undefined> {
+  const secret = await client.getOrUndefined<KubeObject>(
+    `${secretsPath(set.namespace)}/${encodeURIComponent(revisionSecretName(set.name, revision))}`,
+  );
+  return secret ? parseRevisionSecret(secret, true) : undefined;
+}
+
+/** The current revision the ApplySet parent names (`spread.rsprd.com/revision`); `undefined` when none. */
+export async function currentRevision(client: KubeClient, set: ApplySet): Promise<number | undefined> {
+  const parent = await client.getOrUndefined<KubeObject>(
+    `${secretsPath(set.namespace)}/${encodeURIComponent(set.parentName)}`,
+  );
+  const value = parent?.metadata.annotations?.[HISTORY.revision];
+  return value === undefined || value === '' ? undefined : Number(value);
+}
+
+/**
+ * Sets the parent's current-revision annotation with a JSON merge patch under field manager
+ * `spread-history`, so that the parent's own server-side apply (manager `spread`, which does not
+ * list the annotation) leaves it alone, and so that a missing parent is a 404 rather than created.
+ *
+ * @throws KubeApiError 404 when the parent does not exist.
+ */
+export async function writeCurrentRevision(
+  client: KubeClient,
+  set: ApplySet,
+  revision: number,
+): Promise<void> {
+  await client.request({
+    method: 'PATCH',
+    path: `${secretsPath(set.namespace)}/${encodeURIComponent(set.parentName)}`,
+    query: { fieldManager: HISTORY.fieldManager },
+    body: { metadata: { annotations: { [HISTORY.revision]: String(revision) } } },
+    contentType: 'application/merge-patch+json',
+  });
+}
+
+/**
+ * Records a successful deploy: creates the Secret of revision N+1 (N the highest of the stored
+ * revisions and the parent's current revision), sets the parent's current revision to it, then
+ * deletes the oldest revisions beyond `keep` (default 10). A 409 on create (a concurrent record;
+ * the deploy lock should prevent it) retries with the next number.
+ *
+ * @throws KubeApiError, e.g. 413/422 when the compressed object set exceeds a Secret's 1 MiB.
+ */
+export async function recordRevision(
+  client: KubeClient,
+  set: ApplySet,
+  input: RevisionInput,
+  options: { keep?: number } = {},
+): Promise<RevisionSummary> {
+  const existing = await listRevisions(client, set);
+  let next = Math.max(0, ...existing.map((r) => r.revision), (await currentRevision(client, set)) ?? 0) + 1;
+  let secret: KubeObject;
+  for (let attempt = 0; ; attempt++) {
+    secret = revisionSecret(set, next, input);
+    try {
+      await client.request({ method: 'POST', path: secretsPath(set.namespace), body: secret });
+      break;
+    } catch (error) {
+      if (error instanceof KubeApiError && error.code === 409 && attempt < 5) {
+        next++;
+        continue;
+      }
+      throw error;
+    }
+  }
+  await writeCurrentRevision(client, set, next);
+  await pruneRevisions(client, set, options.keep ?? DEFAULT_KEEP, next, [
+    ...existing.map((r) => r.revision),
+    next,
+  ]);
+  return parseRevisionSecret(secret);
+}
+
+/** Deletes revisions beyond the newest `keep` (never `current`); returns the numbers deleted. */
+export async function pruneRevisions(
+  client: KubeClient,
+  set: ApplySet,
+  keep: number,
+  current?: number,
+  known?: readonly number[],
+): Promise<number[]> {
+  const numbers = known ?? (await listRevisions(client, set)).map((r) => r.revision);
+  const doomed = revisionsToDelete(numbers, keep, current);
+  for (const n of doomed) await deleteSecret(client, set.namespace, revisionSecretName(set.name, n));
+  return doomed;
+}
+
+/** Deletes every revision of a deployment; returns how many. */
+export async function deleteRevisions(client: KubeClient, set: ApplySet): Promise<number> {
+  const revisions = await listRevisions(client, set);
+  for (const r of revisions) await deleteSecret(client, set.namespace, r.secretName);
+  return revisions.length;
+}
+
+async function deleteSecret(client: KubeClient, namespace: string, name: string): Promise<void> {
+  try {
+    await client.request({ method: 'DELETE', path: `${secretsPath(namespace)}/${encodeURIComponent(name)}` });
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+  }
+}

@@ -1,0 +1,294 @@
+import { hostname } from 'node:os';
+import { KubeApiError, type KubeClient } from './client.js';
+
+/** A coordination.k8s.io/v1 Lease as spread reads and writes it. */
+export interface Lease {
+  apiVersion: 'coordination.k8s.io/v1';
+  kind: 'Lease';
+  metadata: {
+    name: string;
+    namespace: string;
+    resourceVersion?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    [field: string]: unknown;
+  };
+  spec: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    /** metav1.MicroTime, e.g. `2025-01-02T03:04:05.678901Z`. */
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
+
+/** Options of {@link acquireLock}. */
+export interface LockOptions {
+  /** Who holds the lock: the CI run's URL when there is one; `<hostname>/<pid>` by default. */
+  readonly holder?: string;
+  /** The Lease's `leaseDurationSeconds`: how long after its last renewal another deploy may take it over. Default 30. */
+  readonly leaseDurationSeconds?: number;
+  /** Time between two renewals, in milliseconds. Default 10 000 (a third of the duration). */
+  readonly renewIntervalMs?: number;
+  /** How long to wait for another holder to release, in milliseconds. Default 300 000 (5 minutes). */
+  readonly lockTimeoutMs?: number;
+  /** Time between two reads of a Lease held by someone else, in milliseconds. Default 1000. */
+  readonly pollIntervalMs?: number;
+  /** Called once when the lock is held by another deploy and this one starts waiting. */
+  readonly onWait?: (holder: string, lease: Lease) => void;
+  /** Called when a renewal finds the Lease taken over by another holder (this deploy lost the lock). */
+  readonly onLost?: (holder: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** A held lock. Renewed in the background until {@link DeployLock.release}. */
+export interface DeployLock {
+  readonly name: string;
+  readonly namespace: string;
+  readonly holder: string;
+  /** False once a renewal found another holder in the Lease. */
+  readonly held: boolean;
+  /** @throws LockLostError when the Lease was taken over (call before irreversible steps such as prune). */
+  assertHeld(): void;
+  /** Stops renewing and deletes the Lease (only if it is still ours: a resourceVersion precondition). Never throws. */
+  release(): Promise<void>;
+}
+
+/** Another deploy held the lock for longer than `lockTimeoutMs`. */
+export class LockTimeoutError extends Error {
+  readonly holder: string;
+  constructor(message: string, holder: string) {
+    super(message);
+    this.name = 'LockTimeoutError';
+    this.holder = holder;
+  }
+}
+
+/** The Lease was taken over by another holder while this deploy ran (its renewals failed for too long). */
+export class LockLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LockLostError';
+  }
+}
+
+/** The Lease of a deployment: `spread.<name>`, in the deployment's namespace (beside its ApplySet parent). */
+export function leaseName(deployment: string): string {
+  return `spread.${deployment}`;
+}
+
+/** The default holder identity: the CI run's URL when given, else `<hostname>/<pid>`. */
+export function defaultHolder(runUrl?: string): string {
+  return runUrl || `${hostname()}/${process.pid}`;
+}
+
+/** metav1.MicroTime of a moment: RFC 3339 in UTC with six fractional digits. */
+export function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/**
+ * Whether a Lease may be taken: it has no holder (released), or it expired —
+ * `renewTime` (else `acquireTime`) + `leaseDurationSeconds` is before `nowMs` (client-go
+ * leaderelection's rule; a crashed holder stops renewing). A Lease with no time is expired.
+ */
+export function leaseExpired(lease: Pick<Lease, 'spec'>, nowMs: number): boolean {
+  const spec = lease.spec ?? {};
+  if (!spec.holderIdentity) return true;
+  const renewed = Date.parse(spec.renewTime ?? spec.acquireTime ?? '');
+  if (!Number.isFinite(renewed)) return true;
+  return renewed + (spec.leaseDurationSeconds ?? 0) * 1000 < nowMs;
+}
+
+/**
+ * Takes the deployment's lock: the Lease `spread.<deployment>` in `namespace`
+ * (coordination.k8s.io/v1). Creates it when absent; takes it over when it is released or expired
+ * ({@link leaseExpired}) or already ours; otherwise waits, reading it every `pollIntervalMs`, for up
+ * to `lockTimeoutMs`. Every write carries the resourceVersion read (optimistic concurrency): a 409
+ * means another deploy won the race, and the Lease is read again. Once held, the Lease is renewed
+ * every `renewIntervalMs` until `release()`.
+ *
+ * Different deployments have different Leases and never wait for each other.
+ *
+ * @throws LockTimeoutError naming the holder and since when it holds the lock.
+ * @throws KubeApiError when the Lease cannot be read or written (403: the deploying identity needs
+ *   get/create/update/delete on leases.coordination.k8s.io in the namespace).
+ */
+export async function acquireLock(
+  client: KubeClient,
+  deployment: string,
+  namespace: string,
+  options: LockOptions = {},
+): Promise<DeployLock> {
+  const name = leaseName(deployment);
+  const holder = options.holder || defaultHolder();
+  const duration = options.leaseDurationSeconds ?? 30;
+  const renewEvery = options.renewIntervalMs ?? Math.max(1000, Math.floor((duration * 1000) / 3));
+  const timeout = options.lockTimeoutMs ?? 300_000;
+  const poll = options.pollIntervalMs ?? 1000;
+  const collection = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
+  const path = `${collection}/${encodeURIComponent(name)}`;
+  const deadline = Date.now() + timeout;
+  let waitingReported = false;
+  let lease: Lease | undefined;
+
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const live = await client.getOrUndefined<Lease>(path, options.signal);
+    const now = Date.now();
+    try {
+      if (!live) {
+        lease = (
+          await client.request<Lease>({
+            method: 'POST',
+            path: collection,
+            body: {
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: {
+                name,
+                namespace,
+                labels: {
+                  'app.kubernetes.io/managed-by': 'spread',
+                  'spread.rsprd.com/deployment': deployment,
+                },
+              },
+              spec: {
+                holderIdentity: holder,
+                leaseDurationSeconds: duration,
+                acquireTime: microTime(now),
+                renewTime: microTime(now),
+                leaseTransitions: 0,
+              },
+            } satisfies Lease,
+            signal: options.signal,
+          })
+        ).body;
+        break;
+      }
+      if (live.spec.holderIdentity === holder || leaseExpired(live, now)) {
+        const transitions = (live.spec.leaseTransitions ?? 0) + (live.spec.holderIdentity === holder ? 0 : 1);
+        lease = (
+          await client.request<Lease>({
+            method: 'PUT',
+            path,
+            body: {
+              ...live,
+              spec: {
+                ...live.spec,
+                holderIdentity: holder,
+                leaseDurationSeconds: duration,
+                acquireTime: live.spec.holderIdentity === holder ? live.spec.acquireTime : microTime(now),
+                renewTime: microTime(now),
+                leaseTransitions: transitions,
+              },
+            },
+            signal: options.signal,
+          })
+        ).body;
+        break;
+      }
+    } catch (error) {
+      // 409 on create (AlreadyExists) or update (stale resourceVersion): another deploy moved first.
+      if (error instanceof KubeApiError && error.code === 409) continue;
+      throw error;
+    }
+    const current = live.spec.holderIdentity ?? '';
+    if (!waitingReported) {
+      options.onWait?.(current, live);
+      waitingReported = true;
+    }
+    if (Date.now() + poll > deadline) {
+      throw new LockTimeoutError(
+        `deployment ${deployment} in ${namespace} is locked by ${current} (Lease ${name}, held since ${live.spec.acquireTime ?? 'an unknown time'}, renewed ${live.spec.renewTime ?? 'never'}); gave up after ${Math.round(timeout / 1000)}s`,
+        current,
+      );
+    }
+    await sleep(poll, options.signal);
+  }
+
+  let current: Lease = lease;
+  let held = true;
+  let stopped = false;
+  let renewing: Promise<void> = Promise.resolve();
+  const renew = async () => {
+    for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
+      try {
+        current = (
+          await client.request<Lease>({
+            method: 'PUT',
+            path,
+            body: { ...current, spec: { ...current.spec, renewTime: microTime(Date.now()) } },
+          })
+        ).body;
+        return;
+      } catch (error) {
+        if (!(error instanceof KubeApiError && error.code === 409)) return; // retried at the next tick
+        const live = await client.getOrUndefined<Lease>(path).catch(() => undefined);
+        if (live && live.spec.holderIdentity === holder) {
+          current = live;
+          continue;
+        }
+        held = false;
+        stopped = true;
+        clearInterval(timer);
+        options.onLost?.(live?.spec.holderIdentity ?? '');
+        return;
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    renewing = renewing.then(renew);
+  }, renewEvery);
+  timer.unref?.();
+
+  return {
+    name,
+    namespace,
+    holder,
+    get held() {
+      return held;
+    },
+    assertHeld() {
+      if (!held)
+        throw new LockLostError(
+          `the lock of deployment ${deployment} in ${namespace} (Lease ${name}) was taken over by another deploy`,
+        );
+    },
+    async release() {
+      stopped = true;
+      clearInterval(timer);
+      await renewing;
+      if (!held) return;
+      held = false;
+      try {
+        await client.request({
+          method: 'DELETE',
+          path,
+          body: {
+            apiVersion: 'v1',
+            kind: 'DeleteOptions',
+            preconditions: { uid: current.metadata.uid, resourceVersion: current.metadata.resourceVersion },
+          },
+        });
+      } catch {
+        // Someone else's now (409), already gone (404), or unreachable: it expires by itself.
+      }
+    },
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

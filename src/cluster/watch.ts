@@ -1,0 +1,272 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../deployment/kube-object.js';
+import { KubeApiError, type KubeClient, type KubeStatus } from './client.js';
+
+/** One event of a watch stream (metav1.WatchEvent). `ERROR` carries a metav1.Status as `object`. */
+export interface WatchEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  readonly object: KubeObject;
+}
+
+/** Selectors and resume point of a list or watch (the Kubernetes list options). */
+export interface ListQuery {
+  readonly labelSelector?: string;
+  /** e.g. `metadata.name=web`; every resource supports `metadata.name` and `metadata.namespace`. */
+  readonly fieldSelector?: string;
+}
+
+/**
+ * The watch's resourceVersion is too old (410 Gone, or an ERROR event with code 410): the caller
+ * lists again and watches from the list's resourceVersion (the client-go reflector's rule).
+ */
+export class WatchExpiredError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WatchExpiredError';
+  }
+}
+
+/**
+ * Opens `GET <path>?watch=1&resourceVersion=…&allowWatchBookmarks=true` and calls `onEvent` for each
+ * newline-delimited JSON event, in order. Resolves when the server ends the stream (it does after
+ * `timeoutSeconds`, or at its own `--min-request-timeout`), or when `signal` aborts.
+ *
+ * KubeClient buffers whole answers, so the stream is read here with the same kubeconfig
+ * credentials (client certificates, tokens, exec plugins) that KubeClient uses.
+ *
+ * @throws WatchExpiredError on 410 Gone (HTTP status or ERROR event); KubeApiError on other non-2xx
+ *   answers and other ERROR events; the socket's error when the connection fails.
+ */
+export async function streamWatch(
+  client: KubeClient,
+  path: string,
+  options: ListQuery & {
+    readonly resourceVersion?: string;
+    readonly timeoutSeconds?: number;
+    readonly signal?: AbortSignal;
+  },
+  onEvent: (event: WatchEvent) => void,
+): Promise<void> {
+  if (options.signal?.aborted) return;
+  // KubeClient keeps its KubeConfig private; the watch needs the same credentials per connection.
+  const kubeConfig = (client as unknown as { kubeConfig: KubeConfig }).kubeConfig;
+  const opts: https.RequestOptions = { headers: {} };
+  await kubeConfig.applyToHTTPSOptions(opts);
+  const url = new URL(client.server.toString());
+  url.pathname = `${client.server.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  const query: Record<string, string | number | undefined> = {
+    watch: 1,
+    allowWatchBookmarks: 'true',
+    resourceVersion: options.resourceVersion,
+    timeoutSeconds: options.timeoutSeconds ?? 300,
+    labelSelector: options.labelSelector,
+    fieldSelector: options.fieldSelector,
+  };
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  const transport = url.protocol === 'http:' ? http : https;
+  const request = `GET ${path} (watch)`;
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      r.destroy();
+      resolve();
+    };
+    const r = transport.request(
+      url,
+      {
+        method: 'GET',
+        headers: {
+          ...(opts.headers as Record<string, string>),
+          Accept: 'application/json',
+          'User-Agent': 'spread',
+        },
+        // A watch holds its connection for minutes: it gets its own socket, not one of the pool's.
+        agent: opts.agent ?? false,
+        ca: opts.ca,
+        cert: opts.cert,
+        key: opts.key,
+        pfx: opts.pfx,
+        passphrase: opts.passphrase,
+        servername: opts.servername,
+        rejectUnauthorized: opts.rejectUnauthorized,
+        auth: opts.auth,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status >= 300) {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            options.signal?.removeEventListener('abort', onAbort);
+            const raw = Buffer.concat(chunks).toString('utf8');
+            let parsed: KubeStatus | undefined;
+            try {
+              parsed = JSON.parse(raw) as KubeStatus;
+            } catch {
+              parsed = undefined;
+            }
+            if (status === 410) reject(new WatchExpiredError(parsed?.message ?? 'resourceVersion too old'));
+            else reject(new KubeApiError(status, request, parsed, raw));
+          });
+          return;
+        }
+        let buffer = '';
+        let failed = false;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let nl = buffer.indexOf('\n');
+          while (nl >= 0 && !failed) {
+            const line = buffer.slice(0, nl).trim();
+            buffer = buffer.slice(nl + 1);
+            nl = buffer.indexOf('\n');
+            if (!line) continue;
+            let event: WatchEvent;
+            try {
+              event = JSON.parse(line) as WatchEvent;
+            } catch {
+              continue;
+            }
+            if (event.type === 'ERROR') {
+              failed = true;
+              const s = event.object as unknown as KubeStatus;
+              r.destroy();
+              options.signal?.removeEventListener('abort', onAbort);
+              if (s.code === 410) reject(new WatchExpiredError(s.message ?? 'resourceVersion too old'));
+              else reject(new KubeApiError(s.code ?? 500, request, s, s.message ?? ''));
+              return;
+            }
+            try {
+              onEvent(event);
+            } catch (error) {
+              failed = true;
+              r.destroy();
+              reject(error);
+              return;
+            }
+          }
+        });
+        res.on('end', () => {
+          options.signal?.removeEventListener('abort', onAbort);
+          if (!failed) resolve();
+        });
+        res.on('error', (error) => {
+          options.signal?.removeEventListener('abort', onAbort);
+          if (options.signal?.aborted) resolve();
+          else if (!failed) reject(error);
+        });
+      },
+    );
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    r.on('error', (error) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (options.signal?.aborted) resolve();
+      else reject(error);
+    });
+    r.end();
+  });
+}
+
+/** Options of {@link informer}. */
+export interface InformerOptions extends ListQuery {
+  /** Stops the informer; its promise then resolves. */
+  readonly signal: AbortSignal;
+  /** Called after the first list and after every change, with every object the list holds now. */
+  readonly onChange: (objects: readonly KubeObject[]) => void;
+  /** Seconds each watch request may last before the server ends it and it is resumed. Default 60. */
+  readonly watchSeconds?: number;
+}
+
+/**
+ * A list-then-watch cache of the objects at a collection path (client-go's reflector, in small):
+ * lists once, then watches from the list's resourceVersion; a watch that ends is resumed from the
+ * last resourceVersion seen (a BOOKMARK counts), and 410 Gone lists again. Runs until `signal`
+ * aborts; connection errors are retried with a short back-off.
+ *
+ * @throws KubeApiError when the list itself is refused (403, 404…); the promise then rejects.
+ */
+export async function informer(client: KubeClient, path: string, options: InformerOptions): Promise<void> {
+  const items = new Map<string, KubeObject>();
+  const key = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+  let resourceVersion: string | undefined;
+  let failures = 0;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      options.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  while (!options.signal.aborted) {
+    if (resourceVersion === undefined) {
+      let list: {
+        apiVersion?: string;
+        kind?: string;
+        metadata?: { resourceVersion?: string };
+        items?: KubeObject[];
+      };
+      try {
+        list = (
+          await client.request<typeof list>({
+            method: 'GET',
+            path,
+            query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
+            signal: options.signal,
+          })
+        ).body;
+      } catch (error) {
+        if (options.signal.aborted) return;
+        throw error;
+      }
+      items.clear();
+      // Items of a list carry no apiVersion and kind of their own: the list's say them.
+      const kind = list.kind?.replace(/List$/, '');
+      for (const o of list.items ?? [])
+        items.set(key(o), {
+          ...o,
+          apiVersion: o.apiVersion ?? list.apiVersion ?? '',
+          kind: o.kind ?? kind ?? '',
+        });
+      resourceVersion = list.metadata?.resourceVersion;
+      options.onChange([...items.values()]);
+    }
+    try {
+      await streamWatch(
+        client,
+        path,
+        {
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          resourceVersion,
+          timeoutSeconds: options.watchSeconds ?? 60,
+          signal: options.signal,
+        },
+        (event) => {
+          const rv = event.object.metadata?.resourceVersion;
+          if (typeof rv === 'string' && rv) resourceVersion = rv;
+          if (event.type === 'BOOKMARK') return;
+          if (event.type === 'DELETED') items.delete(key(event.object));
+          else items.set(key(event.object), event.object);
+          options.onChange([...items.values()]);
+        },
+      );
+      failures = 0;
+    } catch (error) {
+      if (options.signal.aborted) return;
+      if (error instanceof WatchExpiredError) {
+        resourceVersion = undefined;
+        continue;
+      }
+      if (error instanceof KubeApiError && error.code !== 429 && error.code < 500) throw error;
+      failures++;
+      await sleep(Math.min(200 * 2 ** failures, 5_000));
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { type AppliedObject, type ApplyOptions, applyObjects, type PlannedObject } from '../cluster/apply.js';
+import {
+  type ApplySet,
+  deleteObjects,
+  findPruneCandidates,
+  type ParentState,
+  type PruneCandidate,
+  parentObject,
+  SPREAD,
+  writeParent,
+} from '../cluster/applyset.js';
+import type { KubeClient } from '../cluster/client.js';
+import type { Discovery } from '../cluster/discovery.js';
+import type { DeployLock } from '../cluster/lock.js';
+import { formatGroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
+import type { ObjectReport } from '../report/report.js';
+import type { Logger } from './logger.js';
+
+/** spread's server-side apply field manager. */
+export const FIELD_MANAGER = 'spread';
+
+/** Options of {@link converge}. */
+export interface ConvergeOptions {
+  readonly apply: ApplyOptions;
+  /** The apply group of an object (the Deployment's apply order). */
+  readonly groupOf: (o: SourcedObject) => number;
+  /** Prune objects of the set that `plan` does not hold. */
+  readonly prune: boolean;
+  readonly logger: Logger;
+  /** The deploy lock: checked before prune, so a deploy that lost its lock never prunes. */
+  readonly lock?: DeployLock;
+  /** Called after each apply group (e.g. to take the lock once a new Namespace exists). */
+  readonly afterGroup?: (group: number) => Promise<void>;
+}
+
+/** What {@link converge} did. */
+export interface Converged {
+  readonly applied: AppliedObject[];
+  readonly pruned: PruneCandidate[];
+}
+
+/**
+ * Makes the cluster hold exactly the planned objects for ApplySet `set` — the write half of a deploy
+ * and of a rollback, in kubectl's ApplySet order:
+ * 1. the parent lists the union of the group-kinds and namespaces it held and those applied now, so
+ *    an interrupted deploy still knows every object it may have created;
+ * 2. server-side apply, group after group;
+ * 3. prune (only after every object applied, and only while the lock is held) of the set's objects
+ *    that the plan does not hold; a Namespace still holding objects of the set is kept;
+ * 4. the parent lists exactly what is applied.
+ * When the parent's own namespace is created by this apply, the parent is written after the first group.
+ *
+ * @throws ApplyError (objects applied before the failure are in it), LockLostError, KubeApiError.
+ */
+export async function converge(
+  client: KubeClient,
+  discovery: Discovery,
+  set: ApplySet,
+  previous: ParentState,
+  plan: readonly PlannedObject[],
+  options: ConvergeOptions,
+): Promise<Converged> {
+  const { logger } = options;
+  const gks = (l: readonly SourcedObject[]) => l.map((o) => formatGroupKind(groupKindOf(o.object)));
+  const nss = (l: readonly SourcedObject[]) => l.map((o) => o.object.metadata.namespace ?? '');
+  const union = parentObject(
+    set,
+    [...previous.groupKinds, ...gks(plan)],
+    [...previous.namespaces, ...nss(plan)],
+  );
+  const parentNamespaceIsNew = plan.some(
+    (p) => p.object.kind === 'Namespace' && p.object.metadata.name === set.namespace && p.action === 'create',
+  );
+  if (!parentNamespaceIsNew) await writeParent(client, union, FIELD_MANAGER);
+  let parentWritten = !parentNamespaceIsNew;
+  const applied = await logger.group('Apply', () =>
+    applyObjects(
+      client,
+      discovery,
+      plan,
+      options.groupOf,
+      {
+        ...options.apply,
+        afterGroup: async (group) => {
+          if (!parentWritten) {
+            await writeParent(client, union, FIELD_MANAGER);
+            parentWritten = true;
+          }
+          await options.afterGroup?.(group);
+        },
+      },
+      (a) => logger.info(`${describe(a)} ${a.action}${a.replaced ? ' (replaced)' : ''}`),
+    ),
+  );
+  if (!parentWritten) await writeParent(client, union, FIELD_MANAGER);
+  let pruned: PruneCandidate[] = [];
+  if (options.prune) {
+    options.lock?.assertHeld();
+    pruned = await logger.group('Prune', async () => {
+      const candidates = (await findPruneCandidates(client, discovery, set, previous, plan)).filter(
+        (c) =>
+          !(
+            c.object.kind === 'Namespace' &&
+            plan.some((o) => o.object.metadata.namespace === c.object.metadata.name)
+          ),
+      );
+      await deleteObjects(client, candidates);
+      for (const c of candidates)
+        logger.info(`${c.object.kind.toLowerCase()}/${c.object.metadata.name} pruned`);
+      return candidates;
+    });
+    await writeParent(client, parentObject(set, gks(plan), nss(plan)), FIELD_MANAGER);
+  }
+  return { applied, pruned };
+}
+
+/** An applied object as a report line. */
+export function appliedRef(a: AppliedObject): ObjectReport {
+  return { ...sourceRef(a), action: a.action, ...(a.replaced ? { replaced: true } : {}) };
+}
+
+/** A pruned (or, in a plan, to-be-pruned) object as a report line; its source is read from its annotation. */
+export function prunedRef(c: PruneCandidate, action: 'prune' | 'pruned'): ObjectReport {
+  const m = c.object.metadata;
+  return {
+    apiVersion: c.object.apiVersion,
+    kind: c.object.kind,
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    name: m.name ?? '',
+    action,
+    source: m.annotations?.[SPREAD.source] ?? '',
+  };
+}
+
+/** The identity part of a report line: apiVersion, kind, namespace, name and `file:line`. */
+export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
+  const m = o.object.metadata;
+  return {
+    apiVersion: o.object.apiVersion,
+    kind: o.object.kind,
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    name: m.name ?? '',
+    source: o.source.line > 0 ? `${o.source.file}:${o.source.line}` : o.source.file,
+  };
+}
+
+function describe(a: AppliedObject): string {
+  const r = sourceRef(a);
+  return `${r.kind.toLowerCase()}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''}`;
+}

@@ -1,0 +1,533 @@
+import { type AppliedObject, planObjects } from '../cluster/apply.js';
+import {
+  APPLYSET,
+  type ApplySet,
+  applySetFor,
+  deleteObjects,
+  findPruneCandidates,
+  type ParentState,
+  type PruneCandidate,
+  readParent,
+  SPREAD,
+} from '../cluster/applyset.js';
+import { KubeApiError, KubeClient } from '../cluster/client.js';
+import { Discovery } from '../cluster/discovery.js';
+import {
+  currentRevision,
+  deleteRevisions,
+  HISTORY,
+  listRevisions,
+  type RevisionSummary,
+  readRevision,
+  recordRevision,
+} from '../cluster/history.js';
+import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../cluster/lock.js';
+import { isWaited, RolloutError, type RolloutResult, rolloutState, waitForRollout } from '../cluster/wait.js';
+import { applyRank } from '../deployment/deployment.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  type KubeObject,
+  type SourcedObject,
+} from '../deployment/kube-object.js';
+import type { Source } from '../input/source.js';
+import type { DeployReport, ObjectReport, RolloutReport } from '../report/report.js';
+import { appliedRef, converge, prunedRef } from './converge.js';
+import { DeployError, FIELD_MANAGER } from './deploy.js';
+import type { Logger } from './logger.js';
+
+/** What every Manager operation takes: where the cluster is and where to log. */
+export interface ManageOptions {
+  readonly kubeconfig: KubeconfigSource;
+  /** kubeconfig context; the current context when absent. */
+  readonly context?: string;
+  /** The deployment's namespace; the context's namespace when absent. For {@link list}: all namespaces when absent. */
+  readonly namespace?: string;
+  readonly logger: Logger;
+  readonly signal?: AbortSignal;
+}
+
+/** Options of the operations that write: the deploy lock's. */
+export interface ManageWriteOptions extends ManageOptions {
+  /** Lock holder identity (the CI run URL); `<hostname>/<pid>` by default. */
+  readonly holder?: string;
+  /** How long to wait for another deploy of the same deployment, in milliseconds. Default 300 000. */
+  readonly lockTimeoutMs?: number;
+  /** The lock's other settings (tests shorten them). */
+  readonly lock?: Omit<LockOptions, 'holder' | 'lockTimeoutMs' | 'signal'>;
+}
+
+/** A deployment's revisions (`spread history`). */
+export interface HistoryReport {
+  readonly deployment: string;
+  readonly namespace: string;
+  readonly context: string;
+  /** The revision the ApplySet parent names as deployed now. */
+  readonly current?: number;
+  /** Newest first. */
+  readonly revisions: readonly RevisionSummary[];
+}
+
+/** A deployment that no revision or parent is known for. */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+interface Session {
+  readonly client: KubeClient;
+  readonly context: string;
+  readonly namespace: string;
+}
+
+async function withClient<T>(options: ManageOptions, fn: (s: Session) => Promise<T>): Promise<T> {
+  const resolved = loadKubeconfig(options.kubeconfig, options.context);
+  const client = new KubeClient(resolved.kubeConfig);
+  try {
+    return await fn({
+      client,
+      context: resolved.context,
+      namespace: options.namespace || resolved.namespace,
+    });
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * The revisions of deployment `name` (newest first) and the current one (the parent's
+ * `spread.rsprd.com/revision`).
+ *
+ * @throws NotFoundError when the deployment has neither a parent nor a revision in the namespace.
+ */
+export async function history(name: string, options: ManageOptions): Promise<HistoryReport> {
+  return withClient(options, async ({ client, context, namespace }) => {
+    const set = applySetFor(name, namespace);
+    const [revisions, parent] = await Promise.all([listRevisions(client, set), readParent(client, set)]);
+    if (!parent.exists && revisions.length === 0)
+      throw new NotFoundError(`no deployment ${name} in namespace ${namespace} (context ${context})`);
+    const current = await currentRevision(client, set);
+    return { deployment: name, namespace, context, ...(current !== undefined ? { current } : {}), revisions };
+  });
+}
+
+/** Options of {@link rollback}. */
+export interface RollbackOptions extends ManageWriteOptions {
+  /** Wait for the rollout after applying. Default true. */
+  readonly wait?: boolean;
+  /** Limit of the rollout wait, in milliseconds. Default 300 000. */
+  readonly timeoutMs?: number;
+  readonly forceConflicts?: boolean;
+  /** Requests in flight at once within one apply group. Default 8. */
+  readonly concurrency?: number;
+  /** Revisions kept. Default 10. */
+  readonly keep?: number;
+  /** Recorded in the new revision. */
+  readonly runUrl?: string;
+}
+
+/** What a rollback did: a deploy report, plus the revision rolled back to and the new revision recorded. */
+export interface RollbackReport extends DeployReport {
+  /** The revision whose objects were applied again. */
+  readonly rolledBackTo: number;
+  /** The revision this rollback recorded (`rollback to N`), like Helm does. */
+  readonly revision: number;
+}
+
+/**
+ * Rolls deployment `name` back to `revision` (default: the newest revision before the current
+ * one): under the deploy lock, its stored objects go through the same path as a deploy — server-side
+ * dry run of every object, parent listing the union, server-side apply in apply order, prune of
+ * whatever the revision does not hold, parent listing exactly the revision's kinds — then the
+ * rollout is waited for and a new revision `rollback to N` is recorded.
+ *
+ * @throws NotFoundError when the revision does not exist; LockTimeoutError; ApplyError (nothing
+ *   written when the dry run fails); DeployError wrapping a RolloutError (no revision is recorded).
+ */
+export async function rollback(
+  name: string,
+  revision: number | undefined,
+  options: RollbackOptions,
+): Promise<RollbackReport> {
+  const started = Date.now();
+  const { logger } = options;
+  return withClient(options, async ({ client, context, namespace }) => {
+    const set = applySetFor(name, namespace);
+    const lock = await lockFor(client, set, options);
+    try {
+      const target = revision ?? (await previousRevision(client, set));
+      const stored = await readRevision(client, set, target);
+      if (!stored) throw new NotFoundError(`deployment ${name} in ${namespace} has no revision ${target}`);
+      logger.info(
+        `rolling ${name} in ${namespace} back to revision ${target} (${stored.time}, ${stored.objectCount} objects)`,
+      );
+      const discovery = await Discovery.load(client);
+      const previous = await readParent(client, set);
+      const objects = sortForApply(stored.objects.map(sourced), discovery);
+      const result = await applyObjectSet(client, discovery, set, previous, objects, {
+        forceConflicts: options.forceConflicts ?? false,
+        concurrency: options.concurrency ?? 8,
+        logger,
+        lock,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const base = { deployment: name, namespace, context, mode: 'deploy' as const, objects: result.objects };
+      let rollout: RolloutResult[] = [];
+      if (options.wait ?? true) {
+        try {
+          rollout = await logger.group('Wait', () =>
+            waitForRollout(client, result.applied, {
+              timeoutMs: options.timeoutMs ?? 300_000,
+              onProgress: (line) => logger.info(line),
+              ...(options.signal ? { signal: options.signal } : {}),
+            }),
+          );
+        } catch (error) {
+          if (error instanceof RolloutError)
+            throw new DeployError(error, {
+              ...base,
+              rollout: error.results.map(rolled),
+              durationMs: Date.now() - started,
+            });
+          throw error;
+        }
+      }
+      const recorded = await recordRevision(
+        client,
+        set,
+        {
+          objects: stored.objects,
+          description: `rollback to ${target}`,
+          ...(stored.commit ? { commit: stored.commit } : {}),
+          ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+        },
+        { keep: options.keep ?? 10 },
+      );
+      return {
+        ...base,
+        rollout: rollout.map(rolled),
+        durationMs: Date.now() - started,
+        rolledBackTo: target,
+        revision: recorded.revision,
+      };
+    } finally {
+      await lock.release();
+    }
+  });
+}
+
+/** One deployment as {@link list} shows it. */
+export interface DeploymentSummary {
+  readonly name: string;
+  readonly namespace: string;
+  /** The current revision; absent before the first recorded deploy. */
+  readonly revision?: number;
+  /** ISO time of the current revision (else the parent's creation). */
+  readonly updated: string;
+  /** Milliseconds since `updated`. */
+  readonly ageMs: number;
+  /** Objects labelled part of the deployment's ApplySet now. */
+  readonly objects: number;
+  /** `ready` (every waited object ready), `progressing`, `failed`, or `unknown` (children unreadable). */
+  readonly status: 'ready' | 'progressing' | 'failed' | 'unknown';
+  /** Why it is not ready: the first object not ready and its state. */
+  readonly message?: string;
+  /** `applyset.kubernetes.io/tooling`, e.g. `spread/v0.1.0`. */
+  readonly tooling: string;
+}
+
+/**
+ * Every spread deployment in the namespace (all namespaces when `namespace` is absent; the
+ * context's namespace when listing all is forbidden): ApplySet parents — Secrets labelled
+ * `applyset.kubernetes.io/id` whose `applyset.kubernetes.io/tooling` is `spread/*` — with their
+ * current revision, age, object count and status (readiness of their workloads as
+ * {@link rolloutState} judges it). Sorted by namespace, then name.
+ */
+export async function list(options: ManageOptions): Promise<DeploymentSummary[]> {
+  return withClient(options, async ({ client, namespace: contextNamespace }) => {
+    let parents: KubeObject[];
+    const query = { labelSelector: APPLYSET.id };
+    try {
+      parents =
+        (
+          await client.request<{ items?: KubeObject[] }>({
+            method: 'GET',
+            path: options.namespace
+              ? `/api/v1/namespaces/${encodeURIComponent(options.namespace)}/secrets`
+              : '/api/v1/secrets',
+            query,
+          })
+        ).body.items ?? [];
+    } catch (error) {
+      if (options.namespace || !(error instanceof KubeApiError && error.code === 403)) throw error;
+      options.logger.warn(
+        `cannot list Secrets in all namespaces; listing namespace ${contextNamespace} only`,
+      );
+      parents =
+        (
+          await client.request<{ items?: KubeObject[] }>({
+            method: 'GET',
+            path: `/api/v1/namespaces/${encodeURIComponent(contextNamespace)}/secrets`,
+            query,
+          })
+        ).body.items ?? [];
+    }
+    const ours = parents.filter((p) =>
+      (p.metadata.annotations?.[APPLYSET.tooling] ?? '').startsWith('spread/'),
+    );
+    const discovery = await Discovery.load(client);
+    const now = Date.now();
+    const out: DeploymentSummary[] = [];
+    for (const p of ours) {
+      const a = p.metadata.annotations ?? {};
+      const namespace = p.metadata.namespace ?? '';
+      const name = a[SPREAD.deployment] ?? (p.metadata.name ?? '').replace(/^spread\./, '');
+      const set = applySetFor(name, namespace);
+      const revision = a[HISTORY.revision] ? Number(a[HISTORY.revision]) : undefined;
+      let updated = String(p.metadata.creationTimestamp ?? '');
+      if (revision !== undefined) {
+        const secret = await client.getOrUndefined<KubeObject>(
+          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(`spread.${name}.v${revision}`)}`,
+        );
+        updated = secret?.metadata.annotations?.[HISTORY.time] ?? updated;
+      }
+      let objects = 0;
+      let status: DeploymentSummary['status'] = 'ready';
+      let message: string | undefined;
+      try {
+        const children = await findPruneCandidates(client, discovery, set, parentState(p, set), []);
+        objects = children.length;
+        for (const c of children) {
+          if (!isWaited(c.object)) continue;
+          const state = rolloutState(c.object);
+          if (state.done) continue;
+          const text = `${formatGroupKind(groupKindOf(c.object))} ${c.object.metadata.name}: ${state.message}`;
+          if (state.failed) {
+            status = 'failed';
+            message = text;
+            break;
+          }
+          if (status === 'ready') {
+            status = 'progressing';
+            message = text;
+          }
+        }
+      } catch (error) {
+        status = 'unknown';
+        message = (error as Error).message;
+      }
+      out.push({
+        name,
+        namespace,
+        ...(revision !== undefined ? { revision } : {}),
+        updated,
+        ageMs: Math.max(0, now - Date.parse(updated || new Date(now).toISOString())),
+        objects,
+        status,
+        ...(message ? { message } : {}),
+        tooling: a[APPLYSET.tooling] ?? '',
+      });
+    }
+    return out.sort((x, y) => x.namespace.localeCompare(y.namespace) || x.name.localeCompare(y.name));
+  });
+}
+
+/** What {@link deletes} removed. */
+export interface DeleteReport {
+  readonly deployment: string;
+  readonly namespace: string;
+  readonly context: string;
+  /** Each object deleted, with action `pruned`. */
+  readonly objects: readonly ObjectReport[];
+  /** Revision Secrets deleted. */
+  readonly revisions: number;
+  readonly durationMs: number;
+}
+
+/**
+ * Removes deployment `name` entirely (the seed's Stop): under its lock, every object labelled part
+ * of its ApplySet (of the group-kinds and namespaces the parent lists) is deleted with background
+ * propagation — Namespaces last —, then its revision Secrets, its parent, and its Lease.
+ *
+ * @throws NotFoundError when there is no such deployment; LockTimeoutError; KubeApiError.
+ */
+export async function deletes(name: string, options: ManageWriteOptions): Promise<DeleteReport> {
+  const started = Date.now();
+  return withClient(options, async ({ client, context, namespace }) => {
+    const set = applySetFor(name, namespace);
+    const parent = await readParent(client, set);
+    if (!parent.exists && (await listRevisions(client, set)).length === 0)
+      throw new NotFoundError(`no deployment ${name} in namespace ${namespace} (context ${context})`);
+    if (parent.tooling && !parent.tooling.startsWith('spread/'))
+      throw new Error(`secret/${set.parentName} in ${namespace} is managed by ${parent.tooling}, not spread`);
+    const lock = await lockFor(client, set, options);
+    let children: PruneCandidate[] = [];
+    let revisions = 0;
+    try {
+      const discovery = await Discovery.load(client);
+      children = parent.exists ? await findPruneCandidates(client, discovery, set, parent, []) : [];
+      // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
+      const isNs = (c: PruneCandidate) => c.object.kind === 'Namespace' && c.object.apiVersion === 'v1';
+      await deleteObjects(
+        client,
+        children.filter((c) => !isNs(c)),
+      );
+      for (const c of children.filter((c) => !isNs(c))) options.logger.info(`${ref(c.object)} deleted`);
+      revisions = await deleteRevisions(client, set);
+      try {
+        await client.request({
+          method: 'DELETE',
+          path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
+        });
+      } catch (error) {
+        if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+      }
+      await lock.release();
+      await deleteObjects(client, children.filter(isNs));
+      for (const c of children.filter(isNs)) options.logger.info(`${ref(c.object)} deleted`);
+    } finally {
+      await lock.release();
+    }
+    return {
+      deployment: name,
+      namespace,
+      context,
+      objects: children.map((c) => ({
+        apiVersion: c.object.apiVersion,
+        kind: c.object.kind,
+        ...(c.object.metadata.namespace ? { namespace: c.object.metadata.namespace } : {}),
+        name: c.object.metadata.name ?? '',
+        action: 'pruned' as const,
+        source: c.object.metadata.annotations?.[SPREAD.source] ?? '',
+      })),
+      revisions,
+      durationMs: Date.now() - started,
+    };
+  });
+}
+
+/** Options of {@link applyObjectSet}. */
+export interface ApplySetOptions {
+  readonly forceConflicts: boolean;
+  readonly concurrency: number;
+  readonly logger: Logger;
+  /** Checked before prune: a deploy that lost its lock does not prune. */
+  readonly lock?: DeployLock;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Makes the cluster hold exactly `objects` for the ApplySet `set`, the way deploy does: plan
+ * (server-side dry run; nothing written if any object fails), parent listing the union of before
+ * and after, server-side apply in apply order, prune of the set's objects not in `objects`, parent
+ * listing exactly `objects`. `objects` already carry the part-of label. Returns what was applied and
+ * the report lines (applied, then pruned).
+ *
+ * @throws ApplyError (plan or apply), LockLostError, KubeApiError.
+ */
+export async function applyObjectSet(
+  client: KubeClient,
+  discovery: Discovery,
+  set: ApplySet,
+  previous: ParentState,
+  objects: readonly SourcedObject[],
+  options: ApplySetOptions,
+): Promise<{ applied: AppliedObject[]; objects: ObjectReport[] }> {
+  const apply = {
+    fieldManager: FIELD_MANAGER,
+    forceConflicts: options.forceConflicts,
+    concurrency: options.concurrency,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const plan = await options.logger.group('Plan', () => planObjects(client, discovery, objects, apply));
+  const groupOf = (o: SourcedObject) => {
+    const gk = groupKindOf(o.object);
+    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
+  };
+  const { applied, pruned } = await converge(client, discovery, set, previous, plan, {
+    apply,
+    groupOf,
+    prune: true,
+    logger: options.logger,
+    ...(options.lock ? { lock: options.lock } : {}),
+  });
+  return { applied, objects: [...applied.map(appliedRef), ...pruned.map((c) => prunedRef(c, 'pruned'))] };
+}
+
+async function lockFor(client: KubeClient, set: ApplySet, options: ManageWriteOptions): Promise<DeployLock> {
+  return acquireLock(client, set.name, set.namespace, {
+    ...options.lock,
+    ...(options.holder ? { holder: options.holder } : {}),
+    ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onWait: (holder) =>
+      options.logger.info(
+        `waiting for ${holder}, which holds the lock of ${set.name} (Lease ${leaseName(set.name)})`,
+      ),
+  });
+}
+
+async function previousRevision(client: KubeClient, set: ApplySet): Promise<number> {
+  const revisions = (await listRevisions(client, set)).map((r) => r.revision);
+  const current = (await currentRevision(client, set)) ?? Math.max(0, ...revisions);
+  const before = revisions.filter((r) => r < current).sort((a, b) => b - a)[0];
+  if (before === undefined)
+    throw new NotFoundError(
+      `deployment ${set.name} in ${set.namespace} has no revision before ${current || 'the current one'}`,
+    );
+  return before;
+}
+
+function parentState(parent: KubeObject, set: ApplySet): ParentState {
+  const a = parent.metadata.annotations ?? {};
+  const split = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return {
+    exists: true,
+    groupKinds: split(a[APPLYSET.containsGroupKinds]),
+    namespaces: [set.namespace, ...split(a[APPLYSET.additionalNamespaces])],
+    ...(a[APPLYSET.tooling] ? { tooling: a[APPLYSET.tooling] } : {}),
+  };
+}
+
+/** A stored object with its source back from spread's `file:line` annotation. */
+function sourced(object: KubeObject): SourcedObject {
+  const text = object.metadata.annotations?.[SPREAD.source] ?? '';
+  const m = /^(.*):(\d+)$/.exec(text);
+  const source: Source = m ? { file: m[1]!, line: Number(m[2]) } : { file: text || '(revision)', line: 0 };
+  return { object: structuredClone(object), source };
+}
+
+function sortForApply(objects: SourcedObject[], discovery: Discovery): SourcedObject[] {
+  const rank = (o: SourcedObject) => {
+    const gk = groupKindOf(o.object);
+    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
+  };
+  return objects
+    .map((o, i) => ({ o, i }))
+    .sort((x, y) => rank(x.o) - rank(y.o) || x.i - y.i)
+    .map((x) => x.o);
+}
+
+function ref(o: KubeObject): string {
+  const m = o.metadata;
+  return `${o.kind.toLowerCase()}/${m.name}${m.namespace ? ` -n ${m.namespace}` : ''}`;
+}
+
+function rolled(r: RolloutResult): RolloutReport {
+  const m = r.object.object.metadata;
+  return {
+    kind: r.object.object.kind,
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    name: m.name ?? '',
+    ready: r.ready,
+    message: r.message,
+    durationMs: r.durationMs,
+  };
+}

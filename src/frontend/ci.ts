@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+
+/** What the CI system says about the run: shared by the CLI and the Action (front ends only). */
+export interface CiContext {
+  /** Full commit SHA: GITHUB_SHA, CI_COMMIT_SHA, else `git rev-parse HEAD` in `dir`. */
+  readonly commit?: string;
+  /** The run's web page: GitHub Actions run, or GitLab job/pipeline. */
+  readonly runUrl?: string;
+}
+
+/** spread's per-deploy annotation keys. */
+export const DEPLOY_ANNOTATIONS = {
+  commit: 'spread.rsprd.com/commit',
+  runUrl: 'spread.rsprd.com/run-url',
+  time: 'spread.rsprd.com/deployed-at',
+} as const;
+
+/**
+ * Reads the CI context from GitHub Actions' and GitLab CI's predefined variables, falling back to
+ * git for the commit. Never throws: what cannot be found is left out.
+ */
+export function ciContext(env: NodeJS.ProcessEnv, dir: string): CiContext {
+  let commit = env.GITHUB_SHA || env.CI_COMMIT_SHA || undefined;
+  if (!commit) {
+    try {
+      commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
+    } catch {
+      commit = undefined;
+    }
+  }
+  let runUrl: string | undefined;
+  if (env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY) {
+    runUrl = `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+  } else if (env.CI_JOB_URL || env.CI_PIPELINE_URL) {
+    runUrl = env.CI_JOB_URL || env.CI_PIPELINE_URL;
+  }
+  return { ...(commit ? { commit } : {}), ...(runUrl ? { runUrl } : {}) };
+}
+
+/** The annotations of one deploy: commit, run URL (when known) and the time, ISO 8601 UTC. */
+export function deployAnnotations(ci: CiContext, now: Date): Record<string, string> {
+  return {
+    ...(ci.commit ? { [DEPLOY_ANNOTATIONS.commit]: ci.commit } : {}),
+    ...(ci.runUrl ? { [DEPLOY_ANNOTATIONS.runUrl]: ci.runUrl } : {}),
+    [DEPLOY_ANNOTATIONS.time]: now.toISOString(),
+  };
+}

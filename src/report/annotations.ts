@@ -1,0 +1,101 @@
+import type { SourcedObject } from '../deployment/kube-object.js';
+import type { Source } from '../input/source.js';
+
+/** A warning about an object that is valid but probably not what was meant, with its place. */
+export interface ObjectWarning {
+  readonly message: string;
+  /** The object's file (relative to the deployed directory) and line. */
+  readonly source: Source;
+}
+
+/**
+ * Warnings about an object set, without a cluster:
+ *
+ * - A Service with no selector (other than `type: ExternalName`) and no Endpoints or EndpointSlice
+ *   of its own in the set: it routes to nothing (Kubernetes "Services without selectors").
+ * - A container image with no tag and no digest, or tagged `:latest`: what runs changes without the
+ *   directory changing, and the kubelet pulls it on every start (imagePullPolicy defaults to Always).
+ *   Images marked `&` are built and pinned by digest, so they are skipped.
+ *
+ * Call it on `readDeployment(...).objects` and log each warning with its place, e.g. in the core's
+ * deploy after Read: `for (const w of objectWarnings(read.objects)) logger.warn(w.message, w.source)`.
+ */
+export function objectWarnings(objects: readonly SourcedObject[]): ObjectWarning[] {
+  const out: ObjectWarning[] = [];
+  const endpointsFor = new Set<string>();
+  for (const { object } of objects) {
+    const ns = object.metadata.namespace ?? '';
+    if (object.kind === 'Endpoints' && object.apiVersion === 'v1')
+      endpointsFor.add(`${ns}/${object.metadata.name}`);
+    if (object.kind === 'EndpointSlice') {
+      const service = object.metadata.labels?.['kubernetes.io/service-name'];
+      if (service) endpointsFor.add(`${ns}/${service}`);
+    }
+  }
+  for (const { object, source } of objects) {
+    const name = `${object.kind} ${object.metadata.name}`;
+    if (object.kind === 'Service' && object.apiVersion === 'v1') {
+      const spec = (object.spec ?? {}) as { selector?: Record<string, string>; type?: string };
+      const selects = spec.selector && Object.keys(spec.selector).length > 0;
+      const key = `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+      if (!selects && spec.type !== 'ExternalName' && !endpointsFor.has(key))
+        out.push({
+          message: `${name} has no selector and no Endpoints or EndpointSlice in the directory: it routes traffic to nothing`,
+          source,
+        });
+    }
+    for (const { container, image } of containerImages(object)) {
+      const problem = floatingTag(image);
+      if (problem)
+        out.push({
+          message: `${name}: container ${container} uses ${image === '' ? 'no image' : `"${image}"`}, ${problem}; pin a tag or digest so a deploy always runs what the directory says`,
+          source,
+        });
+    }
+  }
+  return out;
+}
+
+/** Why an image reference floats (untagged or `:latest`), or undefined when it is pinned. */
+export function floatingTag(image: string): string | undefined {
+  if (image.startsWith('&')) return undefined;
+  if (image === '') return 'which is empty';
+  if (image.includes('@')) return undefined;
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  const colon = last.indexOf(':');
+  if (colon < 0) return 'which has no tag (so :latest)';
+  if (last.slice(colon + 1) === 'latest') return 'which is tagged :latest';
+  return undefined;
+}
+
+/** Every container of a Pod or pod template, with its image. */
+function containerImages(object: SourcedObject['object']): { container: string; image: string }[] {
+  const spec = podSpec(object);
+  if (!spec) return [];
+  const out: { container: string; image: string }[] = [];
+  for (const field of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
+    const list = spec[field];
+    if (!Array.isArray(list)) continue;
+    for (const c of list as { name?: unknown; image?: unknown }[]) {
+      if (typeof c !== 'object' || c === null) continue;
+      out.push({ container: String(c.name ?? '?'), image: typeof c.image === 'string' ? c.image : '' });
+    }
+  }
+  return out;
+}
+
+type PodSpec = Record<string, unknown>;
+
+function podSpec(object: SourcedObject['object']): PodSpec | undefined {
+  const get = (value: unknown, ...path: string[]): unknown =>
+    path.reduce<unknown>(
+      (v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined),
+      value,
+    );
+  let spec: unknown;
+  if (object.kind === 'Pod') spec = object.spec;
+  else if (object.kind === 'CronJob') spec = get(object.spec, 'jobTemplate', 'spec', 'template', 'spec');
+  else if (object.kind === 'PodTemplate') spec = get(object.template, 'spec');
+  else spec = get(object.spec, 'template', 'spec');
+  return typeof spec === 'object' && spec !== null ? (spec as PodSpec) : undefined;
+}

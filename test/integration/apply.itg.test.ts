@@ -1,0 +1,386 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ApplyError } from '../../src/cluster/apply.js';
+import { type DeployOptions, deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
+import type { DeployReport } from '../../src/report/report.js';
+import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
+
+// The cluster matches the directory: one test per acceptance point of the apply issue.
+
+const ns = uniqueName('itg-apply');
+const roots: string[] = [];
+
+/** Writes a spread directory from a map of relative path → content. */
+function dir(name: string, files: Record<string, string>): string {
+  const root = path.join(mkdtempSync(path.join(tmpdir(), 'spread-apply-')), name);
+  roots.push(path.dirname(root));
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), content);
+  }
+  return root;
+}
+
+function run(root: string, extra: Partial<DeployOptions> = {}): Promise<DeployReport> {
+  return deploy({
+    path: root,
+    kubeconfig: { paths: [kubeconfigPath()] },
+    context: 'spread-local',
+    namespace: ns,
+    mode: 'deploy',
+    wait: false,
+    timeoutMs: 60_000,
+    forceConflicts: false,
+    prune: true,
+    concurrency: 8,
+    logger: silentLogger,
+    ...extra,
+  });
+}
+
+async function getJson(kind: string, name: string, namespace = ns) {
+  return JSON.parse(
+    (await kubectl(['--context', 'spread-local', '-n', namespace, 'get', kind, name, '-o', 'json'])).stdout,
+  );
+}
+
+const deployment = (container: string, extra = '') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: ${container}
+        image: registry.example/web:1
+${extra}`;
+
+beforeAll(async () => {
+  await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+});
+afterAll(async () => {
+  await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+    allowFail: true,
+  });
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+describe('server-side apply makes the cluster equal to the directory', () => {
+  test('a container renamed in deployment.yaml: exactly one container, with the new name', async () => {
+    await run(dir('web', { 'deployment.yaml': deployment('old') }));
+    const r = await run(dir('web', { 'deployment.yaml': deployment('new') }));
+    expect(r.objects.find((o) => o.kind === 'Deployment')?.action).toBe('configured');
+    const live = await getJson('deployment', 'web');
+    expect(live.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['new']);
+  });
+
+  test('a container renamed in a .ctr file beside rc.yaml: exactly one container, with the new name', async () => {
+    const rc =
+      'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: legacy\nspec:\n  replicas: 1\n  template:\n    metadata:\n      labels: {app: legacy}\n';
+    await run(dir('legacy', { 'rc.yaml': rc, 'web.ctr': 'name: old\nimage: registry.example/web:1\n' }));
+    await run(dir('legacy', { 'rc.yaml': rc, 'web.ctr': 'name: new\nimage: registry.example/web:1\n' }));
+    const live = await getJson('rc', 'legacy');
+    expect(live.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['new']);
+  });
+
+  test('a removed port disappears from a Service and a container; TCP and UDP on one port both stay', async () => {
+    const svc = (ports: string) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: dns\nspec:\n  selector: {app: web}\n  ports:\n${ports}`;
+    const both =
+      '  - {name: dns-udp, port: 53, protocol: UDP}\n  - {name: dns-tcp, port: 53, protocol: TCP}\n  - {name: extra, port: 8080}\n';
+    const withPort =
+      '        ports:\n        - {containerPort: 53, protocol: UDP}\n        - {containerPort: 53, protocol: TCP}\n        - {containerPort: 8080}\n';
+    await run(dir('web', { 'deployment.yaml': deployment('new', withPort), '.k2e/svc.yaml': svc(both) }));
+    let live = await getJson('service', 'dns');
+    expect(live.spec.ports).toHaveLength(3);
+    const lessPort =
+      '        ports:\n        - {containerPort: 53, protocol: UDP}\n        - {containerPort: 53, protocol: TCP}\n';
+    await run(
+      dir('web', {
+        'deployment.yaml': deployment('new', lessPort),
+        '.k2e/svc.yaml': svc(
+          '  - {name: dns-udp, port: 53, protocol: UDP}\n  - {name: dns-tcp, port: 53, protocol: TCP}\n',
+        ),
+      }),
+    );
+    live = await getJson('service', 'dns');
+    expect(
+      live.spec.ports.map((p: { protocol: string; port: number }) => `${p.port}/${p.protocol}`).sort(),
+    ).toEqual(['53/TCP', '53/UDP']);
+    const dep = await getJson('deployment', 'web');
+    expect(
+      dep.spec.template.spec.containers[0].ports
+        .map((p: { containerPort: number; protocol: string }) => `${p.containerPort}/${p.protocol}`)
+        .sort(),
+    ).toEqual(['53/TCP', '53/UDP']);
+  });
+
+  test('a LoadBalancer Service redeployed with a changed label keeps its clusterIP and nodePorts', async () => {
+    const lb = (tier: string) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: front\n  labels: {tier: ${tier}}\nspec:\n  type: LoadBalancer\n  selector: {app: web}\n  ports:\n  - {name: http, port: 80}\n`;
+    await run(dir('lb', { '.k2e/lb.yaml': lb('a') }));
+    const before = await getJson('service', 'front');
+    const r = await run(dir('lb', { '.k2e/lb.yaml': lb('b') }));
+    expect(r.objects.find((o) => o.name === 'front')?.action).toBe('configured');
+    const after = await getJson('service', 'front');
+    expect(after.metadata.labels.tier).toBe('b');
+    expect(after.spec.clusterIP).toBe(before.spec.clusterIP);
+    expect(after.spec.ports[0].nodePort).toBe(before.spec.ports[0].nodePort);
+    expect(after.status).toEqual(before.status);
+  });
+});
+
+describe('prune', () => {
+  test("a file deleted from .k2e/ is pruned; a hand-made object and another deployment's objects survive", async () => {
+    const cm = (name: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: {a: b}\n`;
+    await run(dir('alpha', { '.k2e/one.yaml': cm('alpha-one'), '.k2e/two.yaml': cm('alpha-two') }));
+    await run(dir('beta', { '.k2e/one.yaml': cm('beta-one') }));
+    const r = await run(dir('alpha', { '.k2e/one.yaml': cm('alpha-one') }));
+    expect(r.objects.filter((o) => o.action === 'pruned').map((o) => o.name)).toEqual(['alpha-two']);
+    // Created again by hand, without the part-of label: no later prune touches it.
+    await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'configmap', 'alpha-two']);
+    const again = await run(dir('alpha', { '.k2e/one.yaml': cm('alpha-one') }));
+    expect(again.objects.filter((o) => o.action === 'pruned')).toEqual([]);
+    for (const name of ['alpha-one', 'alpha-two', 'beta-one']) {
+      expect(
+        (
+          await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', name, '-o', 'name'])
+        ).stdout.trim(),
+      ).toBe(`configmap/${name}`);
+    }
+  });
+
+  test('an input that parses to zero objects is an error, and nothing is pruned', async () => {
+    const empty = dir('alpha', { 'README.md': 'nothing here\n' });
+    await expect(run(empty)).rejects.toThrow();
+    expect(
+      (
+        await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'alpha-one', '-o', 'name'])
+      ).stdout.trim(),
+    ).toBe('configmap/alpha-one');
+  });
+});
+
+describe('first deploys and bad input', () => {
+  test('CRD + custom resource + Namespace + objects in it, all in one first deploy', async () => {
+    const group = `${uniqueName('w')}.example.com`;
+    const target = uniqueName('itg-crd');
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.${group}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+`;
+    const files = {
+      '.k2e/0-crd.yaml': crd,
+      '.k2e/1-ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${target}\n`,
+      '.k2e/2-widget.yaml': `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: w1\n  namespace: ${target}\nspec: {size: 3}\n`,
+      '.k2e/3-cm.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c1\n  namespace: ${target}\ndata: {a: b}\n`,
+    };
+    try {
+      const r = await run(dir('crd', files));
+      expect(r.objects.map((o) => `${o.kind}:${o.action}`).sort()).toEqual(
+        [
+          'ConfigMap:created',
+          'CustomResourceDefinition:created',
+          'Namespace:created',
+          'Widget:created',
+        ].sort(),
+      );
+      const w = await getJson(`widgets.${group}`, 'w1', target);
+      expect(w.spec.size).toBe(3);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', target, '--wait=false'], {
+        allowFail: true,
+      });
+      await kubectl(['--context', 'spread-local', 'delete', 'crd', `widgets.${group}`, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
+  test('an invalid object among 20 valid ones: non-zero, its file and line named, the cluster unchanged', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) {
+      files[`.k2e/cm-${String(i).padStart(2, '0')}.yaml`] =
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: twenty-${i}\ndata: {a: b}\n`;
+    }
+    files['.k2e/cm-07.yaml'] +=
+      '---\n# the bad one\napiVersion: v1\nkind: Service\nmetadata:\n  name: bad\nspec:\n  ports:\n  - port: 80\n    protocl: TCP\n';
+    const error = await run(dir('twenty', files)).catch((e) => e);
+    expect(error).toBeInstanceOf(ApplyError);
+    expect(error.failures).toHaveLength(1);
+    expect(error.message).toMatch(/\.k2e\/cm-07\.yaml:8\)/);
+    expect(error.message).toMatch(/protocl/);
+    const cms = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', '-o', 'name']);
+    expect(cms.stdout).not.toMatch(/twenty-/);
+  });
+
+  test('a selector change is a clear error naming the field and the object', async () => {
+    await run(dir('web', { 'deployment.yaml': deployment('new') }));
+    const changed = deployment('new')
+      .replace('matchLabels: {app: web}', 'matchLabels: {app: web, v: "2"}')
+      .replace('labels: {app: web}', 'labels: {app: web, v: "2"}');
+    const error = await run(dir('web', { 'deployment.yaml': changed })).catch((e) => e);
+    expect(error).toBeInstanceOf(ApplyError);
+    expect(error.message).toMatch(/Deployment\.apps .*web \(deployment\.yaml:1\)/);
+    expect(error.message).toMatch(/spec\.selector/);
+    expect(error.message).toMatch(/immutable/);
+  });
+});
+
+describe('taking over from client-side kubectl apply', () => {
+  test('kubectl apply, then spread, then a container renamed: exactly the new container', async () => {
+    const name = 'csa';
+    const manifest = deployment('first')
+      .replace(/name: web\n/, `name: ${name}\n`)
+      .replace(/app: web/g, 'app: csa');
+    await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '-f', '-'], { input: manifest });
+    await run(dir(name, { 'deployment.yaml': manifest }));
+    await run(dir(name, { 'deployment.yaml': manifest.replace('name: first', 'name: second') }));
+    const live = await getJson('deployment', name);
+    expect(live.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['second']);
+    const withFields = JSON.parse(
+      (
+        await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          'deployment',
+          name,
+          '-o',
+          'json',
+          '--show-managed-fields',
+        ])
+      ).stdout,
+    );
+    const managers = withFields.metadata.managedFields.map((m: { manager: string }) => m.manager);
+    expect(managers).not.toContain('kubectl-client-side-apply');
+  });
+});
+
+describe('immutable fields and ReplicationController rollouts', () => {
+  test('a selector change with --replace re-creates the object', async () => {
+    const base = deployment('new')
+      .replace(/name: web\n/, 'name: resel\n')
+      .replace(/app: web/g, 'app: resel');
+    await run(dir('resel', { 'deployment.yaml': base }));
+    const before = await getJson('deployment', 'resel');
+    const changed = base
+      .replace('matchLabels: {app: resel}', 'matchLabels: {app: resel, v: "2"}')
+      .replace('labels: {app: resel}', 'labels: {app: resel, v: "2"}');
+    const r = await run(dir('resel', { 'deployment.yaml': changed }), { replace: true });
+    expect(r.objects.find((o) => o.kind === 'Deployment')).toMatchObject({
+      action: 'configured',
+      replaced: true,
+    });
+    const after = await getJson('deployment', 'resel');
+    expect(after.metadata.uid).not.toBe(before.metadata.uid);
+    expect(after.spec.selector.matchLabels).toEqual({ app: 'resel', v: '2' });
+  });
+
+  test('an RC pod template change replaces every pod, never fewer than replicas-1 Ready', async () => {
+    const rc = (image: string) =>
+      `apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: roll\nspec:\n  replicas: 3\n  selector: {app: roll}\n  template:\n    metadata:\n      labels: {app: roll}\n    spec:\n      containers:\n      - name: web\n        image: ${image}\n`;
+    await run(dir('roll', { 'rc.yaml': rc('registry.example/web:1') }), { wait: true });
+    const podsNow = async () =>
+      JSON.parse(
+        (
+          await kubectl([
+            '--context',
+            'spread-local',
+            '-n',
+            ns,
+            'get',
+            'pods',
+            '-l',
+            'app=roll',
+            '-o',
+            'json',
+          ])
+        ).stdout,
+      ).items as {
+        metadata: { name: string; deletionTimestamp?: string };
+        spec: { containers: { image: string }[] };
+        status: { conditions?: { type: string; status: string }[] };
+      }[];
+    const oldPods = (await podsNow()).map((p) => p.metadata.name);
+    expect(oldPods).toHaveLength(3);
+    let minReady = 3;
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const ready = (await podsNow()).filter(
+          (p) =>
+            !p.metadata.deletionTimestamp &&
+            p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        ).length;
+        minReady = Math.min(minReady, ready);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    try {
+      await run(dir('roll', { 'rc.yaml': rc('registry.example/web:2') }), { wait: true });
+    } finally {
+      watching = false;
+      await watcher;
+    }
+    const pods = (await podsNow()).filter((p) => !p.metadata.deletionTimestamp);
+    expect(pods).toHaveLength(3);
+    for (const p of pods) {
+      expect(oldPods).not.toContain(p.metadata.name);
+      expect(p.spec.containers[0]!.image).toBe('registry.example/web:2');
+    }
+    expect(minReady).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("the deploy's annotations", () => {
+  test('go on changed objects only: a redeploy from another commit changes nothing', async () => {
+    const cm = (v: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: noted\ndata: {v: "${v}"}\n`;
+    const other = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: still\ndata: {v: "1"}\n';
+    const ann = (commit: string) => ({
+      'spread.rsprd.com/commit': commit,
+      'spread.rsprd.com/deployed-at': new Date().toISOString(),
+    });
+    await run(dir('noted', { '.k2e/a.yaml': cm('1'), '.k2e/b.yaml': other }), { annotations: ann('c1') });
+    const again = await run(dir('noted', { '.k2e/a.yaml': cm('1'), '.k2e/b.yaml': other }), {
+      annotations: ann('c2'),
+    });
+    expect(again.objects.map((o) => o.action)).toEqual(['unchanged', 'unchanged']);
+    const changed = await run(dir('noted', { '.k2e/a.yaml': cm('2'), '.k2e/b.yaml': other }), {
+      annotations: ann('c3'),
+    });
+    expect(Object.fromEntries(changed.objects.map((o) => [o.name, o.action]))).toEqual({
+      noted: 'configured',
+      still: 'unchanged',
+    });
+    expect((await getJson('configmap', 'noted')).metadata.annotations['spread.rsprd.com/commit']).toBe('c3');
+    expect((await getJson('configmap', 'still')).metadata.annotations['spread.rsprd.com/commit']).toBe('c1');
+  });
+});

@@ -1,0 +1,373 @@
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ApplyError } from '../../src/cluster/apply.js';
+import { deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
+import type { DeployReport } from '../../src/report/report.js';
+import { copyDir, kubeconfigContent, kubeconfigPath, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
+
+const example = path.join(ROOT, 'examples/mattermost');
+const ns = uniqueName('itg-deploy');
+
+function deployTo(dir: string, extra: Partial<Parameters<typeof deploy>[0]> = {}): Promise<DeployReport> {
+  return deploy({
+    path: dir,
+    kubeconfig: { paths: [kubeconfigPath()] },
+    context: 'spread-local',
+    namespace: ns,
+    mode: 'deploy',
+    wait: true,
+    timeoutMs: 120_000,
+    forceConflicts: false,
+    prune: true,
+    concurrency: 8,
+    logger: silentLogger,
+    ...extra,
+  });
+}
+
+const byKind = (r: DeployReport) =>
+  Object.fromEntries(r.objects.map((o) => [`${o.kind}/${o.name}`, o.action]));
+
+describe('spread deploy against the local cluster', () => {
+  beforeAll(async () => {
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+  });
+  afterAll(async () => {
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test('deploys examples/mattermost: the RC, its Service and Secret, with the RC pods Ready', async () => {
+    const report = await deployTo(example);
+    expect(report.deployment).toBe('mattermost');
+    expect(report.namespace).toBe(ns);
+    expect(byKind(report)).toMatchObject({
+      'ReplicationController/mattermost': 'created',
+      'Service/mattermost': 'created',
+    });
+    expect(report.objects.some((o) => o.kind === 'Secret' && o.action === 'created')).toBe(true);
+    for (const o of report.objects) expect(o.source).toMatch(/^(rc\.yml|\.k2e\/[^:]+):\d+$/);
+    expect(report.rollout).toEqual([
+      expect.objectContaining({ kind: 'ReplicationController', name: 'mattermost', ready: true }),
+    ]);
+
+    const rc = JSON.parse(
+      (await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'rc', 'mattermost', '-o', 'json']))
+        .stdout,
+    );
+    const names = rc.spec.template.spec.containers.map((c: { name: string }) => c.name).sort();
+    expect(names).toEqual(['app', 'db']);
+    const pods = JSON.parse(
+      (
+        await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          'pods',
+          '-l',
+          selector(rc.spec.selector),
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    );
+    expect(pods.items.length).toBe(rc.spec.replicas);
+    for (const pod of pods.items) {
+      expect(pod.status.phase).toBe('Running');
+      expect(pod.status.conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
+    }
+  });
+
+  test('deploying the same directory again reports every object unchanged', async () => {
+    const report = await deployTo(example);
+    expect(report.objects.length).toBeGreaterThan(0);
+    expect(report.objects.map((o) => o.action)).toEqual(report.objects.map(() => 'unchanged'));
+  });
+
+  test('kubectl sees the ApplySet: parent labelled with the id, children part of it', async () => {
+    const parent = JSON.parse(
+      (
+        await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          'secret',
+          'spread.mattermost',
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    );
+    const id = parent.metadata.labels['applyset.kubernetes.io/id'];
+    expect(id).toMatch(/^applyset-.+-v1$/);
+    expect(parent.metadata.annotations['applyset.kubernetes.io/contains-group-kinds']).toBe(
+      'ReplicationController,Secret,Service',
+    );
+    const children = JSON.parse(
+      (
+        await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          'rc,svc,secret',
+          '-l',
+          `applyset.kubernetes.io/part-of=${id}`,
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    );
+    expect(children.items.map((i: { kind: string }) => i.kind).sort()).toEqual([
+      'ReplicationController',
+      'Secret',
+      'Service',
+    ]);
+  });
+
+  test('a file dropped from .k2e/ is pruned; an unlabelled object with another name survives', async () => {
+    const dir = copyDir(example);
+    await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'configmap', 'hand-made']);
+    const secretFile = readFileSync(path.join(dir, '.k2e/secret.yaml'), 'utf8');
+    unlinkSync(path.join(dir, '.k2e/secret.yaml'));
+    // Keep the RC valid without the Secret: its db container reads the password from it.
+    writeFileSync(
+      path.join(dir, 'db.ctr'),
+      readFileSync(path.join(dir, 'db.ctr'), 'utf8').replace(
+        /valueFrom:[\s\S]*?key: [^\n]+\n/,
+        'value: "x"\n',
+      ),
+    );
+    const report = await deployTo(dir, { wait: false });
+    const pruned = report.objects.filter((o) => o.action === 'pruned');
+    expect(pruned.map((o) => o.kind)).toEqual(['Secret']);
+    expect(pruned[0]!.source).toBe('.k2e/secret.yaml:1'.replace(':1', `:${secretLine(secretFile)}`));
+    const left = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      ns,
+      'get',
+      'configmap',
+      'hand-made',
+      '-o',
+      'name',
+    ]);
+    expect(left.stdout.trim()).toBe('configmap/hand-made');
+    const parent = JSON.parse(
+      (
+        await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          'secret',
+          'spread.mattermost',
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    );
+    expect(parent.metadata.annotations['applyset.kubernetes.io/contains-group-kinds']).toBe(
+      'ReplicationController,Service',
+    );
+    // Put it back for the tests after this one.
+    const again = await deployTo(example, { wait: false });
+    expect(again.objects.filter((o) => o.kind === 'Secret').map((o) => o.action)).toEqual(['created']);
+  });
+
+  test('an invalid object among valid ones: the plan names its file and line, nothing is written', async () => {
+    const dir = copyDir(example, 'broken');
+    writeFileSync(
+      path.join(dir, '.k2e/bad.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: broken\nspec:\n  ports:\n  - port: 99999\n',
+    );
+    const error = await deployTo(dir).catch((e) => e);
+    expect(error).toBeInstanceOf(ApplyError);
+    expect(error.message).toMatch(/nothing was written/);
+    expect(error.message).toMatch(/Service .*broken \(\.k2e\/bad\.yaml:6\)/);
+    const cms = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'fine'], {
+      allowFail: true,
+    });
+    expect(cms.code).not.toBe(0);
+    expect(cms.stderr).toMatch(/not found/);
+  });
+
+  test('the CLI: a missing context exits non-zero naming the contexts that exist', async () => {
+    const r = await runNode('dist/cli/index.js', ['deploy', 'examples/mattermost', 'no-such-context']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/context "no-such-context" does not exist/);
+    expect(r.stderr).toMatch(/spread-local/);
+    expect(r.stderr).toMatch(/spread-team-a/);
+  });
+
+  test('the CLI: --output json prints the report on stdout and logs on stderr', async () => {
+    const r = await runNode('dist/cli/index.js', [
+      'deploy',
+      'examples/mattermost',
+      'spread-local',
+      '-n',
+      ns,
+      '--output',
+      'json',
+    ]);
+    expect(r.stderr).not.toMatch(/^error/m);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ deployment: 'mattermost', namespace: ns });
+    for (const o of report.objects) {
+      expect(Object.keys(o)).toEqual(
+        expect.arrayContaining(['apiVersion', 'kind', 'namespace', 'name', 'action', 'source']),
+      );
+      expect(o.action).toBe('unchanged');
+    }
+  });
+});
+
+describe('a context limited to one namespace (spread-team-a)', () => {
+  test('objects land in the context namespace team-a', async () => {
+    const r = await runNode('dist/cli/index.js', [
+      'deploy',
+      'examples/mattermost',
+      'spread-team-a',
+      '--output',
+      'json',
+    ]);
+    expect(r.stderr).not.toMatch(/^error/m);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.namespace).toBe('team-a');
+    expect(new Set(report.objects.map((o: { namespace: string }) => o.namespace))).toEqual(
+      new Set(['team-a']),
+    );
+    const rc = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      'team-a',
+      'get',
+      'rc',
+      'mattermost',
+      '-o',
+      'name',
+    ]);
+    expect(rc.stdout.trim()).toBe('replicationcontroller/mattermost');
+  });
+
+  test('an object naming namespace default fails with a clear RBAC error and writes nothing', async () => {
+    const dir = copyDir(path.join(ROOT, 'examples/mattermost'), 'escape');
+    const name = uniqueName('escapee');
+    writeFileSync(
+      path.join(dir, '.k2e/other.yaml'),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n  a: b\n`,
+    );
+    const r = await runNode('dist/cli/index.js', ['deploy', dir, 'spread-team-a']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/forbidden/i);
+    expect(r.stderr).toMatch(/\.k2e\/other\.yaml:1/);
+    expect(r.stderr).toMatch(/nothing was written/);
+    const cm = await kubectl(['--context', 'spread-local', '-n', 'default', 'get', 'configmap', name], {
+      allowFail: true,
+    });
+    expect(cm.code).not.toBe(0);
+  });
+});
+
+describe('the Action entry, run as the runner runs it', () => {
+  const actionNs = uniqueName('itg-action');
+  afterAll(async () => {
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', actionNs, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test('deploys from INPUT_* with the kubeconfig content, writes outputs and a summary, never prints the kubeconfig', async () => {
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', actionNs]);
+    const work = mkdtempSync(path.join(tmpdir(), 'spread-action-'));
+    const outputs = path.join(work, 'output');
+    const summary = path.join(work, 'summary');
+    writeFileSync(outputs, '');
+    writeFileSync(summary, '');
+    const content = kubeconfigContent();
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: work,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_OUTPUT: outputs,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_REPOSITORY: 'redspread/example',
+      GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+      GITHUB_RUN_ID: '42',
+      RUNNER_TEMP: work,
+      INPUT_PATH: 'examples/mattermost',
+      INPUT_CONTEXT: 'spread-local',
+      INPUT_KUBECONFIG: content,
+      INPUT_NAMESPACE: actionNs,
+    };
+    const r = await runNode('dist/index.js', [], env);
+    // `::add-mask::` commands are consumed by the runner and never shown; everything else is the log.
+    const log = (r.stdout + r.stderr)
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n');
+    expect(log).not.toMatch(/::error/);
+    expect(r.code).toBe(0);
+    const out = readFileSync(outputs, 'utf8');
+    expect(out).toMatch(/^deployment<<.*\nmattermost\n/m);
+    expect(out).toMatch(new RegExp(`^namespace<<.*\\n${actionNs}\\n`, 'm'));
+    const objects = JSON.parse(/^objects<<(.*)\n([\s\S]*?)\n\1$/m.exec(out)![2]!);
+    expect(objects.map((o: { action: string }) => o.action)).toEqual(objects.map(() => 'created'));
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toMatch(/spread deploy: mattermost/);
+    expect(md).toMatch(/replicationcontroller\/mattermost/);
+    // No secret anywhere: not the kubeconfig, not its key material, not the Secret's value.
+    const secrets = [content, ...pemBodies(content)];
+    for (const s of secrets) {
+      expect(log).not.toContain(s);
+      expect(out).not.toContain(s);
+      expect(md).not.toContain(s);
+    }
+    const secretValue = /password:\s*"?([^"\n]+)"?/.exec(
+      readFileSync(path.join(example, '.k2e/secret.yaml'), 'utf8'),
+    )?.[1];
+    expect(secretValue).toBeTruthy();
+    for (const text of [log, out, md]) expect(text).not.toContain(secretValue!);
+    rmSync(work, { recursive: true, force: true });
+  });
+});
+
+function selector(sel: Record<string, string>): string {
+  return Object.entries(sel)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+function secretLine(text: string): number {
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => /^kind:\s*Secret/.test(l));
+  // The object starts at its document's first non-comment line.
+  let start = i;
+  while (start > 0 && !/^---/.test(lines[start - 1]!) && !/^\s*#/.test(lines[start - 1]!)) start--;
+  return start + 1;
+}
+
+/** The base64 key and certificate data in a kubeconfig, and their decoded PEM bodies. */
+function pemBodies(kubeconfig: string): string[] {
+  const out: string[] = [];
+  for (const m of kubeconfig.matchAll(/(client-key-data|token):\s*(\S+)/g)) {
+    out.push(m[2]!);
+    const pem = Buffer.from(m[2]!, 'base64').toString('utf8');
+    for (const line of pem.split('\n')) if (line.length > 40 && !line.startsWith('-----')) out.push(line);
+  }
+  return out;
+}

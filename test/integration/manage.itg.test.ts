@@ -1,0 +1,189 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { applySetFor, labelForApplySet } from '../../src/cluster/applyset.js';
+import { KubeClient } from '../../src/cluster/client.js';
+import { listRevisions, recordRevision } from '../../src/cluster/history.js';
+import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
+import { deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { deletes, history, list, rollback } from '../../src/core/manage.js';
+import { readDeployment } from '../../src/core/read.js';
+import { formatSource } from '../../src/input/source.js';
+import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
+
+const ns = uniqueName('itg-manage');
+const ctx = ['--context', 'spread-local'];
+const root = path.join(mkdtempSync(path.join(tmpdir(), 'spread-manage-')), 'shop');
+const base = {
+  kubeconfig: { paths: [kubeconfigPath()] },
+  context: 'spread-local',
+  namespace: ns,
+  logger: silentLogger,
+};
+let client: KubeClient;
+
+function write(image: string, configMaps: string[]): void {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(path.join(root, '.k2e'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'deployment.yaml'),
+    `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: shop}}
+  template:
+    metadata: {labels: {app: shop}}
+    spec:
+      containers: [{name: web, image: "${image}"}]
+`,
+  );
+  for (const name of configMaps)
+    writeFileSync(
+      path.join(root, '.k2e', `${name}.yaml`),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {k: v}\n`,
+    );
+}
+
+/** A deploy followed by what the lead's wiring will do after it: record the revision. */
+async function deployAndRecord(commit: string) {
+  const report = await deploy({
+    ...base,
+    path: root,
+    mode: 'deploy',
+    wait: true,
+    timeoutMs: 120_000,
+    forceConflicts: false,
+    prune: true,
+    concurrency: 8,
+    commit,
+    runUrl: `https://ci.example/${commit}`,
+  });
+  return { report, revision: { revision: report.revision } };
+}
+
+const image = async () =>
+  (
+    await kubectl([
+      ...ctx,
+      '-n',
+      ns,
+      'get',
+      'deployment',
+      'shop',
+      '-o',
+      'jsonpath={.spec.template.spec.containers[0].image}',
+    ])
+  ).stdout;
+const configMaps = async () =>
+  (
+    await kubectl([
+      ...ctx,
+      '-n',
+      ns,
+      'get',
+      'configmap',
+      '-l',
+      'app.kubernetes.io/managed-by=spread',
+      '-o',
+      'name',
+    ])
+  ).stdout
+    .split('\n')
+    .filter(Boolean)
+    .sort();
+
+describe('history, rollback, list and delete on the local cluster', () => {
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', ns]);
+    client = new KubeClient(loadKubeconfig({ paths: [kubeconfigPath()] }, 'spread-local').kubeConfig);
+  });
+  afterAll(async () => {
+    client?.close();
+    await kubectl([...ctx, 'delete', 'namespace', ns, '--wait=false'], { allowFail: true });
+  });
+
+  test('each deploy records a revision; history lists them newest first with the current one', async () => {
+    write('nginx:1.26', ['settings', 'old-only']);
+    const one = await deployAndRecord('c0ffee1');
+    expect(one.revision.revision).toBe(1);
+    write('nginx:1.27', ['settings', 'new-only']);
+    const two = await deployAndRecord('c0ffee2');
+    expect(two.revision.revision).toBe(2);
+    const h = await history('shop', base);
+    expect(h.current).toBe(2);
+    expect(h.revisions.map((r) => [r.revision, r.commit, r.objectCount])).toEqual([
+      [2, 'c0ffee2', 3],
+      [1, 'c0ffee1', 3],
+    ]);
+    expect(h.revisions[0]!.images).toEqual([{ image: 'nginx:1.27' }]);
+    const secret = JSON.parse(
+      (await kubectl([...ctx, '-n', ns, 'get', 'secret', 'spread.shop.v2', '-o', 'json'])).stdout,
+    );
+    expect(secret.type).toBe('spread.rsprd.com/revision');
+    expect(secret.metadata.labels['spread.rsprd.com/deployment']).toBe('shop');
+  });
+
+  test('rollback re-applies the previous revision, prunes what it does not hold and records a new revision', async () => {
+    expect(await image()).toBe('nginx:1.27');
+    const report = await rollback('shop', undefined, { ...base, timeoutMs: 120_000 });
+    expect(report.rolledBackTo).toBe(1);
+    expect(report.revision).toBe(3);
+    expect(await image()).toBe('nginx:1.26');
+    expect(await configMaps()).toEqual(['configmap/old-only', 'configmap/settings']);
+    expect(report.objects).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'ConfigMap', name: 'new-only', action: 'pruned' }),
+      ]),
+    );
+    expect(report.rollout).toEqual([expect.objectContaining({ name: 'shop', ready: true })]);
+    const h = await history('shop', base);
+    expect(h.current).toBe(3);
+    expect(h.revisions[0]).toMatchObject({ revision: 3, description: 'rollback to 1', commit: 'c0ffee1' });
+    // And forward again to a named revision.
+    const forward = await rollback('shop', 2, { ...base, timeoutMs: 120_000 });
+    expect(forward.revision).toBe(4);
+    expect(await image()).toBe('nginx:1.27');
+    expect(await configMaps()).toEqual(['configmap/new-only', 'configmap/settings']);
+  });
+
+  test('a missing revision is a clear error', async () => {
+    await expect(rollback('shop', 99, base)).rejects.toThrow(/has no revision 99/);
+  });
+
+  test('list shows the deployment with its revision, objects and status', async () => {
+    const all = await list({ ...base, namespace: undefined });
+    const mine = all.find((d) => d.namespace === ns && d.name === 'shop');
+    expect(mine).toMatchObject({ name: 'shop', namespace: ns, revision: 4, objects: 3, status: 'ready' });
+    expect(mine!.ageMs).toBeLessThan(120_000);
+    const only = await list(base);
+    expect(only.map((d) => d.name)).toEqual(['shop']);
+  });
+
+  test('old revisions beyond the limit are deleted', async () => {
+    const set = applySetFor('shop', ns);
+    const read = await readDeployment(root, { namespace: ns, logger: silentLogger });
+    const objects = read.objects.map((o) => labelForApplySet(o, set, formatSource(o.source)));
+    await recordRevision(client, set, { objects }, { keep: 2 });
+    expect((await listRevisions(client, set)).map((r) => r.revision)).toEqual([5, 4]);
+  });
+
+  test('delete removes every object, the revisions, the lease and the parent', async () => {
+    const report = await deletes('shop', base);
+    expect(report.objects.map((o) => `${o.kind}/${o.name}`).sort()).toEqual([
+      'ConfigMap/new-only',
+      'ConfigMap/settings',
+      'Deployment/shop',
+    ]);
+    expect(report.revisions).toBe(2);
+    const left = (
+      await kubectl([...ctx, '-n', ns, 'get', 'deployments,configmaps,secrets,leases', '-o', 'name'])
+    ).stdout;
+    expect(left).not.toMatch(/shop|settings|new-only/);
+    expect((await list(base)).length).toBe(0);
+    await expect(history('shop', base)).rejects.toThrow(/no deployment shop/);
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { KubeClient } from '../../src/cluster/client.js';
+import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
+import { informer } from '../../src/cluster/watch.js';
+import type { KubeObject } from '../../src/deployment/kube-object.js';
+import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
+
+const ns = uniqueName('itg-watch');
+const ctx = ['--context', 'spread-local'];
+
+describe('informer (list + watch) on the local cluster', () => {
+  let client: KubeClient;
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', ns]);
+    client = new KubeClient(loadKubeconfig({ paths: [kubeconfigPath()] }, 'spread-local').kubeConfig);
+  });
+  afterAll(async () => {
+    client?.close();
+    await kubectl([...ctx, 'delete', 'namespace', ns, '--wait=false'], { allowFail: true });
+  });
+
+  test('sees changes across watches the server ends early (resumed from the last resourceVersion)', async () => {
+    const stop = new AbortController();
+    const seen: string[][] = [];
+    const run = informer(client, `/api/v1/namespaces/${ns}/configmaps`, {
+      labelSelector: 'itg=watch',
+      signal: stop.signal,
+      watchSeconds: 1,
+      onChange: (items: readonly KubeObject[]) => seen.push(items.map((o) => o.metadata.name ?? '').sort()),
+    });
+    const make = (name: string) =>
+      kubectl([...ctx, '-n', ns, 'create', 'configmap', name, '--from-literal=k=v']).then(() =>
+        kubectl([...ctx, '-n', ns, 'label', 'configmap', name, 'itg=watch']),
+      );
+    await make('one');
+    // Several 1 s watches end meanwhile; each is resumed.
+    await new Promise((r) => setTimeout(r, 2500));
+    await make('two');
+    await kubectl([...ctx, '-n', ns, 'delete', 'configmap', 'one']);
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && JSON.stringify(seen.at(-1)) !== JSON.stringify(['two']))
+      await new Promise((r) => setTimeout(r, 100));
+    stop.abort();
+    await run;
+    expect(seen[0]).toEqual([]);
+    expect(seen).toContainEqual(['one']);
+    expect(seen).toContainEqual(['one', 'two']);
+    expect(seen.at(-1)).toEqual(['two']);
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+  });
+});

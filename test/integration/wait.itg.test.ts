@@ -1,0 +1,238 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { KubeClient } from '../../src/cluster/client.js';
+import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
+import { RolloutError } from '../../src/cluster/wait.js';
+import { DeployError, deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
+
+// kwok (scripts/cluster/kwok.yaml) plays only its default stages, which make every Pod Ready, and it
+// reads no Stage objects from the cluster. To see a pod fail the way a kubelet reports it, these
+// tests bind pods to a Node that kwok does not manage (no kwok.x-k8s.io/node annotation) and write
+// that Node's kubelet's part themselves: container status ImagePullBackOff and the pull Events.
+const ns = uniqueName('itg-wait');
+const node = uniqueName('itg-nokubelet');
+const ctx = ['--context', 'spread-local'];
+
+function dir(files: Record<string, string>): string {
+  const d = path.join(mkdtempSync(path.join(tmpdir(), 'spread-wait-')), 'app');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(d, name)), { recursive: true });
+    writeFileSync(path.join(d, name), text);
+  }
+  return d;
+}
+
+function run(d: string, timeoutMs = 120_000, lines: string[] = []) {
+  return deploy({
+    path: d,
+    kubeconfig: { paths: [kubeconfigPath()] },
+    context: 'spread-local',
+    namespace: ns,
+    mode: 'deploy',
+    wait: true,
+    timeoutMs,
+    forceConflicts: false,
+    prune: true,
+    concurrency: 8,
+    logger: { ...silentLogger, info: (m) => lines.push(m) },
+  });
+}
+
+const deployment = (name: string, podSpec: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+${podSpec}
+`;
+
+/** Plays a kubelet that cannot pull the image, for every pod of `app` bound to `node`. */
+function fakeKubelet(app: string, signal: AbortSignal): Promise<void> {
+  const client = new KubeClient(loadKubeconfig({ paths: [kubeconfigPath()] }, 'spread-local').kubeConfig);
+  const done = new Set<string>();
+  return (async () => {
+    try {
+      while (!signal.aborted) {
+        const pods = await client.request<{
+          items: { metadata: { name: string; uid: string }; spec: { nodeName?: string } }[];
+        }>({
+          method: 'GET',
+          path: `/api/v1/namespaces/${ns}/pods`,
+          query: { labelSelector: `app=${app}` },
+        });
+        for (const pod of pods.body.items) {
+          if (pod.spec.nodeName !== node || done.has(pod.metadata.name)) continue;
+          done.add(pod.metadata.name);
+          const image = 'registry.invalid/missing:1';
+          const setWaiting = (reason: string, message: string) =>
+            client.request({
+              method: 'PATCH',
+              path: `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`,
+              contentType: 'application/merge-patch+json',
+              body: {
+                status: {
+                  phase: 'Pending',
+                  conditions: [
+                    { type: 'PodScheduled', status: 'True' },
+                    { type: 'Ready', status: 'False' },
+                  ],
+                  containerStatuses: [
+                    {
+                      name: 'web',
+                      image,
+                      imageID: '',
+                      ready: false,
+                      restartCount: 0,
+                      state: { waiting: { reason, message } },
+                    },
+                  ],
+                },
+              },
+            });
+          const event = (reason: string, message: string, type = 'Warning') =>
+            client.request({
+              method: 'POST',
+              path: `/api/v1/namespaces/${ns}/events`,
+              body: {
+                apiVersion: 'v1',
+                kind: 'Event',
+                metadata: { generateName: `${pod.metadata.name}.` },
+                involvedObject: {
+                  apiVersion: 'v1',
+                  kind: 'Pod',
+                  name: pod.metadata.name,
+                  namespace: ns,
+                  uid: pod.metadata.uid,
+                },
+                reason,
+                message,
+                type,
+                source: { component: 'kubelet', host: node },
+                firstTimestamp: new Date().toISOString(),
+                lastTimestamp: new Date().toISOString(),
+                count: 1,
+              },
+            });
+          await event('Pulling', `Pulling image "${image}"`, 'Normal');
+          await event('Failed', `Failed to pull image "${image}": not found`);
+          await setWaiting('ErrImagePull', `failed to pull "${image}": not found`);
+          await new Promise((r) => setTimeout(r, 1000));
+          await event('BackOff', `Back-off pulling image "${image}"`, 'Normal');
+          await setWaiting('ImagePullBackOff', `Back-off pulling image "${image}"`);
+        }
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    } finally {
+      client.close();
+    }
+  })();
+}
+
+describe('rollout wait on the local cluster', () => {
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', ns]);
+    await kubectl([...ctx, 'apply', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: node, labels: { 'kubernetes.io/hostname': node, 'spread-test': 'no-kubelet' } },
+      }),
+    });
+  });
+  afterAll(async () => {
+    await kubectl([...ctx, 'delete', 'namespace', ns, '--wait=false'], { allowFail: true });
+    await kubectl([...ctx, 'delete', 'node', node, '--wait=false'], { allowFail: true });
+  });
+
+  test('a Deployment whose pod cannot pull its image fails early, quoting the pod and its events', async () => {
+    const stop = new AbortController();
+    const kubelet = fakeKubelet('pullfail', stop.signal);
+    const started = Date.now();
+    const d = dir({
+      'deployment.yaml': deployment(
+        'pullfail',
+        `      nodeName: ${node}\n      containers:\n        - name: web\n          image: registry.invalid/missing:1\n`,
+      ),
+    });
+    let error: unknown;
+    try {
+      await run(d, 240_000);
+    } catch (e) {
+      error = e;
+    } finally {
+      stop.abort();
+      await kubelet;
+    }
+    const elapsed = Date.now() - started;
+    expect(error).toBeInstanceOf(DeployError);
+    const cause = (error as DeployError).cause;
+    expect(cause).toBeInstanceOf(RolloutError);
+    expect(cause.message).toMatch(
+      /Deployment\.apps .*\/pullfail: pod pullfail-\S+: container web: ImagePullBackOff/,
+    );
+    expect(cause.message).toMatch(/Warning Failed: Failed to pull image "registry.invalid\/missing:1"/);
+    expect(cause.message).toMatch(/container web: waiting ImagePullBackOff/);
+    expect(elapsed).toBeLessThan(60_000);
+    if (process.env.SHOW_ROLLOUT_ERROR) process.stderr.write(`${cause.message}\n`);
+    expect((error as DeployError).report.rollout).toEqual([
+      expect.objectContaining({
+        name: 'pullfail',
+        ready: false,
+        message: expect.stringMatching(/ImagePullBackOff/),
+      }),
+    ]);
+  });
+
+  test('an unschedulable pod fails the rollout after the grace, with the scheduler message', async () => {
+    const started = Date.now();
+    const d = dir({
+      'deployment.yaml': deployment(
+        'nowhere',
+        `      nodeSelector: {spread-test: no-such-node}\n      containers:\n        - name: web\n          image: nginx:1.27\n`,
+      ),
+    });
+    const error = await run(d, 240_000).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeployError);
+    expect((error as DeployError).message).toMatch(/Unschedulable|unschedulable: 0\/\d+ nodes are available/);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  test('a LoadBalancer Service with no load-balancer controller does not hang the wait; its node ports are reported', async () => {
+    const lines: string[] = [];
+    const d = dir({
+      'deployment.yaml': deployment(
+        'lbweb',
+        `      containers:\n        - name: web\n          image: nginx:1.27\n`,
+      ),
+      '.k2e/service.yaml': `apiVersion: v1
+kind: Service
+metadata:
+  name: lbweb
+spec:
+  type: LoadBalancer
+  selector: {app: lbweb}
+  ports: [{port: 80, targetPort: 80}]
+`,
+    });
+    const started = Date.now();
+    const report = await run(d, 120_000, lines);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(report.rollout).toEqual([
+      expect.objectContaining({ kind: 'Deployment', name: 'lbweb', ready: true }),
+    ]);
+    expect(lines.join('\n')).toMatch(
+      /Service .*\/lbweb: LoadBalancer \(no address yet\), node ports 80:\d+\/TCP/,
+    );
+  });
+});

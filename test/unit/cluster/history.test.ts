@@ -1,0 +1,93 @@
+import { describe, expect, test } from 'vitest';
+import { applySetFor } from '../../../src/cluster/applyset.js';
+import {
+  decodeObjects,
+  encodeObjects,
+  HISTORY,
+  imagesOf,
+  parseRevisionSecret,
+  revisionSecret,
+  revisionSecretName,
+  revisionsToDelete,
+} from '../../../src/cluster/history.js';
+import type { KubeObject } from '../../../src/deployment/kube-object.js';
+
+const deployment: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'prod' },
+  spec: {
+    template: {
+      spec: {
+        initContainers: [{ name: 'init', image: 'busybox:1.36' }],
+        containers: [{ name: 'web', image: 'registry.example/web@sha256:abc' }],
+      },
+    },
+  },
+};
+const cron: KubeObject = {
+  apiVersion: 'batch/v1',
+  kind: 'CronJob',
+  metadata: { name: 'c' },
+  spec: {
+    jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } } },
+  },
+};
+
+describe('revisions', () => {
+  test('objects round-trip through gzip+base64 and compress', () => {
+    const many = Array.from({ length: 50 }, () => deployment);
+    const text = encodeObjects(many);
+    expect(decodeObjects(text)).toEqual(many);
+    expect(text.length).toBeLessThan(JSON.stringify(many).length / 5);
+    expect(() => decodeObjects(encodeObjects({} as never))).toThrow(/no object list/);
+  });
+
+  test('imagesOf finds every container image once, with digests', () => {
+    expect(imagesOf([deployment, cron])).toEqual([
+      { image: 'busybox:1.36' },
+      { image: 'registry.example/web@sha256:abc', digest: 'sha256:abc' },
+    ]);
+  });
+
+  test('the revision Secret and back', () => {
+    const set = applySetFor('web', 'prod');
+    const secret = revisionSecret(set, 7, {
+      objects: [deployment],
+      commit: 'abc123',
+      runUrl: 'https://ci/run/9',
+      time: new Date('2025-01-01T00:00:00Z'),
+    });
+    expect(secret.metadata.name).toBe('spread.web.v7');
+    expect(secret.type).toBe(HISTORY.type);
+    expect(secret.metadata.labels).toMatchObject({
+      [HISTORY.applySet]: set.id,
+      'spread.rsprd.com/deployment': 'web',
+      [HISTORY.revision]: '7',
+    });
+    expect(secret.metadata.labels?.['applyset.kubernetes.io/part-of']).toBeUndefined();
+    const back = parseRevisionSecret(secret, true);
+    expect(back).toMatchObject({
+      deployment: 'web',
+      namespace: 'prod',
+      revision: 7,
+      time: '2025-01-01T00:00:00.000Z',
+      commit: 'abc123',
+      runUrl: 'https://ci/run/9',
+      objectCount: 1,
+      secretName: revisionSecretName('web', 7),
+    });
+    expect(back.objects).toEqual([deployment]);
+    expect(back.images.map((i) => i.image)).toEqual(['busybox:1.36', 'registry.example/web@sha256:abc']);
+  });
+
+  test.each([
+    [[1, 2, 3], 10, undefined, []],
+    [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 10, 12, [1, 2]],
+    [[5, 4, 3, 2, 1], 2, undefined, [1, 2, 3]],
+    [[1, 2, 3, 4], 2, 1, [2, 3]],
+    [[1, 2], 0, 2, [1]],
+  ])('retention of %j keeping %i (current %s) deletes %j', (revisions, keep, current, doomed) => {
+    expect(revisionsToDelete(revisions, keep, current)).toEqual(doomed);
+  });
+});

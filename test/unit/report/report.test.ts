@@ -1,0 +1,105 @@
+import { describe, expect, test } from 'vitest';
+import { countActions, type DeployReport, formatReportText, objectRef } from '../../../src/report/report.js';
+
+const report: DeployReport = {
+  deployment: 'web',
+  namespace: 'prod',
+  context: 'ctx',
+  mode: 'deploy',
+  objects: [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: 'prod',
+      name: 'web',
+      action: 'configured',
+      source: 'deployment.yaml:1',
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      namespace: 'prod',
+      name: 'web',
+      action: 'unchanged',
+      source: '.k2e/svc.yaml:1',
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'prod',
+      name: 'old',
+      action: 'pruned',
+      source: '.k2e/cm.yaml:1',
+    },
+    { apiVersion: 'v1', kind: 'Namespace', name: 'prod', action: 'created', source: '.k2e/ns.yaml:1' },
+  ],
+  rollout: [
+    {
+      kind: 'Deployment',
+      namespace: 'prod',
+      name: 'web',
+      ready: true,
+      message: '2/2 replicas available',
+      durationMs: 1500,
+    },
+  ],
+  durationMs: 2500,
+};
+
+describe('report', () => {
+  test('countActions', () => {
+    expect(countActions(report)).toMatchObject({
+      created: 1,
+      configured: 1,
+      unchanged: 1,
+      pruned: 1,
+      create: 0,
+    });
+  });
+
+  test.each([
+    [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, 'deployment.apps/web'],
+    [{ apiVersion: 'v1', kind: 'Service', name: 'web' }, 'service/web'],
+    [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w' }, 'widget.example.com/w'],
+  ])('objectRef %j', (o, text) => {
+    expect(objectRef(o)).toBe(text);
+  });
+
+  test('formatReportText lists objects like kubectl, the rollout and a total', () => {
+    expect(formatReportText(report)).toBe(
+      [
+        'Deployed web to namespace prod (context ctx):',
+        '  deployment.apps/web configured -n prod  (deployment.yaml:1)',
+        '  service/web unchanged -n prod  (.k2e/svc.yaml:1)',
+        '  configmap/old pruned -n prod  (.k2e/cm.yaml:1)',
+        '  namespace/prod created  (.k2e/ns.yaml:1)',
+        '  rollout deployment/web: ready — 2/2 replicas available (1.5s)',
+        '1 created, 1 configured, 1 unchanged, 1 pruned in 2.5s',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('a plan shows the changed fields under each object', () => {
+    const plan: DeployReport = {
+      ...report,
+      mode: 'plan',
+      objects: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          namespace: 'prod',
+          name: 'web',
+          action: 'update',
+          source: 'deployment.yaml:1',
+          changes: [{ op: 'change', path: 'spec.replicas', before: '1', after: '2' }],
+        },
+      ],
+      rollout: [],
+    };
+    const text = formatReportText(plan);
+    expect(text).toContain('Plan for web');
+    expect(text).toContain('      ~ spec.replicas: 1 → 2');
+    expect(text).toContain('0 to create, 1 to update, 0 to replace, 0 unchanged, 0 to prune');
+  });
+});
