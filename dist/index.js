@@ -1,3 +1,14 @@
-import { runAction } from './spread.js';
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  process.stderr.write(`spread needs Node.js 24 or newer; this is ${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\n`);
+  process.exit(1);
+}
+let runAction;
+try {
+  ({ runAction } = await import('./spread.js'));
+} catch (error) {
+  process.stderr.write(`spread failed to load: ${error?.stack ?? error}\n`);
+  process.exit(1);
+}
 
 await runAction();

@@ -1,81 +1,212 @@
+import path from 'node:path';
 import * as core from '@actions/core';
-import { loadKubeconfig } from '../cluster/kubeconfig.js';
+import type { KubeconfigSource } from '../cluster/kubeconfig.js';
+import { defaultHolder } from '../cluster/lock.js';
 import { DeployError, deploy } from '../core/deploy.js';
 import { locatedFailures } from '../core/errors.js';
-import { countActions, type DeployReport } from '../report/report.js';
-import { addDeploySummary } from '../report/summary.js';
-import { getInputs } from './inputs.js';
-import { actionLogger } from './logger.js';
+import { deletes } from '../core/manage.js';
+import { toDnsLabel } from '../entity/names.js';
+import { deployAnnotations } from '../frontend/ci.js';
+import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
+import { countActions } from '../report/report.js';
+import { addDeploySummary, type SummaryReport } from '../report/summary.js';
+import { upsertComment } from './comment.js';
+import { branchFor, contextForBranch } from './environments.js';
+import { getInputs, type Inputs } from './inputs.js';
+import { prepareKubeconfig } from './kubeconfig.js';
+import { createActionLogger } from './logger.js';
+import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
+
+/** Longest `plan` output, in characters (a step's outputs share GitHub's 1 MiB). */
+const PLAN_OUTPUT_LIMIT = 256 * 1024;
 
 /**
- * The Action: inputs → deploy → outputs and job summary. Any failure fails the step; located
- * failures (a manifest's file and line) become file annotations on the pull request.
+ * The Action: inputs → target context → kubeconfig → deploy (read, plan, apply, prune, wait: the
+ * core's log groups) → outputs, job summary and, for a plan on a pull request, the plan comment.
+ * Any failure fails the step; located failures (a manifest's file and line) become file annotations
+ * relative to the workspace, so they land on the pull request's diff. Writing the summary or the
+ * comment only warns when it fails.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let cleanup = () => {};
+  let locate = (file: string) => file;
+  let annotate = true;
   try {
     const inputs = getInputs();
-    if (inputs.kubeconfig) {
-      core.setSecret(inputs.kubeconfig);
-      // Mask each credential inside too, in case a part of it is ever printed on its own.
-      for (const secret of loadKubeconfig({ content: inputs.kubeconfig }, inputs.context || undefined)
-        .secrets)
-        core.setSecret(secret);
+    const runner = readRunnerEnv(env);
+    annotate = inputs.annotate;
+    locate = (file) => workspacePath(runner.workspace, inputs.path, file);
+    const context = targetContext(inputs, runner);
+    if (context === undefined) return;
+    const kube = prepareKubeconfig(inputs.kubeconfig, context, runner);
+    cleanup = kube.cleanup;
+    if (inputs.mode === 'delete') {
+      await runDelete(inputs, runner, kube.source, context);
+      return;
     }
-    const kubeconfig = inputs.kubeconfig
-      ? { content: inputs.kubeconfig }
-      : { paths: (env.KUBECONFIG ?? `${env.HOME}/.kube/config`).split(':').filter(Boolean) };
-    let report: DeployReport;
+    const options = {
+      path: path.resolve(runner.workspace, inputs.path),
+      kubeconfig: kube.source,
+      context: context || undefined,
+      namespace: inputs.namespace || undefined,
+      name: inputs.name || undefined,
+      mode: inputs.mode === 'plan' ? ('plan' as const) : ('deploy' as const),
+      wait: inputs.wait,
+      timeoutMs: inputs.timeoutMs,
+      forceConflicts: inputs.forceConflicts,
+      replace: inputs.replace,
+      prune: inputs.prune,
+      images: {
+        ...(inputs.registry ? { registry: inputs.registry } : {}),
+        // The commit, shortened as the CLI does, unless a tag is given.
+        ...(inputs.tag || runner.sha ? { tag: inputs.tag || runner.sha.slice(0, 12) } : {}),
+        buildArgs: inputs.buildArgs,
+        build: inputs.build,
+        push: inputs.push,
+        ...(runner.dockerHost ? { docker: runner.dockerHost } : {}),
+        dockerConfigDir: runner.dockerConfigDir,
+      },
+      concurrency: inputs.concurrency,
+      rollbackOnFailure: inputs.rollbackOnFailure,
+      lockTimeoutMs: inputs.lockTimeoutMs,
+      waitLoadBalancer: inputs.waitLoadBalancer,
+      ...(runLinks(runner).runUrl ? { runUrl: runLinks(runner).runUrl } : {}),
+      ...(runner.sha ? { commit: runner.sha } : {}),
+      ...(inputs.objectAnnotations
+        ? {
+            annotations: deployAnnotations(
+              { commit: runner.sha, runUrl: runLinks(runner).runUrl },
+              new Date(),
+            ),
+          }
+        : {}),
+      logger: createActionLogger({ annotate, locate }),
+    };
+    let report: SummaryReport;
     try {
-      report = await deploy({
-        path: inputs.path,
-        kubeconfig,
-        context: inputs.context || undefined,
-        namespace: inputs.namespace || undefined,
-        name: inputs.name || undefined,
-        mode: inputs.mode,
-        wait: inputs.wait,
-        timeoutMs: inputs.timeoutMs,
-        forceConflicts: inputs.forceConflicts,
-        prune: inputs.prune,
-        concurrency: inputs.concurrency,
-        logger: actionLogger,
-      });
+      report = await deploy(options);
     } catch (error) {
-      if (error instanceof DeployError) await publish(error.report, env);
+      if (error instanceof DeployError) await publish(error.report, inputs, runner, error.message);
       throw error;
     }
-    await publish(report, env);
+    await publish(report, inputs, runner);
   } catch (error) {
     for (const f of locatedFailures(error)) {
-      const props = f.file ? { file: f.file, startLine: f.line } : {};
+      const props =
+        annotate && f.file ? { file: locate(f.file), ...(f.line ? { startLine: f.line } : {}) } : {};
       if (f.severity === 'warning') core.warning(f.message, props);
       else core.error(f.message, props);
     }
     core.setFailed((error as Error).message ?? String(error));
+  } finally {
+    cleanup();
   }
 }
 
-async function publish(report: DeployReport, env: NodeJS.ProcessEnv): Promise<void> {
-  const counts = countActions(report);
+/**
+ * The context to deploy to: the `context` input, or the `environments` rule matching the branch.
+ * Undefined when the rules map the branch to nothing: the step then ends with a notice and the
+ * output `skipped` set to `true`.
+ */
+function targetContext(inputs: Inputs, runner: RunnerEnv): string | undefined {
+  core.setOutput('skipped', 'false');
+  if (inputs.environments.length === 0) return inputs.context;
+  const branch = branchFor(runner, inputs.mode);
+  const rule = contextForBranch(inputs.environments, branch);
+  if (!rule) {
+    core.notice(
+      `branch "${branch}" matches no line of the environments input (${inputs.environments.map((r) => r.pattern).join(', ')}): nothing deployed`,
+    );
+    core.setOutput('skipped', 'true');
+    return undefined;
+  }
+  core.info(`branch "${branch}" matches ${rule.pattern}: context ${rule.context}`);
+  return rule.context;
+}
+
+/**
+ * Mode `delete`: removes every object of the deployment, its history, lock and ApplySet parent
+ * (the seed's Stop), and reports the deleted objects like pruned ones.
+ */
+async function runDelete(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  kubeconfig: KubeconfigSource,
+  context: string | undefined,
+) {
+  const name = inputs.name || toDnsLabel(path.basename(path.resolve(runner.workspace, inputs.path)));
+  const result = await deletes(name, {
+    kubeconfig,
+    ...(context ? { context } : {}),
+    ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
+    lockTimeoutMs: inputs.lockTimeoutMs,
+    holder: defaultHolder(runLinks(runner).runUrl),
+    logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
+  });
+  await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner);
+}
+
+async function publish(
+  report: SummaryReport,
+  inputs: Inputs,
+  runner: RunnerEnv,
+  failure?: string,
+): Promise<void> {
+  const links = runLinks(runner);
+  const sha = runner.pullRequest?.headSha || runner.sha;
+  const c = countActions(report);
   core.setOutput('deployment', report.deployment);
   core.setOutput('namespace', report.namespace);
   core.setOutput('context', report.context);
+  if (report.revision !== undefined) core.setOutput('revision', String(report.revision));
   core.setOutput('objects', JSON.stringify(report.objects));
-  core.setOutput('created', counts.created);
-  core.setOutput('configured', counts.configured);
-  core.setOutput('unchanged', counts.unchanged);
-  core.setOutput('pruned', counts.pruned);
-  const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
-  const repo = env.GITHUB_REPOSITORY;
-  const links = {
-    commitUrl: repo && env.GITHUB_SHA ? `${server}/${repo}/commit/${env.GITHUB_SHA}` : undefined,
-    runUrl: repo && env.GITHUB_RUN_ID ? `${server}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
-  };
+  if (report.images !== undefined) core.setOutput('images', JSON.stringify(report.images));
+  core.setOutput('created', c.created + c.create);
+  core.setOutput('configured', c.configured + c.update + c.replace);
+  core.setOutput('unchanged', c.unchanged);
+  core.setOutput('pruned', c.pruned + c.prune);
+  core.setOutput(
+    'changed',
+    c.created + c.create + c.configured + c.update + c.replace + c.pruned + c.prune > 0,
+  );
+  core.setOutput(
+    'plan',
+    formatPlanMarkdown(report, { ...links, ...(sha ? { sha } : {}), limit: PLAN_OUTPUT_LIMIT }),
+  );
   try {
-    addDeploySummary(core.summary, report, links);
+    addDeploySummary(core.summary, report, {
+      ...links,
+      ...(sha ? { sha } : {}),
+      ...(failure ? { failure } : {}),
+    });
     await core.summary.write();
   } catch (error) {
-    // A summary that cannot be written must not fail a deploy that succeeded.
     core.warning(`could not write the job summary: ${(error as Error).message}`);
+  }
+  if (report.mode === 'plan' && runner.pullRequest && inputs.comment) {
+    if (!inputs.githubToken) {
+      core.notice('no github-token: the plan is not posted on the pull request');
+      return;
+    }
+    try {
+      const body = renderPlanComment(report, { ...links, ...(sha ? { sha } : {}) });
+      const result = await upsertComment(
+        {
+          token: inputs.githubToken,
+          apiUrl: runner.apiUrl,
+          repository: runner.repository,
+          pullRequest: runner.pullRequest.number,
+        },
+        planMarker(report),
+        body,
+      );
+      core.info(`plan comment ${result.action}: ${result.url}`);
+      core.setOutput('comment-url', result.url);
+    } catch (error) {
+      // A fork's pull request gets a read-only token: the plan is still in the summary.
+      core.warning(
+        `could not post the plan on pull request #${runner.pullRequest.number}: ${(error as Error).message} (the token needs pull-requests: write)`,
+      );
+    }
   }
 }

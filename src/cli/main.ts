@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { deploy } from '../core/deploy.js';
+import { DeployError, deploy } from '../core/deploy.js';
 import { parseDuration } from '../core/duration.js';
 import { failureLines } from '../core/errors.js';
 import { readDeployment } from '../core/read.js';
@@ -8,7 +8,7 @@ import { render } from '../deployment/index.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { prepareImages } from '../image/index.js';
-import { formatReportText } from '../report/report.js';
+import { type DeployReport, formatReportText } from '../report/report.js';
 import { version } from '../version.js';
 import { createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
@@ -38,6 +38,9 @@ interface ClusterFlags {
   allowEmpty: boolean;
   concurrency: number;
   annotate: boolean;
+  lockTimeout: number;
+  waitLoadBalancer: boolean;
+  rollbackOnFailure: boolean;
   verbose: boolean;
   registry?: string;
   tag?: string;
@@ -127,6 +130,18 @@ function clusterOptions(cmd: Command): Command {
     )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
+    .option(
+      '--lock-timeout <duration>',
+      'how long to wait for another deploy of the same deployment',
+      durationArg,
+      300_000,
+    )
+    .option(
+      '--wait-load-balancer',
+      'wait until LoadBalancer Services have an address (bounded by --timeout)',
+      false,
+    )
+    .option('--rollback-on-failure', 'when the rollout fails, apply the previous revision again', false)
     .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
     .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
     .option('-v, --verbose', 'trace input reading and API requests', false);
@@ -139,29 +154,42 @@ async function runDeploy(
   flags: ClusterFlags,
 ) {
   const logger = createCliLogger(flags.verbose);
-  const report = await deploy({
-    path: dir ?? '.',
-    kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
-    context,
-    namespace: flags.namespace,
-    name: flags.name,
-    mode,
-    wait: flags.wait,
-    timeoutMs: flags.timeout,
-    forceConflicts: flags.forceConflicts,
-    replace: flags.replace,
-    prune: flags.prune,
-    allowEmpty: flags.allowEmpty,
-    concurrency: flags.concurrency,
-    images: imageStageOptions(flags, dir ?? '.', process.env),
-    ...(flags.annotate
-      ? { annotations: deployAnnotations(ciContext(process.env, dir ?? '.'), new Date()) }
-      : {}),
-    logger,
-  });
-  process.stdout.write(
-    flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report),
-  );
+  const ci = ciContext(process.env, dir ?? '.');
+  const print = (report: DeployReport) =>
+    process.stdout.write(
+      flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report),
+    );
+  let report: DeployReport;
+  try {
+    report = await deploy({
+      path: dir ?? '.',
+      kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
+      context,
+      namespace: flags.namespace,
+      name: flags.name,
+      mode,
+      wait: flags.wait,
+      timeoutMs: flags.timeout,
+      forceConflicts: flags.forceConflicts,
+      replace: flags.replace,
+      prune: flags.prune,
+      allowEmpty: flags.allowEmpty,
+      concurrency: flags.concurrency,
+      images: imageStageOptions(flags, dir ?? '.', process.env),
+      lockTimeoutMs: flags.lockTimeout,
+      waitLoadBalancer: flags.waitLoadBalancer,
+      rollbackOnFailure: flags.rollbackOnFailure,
+      ...(ci.commit ? { commit: ci.commit } : {}),
+      ...(ci.runUrl ? { runUrl: ci.runUrl } : {}),
+      ...(flags.annotate ? { annotations: deployAnnotations(ci, new Date()) } : {}),
+      logger,
+    });
+  } catch (error) {
+    // A failed rollout still applied objects: report what was done before the error.
+    if (error instanceof DeployError) print(error.report);
+    throw error;
+  }
+  print(report);
 }
 
 const commands: readonly CommandSpec[] = [

@@ -1,57 +1,149 @@
 import type * as core from '@actions/core';
-import { countActions, type DeployReport, objectRef } from './report.js';
+import { formatPlanMarkdown } from './comment.js';
+import { countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
 
-/** GitHub's limit on one step's summary. */
+/** GitHub's limit on one step's job summary, in bytes. */
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 
-/** Links shown under the summary's heading. */
-export interface SummaryLinks {
+/**
+ * The report the summary and the Action's outputs read: a {@link DeployReport} (whose `images` the
+ * image stage fills), plus the deployment's history revision, which the core is to add to
+ * DeployReport (shown when present).
+ */
+export type SummaryReport = DeployReport & {
+  /** The deployment's revision after this deploy (1 for the first). */
+  readonly revision?: number;
+};
+
+/** Options of {@link addDeploySummary}. */
+export interface SummaryOptions {
   readonly commitUrl?: string;
   readonly runUrl?: string;
+  /** The commit, shown shortened beside its link. */
+  readonly sha?: string;
+  /** Why the deploy failed, when it did (the report then says what was done before). */
+  readonly failure?: string;
+  /** Upper limit in bytes (default {@link SUMMARY_LIMIT_BYTES}). */
+  readonly limitBytes?: number;
 }
 
+const ICON: Record<string, string> = {
+  create: '➕',
+  created: '➕',
+  update: '✏️',
+  configured: '✏️',
+  prune: '🗑️',
+  pruned: '🗑️',
+  replace: '♻️',
+  unchanged: '·',
+};
+
 /**
- * Writes the deploy's job summary: a heading with the deployment, context and namespace, counts,
- * a table of objects with their action and source, and the rollout with durations. Names only: no
- * object data, so no Secret value can reach it.
+ * Fills `summary` (replacing its buffer) with the deploy's job summary: a heading with the
+ * deployment, context and revision; namespace, commit and run links; counts; a table of objects with
+ * their action and source; images with digests; the rollout with durations; and the plan
+ * (with field diffs) in a collapsed `<details>`. Names only: no object data, so no Secret value.
+ *
+ * The result stays within `limitBytes`: the plan is trimmed first, then object rows, each with a note.
+ * Call `summary.write()` afterwards.
  */
 export function addDeploySummary(
   summary: typeof core.summary,
-  report: DeployReport,
-  links: SummaryLinks = {},
+  report: SummaryReport,
+  options: SummaryOptions = {},
 ): void {
+  const limit = options.limitBytes ?? SUMMARY_LIMIT_BYTES;
+  const build = (rows: number, planChars: number | undefined): number => {
+    summary.emptyBuffer();
+    fill(summary, report, options, rows, planChars);
+    return Buffer.byteLength(summary.stringify());
+  };
+  const total = report.objects.length;
+  if (build(total, undefined) <= limit) return;
+  // Bytes are at most 4 a character; shrink the plan until the whole fits, then the table.
+  const base = build(total, 0);
+  if (base <= limit) {
+    let chars = Math.floor((limit - base) / 2);
+    while (chars > 200 && build(total, chars) > limit) chars = Math.floor(chars / 2);
+    if (build(total, chars) <= limit) return;
+  }
+  let lo = 0;
+  let hi = total;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (build(mid, 0) <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  build(lo, 0);
+}
+
+function fill(
+  summary: typeof core.summary,
+  report: SummaryReport,
+  options: SummaryOptions,
+  rows: number,
+  planChars: number | undefined,
+): void {
+  const plan = report.mode === 'plan';
   const c = countActions(report);
-  const title = report.mode === 'plan' ? 'spread plan' : 'spread deploy';
-  summary.addHeading(`${title}: ${report.deployment}`, 2);
+  const mark = options.failure ? '❌' : plan ? '📋' : '🚀';
+  const revision = report.revision !== undefined ? ` · revision ${report.revision}` : '';
+  summary.addHeading(
+    `${mark} spread ${plan ? 'plan' : 'deploy'}: ${escapeHtml(report.deployment)} → ${escapeHtml(report.context)}${revision}`,
+    2,
+  );
+  const facts = [`namespace <code>${escapeHtml(report.namespace)}</code>`];
+  if (options.commitUrl)
+    facts.push(
+      `commit <a href="${attr(options.commitUrl)}">${escapeHtml((options.sha ?? 'commit').slice(0, 7))}</a>`,
+    );
+  if (options.runUrl) facts.push(`<a href="${attr(options.runUrl)}">run</a>`);
+  if (!plan) facts.push(`${(report.durationMs / 1000).toFixed(1)}s`);
+  summary.addRaw(`<p>${facts.join(' · ')}</p>`, true);
+  if (options.failure) summary.addRaw(`<p><strong>Failed:</strong> ${escapeHtml(options.failure)}</p>`, true);
   summary.addRaw(
-    `Context <code>${escapeHtml(report.context)}</code>, namespace <code>${escapeHtml(report.namespace)}</code>`,
+    plan
+      ? `<p><strong>${c.create}</strong> to create · <strong>${c.update}</strong> to update${c.replace ? ` · <strong>${c.replace}</strong> to replace` : ''} · <strong>${c.prune}</strong> to prune · ${c.unchanged} unchanged</p>`
+      : `<p><strong>${c.created}</strong> created · <strong>${c.configured}</strong> configured · <strong>${c.pruned}</strong> pruned · ${c.unchanged} unchanged</p>`,
     true,
   );
-  const linkParts = [
-    links.commitUrl ? `<a href="${links.commitUrl}">commit</a>` : '',
-    links.runUrl ? `<a href="${links.runUrl}">run</a>` : '',
-  ].filter(Boolean);
-  if (linkParts.length > 0) summary.addRaw(` · ${linkParts.join(' · ')}`, true);
-  summary.addRaw(
-    report.mode === 'plan'
-      ? `<p>${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged, ${c.prune} to prune</p>`
-      : `<p>${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned in ${(report.durationMs / 1000).toFixed(1)}s</p>`,
-    true,
-  );
-  summary.addTable([
-    [
-      { data: 'Object', header: true },
-      { data: 'Namespace', header: true },
-      { data: 'Action', header: true },
-      { data: 'Source', header: true },
-    ],
-    ...report.objects.map((o) => [
-      escapeHtml(objectRef(o)),
-      escapeHtml(o.namespace ?? ''),
-      o.action,
-      `<code>${escapeHtml(o.source)}</code>`,
-    ]),
-  ]);
+
+  if (report.objects.length > 0) {
+    const omitted = report.objects.length - rows;
+    summary.addTable([
+      [
+        { data: 'Action', header: true },
+        { data: 'Object', header: true },
+        { data: 'Namespace', header: true },
+        { data: 'Source', header: true },
+      ],
+      ...report.objects.slice(0, rows).map(objectRow),
+      ...(omitted > 0
+        ? [['', `… and ${omitted} more (trimmed to fit the summary limit; see the objects output)`, '', '']]
+        : []),
+    ]);
+  }
+
+  if (report.images && report.images.length > 0) {
+    summary.addHeading('Images', 3);
+    summary.addTable([
+      [
+        { data: 'Image', header: true },
+        { data: 'Digest', header: true },
+        { data: 'Built', header: true },
+        { data: 'Pushed', header: true },
+        { data: 'Source', header: true },
+      ],
+      ...report.images.map((i) => [
+        `<code>${escapeHtml(i.name)}:${escapeHtml(i.tag)}</code>`,
+        i.digest ? `<code>${escapeHtml(i.digest)}</code>` : '',
+        i.built ? '✅' : '',
+        i.pushed ? '✅' : '',
+        `<code>${escapeHtml(i.source)}</code>`,
+      ]),
+    ]);
+  }
+
   if (report.rollout.length > 0) {
     summary.addHeading('Rollout', 3);
     summary.addTable([
@@ -62,15 +154,41 @@ export function addDeploySummary(
         { data: 'Time', header: true },
       ],
       ...report.rollout.map((r) => [
-        escapeHtml(`${r.kind.toLowerCase()}/${r.name}`),
+        `<code>${escapeHtml(`${r.kind.toLowerCase()}/${r.name}`)}</code>`,
         r.ready ? '✅' : '❌',
         escapeHtml(r.message),
         `${(r.durationMs / 1000).toFixed(1)}s`,
       ]),
     ]);
   }
+
+  if (planChars !== 0) {
+    const markdown = formatPlanMarkdown(report, {
+      headingLevel: 4,
+      ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+      ...(planChars !== undefined ? { limit: planChars } : {}),
+    });
+    const changes = report.objects.reduce((n, o) => n + (o.changes?.length ?? 0), 0);
+    const label = plan ? `Plan${changes > 0 ? ` (${changes} field changes)` : ''}` : 'Report as Markdown';
+    summary.addRaw(`<details><summary>${label}</summary>\n\n${markdown}\n</details>`, true);
+  } else if (report.objects.length > 0) {
+    summary.addRaw('<p><em>The plan was left out to fit the summary limit.</em></p>', true);
+  }
+}
+
+function objectRow(o: ObjectReport): string[] {
+  return [
+    `${ICON[o.action] ?? ''} ${o.action}${o.replaced ? ' (replaced)' : ''}`,
+    `<code>${escapeHtml(objectRef(o))}</code>`,
+    escapeHtml(o.namespace ?? ''),
+    o.source ? `<code>${escapeHtml(o.source)}</code>` : '',
+  ];
 }
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function attr(s: string): string {
+  return escapeHtml(s).replace(/"/g, '&quot;');
 }

@@ -1,0 +1,99 @@
+/**
+ * The `environments` input: which kubeconfig context a branch deploys to.
+ *
+ * One rule a line, `PATTERN=CONTEXT`, first match wins:
+ *
+ * ```
+ * main=production
+ * release/*=staging
+ * feature/**=preview
+ * ```
+ *
+ * Patterns are globs over the branch name: `*` matches any run of characters except `/`, `**` any run
+ * including `/`, `?` one character except `/`; everything else is literal. Blank lines and lines
+ * starting with `#` are ignored. A branch no rule matches is not deployed (the step ends with a notice).
+ */
+
+/** One `PATTERN=CONTEXT` line. */
+export interface EnvironmentRule {
+  /** The branch glob, e.g. `release/*`. */
+  readonly pattern: string;
+  /** The kubeconfig context a matching branch deploys to. */
+  readonly context: string;
+}
+
+/**
+ * Parses the `environments` input.
+ * @throws Error naming the line (1-based) when it is not `PATTERN=CONTEXT` with both sides non-empty.
+ */
+export function parseEnvironments(text: string): EnvironmentRule[] {
+  const rules: EnvironmentRule[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const eq = line.indexOf('=');
+    const pattern = eq < 0 ? '' : line.slice(0, eq).trim();
+    const context = eq < 0 ? '' : line.slice(eq + 1).trim();
+    if (!pattern || !context)
+      throw new Error(`line ${index + 1}: expected BRANCH=CONTEXT (e.g. main=production), got "${line}"`);
+    rules.push({ pattern, context });
+  });
+  return rules;
+}
+
+/** Whether `branch` matches the glob `pattern` (see the module's rules). */
+export function matchBranch(pattern: string, branch: string): boolean {
+  return globRegExp(pattern).test(branch);
+}
+
+/** The first rule matching `branch`, or undefined. */
+export function contextForBranch(
+  rules: readonly EnvironmentRule[],
+  branch: string,
+): EnvironmentRule | undefined {
+  return rules.find((r) => matchBranch(r.pattern, branch));
+}
+
+/** What the workflow run is about, from the runner's GITHUB_* variables. */
+export interface RefInfo {
+  /** GITHUB_EVENT_NAME, e.g. `push`, `pull_request`. */
+  readonly eventName: string;
+  /** GITHUB_REF_NAME: the branch or tag of a push; `<n>/merge` on a pull request. */
+  readonly refName: string;
+  /** GITHUB_HEAD_REF: a pull request's source branch. */
+  readonly headRef: string;
+  /** GITHUB_BASE_REF: a pull request's target branch. */
+  readonly baseRef: string;
+}
+
+/**
+ * The branch the `environments` rules are matched against.
+ *
+ * - On `pull_request` and `pull_request_target` in mode `plan`: the base (target) branch, because the
+ *   plan previews what merging would do to the environment that branch deploys to.
+ * - On those events in mode `deploy` or `delete`: the head (source) branch, so rules like
+ *   `feature/*=preview` give pull requests preview environments.
+ * - Otherwise: GITHUB_REF_NAME (the pushed branch or tag, the dispatched ref).
+ */
+export function branchFor(ref: RefInfo, mode: string): string {
+  const pullRequest = ref.eventName === 'pull_request' || ref.eventName === 'pull_request_target';
+  if (pullRequest) {
+    const branch = mode === 'plan' ? ref.baseRef : ref.headRef;
+    if (branch) return branch;
+  }
+  return ref.refName;
+}
+
+function globRegExp(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*' && pattern[i + 1] === '*') {
+      re += '.*';
+      i++;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}

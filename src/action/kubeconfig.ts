@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as core from '@actions/core';
+import { decodeKubeconfigContent, type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+
+/** The kubeconfig the deploy uses, and how to clean up after it. */
+export interface PreparedKubeconfig {
+  readonly source: KubeconfigSource;
+  /** The 0600 file written for exec plugins, if one was. */
+  readonly file?: string;
+  /** Removes the file (idempotent; safe to call when none was written). */
+  readonly cleanup: () => void;
+}
+
+/**
+ * Masks a kubeconfig secret in the log and chooses how the deploy reads it.
+ *
+ * Masking: the content as given, its decoded form when it was base64, every line of it that holds a
+ * credential, and each token, key and password inside (a value printed on its own is masked too).
+ *
+ * The content stays in memory, except when a user authenticates with an `exec` plugin or an
+ * `auth-provider`: those run other programs that may read `$KUBECONFIG` (kubelogin, some cloud
+ * plugins), so it is written to a 0600 file in a fresh directory under RUNNER_TEMP, KUBECONFIG points
+ * to it for child processes, and {@link PreparedKubeconfig.cleanup} removes it (also on exit and on
+ * SIGINT/SIGTERM, as when a run is cancelled).
+ *
+ * Without content, the environment's kubeconfig files are used as they are.
+ * @throws KubeconfigError when the content is not a kubeconfig or lacks the context.
+ */
+export function prepareKubeconfig(
+  content: string,
+  context: string,
+  env: { readonly temp: string; readonly kubeconfigPaths: readonly string[] },
+): PreparedKubeconfig {
+  if (content.trim() === '') return { source: { paths: env.kubeconfigPaths }, cleanup: () => {} };
+  const decoded = decodeKubeconfigContent(content);
+  for (const value of new Set([content, content.trim(), decoded, decoded.trim()])) core.setSecret(value);
+  for (const line of decoded.split('\n')) {
+    const value = line.replace(/^[\s-]*[\w.-]+:\s*/, '').replace(/^["']|["']$/g, '');
+    if (/(token|key|secret|password|data)/i.test(line) && value.length >= 8) {
+      core.setSecret(line.trim());
+      core.setSecret(value);
+    }
+  }
+  const resolved = loadKubeconfig({ content }, context || undefined);
+  for (const secret of resolved.secrets) core.setSecret(secret);
+
+  const plugins = resolved.kubeConfig.getUsers().some((u) => u.exec || u.authProvider);
+  if (!plugins) return { source: { content }, cleanup: () => {} };
+
+  const dir = mkdtempSync(path.join(env.temp, 'spread-'));
+  const file = path.join(dir, 'kubeconfig');
+  writeFileSync(file, decoded, { mode: 0o600 });
+  const previous = process.env.KUBECONFIG;
+  process.env.KUBECONFIG = file;
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const onSignal = (signal: NodeJS.Signals) => {
+    cleanup();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  let done = false;
+  const cleanup = () => {
+    if (done) return;
+    done = true;
+    rmSync(dir, { recursive: true, force: true });
+    if (previous === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = previous;
+    process.off('exit', cleanup);
+    for (const s of signals) process.off(s, onSignal);
+  };
+  process.on('exit', cleanup);
+  for (const s of signals) process.on(s, onSignal);
+  core.info(`kubeconfig with an exec or auth-provider plugin: written to ${file} (0600) for this step`);
+  return { source: { paths: [file] }, file, cleanup };
+}

@@ -1,0 +1,506 @@
+// The bundled Action run the way the runner runs it: `node dist/index.js` with INPUT_* and the
+// runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, RUNNER_TEMP), against the
+// local cluster, with a local HTTP server standing in for the GitHub REST API (GITHUB_API_URL).
+// SPREAD_ACTION_ENTRY runs another build of the entry point (e.g. a private tsc build) instead.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+
+const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
+const ns = uniqueName('itg-action');
+const TOKEN = `ghs_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+const SECRET_V1 = `pw-${Math.random().toString(36).slice(2)}-one`;
+const SECRET_V2 = `pw-${Math.random().toString(36).slice(2)}-two`;
+
+// --- a stand-in for the GitHub REST API: issue comments of one repository -------------------------
+
+interface Comment {
+  id: number;
+  issue: number;
+  body: string;
+  html_url: string;
+}
+const api = { comments: [] as Comment[], requests: [] as string[], auth: new Set<string>(), nextId: 1000 };
+let server: Server;
+let apiUrl: string;
+
+async function body(req: IncomingMessage): Promise<Record<string, string>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return text ? JSON.parse(text) : {};
+}
+
+function startApi(): Promise<void> {
+  server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    api.requests.push(`${req.method} ${url.pathname}`);
+    api.auth.add(String(req.headers.authorization));
+    const json = (status: number, data: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(data));
+    };
+    const list = /^\/repos\/acme\/shop\/issues\/(\d+)\/comments$/.exec(url.pathname);
+    const one = /^\/repos\/acme\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    if (list && req.method === 'GET')
+      return json(
+        200,
+        api.comments.filter((c) => c.issue === Number(list[1])),
+      );
+    if (list && req.method === 'POST') {
+      const id = api.nextId++;
+      const c = {
+        id,
+        issue: Number(list[1]),
+        body: (await body(req)).body!,
+        html_url: `https://gh/acme/shop/pull/${list[1]}#issuecomment-${id}`,
+      };
+      api.comments.push(c);
+      return json(201, c);
+    }
+    if (one && req.method === 'PATCH') {
+      const c = api.comments.find((x) => x.id === Number(one[1]));
+      if (!c) return json(404, { message: 'Not Found' });
+      c.body = (await body(req)).body!;
+      return json(200, c);
+    }
+    json(404, { message: 'Not Found' });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
+}
+
+// --- a runner ----------------------------------------------------------------------------------------
+
+interface StepResult {
+  code: number;
+  log: string;
+  outputs: Record<string, string>;
+  summary: string;
+  outputsText: string;
+  temp: string;
+}
+
+const workspace = mkdtempSync(path.join(tmpdir(), 'spread-action-ws-'));
+
+/** Runs the Action once as a step; `inputs` are action.yml names. */
+async function step(
+  inputs: Record<string, string>,
+  event: { name: string; payload?: unknown; refName?: string; headRef?: string; baseRef?: string } = {
+    name: 'push',
+    refName: 'main',
+  },
+): Promise<StepResult> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-action-runner-'));
+  const files = {
+    output: path.join(dir, 'output'),
+    summary: path.join(dir, 'summary'),
+    event: path.join(dir, 'event.json'),
+  };
+  const temp = path.join(dir, 'temp');
+  mkdirSync(temp);
+  writeFileSync(files.output, '');
+  writeFileSync(files.summary, '');
+  writeFileSync(files.event, JSON.stringify(event.payload ?? {}));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_EVENT_NAME: event.name,
+    GITHUB_REF_NAME: event.refName ?? '',
+    GITHUB_HEAD_REF: event.headRef ?? '',
+    GITHUB_BASE_REF: event.baseRef ?? '',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_SERVER_URL: 'https://gh',
+    GITHUB_API_URL: apiUrl,
+    GITHUB_RUN_ID: '77',
+    GITHUB_RUN_ATTEMPT: '1',
+    RUNNER_TEMP: temp,
+    // What action.yml's defaults give (the runner passes every input, defaulted).
+    'INPUT_GITHUB-TOKEN': TOKEN,
+  };
+  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  const { code, log } = await new Promise<{ code: number; log: string }>((resolve) => {
+    const child = spawn(process.execPath, [ENTRY], { env, cwd: workspace });
+    let log = '';
+    child.stdout.on('data', (d) => (log += d));
+    child.stderr.on('data', (d) => (log += d));
+    child.on('close', (c) => resolve({ code: c ?? 1, log }));
+  });
+  const outputsText = readFileSync(files.output, 'utf8');
+  return {
+    code,
+    log,
+    outputs: parseOutputs(outputsText),
+    summary: readFileSync(files.summary, 'utf8'),
+    outputsText,
+    temp,
+  };
+}
+
+/** GITHUB_OUTPUT's `name<<delimiter` … `delimiter` blocks. */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const end = lines.indexOf(m[2]!, i + 1);
+    out[m[1]!] = lines.slice(i + 1, end).join('\n');
+    i = end;
+  }
+  return out;
+}
+
+/** The log as the runner shows it: `::add-mask::` commands are consumed by the runner, not shown. */
+const shownLog = (log: string) =>
+  log
+    .split('\n')
+    .filter((l) => !l.startsWith('::add-mask::'))
+    .join('\n');
+
+/** Every secret value of the test: the kubeconfig, its key data lines, the Secret's values, the token. */
+function secrets(): string[] {
+  const kubeconfig = kubeconfigContent();
+  const keyLines = kubeconfig
+    .split('\n')
+    .filter((l) => /key-data|token|password/.test(l))
+    .flatMap((l) => [l.trim(), l.replace(/^.*?:\s*/, '')]);
+  return [kubeconfig, Buffer.from(kubeconfig).toString('base64'), ...keyLines, SECRET_V1, SECRET_V2, TOKEN];
+}
+
+function expectNoSecret(r: StepResult): void {
+  for (const text of [shownLog(r.log), r.outputsText, r.summary])
+    for (const s of secrets())
+      expect(text.includes(s), `a secret value leaked: ${s.slice(0, 12)}…`).toBe(false);
+}
+
+// --- the deployed directory --------------------------------------------------------------------------
+
+function writeApp(dir: string, version: string, password: string, name = 'web'): void {
+  const d = path.join(workspace, dir, '.k2e');
+  mkdirSync(d, { recursive: true });
+  writeFileSync(
+    path.join(d, 'objects.yaml'),
+    [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      `  name: ${name}-settings`,
+      'data:',
+      `  version: "${version}"`,
+      '---',
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata:',
+      `  name: ${name}-db`,
+      'stringData:',
+      `  password: "${password}"`,
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    path.join(workspace, dir, 'deployment.yaml'),
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      `  name: ${name}`,
+      'spec:',
+      '  replicas: 1',
+      `  selector: { matchLabels: { app: ${name} } }`,
+      '  template:',
+      `    metadata: { labels: { app: ${name} } }`,
+      '    spec:',
+      `      containers: [{ name: ${name}, image: "registry.k8s.io/pause:3.10" }]`,
+      '',
+    ].join('\n'),
+  );
+}
+
+// Only the first deploy waits for the rollout; the rest need not.
+const base = {
+  kubeconfig: kubeconfigContent(),
+  context: 'spread-local',
+  namespace: ns,
+  timeout: '2m',
+  wait: 'false',
+};
+const pr = {
+  name: 'pull_request',
+  refName: '12/merge',
+  headRef: 'feature/x',
+  baseRef: 'main',
+  payload: {
+    number: 12,
+    pull_request: { number: 12, head: { sha: 'feedfacefeedfacefeedfacefeedfacefeedface' } },
+  },
+};
+
+describe('the bundled Action, as the runner runs it', () => {
+  beforeAll(async () => {
+    await startApi();
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+    writeApp('deploy/web', '1', SECRET_V1);
+  });
+  afterAll(async () => {
+    server?.close();
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test('deploy on push: outputs, job summary, no secret anywhere', async () => {
+    const r = await step({ ...base, path: 'deploy/web', wait: 'true' });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs).toMatchObject({
+      deployment: 'web',
+      namespace: ns,
+      context: 'spread-local',
+      created: '3',
+      configured: '0',
+      unchanged: '0',
+      pruned: '0',
+      changed: 'true',
+      skipped: 'false',
+    });
+    const objects = JSON.parse(r.outputs.objects!) as { kind: string; action: string; source: string }[];
+    expect(objects.map((o) => `${o.kind}:${o.action}`).sort()).toEqual([
+      'ConfigMap:created',
+      'Deployment:created',
+      'Secret:created',
+    ]);
+    expect(r.outputs.plan).toContain('### Deploy: `web` → context `spread-local`');
+    expect(r.summary).toContain(`<h2>🚀 spread deploy: web → spread-local`);
+    expect(r.summary).toContain('<a href="https://gh/acme/shop/actions/runs/77/attempts/1">run</a>');
+    expect(r.summary).toContain(
+      '<a href="https://gh/acme/shop/commit/0123456789abcdef0123456789abcdef01234567">0123456</a>',
+    );
+    expect(r.summary).toMatch(/<td><code>deployment\/web<\/code><\/td><td>✅<\/td>/);
+    expect(r.log).toContain('::group::Apply');
+    expect(api.requests).toEqual([]);
+    expectNoSecret(r);
+    expect(readdirSync(r.temp)).toEqual([]);
+    const live = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      ns,
+      'get',
+      'configmap',
+      'web-settings',
+      '-o',
+      'jsonpath={.data.version}',
+    ]);
+    expect(live.stdout).toBe('1');
+  });
+
+  test('plan on a pull request: one comment, updated on the next push; another deployment gets its own', async () => {
+    writeApp('deploy/web', '2', SECRET_V2);
+    const first = await step({ ...base, path: 'deploy/web', mode: 'plan' }, pr);
+    expect(first.code, first.log).toBe(0);
+    expect(first.outputs).toMatchObject({ created: '0', configured: '2', unchanged: '1', changed: 'true' });
+    expect(first.outputs.plan).toContain('- data.version: "1"\n+ data.version: "2"');
+    expect(first.outputs.plan).toContain('<redacted>');
+    expect(first.summary).toContain('<details><summary>Plan (');
+    expect(api.comments).toHaveLength(1);
+    const comment = api.comments[0]!;
+    expect(comment.issue).toBe(12);
+    expect(comment.body.startsWith(`<!-- spread-plan:spread-local/${ns}/web -->\n`)).toBe(true);
+    expect(comment.body).toContain('| ✏️ update | `configmap/web-settings` |');
+    expect(comment.body).toContain(
+      'commit [`feedfac`](https://gh/acme/shop/commit/feedfacefeedfacefeedfacefeedfacefeedface)',
+    );
+    expect(first.outputs['comment-url']).toBe(comment.html_url);
+    expect([...api.auth]).toEqual([`token ${TOKEN}`]);
+    expectNoSecret(first);
+    for (const s of secrets()) expect(comment.body.includes(s)).toBe(false);
+    // A plan writes nothing.
+    const live = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      ns,
+      'get',
+      'configmap',
+      'web-settings',
+      '-o',
+      'jsonpath={.data.version}',
+    ]);
+    expect(live.stdout).toBe('1');
+
+    writeApp('deploy/web', '3', SECRET_V2);
+    api.requests.length = 0;
+    const second = await step({ ...base, path: 'deploy/web', mode: 'plan' }, pr);
+    expect(second.code, second.log).toBe(0);
+    expect(api.requests).toEqual([
+      'GET /repos/acme/shop/issues/12/comments',
+      `PATCH /repos/acme/shop/issues/comments/${comment.id}`,
+    ]);
+    expect(api.comments).toHaveLength(1);
+    expect(api.comments[0]!.body).toContain('+ data.version: "3"');
+
+    writeApp('deploy/api', '1', SECRET_V1, 'api');
+    const third = await step({ ...base, path: 'deploy/api', mode: 'plan' }, pr);
+    expect(third.code, third.log).toBe(0);
+    expect(api.comments).toHaveLength(2);
+    expect(api.comments[1]!.body.startsWith(`<!-- spread-plan:spread-local/${ns}/api -->`)).toBe(true);
+    expect(api.comments[1]!.body).toContain('**3** to create');
+    expectNoSecret(third);
+  });
+
+  test('plan on a pull request with no change: the "no changes" comment', async () => {
+    writeApp('deploy/web', '1', SECRET_V1);
+    const r = await step({ ...base, path: 'deploy/web', mode: 'plan' }, pr);
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.changed).toBe('false');
+    expect(api.comments[0]!.body).toContain('✅ **No changes.**');
+  });
+
+  test('a manifest error becomes an annotation on the workspace path, and nothing is written', async () => {
+    const dir = path.join(workspace, 'deploy/broken/.k2e');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'bad.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n---\napiVersion: v1\nkind: Service\nmetadata: {}\n',
+    );
+    const r = await step({ ...base, path: 'deploy/broken' });
+    expect(r.code).not.toBe(0);
+    expect(r.log).toMatch(/::error file=deploy\/broken\/\.k2e\/bad\.yaml,line=\d+::/);
+    expectNoSecret(r);
+  });
+
+  test('environments: a branch that maps to nothing is skipped with a notice', async () => {
+    const r = await step(
+      {
+        kubeconfig: base.kubeconfig,
+        namespace: ns,
+        path: 'deploy/web',
+        environments: 'main=spread-local\nrelease/*=spread-team-a',
+      },
+      { name: 'push', refName: 'feature/y' },
+    );
+    expect(r.code, r.log).toBe(0);
+    expect(r.log).toContain('::notice::branch "feature/y" matches no line of the environments input');
+    expect(r.outputs.skipped).toBe('true');
+    expect(r.outputs.deployment).toBeUndefined();
+  });
+
+  test('environments: the matching rule chooses the context', async () => {
+    const r = await step(
+      {
+        kubeconfig: base.kubeconfig,
+        namespace: ns,
+        wait: 'false',
+        path: 'deploy/web',
+        environments: 'release/*=nope\nma*=spread-local',
+      },
+      { name: 'push', refName: 'main' },
+    );
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.context).toBe('spread-local');
+  });
+
+  test('mode delete removes every object of the deployment and its records', async () => {
+    writeApp('deploy/gone', '1', SECRET_V1, 'gone');
+    const deployed = await step({ ...base, path: 'deploy/gone', wait: 'false' });
+    expect(deployed.code, deployed.log).toBe(0);
+    const r = await step({ ...base, path: 'deploy/gone', mode: 'delete', 'lock-timeout': '1m' });
+    expect(r.code, r.log).toBe(0);
+    const objects = JSON.parse(r.outputs.objects!) as { kind: string; action: string }[];
+    expect(objects.length).toBeGreaterThan(0);
+    expect(new Set(objects.map((o) => o.action))).toEqual(new Set(['pruned']));
+    expect(r.outputs.pruned).toBe(String(objects.length));
+    const left = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      ns,
+      'get',
+      'secret,configmap,deploy,svc',
+      '-l',
+      'app.kubernetes.io/managed-by=spread',
+      '-o',
+      'name',
+    ]);
+    expect(left.stdout).not.toMatch(/gone/);
+    expectNoSecret(r);
+  });
+
+  test('a kubeconfig with an exec plugin: a 0600 file in RUNNER_TEMP for the plugin, removed after', async () => {
+    type Named<T> = { name: string } & T;
+    const kc = parse(kubeconfigContent()) as {
+      contexts: Named<{ context: { cluster: string; user: string } }>[];
+      clusters: Named<{ cluster: unknown }>[];
+      users: Named<{ user: Record<string, string> }>[];
+    };
+    const ctx = kc.contexts.find((c) => c.name === 'spread-local')!.context;
+    const user = kc.users.find((u) => u.name === ctx.user)!.user;
+    const dir = mkdtempSync(path.join(tmpdir(), 'spread-exec-'));
+    const record = path.join(dir, 'record.json');
+    const plugin = path.join(dir, 'plugin.mjs');
+    // The plugin returns the cluster's client certificate, and records what $KUBECONFIG it saw.
+    writeFileSync(
+      plugin,
+      `import { readFileSync, statSync, writeFileSync } from 'node:fs';
+const file = process.env.KUBECONFIG;
+writeFileSync(${JSON.stringify(record)}, JSON.stringify({ file, mode: (statSync(file).mode & 0o777).toString(8), exec: readFileSync(file, 'utf8').includes('plugin.mjs') }));
+process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: {
+  clientCertificateData: ${JSON.stringify(Buffer.from(user['client-certificate-data']!, 'base64').toString())},
+  clientKeyData: ${JSON.stringify(Buffer.from(user['client-key-data']!, 'base64').toString())} } }));
+`,
+    );
+    const withExec = stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'exec',
+      clusters: [{ name: 'c', cluster: kc.clusters.find((c) => c.name === ctx.cluster)!.cluster }],
+      users: [
+        {
+          name: 'u',
+          user: {
+            exec: {
+              apiVersion: 'client.authentication.k8s.io/v1',
+              command: process.execPath,
+              args: [plugin],
+              interactiveMode: 'Never',
+            },
+          },
+        },
+      ],
+      contexts: [{ name: 'exec', context: { cluster: 'c', user: 'u', namespace: ns } }],
+    });
+    const r = await step({
+      kubeconfig: Buffer.from(withExec).toString('base64'),
+      path: 'deploy/web',
+      mode: 'plan',
+      wait: 'false',
+    });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.context).toBe('exec');
+    const seen = JSON.parse(readFileSync(record, 'utf8')) as { file: string; mode: string; exec: boolean };
+    expect(seen.file.startsWith(`${r.temp}/`)).toBe(true);
+    expect(seen).toMatchObject({ mode: '600', exec: true });
+    expect(readdirSync(r.temp)).toEqual([]);
+  });
+
+  test('an invalid input names itself', async () => {
+    const r = await step({ ...base, mode: 'apply' });
+    expect(r.code).not.toBe(0);
+    expect(r.log).toContain('::error::input mode: expected deploy, plan or delete, got "apply"');
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest';
+import { type Inputs, parseInputs } from '../../../src/action/inputs.js';
+
+/** What the runner passes when a step gives no `with:` at all (action.yml's defaults, token aside). */
+const DEFAULTS: Inputs = {
+  path: '.',
+  context: '',
+  kubeconfig: '',
+  namespace: '',
+  name: '',
+  registry: '',
+  tag: '',
+  buildArgs: {},
+  build: true,
+  push: true,
+  prune: true,
+  wait: true,
+  timeoutMs: 300_000,
+  mode: 'deploy',
+  forceConflicts: false,
+  replace: false,
+  rollbackOnFailure: false,
+  waitLoadBalancer: false,
+  objectAnnotations: true,
+  lockTimeoutMs: 300_000,
+  environments: [],
+  annotate: true,
+  comment: true,
+  githubToken: '',
+  concurrency: 16,
+};
+
+const parse = (map: Record<string, string>) => parseInputs((name) => map[name] ?? '');
+
+describe('parseInputs', () => {
+  test.each<[string, Record<string, string>, Partial<Inputs>]>([
+    ['nothing given: the defaults', {}, {}],
+    [
+      'whitespace is trimmed',
+      { path: '  deploy/web \n', namespace: ' team-a ' },
+      { path: 'deploy/web', namespace: 'team-a' },
+    ],
+    ['mode plan', { mode: 'plan' }, { mode: 'plan' }],
+    ['mode delete', { mode: 'delete' }, { mode: 'delete' }],
+    [
+      'booleans in YAML 1.2 spellings',
+      { wait: 'False', prune: 'FALSE', 'force-conflicts': 'True' },
+      { wait: false, prune: false, forceConflicts: true },
+    ],
+    ['durations', { timeout: '1m30s', 'lock-timeout': '45' }, { timeoutMs: 90_000, lockTimeoutMs: 45_000 }],
+    [
+      'registry with a path, trailing slash dropped',
+      { registry: 'ghcr.io/acme/' },
+      { registry: 'ghcr.io/acme' },
+    ],
+    ['registry with a port', { registry: 'localhost:5000' }, { registry: 'localhost:5000' }],
+    ['tag', { tag: 'v1.2.3_rc-1' }, { tag: 'v1.2.3_rc-1' }],
+    [
+      'build-args: lines, = in values, empty values, comments',
+      { 'build-args': 'NODE_ENV=production\n# a comment\n\nFLAGS=a=b c\nEMPTY=' },
+      { buildArgs: { NODE_ENV: 'production', FLAGS: 'a=b c', EMPTY: '' } },
+    ],
+    ['no build, no push', { build: 'false', push: 'false' }, { build: false, push: false }],
+    ['no build: push defaults to false too', { build: 'false' }, { build: false, push: false }],
+    [
+      'environments',
+      { environments: 'main=production\n  release/*  =  staging \n# preview\n' },
+      {
+        environments: [
+          { pattern: 'main', context: 'production' },
+          { pattern: 'release/*', context: 'staging' },
+        ],
+      },
+    ],
+    [
+      'kubeconfig is kept as given (not trimmed)',
+      { kubeconfig: 'apiVersion: v1\n' },
+      { kubeconfig: 'apiVersion: v1\n' },
+    ],
+    [
+      'token and concurrency',
+      { 'github-token': 'ghs_x', concurrency: '4' },
+      { githubToken: 'ghs_x', concurrency: 4 },
+    ],
+    [
+      'annotate and comment off',
+      { annotate: 'false', comment: 'false' },
+      { annotate: false, comment: false },
+    ],
+    [
+      'replace and rollback',
+      { replace: 'true', 'rollback-on-failure': 'true' },
+      { replace: true, rollbackOnFailure: true },
+    ],
+  ])('%s', (_, map, expected) => {
+    expect(parse(map)).toEqual({ ...DEFAULTS, ...expected });
+  });
+
+  test.each<[string, Record<string, string>, RegExp]>([
+    ['unknown mode', { mode: 'apply' }, /^input mode: expected deploy, plan or delete, got "apply"/],
+    ['boolean', { wait: 'yes' }, /^input wait: expected true or false, got "yes"/],
+    ['duration', { timeout: '5 minutes' }, /^input timeout: invalid duration/],
+    ['lock-timeout', { 'lock-timeout': 'soon' }, /^input lock-timeout: invalid duration/],
+    ['concurrency', { concurrency: '0' }, /^input concurrency: expected a whole number ≥ 1/],
+    ['namespace', { namespace: 'Team_A' }, /^input namespace: "Team_A" is not a namespace name/],
+    ['registry with a scheme', { registry: 'https://ghcr.io' }, /^input registry: expected a registry/],
+    ['tag', { tag: '-bad' }, /^input tag: "-bad" is not a Docker tag/],
+    ['build-args without =', { 'build-args': 'A=1\nOOPS' }, /^input build-args: line 2: expected KEY=VALUE/],
+    ['build-args twice', { 'build-args': 'A=1\nA=2' }, /^input build-args: line 2: A is given twice/],
+    [
+      'environments without =',
+      { environments: 'main' },
+      /^input environments: line 1: expected BRANCH=CONTEXT/,
+    ],
+    ['environments with an empty side', { environments: 'main=' }, /^input environments: line 1/],
+    ['context and environments', { context: 'a', environments: 'main=b' }, /give one or the other/],
+    ['push without build', { build: 'false', push: 'true' }, /^input push: nothing is built/],
+  ])('rejects %s', (_, map, message) => {
+    expect(() => parse(map)).toThrow(message);
+  });
+
+  test('a build-arg value is never echoed in an error', () => {
+    expect(() => parse({ 'build-args': 'TOKEN=s3cr3t\nTOKEN=s3cr3t' })).toThrow(/^(?!.*s3cr3t)/s);
+  });
+});

@@ -1,0 +1,129 @@
+import * as core from '@actions/core';
+import { describe, expect, test } from 'vitest';
+import type { ObjectReport } from '../../../src/report/report.js';
+import { addDeploySummary, SUMMARY_LIMIT_BYTES, type SummaryReport } from '../../../src/report/summary.js';
+
+const obj = (
+  i: number,
+  action: ObjectReport['action'] = 'created',
+  extra: Partial<ObjectReport> = {},
+): ObjectReport => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  namespace: 'team-a',
+  name: `cm-${i}`,
+  action,
+  source: `.k2e/cm-${i}.yaml:1`,
+  ...extra,
+});
+
+const report: SummaryReport = {
+  deployment: 'web',
+  namespace: 'team-a',
+  context: 'production',
+  mode: 'deploy',
+  revision: 7,
+  objects: [obj(1), obj(2, 'configured'), obj(3, 'pruned')],
+  images: [
+    {
+      name: 'localhost:5000/web',
+      reference: `localhost:5000/web:abc@sha256:${'f'.repeat(64)}`,
+      tag: 'abc',
+      digest: `sha256:${'f'.repeat(64)}`,
+      contextDigest: `sha256:${'e'.repeat(64)}`,
+      built: true,
+      pushed: true,
+      context: 'web',
+      source: 'web/web.ctr:3',
+      marks: ['&web'],
+    },
+  ],
+  rollout: [
+    {
+      kind: 'Deployment',
+      namespace: 'team-a',
+      name: 'web',
+      ready: true,
+      message: '2/2 ready',
+      durationMs: 4200,
+    },
+  ],
+  durationMs: 6100,
+};
+
+const render = (r: SummaryReport, options = {}) => {
+  addDeploySummary(core.summary, r, options);
+  const text = core.summary.stringify();
+  core.summary.emptyBuffer();
+  return text;
+};
+
+describe('addDeploySummary', () => {
+  test('heading, links, counts, objects, images, rollout, plan', () => {
+    const html = render(report, {
+      commitUrl: 'https://gh/c/abc',
+      runUrl: 'https://gh/r/1',
+      sha: 'abcdef0123',
+    });
+    expect(html).toContain('<h2>🚀 spread deploy: web → production · revision 7</h2>');
+    expect(html).toContain(
+      'commit <a href="https://gh/c/abc">abcdef0</a> · <a href="https://gh/r/1">run</a>',
+    );
+    expect(html).toContain(
+      '<strong>1</strong> created · <strong>1</strong> configured · <strong>1</strong> pruned',
+    );
+    expect(html).toContain('<td>➕ created</td><td><code>configmap/cm-1</code></td>');
+    expect(html).toContain(`<code>sha256:${'f'.repeat(64)}</code>`);
+    expect(html).toContain('<td><code>deployment/web</code></td><td>✅</td><td>2/2 ready</td><td>4.2s</td>');
+    expect(html).toContain('<details><summary>Report as Markdown</summary>');
+  });
+
+  test('a failure is said first', () => {
+    const html = render(report, { failure: 'rollout of deployment/web timed out' });
+    expect(html).toContain('<h2>❌ spread deploy');
+    expect(html).toContain('<strong>Failed:</strong> rollout of deployment/web timed out');
+  });
+
+  test('names are escaped', () => {
+    const html = render({ ...report, deployment: '<script>' });
+    expect(html).toContain('spread deploy: &lt;script&gt; → production');
+    // In the Markdown part it sits in a code span, which GitHub shows literally.
+    expect(html.replace(/`[^`\n]*`/g, '')).not.toContain('<script>');
+  });
+
+  test('a plan summary holds the diffs in <details>', () => {
+    const html = render({
+      ...report,
+      mode: 'plan',
+      objects: [
+        obj(1, 'update', { changes: [{ op: 'change', path: 'data.a', before: '"x"', after: '"y"' }] }),
+      ],
+    });
+    expect(html).toContain('<details><summary>Plan (1 field changes)</summary>');
+    expect(html).toContain('- data.a: "x"\n+ data.a: "y"');
+  });
+
+  test('stays within 1 MiB: the plan is trimmed first', () => {
+    const changes = Array.from({ length: 30 }, (_, j) => ({
+      op: 'add' as const,
+      path: `data.k${j}`,
+      after: `"${'v'.repeat(100)}"`,
+    }));
+    const big: SummaryReport = {
+      ...report,
+      mode: 'plan',
+      objects: Array.from({ length: 2000 }, (_, i) => obj(i, 'update', { changes })),
+    };
+    const html = render(big, { runUrl: 'https://gh/r/1' });
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(SUMMARY_LIMIT_BYTES);
+    expect(html).toContain('configmap/cm-1999');
+    expect(html).toContain('trimmed');
+  });
+
+  test('stays within the limit when even the table is too long', () => {
+    const big: SummaryReport = { ...report, objects: Array.from({ length: 5000 }, (_, i) => obj(i)) };
+    const html = render(big, { limitBytes: 64 * 1024 });
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(64 * 1024);
+    expect(html).toMatch(/… and \d+ more \(trimmed to fit the summary limit/);
+  });
+});
