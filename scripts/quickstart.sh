@@ -16,5 +16,5 @@ fi
 node dist/cli/index.js deploy examples/mattermost ${context:+"$context"}
 if [ -n "${SPREAD_KUBECTL:-}" ]; then
   echo
-  "$SPREAD_KUBECTL" ${context:+--context "$context"} get rc,pods,svc,secret -l app.kubernetes.io/managed-by=spread
+  "$SPREAD_KUBECTL" ${context:+--context "$context"} get rc,pods,svc,secret
 fi

@@ -189,7 +189,10 @@ wait_healthy etcd etcd_healthy
 # controllers' and kwok's watches, which never end by themselves; with it, they are closed at once.
 # The request-header (front-proxy) flags configure the aggregation layer; without them the controller
 # manager and scheduler, which read that configuration for their own serving, log errors forever.
-start_component kube-apiserver "$SPREAD_API_PORT" "$PKI_DIR/ca.crt" "$PKI_DIR/front-proxy-ca.crt" "$PKI_DIR/sa.pub" "$PKI_DIR/sa.key" -- \
+# The audit log (audit-policy.yaml: level Metadata, one JSON line per completed request of a client,
+# the cluster's own components left out) lets benchmarks count requests by user agent and verb; it is
+# rotated at 100 MB, one old file kept.
+start_component kube-apiserver "$SPREAD_API_PORT" "$PKI_DIR/ca.crt" "$PKI_DIR/front-proxy-ca.crt" "$PKI_DIR/sa.pub" "$PKI_DIR/sa.key" "$here/audit-policy.yaml" -- \
   "$KUBE_BIN_DIR/kube-apiserver" \
   --etcd-servers "http://127.0.0.1:$SPREAD_ETCD_PORT" \
   --bind-address 127.0.0.1 --secure-port "$SPREAD_API_PORT" --advertise-address 127.0.0.1 \
@@ -211,6 +214,9 @@ start_component kube-apiserver "$SPREAD_API_PORT" "$PKI_DIR/ca.crt" "$PKI_DIR/fr
   --allow-privileged \
   --cert-dir "$PKI_DIR/apiserver-generated" \
   --shutdown-watch-termination-grace-period 5s \
+  --audit-policy-file "$here/audit-policy.yaml" \
+  --audit-log-path "$LOG_DIR/audit.log" --audit-log-format json \
+  --audit-log-maxsize 100 --audit-log-maxbackup 1 \
   --profiling=false
 apiserver_ready() { [ "$(api_get /readyz)" = ok ]; }
 wait_healthy kube-apiserver apiserver_ready
@@ -266,7 +272,7 @@ wait_healthy registry registry_up
 # Nothing can be pulled here, so examples and tests build FROM this image: Debian's static busybox in
 # an otherwise empty image. Its registry name `spread.local` is never contacted: the image is local.
 BASE_IMAGE=spread.local/busybox:1
-if ! curl -fsS --max-time 5 --unix-socket "$DOCKER_SOCK" -o /dev/null "http://docker/images/$BASE_IMAGE/json"; then
+if ! curl -fs --max-time 5 --unix-socket "$DOCKER_SOCK" -o /dev/null "http://docker/images/$BASE_IMAGE/json"; then
   base_ctx=$(mktemp -d)
   cp /bin/busybox "$base_ctx/busybox"
   printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\nENV PATH=/bin\n' >"$base_ctx/Dockerfile"

@@ -91,7 +91,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
     await publish(report, inputs, runner);
   } catch (error) {
-    for (const f of locatedFailures(error)) {
+    // Failures with a place become annotations on that file; one without a place is the message
+    // of setFailed below, which already prints it as an error.
+    for (const f of locatedFailures(error).filter((x) => x.file)) {
       const props =
         annotate && f.file ? { file: locate(f.file), ...(f.line ? { startLine: f.line } : {}) } : {};
       if (f.severity === 'warning') core.warning(f.message, props);

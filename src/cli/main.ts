@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DeployError, deploy } from '../core/deploy.js';
 import { parseDuration } from '../core/duration.js';
-import { failureLines } from '../core/errors.js';
+import { failureLines, locatedFailures } from '../core/errors.js';
 import { readDeployment } from '../core/read.js';
 import { render } from '../deployment/index.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
@@ -34,6 +34,7 @@ interface ClusterFlags {
   output: 'text' | 'json';
   forceConflicts: boolean;
   replace: boolean;
+  adopt: boolean;
   prune: boolean;
   allowEmpty: boolean;
   concurrency: number;
@@ -79,7 +80,11 @@ function imageOptions(cmd: Command): Command {
       'where & images are pushed, e.g. localhost:5000/team-a (default: $SPREAD_REGISTRY)',
     )
     .option('--tag <tag>', 'tag of built images (default: the commit, else a digest of the build context)')
-    .option('--build-arg <KEY=VALUE>', 'build argument, repeatable', buildArg, {})
+    .addOption(
+      new Option('--build-arg <KEY=VALUE>', 'build argument, repeatable')
+        .argParser(buildArg)
+        .default({}, 'none'),
+    )
     .option('--target <stage>', 'Dockerfile stage to build')
     .option('--no-build', 'do not build & images; pin what the registry holds')
     .option('--no-push', 'build but do not push (deploys unpinned)');
@@ -115,7 +120,11 @@ function clusterOptions(cmd: Command): Command {
       "namespace for objects that name none (default: the context's namespace)",
     )
     .option('--name <name>', "the deployment's name (default: the directory's name)")
-    .option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m', durationArg, 300_000)
+    .addOption(
+      new Option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m')
+        .argParser(durationArg)
+        .default(300_000, '5m'),
+    )
     .option('--no-wait', 'do not wait for the rollout')
     .addOption(
       new Option('-o, --output <format>', 'report format on stdout')
@@ -128,13 +137,13 @@ function clusterOptions(cmd: Command): Command {
       'delete and re-create objects whose immutable fields change (selector, Job template…)',
       false,
     )
+    .option('--adopt', 'take over objects that belong to another spread deployment', false)
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
-    .option(
-      '--lock-timeout <duration>',
-      'how long to wait for another deploy of the same deployment',
-      durationArg,
-      300_000,
+    .addOption(
+      new Option('--lock-timeout <duration>', 'how long to wait for another deploy of the same deployment')
+        .argParser(durationArg)
+        .default(300_000, '5m'),
     )
     .option(
       '--wait-load-balancer',
@@ -172,6 +181,7 @@ async function runDeploy(
       timeoutMs: flags.timeout,
       forceConflicts: flags.forceConflicts,
       replace: flags.replace,
+      adopt: flags.adopt,
       prune: flags.prune,
       allowEmpty: flags.allowEmpty,
       concurrency: flags.concurrency,
@@ -185,8 +195,19 @@ async function runDeploy(
       logger,
     });
   } catch (error) {
-    // A failed rollout still applied objects: report what was done before the error.
-    if (error instanceof DeployError) print(error.report);
+    if (flags.output === 'json') {
+      // Machine readers get the failure on stdout too: the message, each located problem, and
+      // (after a failed rollout) the report of what was applied.
+      const failure = {
+        error: (error as Error).message,
+        failures: locatedFailures(error),
+        ...(error instanceof DeployError ? { report: error.report } : {}),
+      };
+      process.stdout.write(`${JSON.stringify(failure, null, 2)}\n`);
+    } else if (error instanceof DeployError) {
+      // A failed rollout still applied objects: report what was done before the error.
+      print(error.report);
+    }
     throw error;
   }
   print(report);
@@ -311,7 +332,7 @@ export function program(): Command {
   const root = new Command('spread')
     .description('Kubernetes deploys from CI in one step')
     .version(version, '--version')
-    .showHelpAfterError()
+    .showHelpAfterError('(run spread --help, or spread COMMAND --help, for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const spec of commands) {
     if (spec.enabled === false) continue;

@@ -59,11 +59,13 @@ function common(cmd: Command, namespaceHelp: string): Command {
 }
 
 function lockOption(cmd: Command): Command {
-  return cmd.option(
-    '--lock-timeout <duration>',
-    'how long to wait for another deploy of the same deployment, e.g. 90s, 5m',
-    durationArg,
-    300_000,
+  return cmd.addOption(
+    new Option(
+      '--lock-timeout <duration>',
+      'how long to wait for another deploy of the same deployment, e.g. 90s, 5m',
+    )
+      .argParser(durationArg)
+      .default(300_000, '5m'),
   );
 }
 
@@ -162,21 +164,31 @@ export function defineRollback(cmd: Command): void {
       cmd
         .description('apply a stored revision again (default: the one before the current) and prune to it')
         .argument('<name>', "the deployment's name")
-        .argument('[revision]', 'revision number (see spread history)', revisionArg)
+        .argument('[revision]', 'revision number (see spread history); a non-number is taken as CONTEXT')
         .argument('[context]', 'kubeconfig context (default: the current context)'),
       "the deployment's namespace (default: the context's namespace)",
     ),
   )
-    .option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m', durationArg, 300_000)
+    .addOption(
+      new Option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m')
+        .argParser(durationArg)
+        .default(300_000, '5m'),
+    )
     .option('--no-wait', 'do not wait for the rollout')
     .option('--force-conflicts', 'take over fields owned by other field managers', false)
     .action(
       async (
         name: string,
-        revision: number | undefined,
-        context: string | undefined,
+        revisionText: string | undefined,
+        contextArg: string | undefined,
         flags: RollbackFlags,
       ) => {
+        // `spread rollback web production`: a second word that is no revision number is the context.
+        const isRevision = revisionText !== undefined && /^v?\d+$/.test(revisionText);
+        const revision = isRevision ? revisionArg(revisionText) : undefined;
+        const context = isRevision || revisionText === undefined ? contextArg : revisionText;
+        if (!isRevision && revisionText !== undefined && contextArg !== undefined)
+          throw new InvalidArgumentError(`expected a revision number, got "${revisionText}"`);
         const report = await rollback(name, revision, {
           ...base(context, flags),
           wait: flags.wait,

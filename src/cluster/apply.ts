@@ -3,7 +3,7 @@ import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
 import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
-import { KubeApiError, type KubeClient } from './client.js';
+import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
 import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { takeOverClientSideApply } from './takeover.js';
 
@@ -58,6 +58,13 @@ export interface ApplyOptions {
    * annotations: commit, run URL, time), so that they alone never make an object differ.
    */
   readonly preserveAnnotations?: readonly string[];
+  /**
+   * The ApplySet id of this deployment: an object labelled part of another ApplySet is refused in
+   * the plan (as Helm refuses another release's objects), unless `adopt`.
+   */
+  readonly applySetId?: string;
+  /** Take over objects that belong to another deployment (`--adopt`). */
+  readonly adopt?: boolean;
   /** Called after each apply group completed (applyObjects only). */
   readonly afterGroup?: (group: number) => Promise<void>;
   readonly signal?: AbortSignal;
@@ -69,25 +76,40 @@ export interface ObjectFailure {
   readonly message: string;
 }
 
-/** Some objects could not be planned or applied. Each failure names the object and its file and line. */
+/**
+ * Some objects could not be planned or applied. Each failure names the object and its file and
+ * line; after a failed apply, the message also says which objects were applied and which were not.
+ */
 export class ApplyError extends Error {
   readonly failures: readonly ObjectFailure[];
   /** Objects already applied before the failure (empty for a failed plan). */
   readonly applied: readonly AppliedObject[];
+  /** Objects not attempted: later apply groups, or the rest of the group once the server became unavailable. */
+  readonly notApplied: readonly SourcedObject[];
   constructor(
     phase: 'plan' | 'apply',
     failures: readonly ObjectFailure[],
     applied: readonly AppliedObject[] = [],
+    notApplied: readonly SourcedObject[] = [],
   ) {
     const lines = failures.map((f) => `  ${describeObject(f.object)}: ${f.message}`);
     const head =
       phase === 'plan'
         ? `the server rejected ${failures.length} object(s) in a dry run; nothing was written`
-        : `${failures.length} object(s) failed to apply`;
-    super(`${head}:\n${lines.join('\n')}`);
+        : `${failures.length} object(s) failed to apply; ${applied.length} applied, ${notApplied.length} not applied; nothing was pruned`;
+    const names = (list: readonly SourcedObject[]) => list.map((o) => describeObject(o)).join(', ');
+    const tail =
+      phase === 'apply'
+        ? [
+            `applied: ${applied.length > 0 ? names(applied) : 'none'}`,
+            ...(notApplied.length > 0 ? [`not applied: ${names(notApplied)}`] : []),
+          ]
+        : [];
+    super([`${head}:`, ...lines, ...tail].join('\n'));
     this.name = 'ApplyError';
     this.failures = failures;
     this.applied = applied;
+    this.notApplied = notApplied;
   }
 }
 
@@ -141,6 +163,15 @@ export async function planObjects(
         const path = objectPath(resource, ns, o.object.metadata.name);
         try {
           const live = await client.getOrUndefined<KubeObject>(path, options.signal);
+          const owner = live?.metadata.labels?.[PART_OF];
+          if (live && owner && options.applySetId && owner !== options.applySetId && !options.adopt) {
+            const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
+            failures.push({
+              object: o,
+              message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (--adopt takes it over)`,
+            });
+            return undefined;
+          }
           if (!live && resource.namespaced && ns && newNamespaces.has(ns)) {
             const liveNs = await client.getOrUndefined(
               `/api/v1/namespaces/${encodeURIComponent(ns)}`,
@@ -216,11 +247,20 @@ export async function applyObjects(
   }
   const applied: AppliedObject[] = [];
   const limit = pLimit(options.concurrency);
-  for (const g of [...groups.keys()].sort((a, b) => a - b)) {
+  const order = [...groups.keys()].sort((a, b) => a - b);
+  const checked = new Set<PlannedObject>();
+  for (const g of order) {
     const failures: ObjectFailure[] = [];
+    const skipped: PlannedObject[] = [];
+    // Once the server is unreachable, the rest of the group is not attempted (each would only time out).
+    let unavailable = false;
     const done = await Promise.all(
       groups.get(g)!.map((p) =>
         limit(async () => {
+          if (unavailable) {
+            skipped.push(p);
+            return undefined;
+          }
           try {
             const resource = p.resource ?? (await discovery.resolve(p.object.apiVersion, p.object.kind));
             if (!resource)
@@ -277,6 +317,7 @@ export async function applyObjects(
             onApplied?.(result);
             return result;
           } catch (error) {
+            if (isUnavailable(error)) unavailable = true;
             failures.push({ object: p, message: explainApiError(error, options) });
             return undefined;
           }
@@ -284,15 +325,64 @@ export async function applyObjects(
       ),
     );
     for (const d of done) if (d) applied.push(d);
-    if (failures.length > 0) throw new ApplyError('apply', sortFailures(failures, plan), applied);
+    if (failures.length > 0) {
+      const later = order.filter((x) => x > g).flatMap((x) => groups.get(x)!);
+      throw new ApplyError('apply', sortFailures(failures, plan), applied, [...skipped, ...later]);
+    }
     const crds = done.filter((d): d is AppliedObject => d?.object.kind === 'CustomResourceDefinition');
     if (crds.length > 0) {
       await Promise.all(crds.map((c) => waitEstablished(client, c, options.signal)));
       await discovery.refresh();
     }
     await options.afterGroup?.(g);
+    // Objects that could not be dry-run before (their Namespace or CRD is created by this deploy) are
+    // checked as soon as what they need exists, before anything after them is written: a bad custom
+    // resource stops the deploy right after its CRD, with every such error at once.
+    const later = order.filter((x) => x > g).flatMap((x) => groups.get(x)!);
+    const late = await checkDeferred(client, discovery, later, checked, options);
+    if (late.length > 0) throw new ApplyError('apply', sortFailures(late, plan), applied, later);
   }
   return applied;
+}
+
+/**
+ * Dry-runs the deferred objects among `pending` whose Namespace and kind now exist (each once,
+ * remembered in `checked`); returns the failures. An object whose prerequisite is still missing waits
+ * for a later group.
+ */
+async function checkDeferred(
+  client: KubeClient,
+  discovery: Discovery,
+  pending: readonly PlannedObject[],
+  checked: Set<PlannedObject>,
+  options: ApplyOptions,
+): Promise<ObjectFailure[]> {
+  const failures: ObjectFailure[] = [];
+  const limit = pLimit(options.concurrency);
+  await Promise.all(
+    pending
+      .filter((p) => p.deferred && !checked.has(p))
+      .map((p) =>
+        limit(async () => {
+          const resource = await discovery.resolve(p.object.apiVersion, p.object.kind);
+          if (!resource) return;
+          const ns = p.object.metadata.namespace;
+          if (
+            resource.namespaced &&
+            ns &&
+            !(await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, options.signal))
+          )
+            return;
+          checked.add(p);
+          try {
+            await serverSideApply(client, resource, p.object, options, true);
+          } catch (error) {
+            failures.push({ object: p, message: explainApiError(error, options) });
+          }
+        }),
+      ),
+  );
+  return failures;
 }
 
 /**
@@ -321,6 +411,35 @@ export async function serverSideApply(
     signal: options.signal,
   });
   return res.body;
+}
+
+const PART_OF = 'applyset.kubernetes.io/part-of';
+
+/** The deployment (`namespace/name`) whose ApplySet parent carries `id`, if it can be found. */
+async function ownerName(
+  client: KubeClient,
+  id: string,
+  namespace: string | undefined,
+  signal?: AbortSignal,
+) {
+  try {
+    const path = namespace
+      ? `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`
+      : '/api/v1/secrets';
+    const list = await client.request<{ items: KubeObject[] }>({
+      method: 'GET',
+      path,
+      query: { labelSelector: `applyset.kubernetes.io/id=${id}` },
+      signal,
+    });
+    const parent = list.body.items[0];
+    const name = parent?.metadata.annotations?.['spread.rsprd.com/deployment'];
+    return parent
+      ? `spread deployment ${parent.metadata.namespace}/${name ?? parent.metadata.name}`
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A copy of `object` with the live values of `keys` (when the live object has them). */
@@ -425,6 +544,7 @@ export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'fo
   if (error.code === 409 && error.reason === 'Conflict' && !options?.forceConflicts) {
     message += ' (another field manager owns these fields; use --force-conflicts to take them over)';
   }
+  if (error.code === 401) message = `unauthorized: the server refused the credentials (${message})`;
   if (error.code === 403) message = `forbidden: ${message}`;
   if (isImmutableFieldError(error)) message += ' (use --replace to delete and re-create the object)';
   if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;

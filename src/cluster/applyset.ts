@@ -21,7 +21,14 @@ export const SPREAD = {
   deployment: 'spread.rsprd.com/deployment',
   /** `file:line` of the object in the deployed directory. */
   source: 'spread.rsprd.com/source',
+  /** The commit, run URL and time of the deploy that last changed the object. */
+  commit: 'spread.rsprd.com/commit',
+  runUrl: 'spread.rsprd.com/run-url',
+  deployedAt: 'spread.rsprd.com/deployed-at',
 } as const;
+
+/** The per-deploy annotations: their values change with every deploy, so comparisons keep the live ones. */
+export const DEPLOY_ANNOTATION_KEYS: readonly string[] = [SPREAD.commit, SPREAD.runUrl, SPREAD.deployedAt];
 
 /** The ApplySet parent of one deployment: a Secret `spread.<name>` in the deployment's namespace. */
 export interface ApplySet {

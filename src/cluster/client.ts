@@ -71,8 +71,13 @@ export interface KubeClientOptions {
   readonly maxSockets?: number;
   /** Retries of a request answered 429, 5xx or cut by a connection reset. Default 5. */
   readonly retries?: number;
-  /** Time limit of one request attempt, in milliseconds. Default 60 000. */
+  /** Time limit of one request attempt, in milliseconds. Default 30 000. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Time after which a failing request is not retried any more, in milliseconds. Default 30 000:
+   * an API server that stays unreachable fails the request in about a minute at most.
+   */
+  readonly maxRetryTimeMs?: number;
   /** Called once per request attempt (for request counting in benchmarks and --verbose). */
   readonly onRequest?: (method: Verb, path: string) => void;
 }
@@ -113,7 +118,8 @@ export class KubeClient {
     this.options = {
       maxSockets: options.maxSockets ?? 16,
       retries: options.retries ?? 5,
-      requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      maxRetryTimeMs: options.maxRetryTimeMs ?? 30_000,
       onRequest: options.onRequest,
     };
   }
@@ -122,6 +128,7 @@ export class KubeClient {
   async request<T = unknown>(req: KubeRequest): Promise<KubeResponse<T>> {
     return pRetry(() => this.once<T>(req), {
       retries: this.options.retries,
+      maxRetryTime: this.options.maxRetryTimeMs,
       minTimeout: 200,
       maxTimeout: 5_000,
       signal: req.signal,
@@ -265,6 +272,14 @@ function parseWarnings(header: string | string[] | undefined): string[] {
   return values.flatMap((v) =>
     [...v.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\"/g, '"')),
   );
+}
+
+/**
+ * Whether an error means the API server could not be reached or could not serve (connection
+ * refused or reset, time-out, 5xx or 429 after every retry), rather than a verdict on the request.
+ */
+export function isUnavailable(error: unknown): boolean {
+  return isRetryable(error);
 }
 
 function isRetryable(error: unknown): boolean {

@@ -63,7 +63,12 @@ export function loadKubeconfig(source: KubeconfigSource, context?: string): Reso
     }
   } catch (error) {
     if (error instanceof KubeconfigError) throw error;
-    throw new KubeconfigError(`cannot read the kubeconfig: ${(error as Error).message}`);
+    throw new KubeconfigError(`cannot read the kubeconfig: ${parseErrorText(error)}`);
+  }
+  if (kc.getContexts().length === 0 && kc.getClusters().length === 0) {
+    throw new KubeconfigError(
+      `${origin} holds no clusters and no contexts: is it a kubeconfig (its YAML, or base64 of it)?`,
+    );
   }
 
   const names = kc.getContexts().map((c) => c.name);
@@ -88,6 +93,19 @@ export function loadKubeconfig(source: KubeconfigSource, context?: string): Reso
     namespace: ctx.namespace || 'default',
     secrets: kubeconfigSecrets(kc),
   };
+}
+
+/**
+ * A parse error's text without the code frame: YAML parsers quote the offending lines, which in a
+ * kubeconfig can hold a token or a key. Only the reason and the position are kept.
+ */
+function parseErrorText(error: unknown): string {
+  const e = error as { reason?: string; mark?: { line?: number; column?: number }; message?: string };
+  if (e.reason && e.mark)
+    return `YAML error at line ${(e.mark.line ?? 0) + 1}, column ${(e.mark.column ?? 0) + 1}: ${e.reason}`;
+  const first = String(e.message ?? error).split('\n')[0] ?? '';
+  // js-yaml's one-line form is `reason (line:column)`; anything longer may quote the file.
+  return first.length > 200 ? `${first.slice(0, 200)}…` : first;
 }
 
 /**

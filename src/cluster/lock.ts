@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { KubeApiError, type KubeClient } from './client.js';
 
@@ -78,9 +79,10 @@ export function leaseName(deployment: string): string {
   return `spread.${deployment}`;
 }
 
-/** The default holder identity: the CI run's URL when given, else `<hostname>/<pid>`. */
+/** The default holder identity: the CI run's URL when given, else `<hostname>/<pid>`, then ` #` and 6 random hex digits. */
 export function defaultHolder(runUrl?: string): string {
-  return runUrl || `${hostname()}/${process.pid}`;
+  // The suffix tells apart two deploys of one process or one CI run (a matrix, a retried step).
+  return `${runUrl || `${hostname()}/${process.pid}`} #${randomBytes(3).toString('hex')}`;
 }
 
 /** metav1.MicroTime of a moment: RFC 3339 in UTC with six fractional digits. */

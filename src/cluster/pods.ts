@@ -105,7 +105,11 @@ export function diagnosePod(pod: KubeObject, options: DiagnoseOptions): PodProbl
     if (HOPELESS.has(waiting.reason))
       return { pod: name, reason: waiting.reason, message: text, fatal: true };
     if (PULL_ERRORS.has(waiting.reason)) {
-      const fatal = (options.pullErrorSeen ?? 1) >= (options.pullErrorObservations ?? 2);
+      // ImagePullBackOff is the kubelet backing off after a failed pull: final at once. A lone
+      // ErrImagePull may be a registry hiccup, so it counts only once seen in enough updates.
+      const fatal =
+        waiting.reason === 'ImagePullBackOff' ||
+        (options.pullErrorSeen ?? 1) >= (options.pullErrorObservations ?? 2);
       return { pod: name, reason: waiting.reason, message: text, fatal };
     }
     if (waiting.reason === 'CrashLoopBackOff') {

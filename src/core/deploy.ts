@@ -1,6 +1,12 @@
 import path from 'node:path';
-import { type PlannedObject, planObjects } from '../cluster/apply.js';
-import { applySetFor, findPruneCandidates, labelForApplySet, readParent } from '../cluster/applyset.js';
+import { explainApiError, type PlannedObject, planObjects } from '../cluster/apply.js';
+import {
+  applySetFor,
+  DEPLOY_ANNOTATION_KEYS,
+  findPruneCandidates,
+  labelForApplySet,
+  readParent,
+} from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import { currentRevision, readRevision, recordRevision } from '../cluster/history.js';
@@ -40,6 +46,8 @@ export interface DeployOptions {
   readonly forceConflicts: boolean;
   /** Delete and re-create objects whose immutable fields change (`--replace`). */
   readonly replace?: boolean;
+  /** Take over objects that belong to another spread deployment (`--adopt`); refused otherwise. */
+  readonly adopt?: boolean;
   /** Requests in flight at once within one apply group. */
   readonly concurrency: number;
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
@@ -99,7 +107,12 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const client = new KubeClient(resolved.kubeConfig);
   let lock: DeployLock | undefined;
   try {
-    const discovery = await Discovery.load(client);
+    const discovery = await Discovery.load(client).catch((error: unknown) => {
+      // The first request: whatever fails here is about reaching the cluster, so say which one.
+      throw new Error(
+        `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
+      );
+    });
     const read = await logger.group('Read', () =>
       readDeployment(options.path, {
         namespace,
@@ -118,7 +131,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       fieldManager: FIELD_MANAGER,
       forceConflicts: options.forceConflicts,
       replace: options.replace ?? false,
-      preserveAnnotations: Object.keys(options.annotations ?? {}),
+      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+      adopt: options.adopt ?? false,
       concurrency: options.concurrency,
       signal: options.signal,
     };
@@ -126,7 +140,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       prepareImages(
         read.application,
         read.objects,
-        { ...options.images, root: options.path, signal: options.signal },
+        {
+          ...options.images,
+          // A plan writes nothing, not even to a registry: it pins what the registry already holds.
+          ...(options.mode === 'plan' ? { build: false, push: false } : {}),
+          root: options.path,
+          signal: options.signal,
+        },
         logger,
       ),
     );
@@ -157,7 +177,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       ...o,
       object: withTemplateHash(labelForApplySet(o, set, formatSource(o.source))),
     }));
-    const planned = await logger.group('Plan', () => planObjects(client, discovery, objects, applyOptions));
+    const planned = await logger.group('Plan', () =>
+      planObjects(client, discovery, objects, { ...applyOptions, applySetId: set.id }),
+    );
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
     const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
     if (options.mode === 'plan') {
@@ -190,7 +212,12 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     ];
     try {
       const rollout = await settle(client, converged, options);
-      const revision = await record(client, set, objects, options);
+      // A deploy that changed nothing is the current revision again; it records no new one.
+      const unchanged = reported.every((o) => o.action === 'unchanged');
+      const revision =
+        unchanged && revisionBefore !== undefined
+          ? { revision: revisionBefore }
+          : await record(client, set, objects, options);
       return {
         ...base,
         mode: 'deploy',

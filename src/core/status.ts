@@ -1,6 +1,7 @@
 import { ApplyError, type ObjectFailure, type PlannedObject, planObjects } from '../cluster/apply.js';
 import {
   applySetFor,
+  DEPLOY_ANNOTATION_KEYS,
   findPruneCandidates,
   labelForApplySet,
   type PruneCandidate,
@@ -378,7 +379,15 @@ async function planStates(
 ): Promise<Map<string, ClusterState>> {
   // `replace: true` only changes how the dry run reports an immutable field: as a planned replace
   // (differs) instead of a failure. Nothing is written either way.
-  const options = { fieldManager: FIELD_MANAGER, forceConflicts: false, replace: true, concurrency };
+  // The per-deploy annotations (commit, run URL, time) are kept as they are live, as deploy does:
+  // they alone never make an object differ.
+  const options = {
+    fieldManager: FIELD_MANAGER,
+    forceConflicts: false,
+    replace: true,
+    concurrency,
+    preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+  };
   try {
     return statesOfPlan(await planObjects(client, discovery, objects, options));
   } catch (error) {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { SPREAD } from '../cluster/applyset.js';
 
 /** What the CI system says about the run: shared by the CLI and the Action (front ends only). */
 export interface CiContext {
@@ -10,9 +11,9 @@ export interface CiContext {
 
 /** spread's per-deploy annotation keys. */
 export const DEPLOY_ANNOTATIONS = {
-  commit: 'spread.rsprd.com/commit',
-  runUrl: 'spread.rsprd.com/run-url',
-  time: 'spread.rsprd.com/deployed-at',
+  commit: SPREAD.commit,
+  runUrl: SPREAD.runUrl,
+  time: SPREAD.deployedAt,
 } as const;
 
 /**

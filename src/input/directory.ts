@@ -108,6 +108,18 @@ function isFile(abs: string, entry: Dirent): boolean {
   return false;
 }
 
+/**
+ * Whether an entry is a symbolic link whose target is missing (or a loop). A configuration file
+ * behind such a link (a submodule not checked out, a moved file) must not silently vanish from the
+ * input: the objects it held would be pruned.
+ */
+function isBrokenLink(abs: string, entry: Dirent): boolean {
+  return entry.isSymbolicLink() && statOrUndefined(abs) === undefined;
+}
+
+/** File names that hold configuration by the convention (checked for broken links). */
+const LOOKS_LIKE_CONFIG = /\.(ya?ml|json|ctr)$/;
+
 function readDirectory(
   abs: string,
   rel: string,
@@ -137,6 +149,13 @@ function readDirectory(
         trace?.(
           `${child(rel, entry.name)}/: skipped (${entry.name === 'node_modules' ? 'node_modules' : 'hidden folder'})`,
         );
+      continue;
+    }
+    if (isBrokenLink(entryAbs, entry) && LOOKS_LIKE_CONFIG.test(entry.name)) {
+      issues.error(
+        { file: child(rel, entry.name), line: 0 },
+        'is a symbolic link whose target does not exist',
+      );
       continue;
     }
     if (!isFile(entryAbs, entry)) continue;
@@ -221,6 +240,13 @@ function readDirectory(
     }
     const configFiles: string[] = [];
     for (const f of files) {
+      if (CONFIG_FILE.test(f.name) && isBrokenLink(join(dirAbs, f.name), f)) {
+        issues.error(
+          { file: child(dirRel, f.name), line: 0 },
+          'is a symbolic link whose target does not exist',
+        );
+        continue;
+      }
       if (CONFIG_FILE.test(f.name) && isFile(join(dirAbs, f.name), f)) configFiles.push(f.name);
       else trace?.(`${child(dirRel, f.name)}: ignored (not a .yaml, .yml or .json file)`);
     }

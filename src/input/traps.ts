@@ -80,7 +80,10 @@ export function checkStringFields(
     walk(value, value.node, pattern, [], (node, path) => {
       const problem = trapOf(node);
       if (problem)
-        found.push({ line: value.lineOfNode(node), message: problemText(value, path, node, problem) });
+        found.push({
+          line: value.lineOfNode(node),
+          message: problemText(value, path, node, problem, isSecretValue(kind, path)),
+        });
     });
   }
   // Reported in file order, as a reader goes through the file.
@@ -183,12 +186,28 @@ function reading(value: unknown, text: string): string {
   return `a ${typeof value}`;
 }
 
-function problemText(value: DecodedValue, path: (string | number)[], node: Node, trap: Trap): string {
+function problemText(
+  value: DecodedValue,
+  path: (string | number)[],
+  node: Node,
+  trap: Trap,
+  secret: boolean,
+): string {
   const text = (isScalar(node) ? node.source : undefined) ?? '';
+  if (secret) {
+    // A Secret's value is never printed, not even to point at a quoting mistake in it.
+    const kind = trap.reading.split(' (')[0];
+    return `${fieldName(value, path)} (value not shown) was read as ${kind}; put the value in double quotes`;
+  }
   const read = trap.yaml11Only
     ? `is read as ${trap.reading} by YAML 1.1 readers such as kubectl`
     : `was read as ${trap.reading}`;
   return `${fieldName(value, path)} ${text} ${read}; quote it: ${JSON.stringify(text)}`;
+}
+
+/** Whether a path is a value of a core/v1 Secret's `data` or `stringData`. */
+function isSecretValue(kind: unknown, path: readonly (string | number)[]): boolean {
+  return kind === 'Secret' && (path[0] === 'data' || path[0] === 'stringData');
 }
 
 /** Names the field the way a user thinks of it: `env FOO value`, `label app`, `data key`. */

@@ -384,3 +384,20 @@ describe("the deploy's annotations", () => {
     expect((await getJson('configmap', 'still')).metadata.annotations['spread.rsprd.com/commit']).toBe('c1');
   });
 });
+
+describe('objects of another deployment', () => {
+  test('are refused in the plan, naming the owner; --adopt takes them over', async () => {
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\ndata: {a: b}\n';
+    await run(dir('owner', { '.k2e/cm.yaml': cm }));
+    const error = await run(dir('intruder', { '.k2e/cm.yaml': cm })).catch((e) => e);
+    expect(error).toBeInstanceOf(ApplyError);
+    expect(error.message).toMatch(/nothing was written/);
+    expect(error.message).toMatch(
+      new RegExp(
+        `ConfigMap ${ns}/shared \\(\\.k2e/cm\\.yaml:1\\): belongs to another deployment \\(spread deployment ${ns}/owner\\)`,
+      ),
+    );
+    const adopted = await run(dir('intruder', { '.k2e/cm.yaml': cm }), { adopt: true });
+    expect(adopted.objects.map((o) => o.action)).toEqual(['configured']);
+  });
+});

@@ -82,3 +82,28 @@ describe('decodeKubeconfigContent', () => {
     expect(decodeKubeconfigContent(b64)).toBe(b64);
   });
 });
+
+describe('kubeconfig errors never quote the file', () => {
+  test('a YAML error names the position, not the lines around it', () => {
+    const broken = kubeconfig('one', 'Zq9XvT3kLpW8mN2bR7cY4dF6hJ1sA5eU0oI').replace(
+      'users:',
+      'bogus: [\nusers:',
+    );
+    const error = (() => {
+      try {
+        loadKubeconfig({ content: broken });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(KubeconfigError);
+    expect(error!.message).toMatch(/cannot read the kubeconfig: .*line \d+/);
+    expect(error!.message).not.toMatch(/Zq9XvT3k/);
+  });
+
+  test('content that is no kubeconfig says so', () => {
+    expect(() => loadKubeconfig({ content: 'YXBpVmVyc2lvbjogdjEK' })).toThrow(
+      /holds no clusters and no contexts/,
+    );
+  });
+});

@@ -46,9 +46,11 @@ describe('lease expiry (renewTime + leaseDurationSeconds < now)', () => {
 
   test('names and holders', () => {
     expect(leaseName('web')).toBe('spread.web');
-    expect(defaultHolder('https://github.com/o/r/actions/runs/1')).toBe(
-      'https://github.com/o/r/actions/runs/1',
+    expect(defaultHolder('https://github.com/o/r/actions/runs/1')).toMatch(
+      /^https:\/\/github\.com\/o\/r\/actions\/runs\/1 #[0-9a-f]{6}$/,
     );
-    expect(defaultHolder()).toMatch(new RegExp(`/${process.pid}$`));
+    expect(defaultHolder()).toMatch(new RegExp(`/${process.pid} #[0-9a-f]{6}$`));
+    // Two deploys of one process are two holders.
+    expect(defaultHolder()).not.toBe(defaultHolder());
   });
 });

@@ -1,10 +1,10 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { deploymentOf, render } from '../../../src/deployment/index.js';
 import { Controller, type Mapping, Pod } from '../../../src/entity/index.js';
-import { DirectoryInput, ManifestInput } from '../../../src/input/index.js';
+import { DirectoryInput, InputError, type InputIssue, ManifestInput } from '../../../src/input/index.js';
 
 const good = (name: string) => `test/fixtures/good/${name}`;
 
@@ -206,5 +206,21 @@ describe('ManifestInput', () => {
     } finally {
       rmSync(temp, { recursive: true, force: true });
     }
+  });
+});
+
+describe('broken symbolic links', () => {
+  test('a configuration file behind a missing target is an error, never silently left out', async () => {
+    const root = join(mkdtempSync(join(tmpdir(), 'spread-links-')), 'app');
+    mkdirSync(join(root, '.k2e'), { recursive: true });
+    writeFileSync(join(root, '.k2e', 'a.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
+    symlinkSync(join(root, 'gone.yaml'), join(root, '.k2e', 'b.yaml'));
+    symlinkSync(join(root, 'gone.ctr'), join(root, 'web.ctr'));
+    const error = await new DirectoryInput(root).entity().catch((e) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.issues.map((i: InputIssue) => `${i.source.file}: ${i.message}`)).toEqual([
+      'web.ctr: is a symbolic link whose target does not exist',
+      '.k2e/b.yaml: is a symbolic link whose target does not exist',
+    ]);
   });
 });

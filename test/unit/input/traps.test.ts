@@ -94,3 +94,16 @@ describe('resolvesToNonString', () => {
     expect(resolvesToNonString(text)).toBe(expected);
   });
 });
+
+describe('Secret values in trap messages', () => {
+  test('are never printed, only the key and what YAML made of it', () => {
+    const text =
+      'apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData:\n  pin: 0755123\n  token: 98765432109876543210\n';
+    const messages = trapsOf(text, 'object');
+    expect(messages).toEqual([
+      '5: stringData pin (value not shown) was read as a number; put the value in double quotes',
+      '6: stringData token (value not shown) was read as a number that loses precision; put the value in double quotes',
+    ]);
+    for (const m of messages) expect(m).not.toMatch(/0755123|755123|98765432109876543210|9876543210987654/);
+  });
+});

@@ -1,0 +1,246 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type DeployOptions, deploy } from '../../src/core/deploy.js';
+import type { Logger } from '../../src/core/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { kubeconfigPath, kubectl, ROOT, uniqueName } from './helpers.js';
+
+// Acceptance of the "operating deployments" issue on the local cluster: failed rollouts fail fast
+// and roll back, concurrent deploys serialize per deployment, a killed deploy and a stopped API
+// server leave nothing half-done that a re-run does not converge.
+
+const ns = uniqueName('itg-operate');
+const roots: string[] = [];
+
+function dir(name: string, files: Record<string, string>): string {
+  const root = path.join(mkdtempSync(path.join(tmpdir(), 'spread-operate-')), name);
+  roots.push(path.dirname(root));
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), content);
+  }
+  return root;
+}
+
+function run(root: string, extra: Partial<DeployOptions> = {}) {
+  return deploy({
+    path: root,
+    kubeconfig: { paths: [kubeconfigPath()] },
+    context: 'spread-local',
+    namespace: ns,
+    mode: 'deploy',
+    wait: true,
+    timeoutMs: 120_000,
+    forceConflicts: false,
+    prune: true,
+    concurrency: 8,
+    logger: silentLogger,
+    ...extra,
+  });
+}
+
+/** A logger that keeps every line, for assertions on what a deploy said. */
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(`warning: ${m}`),
+    error: (m) => lines.push(`error: ${m}`),
+    debug: () => {},
+    group: (_name, fn) => fn(),
+  };
+}
+
+const web = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: ${image}
+`;
+
+const configMaps = (prefix: string, n: number, value: string) =>
+  Array.from(
+    { length: n },
+    (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${prefix}-${i}\ndata: {v: "${value}"}\n`,
+  ).join('---\n');
+
+async function getJson(kind: string, name: string) {
+  return JSON.parse(
+    (await kubectl(['--context', 'spread-local', '-n', ns, 'get', kind, name, '-o', 'json'])).stdout,
+  );
+}
+
+beforeAll(async () => {
+  await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+});
+afterAll(async () => {
+  await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+    allowFail: true,
+  });
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+describe('a rollout that cannot succeed', () => {
+  test('an unpullable image fails within 60 s with the pod reason; --rollback-on-failure puts the previous revision back', async () => {
+    const good = await run(dir('web', { 'deployment.yaml': web('registry.example/web:1') }));
+    expect(good.revision).toBeGreaterThan(0);
+    const started = Date.now();
+    const error = await run(dir('web', { 'deployment.yaml': web('unpullable.invalid/web:2') }), {
+      rollbackOnFailure: true,
+      timeoutMs: 300_000,
+    }).catch((e) => e);
+    const elapsed = Date.now() - started;
+    expect(error).toBeInstanceOf(Error);
+    expect(elapsed).toBeLessThan(60_000);
+    expect(error.message).toMatch(/ImagePullBackOff/);
+    expect(error.message).toMatch(/rolled back to revision 1/);
+    expect(error.report?.rolledBackTo).toBe(1);
+    const live = await getJson('deployment', 'web');
+    expect(live.spec.template.spec.containers[0].image).toBe('registry.example/web:1');
+    expect(live.status.availableReplicas).toBe(2);
+    expect(live.status.updatedReplicas).toBe(2);
+  });
+});
+
+describe('ten deploys at once', () => {
+  test('deploys of A wait for each other, B never waits for A, nothing of A is pruned by B, the last of each wins', async () => {
+    const finished: { who: string; variant: number; at: number }[] = [];
+    const loggers = new Map<string, ReturnType<typeof recordingLogger>>();
+    const runs = [];
+    for (let i = 0; i < 5; i++) {
+      for (const who of ['alpha', 'beta']) {
+        const logger = recordingLogger();
+        loggers.set(`${who}${i}`, logger);
+        const root = dir(who, { '.k2e/cms.yaml': configMaps(who, 5, String(i)) });
+        runs.push(
+          run(root, { wait: false, logger }).then(() => finished.push({ who, variant: i, at: Date.now() })),
+        );
+      }
+    }
+    await Promise.all(runs);
+    expect(finished).toHaveLength(10);
+    for (const [key, logger] of loggers) {
+      const waits = logger.lines.filter((l) => l.startsWith('waiting for '));
+      // Each deploy only ever waits on its own deployment's Lease.
+      for (const w of waits)
+        expect(w).toContain(`deploying ${key.replace(/\d$/, '')} (Lease spread.${key.replace(/\d$/, '')})`);
+    }
+    const waitedAlpha = [...loggers].filter(
+      ([k, l]) => k.startsWith('alpha') && l.lines.some((x) => x.startsWith('waiting for ')),
+    );
+    expect(waitedAlpha.length).toBeGreaterThanOrEqual(1);
+    for (const who of ['alpha', 'beta']) {
+      const last = finished
+        .filter((f) => f.who === who)
+        .sort((a, b) => a.at - b.at)
+        .at(-1)!;
+      for (let i = 0; i < 5; i++) {
+        const cm = await getJson('configmap', `${who}-${i}`);
+        expect(cm.data.v).toBe(String(last.variant));
+      }
+    }
+  });
+});
+
+describe('interrupted deploys converge', () => {
+  test('a deploy killed with SIGKILL mid-apply; a re-run takes the Lease over after it expires and converges', async () => {
+    const root = dir('killed', { '.k2e/cms.yaml': configMaps('killed', 150, 'one') });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, 'dist/cli/index.js'),
+        'deploy',
+        root,
+        'spread-local',
+        '-n',
+        ns,
+        '--no-wait',
+        '--concurrency',
+        '1',
+      ],
+      { env: process.env },
+    );
+    let seen = 0;
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        seen += (String(d).match(/configmap\/killed-\d+ -n \S+ created/g) ?? []).length;
+        if (seen >= 10) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('close', () =>
+        seen >= 10 ? resolve() : reject(new Error('the deploy ended before it was killed')),
+      );
+    });
+    const before = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmaps', '-o', 'name']);
+    const partial = before.stdout.split('\n').filter((l) => l.startsWith('configmap/killed-')).length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(150);
+    const lease = await getJson('lease', 'spread.killed');
+    expect(lease.spec.holderIdentity).toMatch(/\//);
+    const logger = recordingLogger();
+    const report = await run(root, { wait: false, logger, lockTimeoutMs: 90_000 });
+    expect(logger.lines.some((l) => l.startsWith('waiting for '))).toBe(true);
+    expect(report.objects.filter((o) => o.kind === 'ConfigMap')).toHaveLength(150);
+    const after = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmaps', '-o', 'name']);
+    expect(after.stdout.split('\n').filter((l) => l.startsWith('configmap/killed-'))).toHaveLength(150);
+  });
+
+  test('the API server stopped during a deploy: non-zero, says what was and was not applied, prunes nothing; a re-run converges', async () => {
+    const pidFile = path.join(ROOT, '.cluster/run/kube-apiserver.pid');
+    const resume = () => process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGCONT');
+    const old = dir('outage', { '.k2e/keep.yaml': configMaps('keep', 1, 'x') });
+    await run(old, { wait: false });
+    const root = dir('outage', { '.k2e/cms.yaml': configMaps('outage', 120, 'v') });
+    let stopped = false;
+    const logger = recordingLogger();
+    const origInfo = logger.info;
+    logger.info = (m: string) => {
+      origInfo(m);
+      if (!stopped && /configmap\/outage-\d+ .* created/.test(m)) {
+        stopped = true;
+        // Stopped, not killed: connections hang like in a real outage. Resumed in `finally`, and by
+        // a timer in case this test is cut short, so the shared API server is never left stopped.
+        process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGSTOP');
+        setTimeout(resume, 150_000).unref();
+      }
+    };
+    const started = Date.now();
+    let error: Error & { applied?: unknown[] };
+    try {
+      error = await run(root, { wait: false, logger, concurrency: 1, timeoutMs: 30_000 }).catch((e) => e);
+    } finally {
+      resume();
+    }
+    expect(stopped).toBe(true);
+    expect(error).toBeInstanceOf(Error);
+    expect(Date.now() - started).toBeLessThan(180_000);
+    expect(error.message).toMatch(/applied/);
+    expect(error.message).toMatch(/not applied|failed/);
+    // Nothing was pruned: the object the new directory dropped is still there.
+    const keep = await kubectl(
+      ['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'keep-0', '-o', 'name'],
+      {
+        allowFail: true,
+      },
+    );
+    expect(keep.stdout.trim()).toBe('configmap/keep-0');
+    const report = await run(root, { wait: false, lockTimeoutMs: 90_000 });
+    expect(report.objects.filter((o) => o.action === 'pruned').map((o) => o.name)).toEqual(['keep-0']);
+    const after = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmaps', '-o', 'name']);
+    expect(after.stdout.split('\n').filter((l) => l.startsWith('configmap/outage-'))).toHaveLength(120);
+  }, 400_000);
+});

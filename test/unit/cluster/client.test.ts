@@ -1,0 +1,99 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { KubeApiError, KubeClient } from '../../../src/cluster/client.js';
+
+// A local HTTP server stands in for the API server, answering by script per path.
+let server: http.Server;
+let base: string;
+const hits = new Map<string, number>();
+const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
+  '/throttled': (n, res) => {
+    if (n === 1)
+      return void res
+        .writeHead(429, { 'Retry-After': '0' })
+        .end('{"kind":"Status","reason":"TooManyRequests"}');
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":1}');
+  },
+  '/flaky': (n, res) => {
+    if (n <= 2)
+      return void res
+        .writeHead(503)
+        .end('{"kind":"Status","message":"unavailable","reason":"ServiceUnavailable"}');
+    res.writeHead(200).end('{"ok":2}');
+  },
+  '/missing': (_n, res) =>
+    void res
+      .writeHead(404)
+      .end('{"kind":"Status","message":"configmaps \\"x\\" not found","reason":"NotFound","code":404}'),
+  '/hang': () => {},
+  '/warn': (_n, res) => void res.writeHead(200, { Warning: '299 - "v1beta1 is deprecated"' }).end('{}'),
+};
+
+function client(options: ConstructorParameters<typeof KubeClient>[1] = {}) {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: base, skipTLSVerify: true }],
+    users: [{ name: 'u', token: 'tok' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return new KubeClient(kc, { retries: 5, ...options });
+}
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const path = req.url!.split('?')[0]!;
+    const n = (hits.get(path) ?? 0) + 1;
+    hits.set(path, n);
+    script[path]?.(n, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe('KubeClient retries like client-go', () => {
+  test('429 is retried after Retry-After', async () => {
+    const c = client();
+    expect((await c.request({ method: 'GET', path: '/throttled' })).body).toEqual({ ok: 1 });
+    expect(hits.get('/throttled')).toBe(2);
+    c.close();
+  });
+
+  test('5xx is retried with back-off', async () => {
+    const c = client();
+    expect((await c.request({ method: 'GET', path: '/flaky' })).body).toEqual({ ok: 2 });
+    expect(hits.get('/flaky')).toBe(3);
+    c.close();
+  });
+
+  test('404 is final: a KubeApiError with the Status reason, and getOrUndefined answers undefined', async () => {
+    const c = client();
+    const error = await c.request({ method: 'GET', path: '/missing' }).catch((e) => e);
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect(error).toMatchObject({ code: 404, reason: 'NotFound', message: 'configmaps "x" not found' });
+    expect(await c.getOrUndefined('/missing')).toBeUndefined();
+    expect(hits.get('/missing')).toBe(2);
+    c.close();
+  });
+
+  test('a server that never answers fails within the retry budget, not after every retry', async () => {
+    const c = client({ requestTimeoutMs: 200, maxRetryTimeMs: 300 });
+    const started = Date.now();
+    const error = await c.request({ method: 'GET', path: '/hang' }).catch((e) => e);
+    expect(error.code).toBe('ETIMEDOUT');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    c.close();
+  });
+
+  test('Warning headers are returned', async () => {
+    const c = client();
+    expect((await c.request({ method: 'GET', path: '/warn' })).warnings).toEqual(['v1beta1 is deprecated']);
+    c.close();
+  });
+});
