@@ -101,8 +101,12 @@ export async function readParent(client: KubeClient, set: ApplySet): Promise<Par
   const live = await client.getOrUndefined<KubeObject>(
     `/api/v1/namespaces/${encodeURIComponent(set.namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
   );
-  if (!live) return { exists: false, groupKinds: [], namespaces: [] };
-  const a = live.metadata.annotations ?? {};
+  return live ? parentState(live, set) : { exists: false, groupKinds: [], namespaces: [] };
+}
+
+/** What a parent Secret's ApplySet annotations say (see {@link ParentState}). */
+export function parentState(parent: KubeObject, set: ApplySet): ParentState {
+  const a = parent.metadata.annotations ?? {};
   const split = (v: string | undefined) =>
     (v ?? '')
       .split(',')
@@ -112,7 +116,7 @@ export async function readParent(client: KubeClient, set: ApplySet): Promise<Par
     exists: true,
     groupKinds: split(a[APPLYSET.containsGroupKinds]),
     namespaces: [set.namespace, ...split(a[APPLYSET.additionalNamespaces])],
-    tooling: a[APPLYSET.tooling],
+    ...(a[APPLYSET.tooling] ? { tooling: a[APPLYSET.tooling] } : {}),
   };
 }
 

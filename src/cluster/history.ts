@@ -283,6 +283,30 @@ export async function recordRevision(
 }
 
 /** Deletes revisions beyond the newest `keep` (never `current`); returns the numbers deleted. */
+/**
+ * Records that revision `target` was applied again: a new revision with its objects and commit,
+ * described `rollback to <target>` (Helm's history does the same).
+ */
+export async function recordRollback(
+  client: KubeClient,
+  set: ApplySet,
+  stored: Revision,
+  target: number,
+  options: { runUrl?: string; keep?: number } = {},
+): Promise<RevisionSummary> {
+  return recordRevision(
+    client,
+    set,
+    {
+      objects: stored.objects,
+      description: `rollback to ${target}`,
+      ...(stored.commit ? { commit: stored.commit } : {}),
+      ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+    },
+    { keep: options.keep ?? DEFAULT_KEEP },
+  );
+}
+
 export async function pruneRevisions(
   client: KubeClient,
   set: ApplySet,

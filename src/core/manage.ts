@@ -7,6 +7,7 @@ import {
   findPruneCandidates,
   type ParentState,
   type PruneCandidate,
+  parentState,
   readParent,
   SPREAD,
 } from '../cluster/applyset.js';
@@ -19,7 +20,7 @@ import {
   listRevisions,
   type RevisionSummary,
   readRevision,
-  recordRevision,
+  recordRollback,
 } from '../cluster/history.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../cluster/lock.js';
@@ -195,17 +196,10 @@ export async function rollback(
           throw error;
         }
       }
-      const recorded = await recordRevision(
-        client,
-        set,
-        {
-          objects: stored.objects,
-          description: `rollback to ${target}`,
-          ...(stored.commit ? { commit: stored.commit } : {}),
-          ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-        },
-        { keep: options.keep ?? 10 },
-      );
+      const recorded = await recordRollback(client, set, stored, target, {
+        ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+        keep: options.keep ?? 10,
+      });
       return {
         ...base,
         rollout: rollout.map(rolled),
@@ -479,21 +473,6 @@ async function previousRevision(client: KubeClient, set: ApplySet): Promise<numb
       `deployment ${set.name} in ${set.namespace} has no revision before ${current || 'the current one'}`,
     );
   return before;
-}
-
-function parentState(parent: KubeObject, set: ApplySet): ParentState {
-  const a = parent.metadata.annotations ?? {};
-  const split = (v: string | undefined) =>
-    (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  return {
-    exists: true,
-    groupKinds: split(a[APPLYSET.containsGroupKinds]),
-    namespaces: [set.namespace, ...split(a[APPLYSET.additionalNamespaces])],
-    ...(a[APPLYSET.tooling] ? { tooling: a[APPLYSET.tooling] } : {}),
-  };
 }
 
 /** A stored object with its source back from spread's `file:line` annotation. */
