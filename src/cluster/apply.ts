@@ -145,10 +145,18 @@ export async function planObjects(
   const newKinds = crdKinds(objects);
   const limit = pLimit(options.concurrency);
   const failures: ObjectFailure[] = [];
+  const resources = new Map<SourcedObject, ResourceInfo | undefined>();
+  for (const o of objects) resources.set(o, await discovery.resolve(o.object.apiVersion, o.object.kind));
+  const readLive = liveReader(client, objects, resources, options.signal);
+  const namespaceExists = memoize((ns: string) =>
+    client
+      .getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, options.signal)
+      .then((n) => n !== undefined),
+  );
   const planned = await Promise.all(
     objects.map((o) =>
       limit(async (): Promise<PlannedObject | undefined> => {
-        const resource = await discovery.resolve(o.object.apiVersion, o.object.kind);
+        const resource = resources.get(o);
         if (!resource) {
           const gk = formatGroupKind(groupKindOf(o.object));
           if (newKinds.has(gk))
@@ -162,7 +170,7 @@ export async function planObjects(
         const ns = o.object.metadata.namespace;
         const path = objectPath(resource, ns, o.object.metadata.name);
         try {
-          const live = await client.getOrUndefined<KubeObject>(path, options.signal);
+          const live = await readLive(resource, o, path);
           const owner = live?.metadata.labels?.[PART_OF];
           if (live && owner && options.applySetId && owner !== options.applySetId && !options.adopt) {
             const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
@@ -173,11 +181,7 @@ export async function planObjects(
             return undefined;
           }
           if (!live && resource.namespaced && ns && newNamespaces.has(ns)) {
-            const liveNs = await client.getOrUndefined(
-              `/api/v1/namespaces/${encodeURIComponent(ns)}`,
-              options.signal,
-            );
-            if (!liveNs)
+            if (!(await namespaceExists(ns)))
               return {
                 ...o,
                 resource,
@@ -219,6 +223,97 @@ export async function planObjects(
   );
   if (failures.length > 0) throw new ApplyError('plan', sortFailures(failures, objects));
   return planned as PlannedObject[];
+}
+
+/**
+ * From this many objects of one resource in one namespace (or cluster-wide), the plan reads what is
+ * in the cluster with one LIST instead of one GET per object.
+ */
+export const LIST_THRESHOLD = 8;
+
+/**
+ * How the plan reads the live state of each object. A resource with at least
+ * {@link LIST_THRESHOLD} objects of the set in one namespace is read with one (paginated) LIST,
+ * shared by those objects; the others, and every object when the LIST is refused (no `list` right:
+ * 403, or 405), are read with a GET each. Answers `undefined` for an object that does not exist.
+ *
+ * Why: the GETs were a third of a deploy's requests (one GET, one dry-run PATCH, one PATCH per
+ * object), and on a busy API server each request costs about the same; a LIST of 500 ConfigMaps
+ * costs a few milliseconds.
+ */
+function liveReader(
+  client: KubeClient,
+  objects: readonly SourcedObject[],
+  resources: ReadonlyMap<SourcedObject, ResourceInfo | undefined>,
+  signal: AbortSignal | undefined,
+): (resource: ResourceInfo, o: SourcedObject, path: string) => Promise<KubeObject | undefined> {
+  const counts = new Map<string, number>();
+  for (const o of objects) {
+    const r = resources.get(o);
+    if (!r) continue;
+    const collection = objectPath(r, o.object.metadata.namespace);
+    counts.set(collection, (counts.get(collection) ?? 0) + 1);
+  }
+  const lists = new Map<string, Promise<Map<string, KubeObject> | undefined>>();
+  const listed = (resource: ResourceInfo, collection: string) => {
+    let list = lists.get(collection);
+    if (!list) {
+      list = listAll(client, resource, collection, signal);
+      lists.set(collection, list);
+    }
+    return list;
+  };
+  return async (resource, o, path) => {
+    const collection = objectPath(resource, o.object.metadata.namespace);
+    if ((counts.get(collection) ?? 0) >= LIST_THRESHOLD) {
+      const byName = await listed(resource, collection);
+      if (byName) return byName.get(o.object.metadata.name ?? '');
+    }
+    return client.getOrUndefined<KubeObject>(path, signal);
+  };
+}
+
+/** Every object of a collection by name (pages of 500), or `undefined` when the LIST is not allowed. */
+async function listAll(
+  client: KubeClient,
+  resource: ResourceInfo,
+  collection: string,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, KubeObject> | undefined> {
+  const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+  const out = new Map<string, KubeObject>();
+  let next: string | undefined;
+  try {
+    do {
+      const page = await client.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>({
+        method: 'GET',
+        path: collection,
+        query: { limit: 500, continue: next },
+        signal,
+      });
+      // A list's items carry no apiVersion and kind (the list does); a GET's object does.
+      for (const item of page.body.items ?? [])
+        out.set(item.metadata.name ?? '', { ...item, apiVersion, kind: resource.kind });
+      next = page.body.metadata?.continue || undefined;
+    } while (next);
+  } catch (error) {
+    if (error instanceof KubeApiError && (error.code === 403 || error.code === 405)) return undefined;
+    throw error;
+  }
+  return out;
+}
+
+/** A function of one string argument whose answers are kept (a promise per argument). */
+function memoize<T>(f: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const answers = new Map<string, Promise<T>>();
+  return (key) => {
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = f(key);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
 }
 
 /**

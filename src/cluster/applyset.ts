@@ -19,7 +19,7 @@ export const SPREAD = {
   managedBy: 'app.kubernetes.io/managed-by',
   /** The deployment's name, on the parent. */
   deployment: 'spread.rsprd.com/deployment',
-  /** `file:line` of the object in the deployed directory. */
+  /** The object's file, relative to the deployed directory. */
   source: 'spread.rsprd.com/source',
   /** The commit, run URL and time of the deploy that last changed the object. */
   commit: 'spread.rsprd.com/commit',
@@ -49,16 +49,23 @@ export function applySetFor(deployment: string, namespace: string): ApplySet {
   return { name: deployment, namespace, parentName, id: `applyset-${digest}-v1` };
 }
 
-/** The object with the part-of label and spread's labels and annotations (a copy; the input is not changed). */
+/**
+ * The object with the part-of label and spread's labels and annotations (a copy; the input is not
+ * changed). The source annotation names the file only: with the line, editing a comment above an
+ * object would rewrite every object below it.
+ */
 export function labelForApplySet(
   o: SourcedObject,
   set: ApplySet,
-  sourceText: string,
   annotations: Readonly<Record<string, string>> = {},
 ): KubeObject {
   const copy = structuredClone(o.object);
   copy.metadata.labels = { ...copy.metadata.labels, [APPLYSET.partOf]: set.id, [SPREAD.managedBy]: 'spread' };
-  copy.metadata.annotations = { ...copy.metadata.annotations, ...annotations, [SPREAD.source]: sourceText };
+  copy.metadata.annotations = {
+    ...copy.metadata.annotations,
+    ...annotations,
+    [SPREAD.source]: o.source.file,
+  };
   return copy;
 }
 

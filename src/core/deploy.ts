@@ -9,7 +9,7 @@ import {
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
-import { currentRevision, readRevision, recordRevision } from '../cluster/history.js';
+import { currentRevision, readRevision, recordRevision, recordRollback } from '../cluster/history.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../cluster/lock.js';
 import { replaceOldPods, withTemplateHash } from '../cluster/rc.js';
@@ -17,7 +17,6 @@ import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wai
 import { applyRank } from '../deployment/deployment.js';
 import { groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
-import { formatSource } from '../input/source.js';
 import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport, RolloutReport } from '../report/report.js';
 import { appliedRef, type Converged, converge, FIELD_MANAGER, prunedRef, sourceRef } from './converge.js';
@@ -175,7 +174,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     }
     const objects = prepared.objects.map((o) => ({
       ...o,
-      object: withTemplateHash(labelForApplySet(o, set, formatSource(o.source))),
+      object: withTemplateHash(labelForApplySet(o, set)),
     }));
     const planned = await logger.group('Plan', () =>
       planObjects(client, discovery, objects, { ...applyOptions, applySetId: set.id }),
@@ -261,17 +260,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             ...(lock ? { lock } : {}),
           });
           await settle(client, backConverged, options);
-          await recordRevision(
-            client,
-            set,
-            {
-              objects: stored.objects,
-              description: `rollback to ${revisionBefore}`,
-              ...(stored.commit ? { commit: stored.commit } : {}),
-              ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-            },
-            { keep: options.historyLimit ?? 10 },
-          );
+          await recordRollback(client, set, stored, revisionBefore, {
+            ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+            keep: options.historyLimit ?? 10,
+          });
           logger.info(`rolled back to revision ${revisionBefore}`);
         });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {

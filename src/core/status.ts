@@ -323,9 +323,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     const set = applySetFor(read.name, namespace);
     const objects = read.objects.map((o) => ({
       ...o,
-      object: withTemplateHash(
-        labelForApplySet(o, set, formatSource(o.source), options.cluster?.annotations),
-      ),
+      object: withTemplateHash(labelForApplySet(o, set, options.cluster?.annotations)),
     }));
     // Objects in a Namespace that does not exist (and that the set does not create) are missing;
     // the dry run would only fail on them.

@@ -146,7 +146,7 @@ describe('Integration: the rendered set of every example deploys to the local cl
       { op: 'change', path: 'spec.ports[0].port', before: '80', after: '8080' },
     ]);
     expect(report.notInDirectory?.map((o) => `${o.kind}/${o.name} ${o.source}`)).toEqual([
-      'Secret/mattermost-db .k2e/secret.yaml:2',
+      'Secret/mattermost-db .k2e/secret.yaml',
     ]);
   });
 });

@@ -10,7 +10,6 @@ import { deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { deletes, history, list, rollback } from '../../src/core/manage.js';
 import { readDeployment } from '../../src/core/read.js';
-import { formatSource } from '../../src/input/source.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 const ns = uniqueName('itg-manage');
@@ -166,7 +165,7 @@ describe('history, rollback, list and delete on the local cluster', () => {
   test('old revisions beyond the limit are deleted', async () => {
     const set = applySetFor('shop', ns);
     const read = await readDeployment(root, { namespace: ns, logger: silentLogger });
-    const objects = read.objects.map((o) => labelForApplySet(o, set, formatSource(o.source)));
+    const objects = read.objects.map((o) => labelForApplySet(o, set));
     await recordRevision(client, set, { objects }, { keep: 2 });
     expect((await listRevisions(client, set)).map((r) => r.revision)).toEqual([5, 4]);
   });

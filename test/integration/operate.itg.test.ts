@@ -215,7 +215,9 @@ describe('interrupted deploys converge', () => {
         // Stopped, not killed: connections hang like in a real outage. Resumed in `finally`, and by
         // a timer in case this test is cut short, so the shared API server is never left stopped.
         process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGSTOP');
-        setTimeout(resume, 150_000).unref();
+        // Long enough for spread's in-flight request to time out (30 s), short enough not to leave the
+        // cluster's own components without an API server for long.
+        setTimeout(resume, 35_000).unref();
       }
     };
     const started = Date.now();

@@ -20,13 +20,13 @@ describe('ApplySet', () => {
   test('children get the part-of label, managed-by and their source; the input object is not changed', () => {
     const set = applySetFor('web', 'default');
     const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { a: 'b' } } };
-    const labelled = labelForApplySet({ object, source: { file: 'x.yaml', line: 3 } }, set, 'x.yaml:3');
+    const labelled = labelForApplySet({ object, source: { file: 'x.yaml', line: 3 } }, set);
     expect(labelled.metadata.labels).toEqual({
       a: 'b',
       [APPLYSET.partOf]: set.id,
       'app.kubernetes.io/managed-by': 'spread',
     });
-    expect(labelled.metadata.annotations?.['spread.rsprd.com/source']).toBe('x.yaml:3');
+    expect(labelled.metadata.annotations?.['spread.rsprd.com/source']).toBe('x.yaml');
     expect(object.metadata.labels).toEqual({ a: 'b' });
   });
 
