@@ -65,6 +65,11 @@ export interface ApplyOptions {
   readonly applySetId?: string;
   /** Take over objects that belong to another deployment (`--adopt`). */
   readonly adopt?: boolean;
+  /**
+   * Called for each `Warning` the API server sends about an object in the dry run (deprecated API
+   * versions, for example), so the front end can show it on the object's file.
+   */
+  readonly onWarning?: (object: KubeObject, warning: string) => void;
   /** Called after each apply group completed (applyObjects only). */
   readonly afterGroup?: (group: number) => Promise<void>;
   readonly signal?: AbortSignal;
@@ -489,7 +494,7 @@ export async function serverSideApply(
   client: KubeClient,
   resource: ResourceInfo,
   object: KubeObject,
-  options: Pick<ApplyOptions, 'fieldManager' | 'forceConflicts' | 'signal'>,
+  options: Pick<ApplyOptions, 'fieldManager' | 'forceConflicts' | 'signal' | 'onWarning'>,
   dryRun: boolean,
 ): Promise<KubeObject> {
   const res = await client.request<KubeObject>({
@@ -505,6 +510,9 @@ export async function serverSideApply(
     contentType: 'application/apply-patch+yaml',
     signal: options.signal,
   });
+  // The dry run is where every object is sent first: its warnings (a deprecated API version, a
+  // field the server drops) are reported once, there.
+  if (dryRun) for (const w of res.warnings) options.onWarning?.(object, w);
   return res.body;
 }
 

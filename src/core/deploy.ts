@@ -15,7 +15,7 @@ import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../clust
 import { replaceOldPods, withTemplateHash } from '../cluster/rc.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
-import { groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
+import { groupKindOf, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport, RolloutReport } from '../report/report.js';
@@ -132,6 +132,15 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       replace: options.replace ?? false,
       preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
       adopt: options.adopt ?? false,
+      onWarning: (object: KubeObject, warning: string) => {
+        const o = read.objects.find(
+          (x) => x.object.metadata.name === object.metadata.name && x.object.kind === object.kind,
+        );
+        logger.warn(
+          `${object.kind} ${object.metadata.name}: ${warning}`,
+          o ? { file: o.source.file, line: o.source.line } : undefined,
+        );
+      },
       concurrency: options.concurrency,
       signal: options.signal,
     };
