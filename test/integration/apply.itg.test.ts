@@ -1,44 +1,25 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import type { DeployReport } from '../../src/report/report.js';
-import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
+import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 // The cluster matches the directory: one test per acceptance point of the apply issue.
 
 const ns = uniqueName('itg-apply');
 const roots: string[] = [];
 
-/** Writes a spread directory from a map of relative path → content. */
+/** Writes a spread directory (removed after the file's tests). */
 function dir(name: string, files: Record<string, string>): string {
-  const root = path.join(mkdtempSync(path.join(tmpdir(), 'spread-apply-')), name);
+  const root = writeDir(name, files);
   roots.push(path.dirname(root));
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), content);
-  }
   return root;
 }
 
 function run(root: string, extra: Partial<DeployOptions> = {}): Promise<DeployReport> {
-  return deploy({
-    path: root,
-    kubeconfig: { paths: [kubeconfigPath()] },
-    context: 'spread-local',
-    namespace: ns,
-    mode: 'deploy',
-    wait: false,
-    timeoutMs: 60_000,
-    forceConflicts: false,
-    prune: true,
-    concurrency: 8,
-    logger: silentLogger,
-    ...extra,
-  });
+  return deploy(localDeploy(root, ns, { wait: false, timeoutMs: 60_000, ...extra }));
 }
 
 async function getJson(kind: string, name: string, namespace = ns) {

@@ -5,28 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import type { DeployReport } from '../../src/report/report.js';
-import { copyDir, kubeconfigContent, kubeconfigPath, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
+import { copyDir, kubeconfigContent, kubectl, localDeploy, ROOT, runNode, uniqueName } from './helpers.js';
 
 const example = path.join(ROOT, 'examples/mattermost');
 const ns = uniqueName('itg-deploy');
 
 function deployTo(dir: string, extra: Partial<Parameters<typeof deploy>[0]> = {}): Promise<DeployReport> {
-  return deploy({
-    path: dir,
-    kubeconfig: { paths: [kubeconfigPath()] },
-    context: 'spread-local',
-    namespace: ns,
-    mode: 'deploy',
-    wait: true,
-    timeoutMs: 120_000,
-    forceConflicts: false,
-    prune: true,
-    concurrency: 8,
-    logger: silentLogger,
-    ...extra,
-  });
+  return deploy(localDeploy(dir, ns, extra));
 }
 
 const byKind = (r: DeployReport) =>

@@ -1,8 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { DeployOptions } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
 
 const run = promisify(execFile);
 
@@ -76,4 +78,35 @@ export function kubeconfigPath(): string {
 
 export function kubeconfigContent(): string {
   return readFileSync(kubeconfigPath(), 'utf8');
+}
+
+/**
+ * Writes a spread directory named `name` (in a fresh temporary folder) from relative path → content;
+ * returns its path.
+ */
+export function writeDir(name: string, files: Record<string, string>): string {
+  const root = path.join(mkdtempSync(path.join(tmpdir(), 'spread-itg-')), name);
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), content);
+  }
+  return root;
+}
+
+/** Options of a deploy of `root` into namespace `ns` of the local cluster (spread-local), overridable. */
+export function localDeploy(root: string, ns: string, extra: Partial<DeployOptions> = {}): DeployOptions {
+  return {
+    path: root,
+    kubeconfig: { paths: [kubeconfigPath()] },
+    context: 'spread-local',
+    namespace: ns,
+    mode: 'deploy',
+    wait: true,
+    timeoutMs: 120_000,
+    forceConflicts: false,
+    prune: true,
+    concurrency: 8,
+    logger: silentLogger,
+    ...extra,
+  };
 }

@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import type { Logger } from '../../src/core/logger.js';
-import { silentLogger } from '../../src/core/logger.js';
-import { kubeconfigPath, kubectl, ROOT, uniqueName } from './helpers.js';
+import { kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
 
 // Acceptance of the "operating deployments" issue on the local cluster: failed rollouts fail fast
 // and roll back, concurrent deploys serialize per deployment, a killed deploy and a stopped API
@@ -15,31 +13,15 @@ import { kubeconfigPath, kubectl, ROOT, uniqueName } from './helpers.js';
 const ns = uniqueName('itg-operate');
 const roots: string[] = [];
 
+/** Writes a spread directory (removed after the file's tests). */
 function dir(name: string, files: Record<string, string>): string {
-  const root = path.join(mkdtempSync(path.join(tmpdir(), 'spread-operate-')), name);
+  const root = writeDir(name, files);
   roots.push(path.dirname(root));
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), content);
-  }
   return root;
 }
 
 function run(root: string, extra: Partial<DeployOptions> = {}) {
-  return deploy({
-    path: root,
-    kubeconfig: { paths: [kubeconfigPath()] },
-    context: 'spread-local',
-    namespace: ns,
-    mode: 'deploy',
-    wait: true,
-    timeoutMs: 120_000,
-    forceConflicts: false,
-    prune: true,
-    concurrency: 8,
-    logger: silentLogger,
-    ...extra,
-  });
+  return deploy(localDeploy(root, ns, extra));
 }
 
 /** A logger that keeps every line, for assertions on what a deploy said. */
