@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DeployError, deploy } from '../core/deploy.js';
-import { parseDuration } from '../core/duration.js';
 import { failureLines, locatedFailures } from '../core/errors.js';
 import { readDeployment } from '../core/read.js';
 import { render } from '../deployment/index.js';
@@ -10,6 +9,7 @@ import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText } from '../report/report.js';
 import { version } from '../version.js';
+import { durationArg } from './args.js';
 import { createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { defineStatus } from './status.js';
@@ -49,14 +49,6 @@ interface ClusterFlags {
   target?: string;
   build: boolean;
   push: boolean;
-}
-
-function durationArg(value: string): number {
-  try {
-    return parseDuration(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }
 
 function positiveInt(value: string): number {

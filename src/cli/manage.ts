@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { parseDuration } from '../core/duration.js';
 import {
   type DeleteReport,
   type DeploymentSummary,
@@ -11,6 +10,7 @@ import {
 } from '../core/manage.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { formatReportText } from '../report/report.js';
+import { durationArg } from './args.js';
 import { createCliLogger } from './logger.js';
 
 /** Flags every Manager command takes. */
@@ -29,14 +29,6 @@ interface RollbackFlags extends WriteFlags {
   wait: boolean;
   timeout: number;
   forceConflicts: boolean;
-}
-
-function durationArg(value: string): number {
-  try {
-    return parseDuration(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }
 
 function revisionArg(value: string): number {

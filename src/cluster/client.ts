@@ -234,15 +234,7 @@ export class KubeClient {
 
   private keepAliveAgent(opts: https.RequestOptions): http.Agent {
     if (!this.agent) {
-      const tls = {
-        ca: opts.ca,
-        cert: opts.cert,
-        key: opts.key,
-        pfx: opts.pfx,
-        passphrase: opts.passphrase,
-        servername: opts.servername,
-        rejectUnauthorized: opts.rejectUnauthorized,
-      };
+      const tls = tlsOptions(opts);
       this.agent =
         this.server.protocol === 'http:'
           ? new http.Agent({ keepAlive: true, maxSockets: this.options.maxSockets })
@@ -250,6 +242,24 @@ export class KubeClient {
     }
     return this.agent;
   }
+}
+
+/** The TLS part of request options as the kubeconfig fills them (CA, client certificate, server name). */
+export function tlsOptions(
+  opts: https.RequestOptions,
+): Pick<
+  https.RequestOptions,
+  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'servername' | 'rejectUnauthorized'
+> {
+  return {
+    ca: opts.ca,
+    cert: opts.cert,
+    key: opts.key,
+    pfx: opts.pfx,
+    passphrase: opts.passphrase,
+    servername: opts.servername,
+    rejectUnauthorized: opts.rejectUnauthorized,
+  };
 }
 
 function isProxyAgent(agent: unknown): boolean {

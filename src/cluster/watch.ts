@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../deployment/kube-object.js';
-import { KubeApiError, type KubeClient, type KubeStatus } from './client.js';
+import { KubeApiError, type KubeClient, type KubeStatus, tlsOptions } from './client.js';
 
 /** One event of a watch stream (metav1.WatchEvent). `ERROR` carries a metav1.Status as `object`. */
 export interface WatchEvent {
@@ -84,13 +84,7 @@ export async function streamWatch(
         },
         // A watch holds its connection for minutes: it gets its own socket, not one of the pool's.
         agent: opts.agent ?? false,
-        ca: opts.ca,
-        cert: opts.cert,
-        key: opts.key,
-        pfx: opts.pfx,
-        passphrase: opts.passphrase,
-        servername: opts.servername,
-        rejectUnauthorized: opts.rejectUnauthorized,
+        ...tlsOptions(opts),
         auth: opts.auth,
       },
       (res) => {

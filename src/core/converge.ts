@@ -13,8 +13,9 @@ import {
 import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { DeployLock } from '../cluster/lock.js';
+import type { RolloutResult } from '../cluster/wait.js';
 import { formatGroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
-import type { ObjectReport } from '../report/report.js';
+import type { ObjectReport, RolloutReport } from '../report/report.js';
 import type { Logger } from './logger.js';
 
 /** spread's server-side apply field manager. */
@@ -132,6 +133,19 @@ export function prunedRef(c: PruneCandidate, action: 'prune' | 'pruned'): Object
     name: m.name ?? '',
     action,
     source: m.annotations?.[SPREAD.source] ?? '',
+  };
+}
+
+/** One waited object's rollout outcome as a report line. */
+export function rolloutRef(r: RolloutResult): RolloutReport {
+  const m = r.object.object.metadata;
+  return {
+    kind: r.object.object.kind,
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    name: m.name ?? '',
+    ready: r.ready,
+    message: r.message,
+    durationMs: r.durationMs,
   };
 }
 

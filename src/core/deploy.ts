@@ -18,8 +18,16 @@ import { applyRank } from '../deployment/deployment.js';
 import { groupKindOf, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { objectWarnings } from '../report/annotations.js';
-import type { DeployReport, ObjectReport, RolloutReport } from '../report/report.js';
-import { appliedRef, type Converged, converge, FIELD_MANAGER, prunedRef, sourceRef } from './converge.js';
+import type { DeployReport, ObjectReport } from '../report/report.js';
+import {
+  appliedRef,
+  type Converged,
+  converge,
+  FIELD_MANAGER,
+  prunedRef,
+  rolloutRef,
+  sourceRef,
+} from './converge.js';
 import type { Logger } from './logger.js';
 import { readDeployment } from './read.js';
 
@@ -231,7 +239,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         mode: 'deploy',
         ...revision,
         objects: reported,
-        rollout: rollout.map(rolled),
+        rollout: rollout.map(rolloutRef),
         durationMs: Date.now() - started,
       };
     } catch (error) {
@@ -240,7 +248,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         ...base,
         mode: 'deploy' as const,
         objects: reported,
-        rollout: error.results.map(rolled),
+        rollout: error.results.map(rolloutRef),
         durationMs: Date.now() - started,
       };
       if (options.rollbackOnFailure && revisionBefore !== undefined) {
@@ -273,7 +281,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             ...(options.runUrl ? { runUrl: options.runUrl } : {}),
             keep: options.historyLimit ?? 10,
           });
-          logger.info(`rolled back to revision ${revisionBefore}`);
+          logger.info(`rolloutRef back to revision ${revisionBefore}`);
         });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
           ...failed,
@@ -368,16 +376,4 @@ function groupOfLive(discovery: Discovery): (o: SourcedObject) => number {
 
 function plannedRef(p: PlannedObject): ObjectReport {
   return { ...sourceRef(p), action: p.action, ...(p.changes ? { changes: p.changes } : {}) };
-}
-
-function rolled(r: RolloutResult): RolloutReport {
-  const m = r.object.object.metadata;
-  return {
-    kind: r.object.object.kind,
-    ...(m.namespace ? { namespace: m.namespace } : {}),
-    name: m.name ?? '',
-    ready: r.ready,
-    message: r.message,
-    durationMs: r.durationMs,
-  };
 }

@@ -33,8 +33,8 @@ import {
   type SourcedObject,
 } from '../deployment/kube-object.js';
 import type { Source } from '../input/source.js';
-import type { DeployReport, ObjectReport, RolloutReport } from '../report/report.js';
-import { appliedRef, converge, prunedRef } from './converge.js';
+import type { DeployReport, ObjectReport } from '../report/report.js';
+import { appliedRef, converge, prunedRef, rolloutRef } from './converge.js';
 import { DeployError, FIELD_MANAGER } from './deploy.js';
 import type { Logger } from './logger.js';
 
@@ -130,7 +130,7 @@ export interface RollbackOptions extends ManageWriteOptions {
   readonly runUrl?: string;
 }
 
-/** What a rollback did: a deploy report, plus the revision rolled back to and the new revision recorded. */
+/** What a rollback did: a deploy report, plus the revision rolloutRef back to and the new revision recorded. */
 export interface RollbackReport extends DeployReport {
   /** The revision whose objects were applied again. */
   readonly rolledBackTo: number;
@@ -190,7 +190,7 @@ export async function rollback(
           if (error instanceof RolloutError)
             throw new DeployError(error, {
               ...base,
-              rollout: error.results.map(rolled),
+              rollout: error.results.map(rolloutRef),
               durationMs: Date.now() - started,
             });
           throw error;
@@ -202,7 +202,7 @@ export async function rollback(
       });
       return {
         ...base,
-        rollout: rollout.map(rolled),
+        rollout: rollout.map(rolloutRef),
         durationMs: Date.now() - started,
         rolledBackTo: target,
         revision: recorded.revision,
@@ -497,16 +497,4 @@ function sortForApply(objects: SourcedObject[], discovery: Discovery): SourcedOb
 function ref(o: KubeObject): string {
   const m = o.metadata;
   return `${o.kind.toLowerCase()}/${m.name}${m.namespace ? ` -n ${m.namespace}` : ''}`;
-}
-
-function rolled(r: RolloutResult): RolloutReport {
-  const m = r.object.object.metadata;
-  return {
-    kind: r.object.object.kind,
-    ...(m.namespace ? { namespace: m.namespace } : {}),
-    name: m.name ?? '',
-    ready: r.ready,
-    message: r.message,
-    durationMs: r.durationMs,
-  };
 }

@@ -1,5 +1,5 @@
 import type { FieldChange } from './diff.js';
-import { countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
+import { ACTION_ICON, countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
 
 /** GitHub's limit on an issue or pull request comment body, in characters. */
 export const COMMENT_LIMIT_CHARS = 65_536;
@@ -25,17 +25,6 @@ export interface PlanMarkdownOptions {
   /** Upper limit of the text's length in characters (default: no limit). */
   readonly limit?: number;
 }
-
-const ICON: Record<string, string> = {
-  create: '➕',
-  created: '➕',
-  update: '✏️',
-  configured: '✏️',
-  prune: '🗑️',
-  pruned: '🗑️',
-  replace: '♻️',
-  unchanged: '·',
-};
 
 /** The order rows are shown in: what changes first. */
 const RANK: Record<string, number> = {
@@ -139,7 +128,7 @@ export function renderPlanComment(report: DeployReport, options: PlanMarkdownOpt
 }
 
 function tableRow(o: ObjectReport): string {
-  const icon = ICON[o.action] ?? '';
+  const icon = ACTION_ICON[o.action] ?? '';
   return `| ${icon} ${o.action} | \`${code(objectRef(o))}\` | ${cell(o.namespace ?? '')} | ${o.source ? `\`${code(o.source)}\`` : ''} |`;
 }
 

@@ -53,6 +53,18 @@ export interface DeployReport {
   readonly durationMs: number;
 }
 
+/** A symbol per action, for the Markdown of the job summary and the pull-request comment. */
+export const ACTION_ICON: Readonly<Record<string, string>> = {
+  create: '➕',
+  created: '➕',
+  update: '✏️',
+  configured: '✏️',
+  prune: '🗑️',
+  pruned: '🗑️',
+  replace: '♻️',
+  unchanged: '·',
+};
+
 /** Counts of objects per action. */
 export function countActions(
   report: Pick<DeployReport, 'objects'>,

@@ -1,6 +1,6 @@
 import type * as core from '@actions/core';
 import { formatPlanMarkdown } from './comment.js';
-import { countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
+import { ACTION_ICON, countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
 
 /** GitHub's limit on one step's job summary, in bytes. */
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -26,17 +26,6 @@ export interface SummaryOptions {
   /** Upper limit in bytes (default {@link SUMMARY_LIMIT_BYTES}). */
   readonly limitBytes?: number;
 }
-
-const ICON: Record<string, string> = {
-  create: '➕',
-  created: '➕',
-  update: '✏️',
-  configured: '✏️',
-  prune: '🗑️',
-  pruned: '🗑️',
-  replace: '♻️',
-  unchanged: '·',
-};
 
 /**
  * Fills `summary` (replacing its buffer) with the deploy's job summary: a heading with the
@@ -178,7 +167,7 @@ function fill(
 
 function objectRow(o: ObjectReport): string[] {
   return [
-    `${ICON[o.action] ?? ''} ${o.action}${o.replaced ? ' (replaced)' : ''}`,
+    `${ACTION_ICON[o.action] ?? ''} ${o.action}${o.replaced ? ' (replaced)' : ''}`,
     `<code>${escapeHtml(objectRef(o))}</code>`,
     escapeHtml(o.namespace ?? ''),
     o.source ? `<code>${escapeHtml(o.source)}</code>` : '',

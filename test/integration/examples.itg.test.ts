@@ -5,7 +5,7 @@ import { deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { status } from '../../src/core/status.js';
 import { DirectoryInput } from '../../src/input/index.js';
-import { copyDir, kubeconfigPath, kubectl, ROOT, uniqueName } from './helpers.js';
+import { copyDir, kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName } from './helpers.js';
 
 /** Examples that are not spread layouts: CI configuration of the GitHub Action and the GitLab component. */
 const NOT_LAYOUTS = new Set(['github', 'gitlab']);
@@ -63,20 +63,7 @@ describe('Integration: the rendered set of every example deploys to the local cl
       const ns = uniqueName(`itg-ex-${name}`.slice(0, 40));
       namespaces.push(ns);
       await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
-      const run = () =>
-        deploy({
-          path: dir,
-          kubeconfig: { paths: [kubeconfigPath()] },
-          context: 'spread-local',
-          namespace: ns,
-          mode: 'deploy',
-          wait: true,
-          timeoutMs: 120_000,
-          forceConflicts: false,
-          prune: true,
-          concurrency: 8,
-          logger: silentLogger,
-        });
+      const run = () => deploy(localDeploy(dir, ns));
 
       const first = await run();
       expect(first.objects.length).toBeGreaterThan(0);
