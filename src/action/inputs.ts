@@ -30,6 +30,8 @@ export interface Inputs {
   readonly build: boolean;
   /** Push the images built. */
   readonly push: boolean;
+  /** Keep the layers of built images in the GitHub Actions cache between workflow runs. */
+  readonly layerCache: boolean;
   /** Delete objects of this deployment that the directory no longer holds. */
   readonly prune: boolean;
   readonly wait: boolean;
@@ -65,6 +67,7 @@ export const DEFAULTS = {
   path: '.',
   build: 'true',
   push: 'true',
+  'layer-cache': 'true',
   prune: 'true',
   wait: 'true',
   timeout: '5m',
@@ -145,6 +148,7 @@ export function parseInputs(get: (name: string) => string): Inputs {
     buildArgs: checked('build-args', parseBuildArgs),
     build,
     push: build && push,
+    layerCache: bool('layer-cache'),
     prune: bool('prune'),
     wait: bool('wait'),
     timeoutMs: checked('timeout', parseDuration),

@@ -14,6 +14,7 @@ import { upsertComment } from './comment.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
+import { actionsLayerCache } from './layer-cache.js';
 import { createActionLogger } from './logger.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 
@@ -65,6 +66,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         push: inputs.push,
         ...(runner.dockerHost ? { docker: runner.dockerHost } : {}),
         dockerConfigDir: runner.dockerConfigDir,
+        ...layerCacheOption(inputs, runner),
       },
       concurrency: inputs.concurrency,
       rollbackOnFailure: inputs.rollbackOnFailure,
@@ -110,6 +112,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
  * Undefined when the rules map the branch to nothing: the step then ends with a notice and the
  * output `skipped` set to `true`.
  */
+/**
+ * The layer cache option: the GitHub Actions cache, holding `$RUNNER_TEMP/spread-layer-cache` (a path
+ * that is the same in every run of a hosted runner, as actions/cache's version of an entry needs).
+ * None when the input is off or the runner has no cache service.
+ */
+function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
+  if (!inputs.layerCache) return {};
+  const store = actionsLayerCache();
+  if (!store) {
+    core.debug('layer-cache: the runner offers no cache service (ACTIONS_RESULTS_URL); not used');
+    return {};
+  }
+  return { layerCache: { store, dir: path.join(runner.temp, 'spread-layer-cache') } };
+}
+
 function targetContext(inputs: Inputs, runner: RunnerEnv): string | undefined {
   core.setOutput('skipped', 'false');
   if (inputs.environments.length === 0) return inputs.context;

@@ -171,6 +171,8 @@ export interface BuildImageOptions {
   /** `--network` of RUN steps (`none`, `host`, `default`). */
   readonly networkMode?: string | undefined;
   readonly labels: Readonly<Record<string, string>>;
+  /** Images whose layers a step may reuse besides the engine's own (`docker build --cache-from`). */
+  readonly cacheFrom?: readonly string[] | undefined;
   /** Credentials for pulling `FROM` images, by registry server address (X-Registry-Config). */
   readonly registryCredentials?: readonly RegistryCredential[] | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -206,6 +208,10 @@ export async function buildImage(
       : {}),
     ...(options.target ? { target: options.target } : {}),
     ...(options.networkMode ? { networkmode: options.networkMode } : {}),
+    // The Engine API takes cachefrom as a JSON array in one query parameter.
+    ...(options.cacheFrom && options.cacheFrom.length > 0
+      ? { cachefrom: JSON.stringify(options.cacheFrom) }
+      : {}),
     ...(Object.keys(registryconfig).length > 0
       ? { registryconfig: registryconfig as Docker.RegistryConfig }
       : {}),
@@ -229,6 +235,8 @@ export async function buildImage(
           step = line.trim();
           output = [];
           logger.info(step);
+        } else if (/^ ---> Using cache/.test(line)) {
+          logger.info('  using cache');
         } else if (/^ ---> |^Removing intermediate container |^Successfully (built|tagged) /.test(line)) {
           logger.debug(line);
           const built = /^Successfully built ([0-9a-f]+)/.exec(line);

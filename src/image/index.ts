@@ -1,6 +1,7 @@
 export * from './context.js';
 export * from './credentials.js';
 export * from './docker.js';
+export * from './layer-cache.js';
 export * from './pin.js';
 export * from './plan.js';
 export * from './prepare.js';

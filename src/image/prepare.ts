@@ -8,6 +8,7 @@ import { formatIssue, formatSource, InputError, type InputIssue } from '../input
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
 import { type RegistryCredential, registryHost, resolveCredential } from './credentials.js';
 import { buildImage, type DockerConnection, dockerClient, PushError, pushImage } from './docker.js';
+import { LayerCache, type LayerCacheOptions, layerCacheKey } from './layer-cache.js';
 import { pinImages } from './pin.js';
 import { type PlannedBuild, planBuilds } from './plan.js';
 import { familiarName, type ImageReference, isValidTag } from './reference.js';
@@ -50,6 +51,12 @@ export interface ImageOptions {
   readonly networkMode?: string | undefined;
   /** Registry hosts reached over plain HTTP when HTTPS fails (loopback hosts always are). */
   readonly insecureRegistries?: readonly string[] | undefined;
+  /**
+   * Keep the layers of built images between runs (the Action: the GitHub Actions cache). Restored
+   * before the first build that is needed, saved after the builds; without it, only the engine's own
+   * cache is used.
+   */
+  readonly layerCache?: LayerCacheOptions | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -99,7 +106,9 @@ function labelsOf(labels: Record<string, string> | null | undefined): Record<str
  * `<registry>/<name>:<tag>`, pushes it with the Docker config's credentials, confirms the digest with
  * the registry, and returns the objects with those images pinned
  * (`<registry>/<name>:<tag>@sha256:…`). An image whose registry tag, or local image, already carries the
- * same context digest is not built again. Referenced images are never built or pushed. Without `&` images
+ * same context digest is not built again. With {@link ImageOptions.layerCache}, the layers of an earlier
+ * run are restored before the first build and this run's images saved after the builds. Referenced
+ * images are never built or pushed. Without `&` images
  * this returns the objects unchanged and never contacts Docker.
  *
  * Each image's work is logged in a `logger.group`. Credentials never appear in logs or errors.
@@ -184,6 +193,24 @@ export async function prepareImages(
     docker ??= dockerClient(options.docker);
     return docker;
   };
+  const layerCache =
+    options.layerCache &&
+    new LayerCache(
+      options.layerCache,
+      layerCacheKey(
+        plan.builds.map((b) => ({
+          repository: familiarName(b.repository),
+          contextDigest: contexts.get(b)!.digest,
+          buildArgs: options.buildArgs,
+          target: options.target,
+        })),
+      ),
+      dockerFor,
+      logger,
+    );
+  // The images in the engine after the builds (built now or before), for the layer cache.
+  const inEngine: string[] = [];
+  let anyBuilt = false;
 
   const reports: ImageReport[] = [];
   for (const b of plan.builds) {
@@ -247,18 +274,27 @@ export async function prepareImages(
         return done(undefined, false, false);
       }
 
-      // 2. The engine has an image of this tag built from the same context; else build it.
+      // 2. The engine has an image of this tag built from the same context, maybe after restoring
+      // the layer cache; else build it, reusing the cached layers.
       const engine = dockerFor();
       let built = false;
-      const local = await engine
-        .getImage(tagged)
-        .inspect()
-        .catch((e: { statusCode?: number }) => {
-          if (e.statusCode === 404) return undefined;
-          throw e;
-        });
-      if (local && labelsOf(local.Config?.Labels)[CONTEXT_DIGEST_LABEL] === context.digest) {
-        logger.info(`${tagged} is in the Docker engine, built from the same context (${local.Id})`);
+      const sameContext = async () => {
+        const local = await engine
+          .getImage(tagged)
+          .inspect()
+          .catch((e: { statusCode?: number }) => {
+            if (e.statusCode === 404) return undefined;
+            throw e;
+          });
+        return local && labelsOf(local.Config?.Labels)[CONTEXT_DIGEST_LABEL] === context.digest
+          ? local.Id
+          : undefined;
+      };
+      let localId = await sameContext();
+      const cacheFrom = localId === undefined && layerCache ? await layerCache.restore() : [];
+      if (localId === undefined && cacheFrom.length > 0) localId = await sameContext();
+      if (localId !== undefined) {
+        logger.info(`${tagged} is in the Docker engine, built from the same context (${localId})`);
       } else {
         const credential = push ? await credentialFor(host) : undefined;
         const id = await buildImage(
@@ -271,14 +307,17 @@ export async function prepareImages(
             target: options.target,
             networkMode: options.networkMode,
             labels: { [CONTEXT_DIGEST_LABEL]: context.digest },
+            cacheFrom,
             registryCredentials: credential ? [credential] : [],
             signal: options.signal,
           },
           logger,
         );
         built = true;
+        anyBuilt = true;
         logger.info(`built ${tagged} (${id})`);
       }
+      inEngine.push(tagged);
       if (!push) return done(undefined, built, false);
 
       // 3. Push, then confirm the digest with the registry.
@@ -304,6 +343,9 @@ export async function prepareImages(
       return done(digest, built, true);
     });
     reports.push(report);
+  }
+  if (layerCache && anyBuilt) {
+    await layerCache.save(inEngine);
   }
 
   const pins = new Map<string, string>();

@@ -2,7 +2,6 @@
 // runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, RUNNER_TEMP), against the
 // local cluster, with a local HTTP server standing in for the GitHub REST API (GITHUB_API_URL).
 // SPREAD_ACTION_ENTRY runs another build of the entry point (e.g. a private tsc build) instead.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { type ActionEvent, runActionStep, type StepResult } from './action-runner.js';
 import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
 
 const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
@@ -81,89 +81,18 @@ function startApi(): Promise<void> {
 
 // --- a runner ----------------------------------------------------------------------------------------
 
-interface StepResult {
-  code: number;
-  log: string;
-  outputs: Record<string, string>;
-  summary: string;
-  outputsText: string;
-  temp: string;
-}
-
 const workspace = mkdtempSync(path.join(tmpdir(), 'spread-action-ws-'));
 
 /** Runs the Action once as a step; `inputs` are action.yml names. */
-async function step(
-  inputs: Record<string, string>,
-  event: { name: string; payload?: unknown; refName?: string; headRef?: string; baseRef?: string } = {
-    name: 'push',
-    refName: 'main',
-  },
-): Promise<StepResult> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spread-action-runner-'));
-  const files = {
-    output: path.join(dir, 'output'),
-    summary: path.join(dir, 'summary'),
-    event: path.join(dir, 'event.json'),
-  };
-  const temp = path.join(dir, 'temp');
-  mkdirSync(temp);
-  writeFileSync(files.output, '');
-  writeFileSync(files.summary, '');
-  writeFileSync(files.event, JSON.stringify(event.payload ?? {}));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: workspace,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_EVENT_PATH: files.event,
-    GITHUB_EVENT_NAME: event.name,
-    GITHUB_REF_NAME: event.refName ?? '',
-    GITHUB_HEAD_REF: event.headRef ?? '',
-    GITHUB_BASE_REF: event.baseRef ?? '',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    GITHUB_REPOSITORY: 'acme/shop',
-    GITHUB_SERVER_URL: 'https://gh',
-    GITHUB_API_URL: apiUrl,
-    GITHUB_RUN_ID: '77',
-    GITHUB_RUN_ATTEMPT: '1',
-    RUNNER_TEMP: temp,
+function step(inputs: Record<string, string>, event?: ActionEvent): Promise<StepResult> {
+  return runActionStep({
+    entry: ENTRY,
+    workspace,
+    inputs,
+    event,
     // What action.yml's defaults give (the runner passes every input, defaulted).
-    'INPUT_GITHUB-TOKEN': TOKEN,
-  };
-  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
-  const { code, log } = await new Promise<{ code: number; log: string }>((resolve) => {
-    const child = spawn(process.execPath, [ENTRY], { env, cwd: workspace });
-    let log = '';
-    child.stdout.on('data', (d) => (log += d));
-    child.stderr.on('data', (d) => (log += d));
-    child.on('close', (c) => resolve({ code: c ?? 1, log }));
+    env: { GITHUB_API_URL: apiUrl, 'INPUT_GITHUB-TOKEN': TOKEN },
   });
-  const outputsText = readFileSync(files.output, 'utf8');
-  return {
-    code,
-    log,
-    outputs: parseOutputs(outputsText),
-    summary: readFileSync(files.summary, 'utf8'),
-    outputsText,
-    temp,
-  };
-}
-
-/** GITHUB_OUTPUT's `name<<delimiter` … `delimiter` blocks. */
-function parseOutputs(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
-    if (!m) continue;
-    const end = lines.indexOf(m[2]!, i + 1);
-    out[m[1]!] = lines.slice(i + 1, end).join('\n');
-    i = end;
-  }
-  return out;
 }
 
 /** The log as the runner shows it: `::add-mask::` commands are consumed by the runner, not shown. */

@@ -13,6 +13,7 @@ const DEFAULTS: Inputs = {
   buildArgs: {},
   build: true,
   push: true,
+  layerCache: true,
   prune: true,
   wait: true,
   timeoutMs: 300_000,
@@ -62,6 +63,7 @@ describe('parseInputs', () => {
     ],
     ['no build, no push', { build: 'false', push: 'false' }, { build: false, push: false }],
     ['no build: push defaults to false too', { build: 'false' }, { build: false, push: false }],
+    ['no layer cache', { 'layer-cache': 'false' }, { layerCache: false }],
     [
       'environments',
       { environments: 'main=production\n  release/*  =  staging \n# preview\n' },
@@ -115,6 +117,7 @@ describe('parseInputs', () => {
     ['environments with an empty side', { environments: 'main=' }, /^input environments: line 1/],
     ['context and environments', { context: 'a', environments: 'main=b' }, /give one or the other/],
     ['push without build', { build: 'false', push: 'true' }, /^input push: nothing is built/],
+    ['layer-cache not a boolean', { 'layer-cache': 'yes please' }, /^input layer-cache/],
   ])('rejects %s', (_, map, message) => {
     expect(() => parse(map)).toThrow(message);
   });
