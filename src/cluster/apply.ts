@@ -5,6 +5,7 @@ import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
 import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
+import { objectFingerprint, stableJson } from './fingerprint.js';
 import { takeOverClientSideApply } from './takeover.js';
 
 /** What applying did to one object. `pruned` is added by prune. */
@@ -70,6 +71,11 @@ export interface ApplyOptions {
    * versions, for example), so the front end can show it on the object's file.
    */
   readonly onWarning?: (object: KubeObject, warning: string) => void;
+  /**
+   * Fingerprints of the states the last completed deploy left (the ApplySet parent's): an object whose
+   * live state has one of them is planned `unchanged` without a dry run (see {@link objectFingerprint}).
+   */
+  readonly fingerprints?: ReadonlySet<string>;
   /** Called after each apply group completed (applyObjects only). */
   readonly afterGroup?: (group: number) => Promise<void>;
   readonly signal?: AbortSignal;
@@ -196,6 +202,12 @@ export async function planObjects(
           }
           const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
           o = { ...o, object };
+          // The state a completed deploy left, untouched since: unchanged, no dry run needed.
+          if (live && options.fingerprints?.size) {
+            const print = objectFingerprint(object, live, options.fieldManager);
+            if (print !== undefined && options.fingerprints.has(print))
+              return { ...o, resource, action: 'unchanged', after: live, live };
+          }
           let after: KubeObject;
           try {
             after = await serverSideApply(client, resource, object, options, true);
@@ -576,14 +588,6 @@ export function sameObject(a: KubeObject, b: KubeObject): boolean {
 function normalize(o: KubeObject): unknown {
   const { managedFields: _m, resourceVersion: _r, generation: _g, ...metadata } = o.metadata;
   return { ...o, metadata };
-}
-
-function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, value) =>
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-      : value,
-  );
 }
 
 function crdKinds(objects: readonly SourcedObject[]): Set<string> {

@@ -4,6 +4,7 @@ import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
 import { version } from '../version.js';
 import { KubeApiError, type KubeClient } from './client.js';
 import { type Discovery, objectPath } from './discovery.js';
+import { decodeFingerprints, encodeFingerprints } from './fingerprint.js';
 
 /** Labels and annotations of the ApplySet convention (KEP-3659), as `kubectl apply --applyset` writes them. */
 export const APPLYSET = {
@@ -69,13 +70,21 @@ export function labelForApplySet(
   return copy;
 }
 
-/** The parent Secret as it is applied: id label, tooling, group-kinds and additional namespaces. */
+/** The parent's data key holding the fingerprints of the last completed deploy (see objectFingerprint). */
+export const FINGERPRINTS_KEY = 'fingerprints';
+
+/**
+ * The parent Secret as it is applied: id label, tooling, group-kinds and additional namespaces, and
+ * the fingerprints of the objects' applied states when given (none: the apply removes them).
+ */
 export function parentObject(
   set: ApplySet,
   groupKinds: Iterable<string>,
   namespaces: Iterable<string>,
+  fingerprints?: Iterable<string>,
 ): KubeObject {
   const extra = [...new Set(namespaces)].filter((n) => n && n !== set.namespace).sort();
+  const prints = [...(fingerprints ?? [])];
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -91,6 +100,7 @@ export function parentObject(
         [SPREAD.deployment]: set.name,
       },
     },
+    ...(prints.length > 0 ? { data: { [FINGERPRINTS_KEY]: encodeFingerprints(prints) } } : {}),
   };
 }
 
@@ -101,6 +111,8 @@ export interface ParentState {
   readonly namespaces: readonly string[];
   /** `applyset.kubernetes.io/tooling`, e.g. `spread/v0.1.0` or `kubectl/v1.34.4`. */
   readonly tooling?: string;
+  /** Fingerprints of the applied states the last completed deploy left (see objectFingerprint). */
+  readonly fingerprints: ReadonlySet<string>;
 }
 
 /** Reads the parent; `exists: false` when there is none yet. */
@@ -108,7 +120,9 @@ export async function readParent(client: KubeClient, set: ApplySet): Promise<Par
   const live = await client.getOrUndefined<KubeObject>(
     `/api/v1/namespaces/${encodeURIComponent(set.namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
   );
-  return live ? parentState(live, set) : { exists: false, groupKinds: [], namespaces: [] };
+  return live
+    ? parentState(live, set)
+    : { exists: false, groupKinds: [], namespaces: [], fingerprints: new Set() };
 }
 
 /** What a parent Secret's ApplySet annotations say (see {@link ParentState}). */
@@ -124,6 +138,7 @@ export function parentState(parent: KubeObject, set: ApplySet): ParentState {
     groupKinds: split(a[APPLYSET.containsGroupKinds]),
     namespaces: [set.namespace, ...split(a[APPLYSET.additionalNamespaces])],
     ...(a[APPLYSET.tooling] ? { tooling: a[APPLYSET.tooling] } : {}),
+    fingerprints: decodeFingerprints((parent.data as Record<string, string> | undefined)?.[FINGERPRINTS_KEY]),
   };
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../cluster/applyset.js';
 import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
+import { objectFingerprint } from '../cluster/fingerprint.js';
 import type { DeployLock } from '../cluster/lock.js';
 import type { RolloutResult } from '../cluster/wait.js';
 import { formatGroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
@@ -33,6 +34,14 @@ export interface ConvergeOptions {
   readonly lock?: DeployLock;
   /** Called after each apply group (e.g. to take the lock once a new Namespace exists). */
   readonly afterGroup?: (group: number) => Promise<void>;
+  /**
+   * The fingerprints the parent keeps while applying: only when the plan changes no object (then
+   * every recorded state stays true). Absent: the first parent write clears them, so that a deploy
+   * or rollback that fails halfway leaves none that could describe a state it changed.
+   */
+  readonly keepFingerprints?: ReadonlySet<string>;
+  /** After a complete apply (and prune), record the fingerprints of the applied states in the parent. */
+  readonly recordFingerprints?: boolean;
 }
 
 /** What {@link converge} did. */
@@ -49,7 +58,8 @@ export interface Converged {
  * 2. server-side apply, group after group;
  * 3. prune (only after every object applied, and only while the lock is held) of the set's objects
  *    that the plan does not hold; a Namespace still holding objects of the set is kept;
- * 4. the parent lists exactly what is applied.
+ * 4. the parent lists exactly what is applied, and the fingerprints of the applied states
+ *    (`recordFingerprints`), which the parent held only through step 1 when nothing changes.
  * When the parent's own namespace is created by this apply, the parent is written after the first group.
  *
  * @throws ApplyError (objects applied before the failure are in it), LockLostError, KubeApiError.
@@ -65,11 +75,9 @@ export async function converge(
   const { logger } = options;
   const gks = (l: readonly SourcedObject[]) => l.map((o) => formatGroupKind(groupKindOf(o.object)));
   const nss = (l: readonly SourcedObject[]) => l.map((o) => o.object.metadata.namespace ?? '');
-  const union = parentObject(
-    set,
-    [...previous.groupKinds, ...gks(plan)],
-    [...previous.namespaces, ...nss(plan)],
-  );
+  const unionGks = [...previous.groupKinds, ...gks(plan)];
+  const unionNss = [...previous.namespaces, ...nss(plan)];
+  const union = parentObject(set, unionGks, unionNss, options.keepFingerprints);
   const parentNamespaceIsNew = plan.some(
     (p) => p.object.kind === 'Namespace' && p.object.metadata.name === set.namespace && p.action === 'create',
   );
@@ -95,6 +103,10 @@ export async function converge(
     ),
   );
   if (!parentWritten) await writeParent(client, union, FIELD_MANAGER);
+  const fieldManager = options.apply.fieldManager;
+  const prints = options.recordFingerprints
+    ? applied.flatMap((a) => objectFingerprint(a.object, a.live, fieldManager) ?? [])
+    : undefined;
   let pruned: PruneCandidate[] = [];
   if (options.prune) {
     options.lock?.assertHeld();
@@ -113,7 +125,9 @@ export async function converge(
         logger.info(`${c.object.kind.toLowerCase()}/${c.object.metadata.name} pruned`);
       return candidates;
     });
-    await writeParent(client, parentObject(set, gks(plan), nss(plan)), FIELD_MANAGER);
+    await writeParent(client, parentObject(set, gks(plan), nss(plan), prints), FIELD_MANAGER);
+  } else if (prints) {
+    await writeParent(client, parentObject(set, unionGks, unionNss, prints), FIELD_MANAGER);
   }
   return { applied, pruned };
 }

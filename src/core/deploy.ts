@@ -194,7 +194,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       object: withTemplateHash(labelForApplySet(o, set)),
     }));
     const planned = await logger.group('Plan', () =>
-      planObjects(client, discovery, objects, { ...applyOptions, applySetId: set.id }),
+      planObjects(client, discovery, objects, {
+        ...applyOptions,
+        applySetId: set.id,
+        fingerprints: previous.fingerprints,
+      }),
     );
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
     const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
@@ -218,6 +222,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       prune: mayPrune,
       logger,
       ...(lock ? { lock } : {}),
+      ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
+      recordFingerprints: true,
       afterGroup: async () => {
         if (!lock && (await namespaceExists())) await takeLock();
       },

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { KubeObject } from '../deployment/kube-object.js';
+
+/**
+ * Fingerprints of applied states, which let a plan find an object unchanged without a dry run.
+ *
+ * A fingerprint is a digest of (the object's uid, the configuration spread applies, spread's
+ * server-side apply entry in `metadata.managedFields`: fields, API version and time). It is recorded
+ * right after a successful deploy, for the state that deploy left. A later plan that computes the same
+ * fingerprint knows the apply would change nothing, because:
+ * - the same uid: the object was not deleted and created again;
+ * - the same configuration: spread would send exactly what it sent then;
+ * - the same field set for spread's manager: no other manager changed or removed a field spread owns.
+ *   Server-side apply moves a field to whichever manager changes its value, and drops it from every
+ *   manager when it is removed (Kubernetes docs, "Server-Side Apply": Conflicts, Transferring ownership),
+ *   so spread's entry only stays the same while every field in it still holds spread's value;
+ * - the same time: spread's own entry gets a new time whenever spread's apply changes the object.
+ * spread's own writes outside a recorded deploy (a failed deploy, a rollback) clear the recorded
+ * fingerprints before they write anything (see converge), so a recorded fingerprint always describes
+ * the state of a completed deploy.
+ */
+export function objectFingerprint(
+  applied: KubeObject,
+  live: KubeObject,
+  fieldManager: string,
+): string | undefined {
+  const uid = live.metadata.uid;
+  const entries = (live.metadata.managedFields ?? []) as {
+    manager?: string;
+    operation?: string;
+    subresource?: string;
+    apiVersion?: string;
+    time?: string;
+    fieldsV1?: unknown;
+  }[];
+  const own = entries.filter((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
+  if (!uid || own.length !== 1) return undefined;
+  const entry = own[0]!;
+  return createHash('sha256')
+    .update(stableJson([uid, applied, entry.apiVersion, entry.time, entry.fieldsV1]))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/** JSON with object keys sorted, so that equal values give equal text whatever their key order. */
+export function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : value,
+  );
+}
+
+/** A set of fingerprints as stored in the ApplySet parent's `data.fingerprints`: sorted lines, base64. */
+export function encodeFingerprints(fingerprints: Iterable<string>): string {
+  return Buffer.from([...new Set(fingerprints)].sort().join('\n'), 'utf8').toString('base64');
+}
+
+/** The inverse of {@link encodeFingerprints}; an absent or unreadable value is the empty set. */
+export function decodeFingerprints(data: string | undefined): Set<string> {
+  if (!data) return new Set();
+  const text = Buffer.from(data, 'base64').toString('utf8');
+  return new Set(text.split('\n').filter((l) => /^[A-Za-z0-9_-]{22}$/.test(l)));
+}

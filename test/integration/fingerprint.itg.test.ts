@@ -1,0 +1,150 @@
+// Fingerprints of applied states (src/cluster/fingerprint.ts) on the local cluster: an object left as the
+// last completed deploy applied it is planned unchanged without a dry run, and anything that changed it
+// since (another field manager, spread's own rollback) brings the dry run back. Requests are counted in
+// the API server's audit log (scripts/cluster/audit-policy.yaml).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { rollback } from '../../src/core/manage.js';
+import type { DeployReport } from '../../src/report/report.js';
+import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+
+const ns = uniqueName('itg-prints');
+const ctx = ['--context', 'spread-local', '-n', ns];
+const AUDIT = path.join(process.env.SPREAD_CLUSTER_DIR!, 'logs/audit.log');
+const CONFIG_MAPS = 10;
+
+function configMaps(version: string): string {
+  return Array.from({ length: CONFIG_MAPS }, (_, i) =>
+    [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      `  name: cm-${i}`,
+      'data:',
+      `  value: "${i === 0 ? version : 'fixed'}"`,
+    ].join('\n'),
+  ).join('\n---\n');
+}
+
+const root = writeDir('shop', {
+  '.k2e/config.yaml': configMaps('v1'),
+  'web.ctr': ['name: web', 'image: registry.k8s.io/pause:3.10', ''].join('\n'),
+});
+const options = () => localDeploy(root, ns, { wait: false });
+
+/** Runs `fn` and counts the dry-run requests to the test's namespace it made (from the audit log). */
+async function countingDryRuns<T>(fn: () => Promise<T>): Promise<{ result: T; dryRuns: number }> {
+  const before = readFileSync(AUDIT, 'utf8').length;
+  const result = await fn();
+  // The audit backend writes each event before the response is sent (blocking mode).
+  const lines = readFileSync(AUDIT, 'utf8').slice(before).split('\n');
+  const dryRuns = lines.filter(
+    (l) => l.includes(`"namespace":"${ns}"`) && /"requestURI":"[^"]*dryRun=All/.test(l),
+  ).length;
+  return { result, dryRuns };
+}
+
+const actions = (r: DeployReport) =>
+  Object.fromEntries(r.objects.map((o) => [`${o.kind}/${o.name}`, o.action]));
+
+async function fingerprintsInParent(): Promise<string[]> {
+  const parent = JSON.parse((await kubectl([...ctx, 'get', 'secret', 'spread.shop', '-o', 'json'])).stdout);
+  const data = parent.data?.fingerprints as string | undefined;
+  return data ? Buffer.from(data, 'base64').toString('utf8').split('\n') : [];
+}
+
+async function resourceVersions(): Promise<Record<string, string>> {
+  const list = JSON.parse(
+    (await kubectl([...ctx, 'get', 'configmaps,deployments,secrets', '-o', 'json'])).stdout,
+  );
+  return Object.fromEntries(
+    (list.items as { kind: string; metadata: { name: string; resourceVersion: string } }[]).map((o) => [
+      `${o.kind}/${o.metadata.name}`,
+      o.metadata.resourceVersion,
+    ]),
+  );
+}
+
+describe('a plan skips the dry run of objects left as the last deploy applied them', () => {
+  beforeAll(async () => {
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+  });
+  afterAll(async () => {
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test('the first deploy dry-runs every object and records one fingerprint per object in the parent', async () => {
+    const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
+    expect(result.objects).toHaveLength(CONFIG_MAPS + 1);
+    expect(dryRuns).toBe(CONFIG_MAPS + 1);
+    const prints = await fingerprintsInParent();
+    expect(prints).toHaveLength(CONFIG_MAPS + 1);
+    for (const p of prints) expect(p).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  test('a no-op deploy: no dry run, no write (the parent included)', async () => {
+    // Status updates of the controllers and another manager's label do not count.
+    await kubectl([...ctx, 'label', 'deployment', 'shop', 'team=web']);
+    const before = await resourceVersions();
+    const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
+    expect(new Set(Object.values(actions(result)))).toEqual(new Set(['unchanged']));
+    expect(dryRuns).toBe(0);
+    const after = await resourceVersions();
+    for (const key of Object.keys(before))
+      if (!key.startsWith('Deployment/')) expect(after[key], key).toBe(before[key]);
+  });
+
+  test('a field another manager changed: that object alone is dry-run, and conflicts', async () => {
+    await kubectl([
+      ...ctx,
+      'patch',
+      'configmap',
+      'cm-3',
+      '--type',
+      'merge',
+      '-p',
+      '{"data":{"value":"drift"}}',
+    ]);
+    const refused = await countingDryRuns(() => deploy(options()).catch((e: Error) => e));
+    expect(refused.dryRuns).toBe(1);
+    expect(String(refused.result)).toMatch(/cm-3 .*conflict with "kubectl-patch"/);
+    const { result, dryRuns } = await countingDryRuns(() => deploy({ ...options(), forceConflicts: true }));
+    expect(dryRuns).toBe(1);
+    expect(actions(result)['ConfigMap/cm-3']).toBe('configured');
+    expect(Object.values(actions(result)).filter((a) => a !== 'unchanged')).toHaveLength(1);
+    const cm = JSON.parse((await kubectl([...ctx, 'get', 'configmap', 'cm-3', '-o', 'json'])).stdout);
+    expect(cm.data.value).toBe('fixed');
+  });
+
+  test('a changed file: only its objects are dry-run', async () => {
+    writeFileSync(path.join(root, '.k2e/config.yaml'), configMaps('v2'));
+    const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
+    expect(dryRuns).toBe(1);
+    expect(actions(result)['ConfigMap/cm-0']).toBe('configured');
+  });
+
+  test("spread's own rollback clears the fingerprints, so deploying v2 again applies it", async () => {
+    const back = await rollback('shop', undefined, {
+      kubeconfig: { paths: [kubeconfigPath()] },
+      context: 'spread-local',
+      namespace: ns,
+      timeoutMs: 60_000,
+      logger: silentLogger,
+    });
+    expect(back.rolledBackTo).toBeDefined();
+    const cm0 = async () =>
+      JSON.parse((await kubectl([...ctx, 'get', 'configmap', 'cm-0', '-o', 'json'])).stdout).data.value;
+    expect(await cm0()).toBe('v1');
+    expect(await fingerprintsInParent()).toEqual([]);
+    const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
+    expect(actions(result)['ConfigMap/cm-0']).toBe('configured');
+    expect(await cm0()).toBe('v2');
+    expect(dryRuns).toBe(CONFIG_MAPS + 1);
+    expect(await fingerprintsInParent()).toHaveLength(CONFIG_MAPS + 1);
+  });
+});
