@@ -5,7 +5,7 @@
 // One shared bundle instead of two keeps dist/ half the size. Both are ESM (dist/package.json).
 // Run through `npm run build`, which typechecks first.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -24,6 +24,7 @@ const dist = path.join(root, 'dist');
 rmSync(path.join(root, 'build'), { recursive: true, force: true });
 rmSync(dist, { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+vendorKubeConfig();
 run(bin('ncc'), [
   'build',
   'build/entry.js',
@@ -76,3 +77,164 @@ writeFileSync(
   `#!/usr/bin/env node\n${guard}${load('../spread.js', 'runCli')}\nprocess.exitCode = await runCli(process.argv);\n`,
 );
 chmodSync(path.join(dist, 'cli/index.js'), 0o755);
+
+// ---- KubeConfig without client-node's generated API clients (issue #8) -------------------------------
+// spread needs only KubeConfig from @kubernetes/client-node (src/cluster/kubeconfig.ts; everything else
+// imports its type only). The package index re-exports every generated API client and model (dist/gen/,
+// 80 % of the bundled source), and so does gen/index.js, which client-node's own dist/config.js imports
+// for just createConfiguration and ServerConfiguration (used by makeApiClient, which spread does not
+// call). Bundled as is, dist/spread.js is 7 MB and takes a third longer to load. ncc has no alias
+// option, so after tsc, build/vendor/client-node/ gets a copy of dist/config.js that imports those two
+// names from the modules that define them, and the compiled build/ imports KubeConfig from that copy
+// (src/ keeps importing '@kubernetes/client-node', for the types and for vitest). dist/oidc_auth.js is
+// copied too: it imports ./config.js, which would otherwise bring back the original and gen/index.js.
+// The copies reach the rest of client-node by relative paths into node_modules, never absolute ones,
+// since check-dist compares dist/ built in another directory.
+// Every rewrite checks that it found what it expects, and the modules the copies reach are checked to
+// include no API client: a client-node upgrade that changes these files fails the build here instead of
+// quietly bringing back the big bundle.
+
+/** Writes build/vendor/client-node/ and points build/'s imports of KubeConfig at it. */
+function vendorKubeConfig() {
+  // The files of client-node's dist/ that are copied to build/vendor/client-node/, under the same names.
+  const VENDORED = ['config.js', 'oidc_auth.js'];
+  // A static import or re-export in single quotes, as client-node's own files write them: head, specifier.
+  const IMPORT = /^((?:import|export)\b[^;'"]*?\bfrom\s*|import\s*)'([^']+)'/gm;
+  // Any import, re-export or dynamic import, in either quotes: quote, specifier.
+  const ANY_IMPORT =
+    /(?:^|[\s;{}])(?:(?:import|export)\b[^;'"]*?\bfrom\s*|import\s*\(?\s*)(['"])([^'"]+)\1/gm;
+  const pkgDir = path.join(root, 'node_modules/@kubernetes/client-node');
+  const pkgDist = path.join(pkgDir, 'dist');
+  const vendorDir = path.join(root, 'build/vendor/client-node');
+  const version = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version;
+  const fail = (message) => {
+    throw new Error(`build: vendoring KubeConfig of @kubernetes/client-node ${version}: ${message}`);
+  };
+  const relative = (from, to) => {
+    const r = path.relative(from, to).split(path.sep).join('/');
+    return r.startsWith('.') ? r : `./${r}`;
+  };
+  const exportsName = (source, name) =>
+    new RegExp(`^export (?:class|function|const|let) ${name}\\b`, 'm').test(source);
+  const narrow = {
+    createConfiguration: './gen/configuration.js',
+    ServerConfiguration: './gen/servers.js',
+  };
+  for (const [name, file] of Object.entries(narrow)) {
+    if (!exportsName(readFileSync(path.join(pkgDist, file), 'utf8'), name))
+      fail(`dist/${file.slice(2)} no longer exports ${name}`);
+  }
+  const genIndex =
+    /^import \{\s*createConfiguration,\s*ServerConfiguration,?\s*\} from '\.\/gen\/index\.js';$/m;
+  const modules = `${relative(vendorDir, path.join(root, 'node_modules'))}/`;
+
+  mkdirSync(vendorDir, { recursive: true });
+  const sources = {};
+  for (const file of VENDORED) {
+    let source = readFileSync(path.join(pkgDist, file), 'utf8');
+    if (/\bimport\s*\(|\brequire\s*\(/.test(source)) fail(`dist/${file} has a dynamic import or require`);
+    if (file === 'config.js') {
+      if (!genIndex.test(source))
+        fail(
+          "dist/config.js has no `import { createConfiguration, ServerConfiguration } from './gen/index.js'`",
+        );
+      source = source.replace(genIndex, () =>
+        Object.entries(narrow)
+          .map(([name, from]) => `import { ${name} } from '${from}';`)
+          .join('\n'),
+      );
+    }
+    source = source.replace(IMPORT, (_match, head, spec) => {
+      if (spec.startsWith('node:')) return `${head}'${spec}'`;
+      if (spec.startsWith('.')) {
+        const target = path.join(pkgDist, path.dirname(file), spec);
+        if (VENDORED.includes(path.relative(pkgDist, target))) return `${head}'${spec}'`;
+        return `${head}'${relative(vendorDir, target)}'`;
+      }
+      // A bare name resolves from build/vendor/ to the top-level node_modules, which may hold another
+      // version than client-node's own (undici: client-node has 8.x nested, @actions/* hoist 6.x).
+      const name = spec
+        .split('/')
+        .slice(0, spec.startsWith('@') ? 2 : 1)
+        .join('/');
+      const own = findPackage(pkgDist, name);
+      if (!own) fail(`cannot find ${name}, which dist/${file} imports`);
+      if (own === findPackage(vendorDir, name)) return `${head}'${spec}'`;
+      const manifest = JSON.parse(readFileSync(path.join(own, 'package.json'), 'utf8'));
+      if (spec !== name || manifest.exports !== undefined)
+        fail(`${spec} (client-node's own copy) has an exports map or a subpath: resolve it here`);
+      const main = path.join(own, manifest.main ?? 'index.js');
+      if (!existsSync(main)) fail(`${spec}'s main file ${main} does not exist`);
+      return `${head}'${relative(vendorDir, main)}'`;
+    });
+    for (const [, spec] of source.matchAll(/['"](\.\.?\/[^'"]*)['"]/g)) {
+      if (!spec.startsWith(modules) && !VENDORED.some((v) => spec === `./${v}`))
+        fail(`dist/${file} refers to ${spec} in a way this build does not rewrite`);
+    }
+    source = source.replace(/^\/\/# sourceMappingURL=.*\n?/m, '');
+    sources[file] = source;
+    writeFileSync(
+      path.join(vendorDir, file),
+      `// Generated by scripts/build.mjs (vendorKubeConfig) from @kubernetes/client-node ${version} dist/${file}.\n${source}`,
+    );
+  }
+
+  // What the copies reach, by relative imports, must not include the package index, the generated
+  // index or API clients, or the original config.js (any of them brings the API clients back).
+  const banned = (f) =>
+    ['index.js', 'gen/index.js', ...VENDORED].includes(path.relative(pkgDist, f)) ||
+    path.relative(pkgDist, f).startsWith(`gen${path.sep}apis${path.sep}`);
+  const queue = VENDORED.map((f) => [path.join(vendorDir, f), undefined]);
+  const reached = new Set();
+  while (queue.length > 0) {
+    const [file, from] = queue.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    if (banned(file)) fail(`${path.relative(root, from)} imports ${path.relative(root, file)}`);
+    for (const [, , spec] of readFileSync(file, 'utf8').matchAll(ANY_IMPORT)) {
+      if (spec.startsWith('@kubernetes/client-node')) fail(`${path.relative(root, file)} imports ${spec}`);
+      const target = path.join(path.dirname(file), spec);
+      if (spec.startsWith('.') && target.endsWith('.js')) queue.push([target, file]);
+    }
+  }
+
+  // The compiled sources: every runtime import of the package must be KubeConfig (or another export
+  // of config.js); type-only imports are gone after tsc (verbatimModuleSyntax).
+  const config = path.join(vendorDir, 'config.js');
+  let rewritten = 0;
+  for (const file of jsFiles(path.join(root, 'build'))) {
+    if (file.startsWith(vendorDir + path.sep)) continue;
+    const js = readFileSync(file, 'utf8');
+    if (!js.includes('@kubernetes/client-node')) continue;
+    const out = js.replace(/^import \{([^}]*)\} from '@kubernetes\/client-node';$/gm, (_match, names) => {
+      for (const name of names.split(',').map((n) => n.trim().split(/\s+as\s+/)[0])) {
+        if (name && !exportsName(sources['config.js'], name))
+          fail(`${path.relative(root, file)} imports ${name}, which dist/config.js does not export`);
+      }
+      rewritten++;
+      return `import {${names}} from '${relative(path.dirname(file), config)}';`;
+    });
+    for (const [, , spec] of out.matchAll(ANY_IMPORT)) {
+      if (spec.startsWith('@kubernetes/client-node'))
+        fail(`${path.relative(root, file)} imports ${spec} in a form this build cannot redirect`);
+    }
+    writeFileSync(file, out);
+  }
+  if (rewritten === 0) fail("no file in build/ imports from '@kubernetes/client-node' any more");
+}
+
+/** The directory of package `name` that Node would find from `dir` (its node_modules, then upwards). */
+function findPackage(dir, name) {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const candidate = path.join(d, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** Every .js file under `dir`. */
+function jsFiles(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
