@@ -471,6 +471,12 @@ async function checkDeferred(
 ): Promise<ObjectFailure[]> {
   const failures: ObjectFailure[] = [];
   const limit = pLimit(options.concurrency);
+  // Once per Namespace and call (not per object: a deploy may defer thousands of custom resources).
+  const namespaceExists = memoize((ns: string) =>
+    client
+      .getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, options.signal)
+      .then((n) => n !== undefined),
+  );
   await Promise.all(
     pending
       .filter((p) => p.deferred && !checked.has(p))
@@ -479,12 +485,7 @@ async function checkDeferred(
           const resource = await discovery.resolve(p.object.apiVersion, p.object.kind);
           if (!resource) return;
           const ns = p.object.metadata.namespace;
-          if (
-            resource.namespaced &&
-            ns &&
-            !(await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, options.signal))
-          )
-            return;
+          if (resource.namespaced && ns && !(await namespaceExists(ns))) return;
           checked.add(p);
           try {
             await serverSideApply(client, resource, p.object, options, true);
