@@ -79,6 +79,15 @@ writeFileSync(
 );
 chmodSync(path.join(dist, 'cli/index.js'), 0o755);
 
+// Issue #8's budget: dist/ at most 4 MB (10^6 bytes, as bench/bench.mjs reports it). A dependency
+// upgrade that brings back what the vendoring below keeps out fails here, not in a benchmark later.
+const BUNDLE_BUDGET = 4_000_000;
+const distBytes = jsFiles(dist).reduce((sum, f) => sum + readFileSync(f).length, 0);
+if (distBytes > BUNDLE_BUDGET)
+  throw new Error(
+    `build: dist/ is ${distBytes.toLocaleString('en-US')} bytes, over the ${BUNDLE_BUDGET.toLocaleString('en-US')}-byte budget (bench/RESULTS.md)`,
+  );
+
 // ---- KubeConfig without client-node's generated API clients (issue #8) -------------------------------
 // spread needs only KubeConfig from @kubernetes/client-node (src/cluster/kubeconfig.ts; everything else
 // imports its type only). The package index re-exports every generated API client and model (dist/gen/,
@@ -227,7 +236,7 @@ function vendorKubeConfig() {
 // ---- dockerode without its BuildKit session (issue #8) ------------------------------------------------
 // dockerode's lib/docker.js requires ./session at load time, which loads @grpc/grpc-js,
 // @grpc/proto-loader and protobufjs (about 1 MB of the bundle) for `buildImage` with `version: '2'`
-// (a BuildKit session). spread builds with the classic builder and never asks for one. So, as for
+// (a BuildKit session), and ./buildkit (protobufjs again) in followProgress. spread builds with the classic builder and never asks for one. So, as for
 // KubeConfig above, build/vendor/dockerode/docker.cjs is a copy of lib/docker.js whose session is a
 // function that throws, whose other requires point into node_modules/dockerode/lib by relative paths,
 // and build/image/docker.js imports Docker from it. Every rewrite checks what it finds.
@@ -249,6 +258,15 @@ function vendorDockerode() {
     (_m, indent) =>
       `${indent}withSession = function () { throw new Error("dockerode BuildKit sessions are not in spread's bundle (spread builds with the classic builder)"); },`,
   );
+  // followProgress decodes BuildKit's protobuf status messages (./buildkit → protobufjs); spread reads
+  // the classic builder's JSON stream itself and never calls it.
+  const buildkit = /^(\s*)var buildkit = require\('\.\/buildkit'\);$/m;
+  if (!buildkit.test(source)) fail("lib/docker.js no longer has `var buildkit = require('./buildkit');`");
+  source = source.replace(
+    buildkit,
+    (_m, indent) =>
+      `${indent}throw new Error("dockerode's followProgress (BuildKit) is not in spread's bundle");`,
+  );
   source = source.replace(/require\('(\.\/[^']+)'\)/g, (_m, spec) => {
     const target = path.join(lib, spec.endsWith('.js') ? spec : `${spec}.js`);
     if (!existsSync(target)) fail(`lib/docker.js requires ${spec}, which does not exist`);
@@ -260,7 +278,7 @@ function vendorDockerode() {
     if (findPackage(vendorDir, spec) !== findPackage(pkgDir, spec))
       fail(`${spec} resolves to another copy from build/vendor than from dockerode`);
   }
-  if (/require\(['"]\.\/session/.test(source) || source.includes('grpc'))
+  if (/require\(\s*['"](\.\/(session|buildkit)|@grpc\/|protobufjs)/.test(source))
     fail('the session is still required');
   mkdirSync(vendorDir, { recursive: true });
   writeFileSync(

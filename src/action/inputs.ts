@@ -30,8 +30,11 @@ export interface Inputs {
   readonly build: boolean;
   /** Push the images built. */
   readonly push: boolean;
-  /** Keep the layers of built images in the GitHub Actions cache between workflow runs. */
-  readonly layerCache: boolean;
+  /**
+   * Keep the layers of built images in the GitHub Actions cache between workflow runs: `auto` (private
+   * repositories only), `true`, `false`.
+   */
+  readonly layerCache: 'auto' | boolean;
   /** Delete objects of this deployment that the directory no longer holds. */
   readonly prune: boolean;
   readonly wait: boolean;
@@ -67,7 +70,7 @@ export const DEFAULTS = {
   path: '.',
   build: 'true',
   push: 'true',
-  'layer-cache': 'true',
+  'layer-cache': 'auto',
   prune: 'true',
   wait: 'true',
   timeout: '5m',
@@ -148,7 +151,11 @@ export function parseInputs(get: (name: string) => string): Inputs {
     buildArgs: checked('build-args', parseBuildArgs),
     build,
     push: build && push,
-    layerCache: bool('layer-cache'),
+    layerCache: checked('layer-cache', (v) => {
+      if (v === 'auto') return 'auto' as const;
+      if (/^(true|false)$/i.test(v)) return parseBoolean(v);
+      throw new Error(`expected auto, true or false, got "${v}"`);
+    }),
     prune: bool('prune'),
     wait: bool('wait'),
     timeoutMs: checked('timeout', parseDuration),

@@ -115,10 +115,16 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 /**
  * The layer cache option: the GitHub Actions cache, holding `$RUNNER_TEMP/spread-layer-cache` (a path
  * that is the same in every run of a hosted runner, as actions/cache's version of an entry needs).
- * None when the input is off or the runner has no cache service.
+ * None when the input is off, or `auto` in a repository not known to be private (workflows of pull
+ * requests from forks can read the base branch's caches, and a cache entry holds every layer of the
+ * images, build-arg values in their history included), or when the runner has no cache service.
  */
 function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
-  if (!inputs.layerCache) return {};
+  if (inputs.layerCache === false) return {};
+  if (inputs.layerCache === 'auto' && runner.repositoryPrivate !== true) {
+    core.debug('layer-cache: off (auto): the repository is not known to be private');
+    return {};
+  }
   const store = actionsLayerCache();
   if (!store) {
     core.debug('layer-cache: the runner offers no cache service (ACTIONS_RESULTS_URL); not used');

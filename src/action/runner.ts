@@ -21,6 +21,8 @@ export interface RunnerEnv extends RefInfo {
   readonly runAttempt: string;
   /** The pull request of a `pull_request`/`pull_request_target` event, from GITHUB_EVENT_PATH. */
   readonly pullRequest?: { readonly number: number; readonly headSha: string };
+  /** The event's `repository.private`; undefined when the event does not say. */
+  readonly repositoryPrivate?: boolean;
   /** The kubeconfig files of the environment (KUBECONFIG, else ~/.kube/config). */
   readonly kubeconfigPaths: readonly string[];
   /** DOCKER_HOST: the Docker engine that builds images; undefined: the default socket. */
@@ -34,14 +36,18 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const eventName = env.GITHUB_EVENT_NAME ?? '';
   let pullRequest: RunnerEnv['pullRequest'];
-  if ((eventName === 'pull_request' || eventName === 'pull_request_target') && env.GITHUB_EVENT_PATH) {
+  let repositoryPrivate: boolean | undefined;
+  if (env.GITHUB_EVENT_PATH) {
     try {
       const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as {
         pull_request?: { number?: number; head?: { sha?: string } };
         number?: number;
+        repository?: { private?: boolean };
       };
+      if (typeof event.repository?.private === 'boolean') repositoryPrivate = event.repository.private;
       const number = event.pull_request?.number ?? event.number;
-      if (typeof number === 'number') pullRequest = { number, headSha: event.pull_request?.head?.sha ?? '' };
+      if ((eventName === 'pull_request' || eventName === 'pull_request_target') && typeof number === 'number')
+        pullRequest = { number, headSha: event.pull_request?.head?.sha ?? '' };
     } catch {
       pullRequest = undefined;
     }
@@ -61,6 +67,7 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
     runId: env.GITHUB_RUN_ID ?? '',
     runAttempt: env.GITHUB_RUN_ATTEMPT ?? '',
     ...(pullRequest ? { pullRequest } : {}),
+    ...(repositoryPrivate !== undefined ? { repositoryPrivate } : {}),
     kubeconfigPaths:
       kubeconfigPaths.length > 0 ? kubeconfigPaths : [path.join(env.HOME ?? '', '.kube', 'config')],
     ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),

@@ -75,7 +75,7 @@ export const FINGERPRINTS_KEY = 'fingerprints';
 
 /**
  * The parent Secret as it is applied: id label, tooling, group-kinds and additional namespaces, and
- * the fingerprints of the objects' applied states when given (none: the apply removes them).
+ * the fingerprints of the objects' applied states (`data.fingerprints`, empty when none are given).
  */
 export function parentObject(
   set: ApplySet,
@@ -84,6 +84,7 @@ export function parentObject(
   fingerprints?: Iterable<string>,
 ): KubeObject {
   const extra = [...new Set(namespaces)].filter((n) => n && n !== set.namespace).sort();
+  // Written even when empty: leaving the key out would only drop spread's ownership of it.
   const prints = [...(fingerprints ?? [])];
   return {
     apiVersion: 'v1',
@@ -100,7 +101,7 @@ export function parentObject(
         [SPREAD.deployment]: set.name,
       },
     },
-    ...(prints.length > 0 ? { data: { [FINGERPRINTS_KEY]: encodeFingerprints(prints) } } : {}),
+    data: { [FINGERPRINTS_KEY]: encodeFingerprints(prints) },
   };
 }
 

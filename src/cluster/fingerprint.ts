@@ -14,16 +14,23 @@ import type { KubeObject } from '../deployment/kube-object.js';
  *   Server-side apply moves a field to whichever manager changes its value, and drops it from every
  *   manager when it is removed (Kubernetes docs, "Server-Side Apply": Conflicts, Transferring ownership),
  *   so spread's entry only stays the same while every field in it still holds spread's value;
- * - the same time: spread's own entry gets a new time whenever spread's apply changes the object.
- * spread's own writes outside a recorded deploy (a failed deploy, a rollback) clear the recorded
+ * - the same time: spread's own entry gets a new time whenever spread's apply changes the object;
+ * - the same `metadata.generation`: a spec change by anyone, also one that managedFields does not
+ *   record (the /scale subresource of custom resources, kubernetes#131892).
+ * A Secret written with `stringData` gets none: the server stores `data`, which another manager can
+ * change without touching spread's `stringData` fields (kubernetes#108008).
+ * spread's own writes outside a recorded deploy (a failed apply, a rollback) clear the recorded
  * fingerprints before they write anything (see converge), so a recorded fingerprint always describes
- * the state of a completed deploy.
+ * the state of a completed apply.
+ *
+ * @returns 22 base64url characters (128 bits of SHA-256), or undefined when the object cannot have one.
  */
 export function objectFingerprint(
   applied: KubeObject,
   live: KubeObject,
   fieldManager: string,
 ): string | undefined {
+  if (applied.kind === 'Secret' && applied.stringData !== undefined) return undefined;
   const uid = live.metadata.uid;
   const entries = (live.metadata.managedFields ?? []) as {
     manager?: string;
@@ -37,10 +44,48 @@ export function objectFingerprint(
   if (!uid || own.length !== 1) return undefined;
   const entry = own[0]!;
   return createHash('sha256')
-    .update(stableJson([uid, applied, entry.apiVersion, entry.time, entry.fieldsV1]))
+    .update(
+      stableJson([
+        uid,
+        live.metadata.generation ?? null,
+        applied,
+        entry.apiVersion,
+        entry.time,
+        entry.fieldsV1,
+      ]),
+    )
     .digest('base64url')
     .slice(0, 22);
 }
+
+/**
+ * Whether `fieldManager` owns the same fields (its Apply entry's `fieldsV1`) in both states, e.g. the
+ * live object and a dry run's result. A dry run can leave every value as it is and still change what
+ * spread owns (a field added to the file with the value it already has, a field removed from the file
+ * that another manager also owns); such a state is not what spread would apply, so it gets no fingerprint.
+ */
+export function sameOwnFields(a: KubeObject, b: KubeObject, fieldManager: string): boolean {
+  const own = (o: KubeObject) =>
+    stableJson(
+      (
+        (o.metadata.managedFields ?? []) as {
+          manager?: string;
+          operation?: string;
+          subresource?: string;
+          fieldsV1?: unknown;
+        }[]
+      )
+        .filter((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource)
+        .map((e) => e.fieldsV1 ?? null),
+    );
+  return own(a) === own(b);
+}
+
+/**
+ * The most fingerprints a parent records: each takes about 31 bytes of the parent Secret, which
+ * must stay under 1 MiB with its annotations. A larger set records none (every object is dry-run).
+ */
+export const MAX_FINGERPRINTS = 16_000;
 
 /** JSON with object keys sorted, so that equal values give equal text whatever their key order. */
 export function stableJson(v: unknown): string {

@@ -12,7 +12,7 @@ import {
 } from '../cluster/applyset.js';
 import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
-import { objectFingerprint } from '../cluster/fingerprint.js';
+import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../cluster/fingerprint.js';
 import type { DeployLock } from '../cluster/lock.js';
 import type { RolloutResult } from '../cluster/wait.js';
 import { formatGroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
@@ -103,10 +103,11 @@ export async function converge(
     ),
   );
   if (!parentWritten) await writeParent(client, union, FIELD_MANAGER);
-  const fieldManager = options.apply.fieldManager;
   const prints = options.recordFingerprints
-    ? applied.flatMap((a) => objectFingerprint(a.object, a.live, fieldManager) ?? [])
+    ? fingerprintsOf(plan, applied, options.apply.fieldManager)
     : undefined;
+  if (prints && prints.length === 0 && applied.length > MAX_FINGERPRINTS)
+    logger.debug(`${applied.length} objects: more than ${MAX_FINGERPRINTS}, so no fingerprints are recorded`);
   let pruned: PruneCandidate[] = [];
   if (options.prune) {
     options.lock?.assertHeld();
@@ -130,6 +131,29 @@ export async function converge(
     await writeParent(client, parentObject(set, unionGks, unionNss, prints), FIELD_MANAGER);
   }
   return { applied, pruned };
+}
+
+/**
+ * The fingerprints of the states an apply left: of every applied object, except those the dry run
+ * found unchanged in value while spread's field ownership would change (see sameOwnFields); none
+ * beyond {@link MAX_FINGERPRINTS} objects.
+ */
+function fingerprintsOf(
+  plan: readonly PlannedObject[],
+  applied: readonly AppliedObject[],
+  fieldManager: string,
+): string[] {
+  if (applied.length > MAX_FINGERPRINTS) return [];
+  const ownershipWouldChange = new Set(
+    plan
+      .filter(
+        (p) => p.action === 'unchanged' && p.after && p.live && !sameOwnFields(p.after, p.live, fieldManager),
+      )
+      .map((p) => p.object),
+  );
+  return applied.flatMap((a) =>
+    ownershipWouldChange.has(a.object) ? [] : (objectFingerprint(a.object, a.live, fieldManager) ?? []),
+  );
 }
 
 /** An applied object as a report line. */

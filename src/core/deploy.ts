@@ -197,7 +197,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       planObjects(client, discovery, objects, {
         ...applyOptions,
         applySetId: set.id,
-        fingerprints: previous.fingerprints,
+        // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
+        // may have changed since the last deploy, and only a dry run shows that.
+        ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
       }),
     );
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);

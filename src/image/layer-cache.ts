@@ -98,6 +98,15 @@ export function loadedImages(messages: readonly DockerMessage[]): string[] {
   return names;
 }
 
+/**
+ * The name an image has in the layer cache: `spread-layer-cache/<digest of the repository>:layers`.
+ * Images are saved and loaded under these names, never under their own tags, so that loading an
+ * older entry cannot move a tag the run already built or found.
+ */
+export function layerCacheName(repository: string): string {
+  return `spread-layer-cache/${hex(repository, 16)}:layers`;
+}
+
 /** The state of one run's layer cache: restored at most once, saved at most once. */
 export class LayerCache {
   readonly #docker: () => Docker;
@@ -153,27 +162,33 @@ export class LayerCache {
   }
 
   /**
-   * Saves `images` (`docker save`: every layer of each) under this run's key, unless the restored entry
-   * already had that key (entries are immutable). A failure only warns.
+   * Saves `images` (`docker save`: every layer of each, under its {@link layerCacheName}) under this
+   * run's key, unless the restored entry already had that key (entries are immutable). A failure only warns.
+   *
+   * @param images the images in the engine: their tag (`localhost:5000/web:1f2e3d4`) and repository.
    */
-  async save(images: readonly string[]): Promise<void> {
+  async save(images: readonly { readonly tagged: string; readonly repository: string }[]): Promise<void> {
     if (images.length === 0) return;
     if (this.#matchedKey === this.#key.key) {
       this.#logger.debug(`layer cache: ${this.#key.key} was restored as is; not saved again`);
       return;
     }
     const { store, dir } = this.#options;
+    const docker = this.#docker();
+    const names = images.map((i) => layerCacheName(i.repository));
     try {
       mkdirSync(dir, { recursive: true });
+      for (const [n, image] of images.entries()) {
+        const [repo, tag] = names[n]!.split(':') as [string, string];
+        await docker.getImage(image.tagged).tag({ repo, tag });
+      }
       // dockerode's getImages (GET /images/get?names=…, `docker save`) is missing from @types/dockerode.
-      const engine = this.#docker() as unknown as {
-        getImages(options: { names: string[] }): Promise<Readable>;
-      };
-      const archive = await engine.getImages({ names: [...images] });
+      const engine = docker as unknown as { getImages(options: { names: string[] }): Promise<Readable> };
+      const archive = await engine.getImages({ names });
       await pipeline(archive, createWriteStream(path.join(dir, LAYER_ARCHIVE)));
       if (await store.save(dir, this.#key.key)) {
         this.#logger.info(
-          `layer cache: saved ${images.join(', ')} to ${store.description} as ${this.#key.key}`,
+          `layer cache: saved ${images.map((i) => i.tagged).join(', ')} to ${store.description} as ${this.#key.key}`,
         );
       } else {
         this.#logger.info(`layer cache: ${store.description} did not save ${this.#key.key}`);

@@ -8,7 +8,7 @@ import { formatIssue, formatSource, InputError, type InputIssue } from '../input
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
 import { type RegistryCredential, registryHost, resolveCredential } from './credentials.js';
 import { buildImage, type DockerConnection, dockerClient, PushError, pushImage } from './docker.js';
-import { LayerCache, type LayerCacheOptions, layerCacheKey } from './layer-cache.js';
+import { LayerCache, type LayerCacheOptions, layerCacheKey, layerCacheName } from './layer-cache.js';
 import { pinImages } from './pin.js';
 import { type PlannedBuild, planBuilds } from './plan.js';
 import { familiarName, type ImageReference, isValidTag } from './reference.js';
@@ -209,7 +209,7 @@ export async function prepareImages(
       logger,
     );
   // The images in the engine after the builds (built now or before), for the layer cache.
-  const inEngine: string[] = [];
+  const inEngine: { tagged: string; repository: string }[] = [];
   let anyBuilt = false;
 
   const reports: ImageReport[] = [];
@@ -278,9 +278,9 @@ export async function prepareImages(
       // the layer cache; else build it, reusing the cached layers.
       const engine = dockerFor();
       let built = false;
-      const sameContext = async () => {
+      const sameContext = async (image = tagged) => {
         const local = await engine
-          .getImage(tagged)
+          .getImage(image)
           .inspect()
           .catch((e: { statusCode?: number }) => {
             if (e.statusCode === 404) return undefined;
@@ -291,8 +291,24 @@ export async function prepareImages(
           : undefined;
       };
       let localId = await sameContext();
-      const cacheFrom = localId === undefined && layerCache ? await layerCache.restore() : [];
-      if (localId === undefined && cacheFrom.length > 0) localId = await sameContext();
+      const restored = localId === undefined && layerCache ? await layerCache.restore() : [];
+      // With cachefrom, the classic builder uses only those images' layers, not the engine's own
+      // cache: add the engine's images of this repository, which a persistent engine keeps.
+      const cacheFrom =
+        restored.length === 0
+          ? []
+          : [
+              ...restored,
+              ...(await engine.listImages({ filters: { reference: [name] } })).flatMap(
+                (i) => i.RepoTags?.filter((t) => t !== '<none>:<none>') ?? [],
+              ),
+            ];
+      const cached = layerCacheName(name);
+      if (localId === undefined && cacheFrom.includes(cached) && (await sameContext(cached))) {
+        // The cache holds this very build (the same context): tag it rather than build it again.
+        await engine.getImage(cached).tag({ repo: name, tag });
+        localId = await sameContext();
+      }
       if (localId !== undefined) {
         logger.info(`${tagged} is in the Docker engine, built from the same context (${localId})`);
       } else {
@@ -317,7 +333,7 @@ export async function prepareImages(
         anyBuilt = true;
         logger.info(`built ${tagged} (${id})`);
       }
-      inEngine.push(tagged);
+      inEngine.push({ tagged, repository: name });
       if (!push) return done(undefined, built, false);
 
       // 3. Push, then confirm the digest with the registry.

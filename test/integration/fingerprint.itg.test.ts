@@ -16,21 +16,37 @@ const ctx = ['--context', 'spread-local', '-n', ns];
 const AUDIT = path.join(process.env.SPREAD_CLUSTER_DIR!, 'logs/audit.log');
 const CONFIG_MAPS = 10;
 
-function configMaps(version: string): string {
+function configMaps(version: string, cm5Label?: string): string {
   return Array.from({ length: CONFIG_MAPS }, (_, i) =>
     [
       'apiVersion: v1',
       'kind: ConfigMap',
       'metadata:',
       `  name: cm-${i}`,
+      ...(i === 5 && cm5Label ? ['  labels:', `    team: ${cm5Label}`] : []),
       'data:',
       `  value: "${i === 0 ? version : 'fixed'}"`,
     ].join('\n'),
   ).join('\n---\n');
 }
 
+// A Secret written with stringData never gets a fingerprint (the server stores data, which another
+// manager can change without touching spread's stringData fields): it is dry-run in every deploy.
+const SECRET = [
+  'apiVersion: v1',
+  'kind: Secret',
+  'metadata:',
+  '  name: db',
+  'stringData:',
+  '  password: "p1"',
+  '',
+].join('\n');
+const OBJECTS = CONFIG_MAPS + 2;
+const ALWAYS = 1;
+
 const root = writeDir('shop', {
   '.k2e/config.yaml': configMaps('v1'),
+  '.k2e/secret.yaml': SECRET,
   'web.ctr': ['name: web', 'image: registry.k8s.io/pause:3.10', ''].join('\n'),
 });
 const options = () => localDeploy(root, ns, { wait: false });
@@ -53,7 +69,8 @@ const actions = (r: DeployReport) =>
 async function fingerprintsInParent(): Promise<string[]> {
   const parent = JSON.parse((await kubectl([...ctx, 'get', 'secret', 'spread.shop', '-o', 'json'])).stdout);
   const data = parent.data?.fingerprints as string | undefined;
-  return data ? Buffer.from(data, 'base64').toString('utf8').split('\n') : [];
+  if (data === undefined) throw new Error('the parent has no data.fingerprints');
+  return data === '' ? [] : Buffer.from(data, 'base64').toString('utf8').split('\n');
 }
 
 async function resourceVersions(): Promise<Record<string, string>> {
@@ -80,20 +97,20 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
 
   test('the first deploy dry-runs every object and records one fingerprint per object in the parent', async () => {
     const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
-    expect(result.objects).toHaveLength(CONFIG_MAPS + 1);
-    expect(dryRuns).toBe(CONFIG_MAPS + 1);
+    expect(result.objects).toHaveLength(OBJECTS);
+    expect(dryRuns).toBe(OBJECTS);
     const prints = await fingerprintsInParent();
-    expect(prints).toHaveLength(CONFIG_MAPS + 1);
+    expect(prints).toHaveLength(OBJECTS - ALWAYS);
     for (const p of prints) expect(p).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
-  test('a no-op deploy: no dry run, no write (the parent included)', async () => {
+  test('a no-op deploy: no dry run (but the stringData Secret), no write (the parent included)', async () => {
     // Status updates of the controllers and another manager's label do not count.
     await kubectl([...ctx, 'label', 'deployment', 'shop', 'team=web']);
     const before = await resourceVersions();
     const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
     expect(new Set(Object.values(actions(result)))).toEqual(new Set(['unchanged']));
-    expect(dryRuns).toBe(0);
+    expect(dryRuns).toBe(ALWAYS);
     const after = await resourceVersions();
     for (const key of Object.keys(before))
       if (!key.startsWith('Deployment/')) expect(after[key], key).toBe(before[key]);
@@ -111,10 +128,10 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
       '{"data":{"value":"drift"}}',
     ]);
     const refused = await countingDryRuns(() => deploy(options()).catch((e: Error) => e));
-    expect(refused.dryRuns).toBe(1);
+    expect(refused.dryRuns).toBe(1 + ALWAYS);
     expect(String(refused.result)).toMatch(/cm-3 .*conflict with "kubectl-patch"/);
     const { result, dryRuns } = await countingDryRuns(() => deploy({ ...options(), forceConflicts: true }));
-    expect(dryRuns).toBe(1);
+    expect(dryRuns).toBe(1 + ALWAYS);
     expect(actions(result)['ConfigMap/cm-3']).toBe('configured');
     expect(Object.values(actions(result)).filter((a) => a !== 'unchanged')).toHaveLength(1);
     const cm = JSON.parse((await kubectl([...ctx, 'get', 'configmap', 'cm-3', '-o', 'json'])).stdout);
@@ -124,12 +141,48 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
   test('a changed file: only its objects are dry-run', async () => {
     writeFileSync(path.join(root, '.k2e/config.yaml'), configMaps('v2'));
     const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
-    expect(dryRuns).toBe(1);
+    expect(dryRuns).toBe(1 + ALWAYS);
     expect(actions(result)['ConfigMap/cm-0']).toBe('configured');
   });
 
+  test("a Secret's data changed by another manager is restored from stringData", async () => {
+    await kubectl([
+      ...ctx,
+      'patch',
+      'secret',
+      'db',
+      '--type',
+      'merge',
+      '-p',
+      '{"data":{"password":"ZWRpdGVk"}}',
+    ]);
+    const { result } = await countingDryRuns(() => deploy(options()));
+    expect(actions(result)['Secret/db']).toBe('configured');
+    const secret = JSON.parse((await kubectl([...ctx, 'get', 'secret', 'db', '-o', 'json'])).stdout);
+    expect(Buffer.from(secret.data.password, 'base64').toString()).toBe('p1');
+  });
+
+  test('a value spread now sets but another manager owns gets no fingerprint, so its later change still conflicts', async () => {
+    await kubectl([...ctx, 'label', 'configmap', 'cm-5', 'team=a']);
+    writeFileSync(path.join(root, '.k2e/config.yaml'), configMaps('v2', 'a'));
+    // The same value: the dry run changes nothing but ownership, and nothing is written.
+    const same = await countingDryRuns(() => deploy(options()));
+    expect(actions(same.result)['ConfigMap/cm-5']).toBe('unchanged');
+    await kubectl([...ctx, 'label', '--overwrite', 'configmap', 'cm-5', 'team=b']);
+    const refused = await countingDryRuns(() => deploy(options()).catch((e: Error) => e));
+    expect(refused.dryRuns).toBe(1 + ALWAYS);
+    expect(String(refused.result)).toMatch(/cm-5 .*conflict with "kubectl-label"/);
+    const forced = await deploy({ ...options(), forceConflicts: true });
+    expect(actions(forced)['ConfigMap/cm-5']).toBe('configured');
+  });
+
+  test('spread plan dry-runs every object, fingerprints or not', async () => {
+    const { dryRuns } = await countingDryRuns(() => deploy({ ...options(), mode: 'plan' }));
+    expect(dryRuns).toBe(OBJECTS);
+  });
+
   test("spread's own rollback clears the fingerprints, so deploying v2 again applies it", async () => {
-    const back = await rollback('shop', undefined, {
+    const back = await rollback('shop', 1, {
       kubeconfig: { paths: [kubeconfigPath()] },
       context: 'spread-local',
       namespace: ns,
@@ -144,7 +197,7 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
     const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
     expect(actions(result)['ConfigMap/cm-0']).toBe('configured');
     expect(await cm0()).toBe('v2');
-    expect(dryRuns).toBe(CONFIG_MAPS + 1);
-    expect(await fingerprintsInParent()).toHaveLength(CONFIG_MAPS + 1);
+    expect(dryRuns).toBe(OBJECTS);
+    expect(await fingerprintsInParent()).toHaveLength(OBJECTS - ALWAYS);
   });
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseDockerHost } from '../../src/image/docker.js';
+import { layerCacheName } from '../../src/image/layer-cache.js';
 import { runActionStep, type StepResult } from './action-runner.js';
 import { type ActionsCacheServer, startActionsCacheServer } from './actions-cache-server.js';
 import { kubeconfigContent, kubectl, ROOT, uniqueName, writeDir } from './helpers.js';
@@ -35,10 +36,13 @@ const temp = path.join(path.dirname(workspace), 'runner-temp');
 let cache: ActionsCacheServer;
 
 /** A step on a fresh runner: no image of this run in the engine, an empty RUNNER_TEMP. */
-async function freshRunnerStep(): Promise<StepResult & { images: { built: boolean; digest: string }[] }> {
+async function freshRunnerStep(
+  options: { inputs?: Record<string, string>; repositoryPrivate?: boolean } = {},
+): Promise<StepResult & { images: { built: boolean; digest: string }[] }> {
   for (const image of await docker.listImages()) {
     for (const tag of image.RepoTags ?? []) {
-      if (tag.startsWith(`${registry}/`)) await docker.getImage(tag).remove({ force: true });
+      if (tag.startsWith(`${registry}/`) || tag === layerCacheName(`${registry}/web`))
+        await docker.getImage(tag).remove({ force: true });
     }
   }
   rmSync(temp, { recursive: true, force: true });
@@ -55,6 +59,13 @@ async function freshRunnerStep(): Promise<StepResult & { images: { built: boolea
       registry,
       wait: 'false',
       timeout: '2m',
+      ...options.inputs,
+    },
+    // layer-cache is auto: on in private repositories only.
+    event: {
+      name: 'push',
+      refName: 'main',
+      payload: { repository: { private: options.repositoryPrivate ?? true } },
     },
     env: {
       ...cache.env,
@@ -92,7 +103,7 @@ describe('the Action keeps the Docker layer cache in the GitHub Actions cache', 
     });
     for (const image of await docker.listImages())
       for (const tag of image.RepoTags ?? [])
-        if (tag.startsWith(`${registry}/`))
+        if (tag.startsWith(`${registry}/`) || tag === layerCacheName(`${registry}/web`))
           await docker
             .getImage(tag)
             .remove({ force: true })
@@ -164,5 +175,18 @@ describe('the Action keeps the Docker layer cache in the GitHub Actions cache', 
     expect(cache.calls.slice(before)).toEqual([`GetCacheEntryDownloadURL ${firstKey} → ${firstKey}`]);
     expect(r.images).toMatchObject([{ built: false, pushed: true, digest: firstDigest }]);
     expect(readdirSync(temp)).toContain('spread-layer-cache');
+  });
+
+  test('layer-cache false, or auto in a public repository: the cache is not used', async () => {
+    const before = cache.calls.length;
+    writeFileSync(path.join(workspace, 'app/b.txt'), 'version 3\n');
+    const off = await freshRunnerStep({ inputs: { 'layer-cache': 'false' } });
+    expect(off.images).toMatchObject([{ built: true }]);
+    expect(cachedSteps(off.log)).toEqual([]);
+    writeFileSync(path.join(workspace, 'app/b.txt'), 'version 4\n');
+    const pub = await freshRunnerStep({ repositoryPrivate: false });
+    expect(pub.images).toMatchObject([{ built: true }]);
+    expect(cachedSteps(pub.log)).toEqual([]);
+    expect(cache.calls.length).toBe(before);
   });
 });

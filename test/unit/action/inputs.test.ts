@@ -13,7 +13,7 @@ const DEFAULTS: Inputs = {
   buildArgs: {},
   build: true,
   push: true,
-  layerCache: true,
+  layerCache: 'auto',
   prune: true,
   wait: true,
   timeoutMs: 300_000,
@@ -64,6 +64,7 @@ describe('parseInputs', () => {
     ['no build, no push', { build: 'false', push: 'false' }, { build: false, push: false }],
     ['no build: push defaults to false too', { build: 'false' }, { build: false, push: false }],
     ['no layer cache', { 'layer-cache': 'false' }, { layerCache: false }],
+    ['the layer cache also in a public repository', { 'layer-cache': 'true' }, { layerCache: true }],
     [
       'environments',
       { environments: 'main=production\n  release/*  =  staging \n# preview\n' },
@@ -117,7 +118,11 @@ describe('parseInputs', () => {
     ['environments with an empty side', { environments: 'main=' }, /^input environments: line 1/],
     ['context and environments', { context: 'a', environments: 'main=b' }, /give one or the other/],
     ['push without build', { build: 'false', push: 'true' }, /^input push: nothing is built/],
-    ['layer-cache not a boolean', { 'layer-cache': 'yes please' }, /^input layer-cache/],
+    [
+      'layer-cache not auto or a boolean',
+      { 'layer-cache': 'yes' },
+      /^input layer-cache: expected auto, true or false/,
+    ],
   ])('rejects %s', (_, map, message) => {
     expect(() => parse(map)).toThrow(message);
   });

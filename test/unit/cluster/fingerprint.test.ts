@@ -4,6 +4,7 @@ import {
   decodeFingerprints,
   encodeFingerprints,
   objectFingerprint,
+  sameOwnFields,
 } from '../../../src/cluster/fingerprint.js';
 import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
@@ -81,12 +82,55 @@ describe('objectFingerprint', () => {
     expect(objectFingerprint(a, l, 'spread')).not.toBe(base);
   });
 
+  test('differs when the generation moved (a spec change that managedFields may not show: /scale of a CR)', () => {
+    const l = live();
+    expect(
+      objectFingerprint(applied, { ...l, metadata: { ...l.metadata, generation: 2 } }, 'spread'),
+    ).not.toBe(objectFingerprint(applied, { ...l, metadata: { ...l.metadata, generation: 3 } }, 'spread'));
+  });
+
   test.each<[string, KubeObject]>([
     ['no entry of the field manager', live({ managedFields: [{ ...entry, manager: 'kubectl' }] })],
     ['only an Update entry of it', live({ managedFields: [{ ...entry, operation: 'Update' }] })],
     ['no uid', { ...live(), metadata: { ...live().metadata, uid: undefined } }],
   ])('is undefined with %s', (_, l) => {
     expect(objectFingerprint(applied, l, 'spread')).toBeUndefined();
+  });
+
+  test('is undefined for a Secret written with stringData (stored as data, which others can change)', () => {
+    const secret: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      stringData: { k: 'v' },
+    };
+    expect(objectFingerprint(secret, { ...live(), kind: 'Secret' }, 'spread')).toBeUndefined();
+    const withData: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { k: 'dg==' },
+    };
+    expect(objectFingerprint(withData, { ...live(), kind: 'Secret' }, 'spread')).toBeDefined();
+  });
+});
+
+describe('sameOwnFields', () => {
+  test.each<[string, unknown[], boolean]>([
+    ['the same entry at another time', [{ ...entry, time: '2026-12-01T00:00:00Z' }], true],
+    [
+      'other managers differ only',
+      [entry, { manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:x': {} } }],
+      true,
+    ],
+    [
+      'spread would own one more field',
+      [{ ...entry, fieldsV1: { ...entry.fieldsV1, 'f:binaryData': {} } }],
+      false,
+    ],
+    ['spread owns nothing there', [], false],
+  ])('%s: %s', (_, managedFields, same) => {
+    expect(sameOwnFields(live(), live({ managedFields }), 'spread')).toBe(same);
   });
 });
 
@@ -107,9 +151,9 @@ describe('fingerprints in the ApplySet parent', () => {
     expect(decodeFingerprints(undefined).size).toBe(0);
   });
 
-  test('the parent holds data.fingerprints only when given some, and parentState reads them back', () => {
-    expect(parentObject(set, ['ConfigMap'], ['shop']).data).toBeUndefined();
-    expect(parentObject(set, ['ConfigMap'], ['shop'], []).data).toBeUndefined();
+  test('the parent always holds data.fingerprints (empty without any), and parentState reads them back', () => {
+    expect(parentObject(set, ['ConfigMap'], ['shop']).data).toEqual({ fingerprints: '' });
+    expect(parentState(parentObject(set, ['ConfigMap'], ['shop'], []), set).fingerprints.size).toBe(0);
     const parent = parentObject(set, ['ConfigMap'], ['shop'], prints);
     expect(parentState(parent, set).fingerprints).toEqual(new Set(prints));
   });
