@@ -807,52 +807,63 @@ function report(m, rows, extras, failures) {
 /** What profiling showed, what was changed in spread, and why the missed targets are missed. */
 const NOTES = `Profile and fixes (issue 8):
 
-- Where a deploy's time goes. \`node --cpu-prof\` of a no-op deploy of 450 objects: 2.5 s of 3.9 s idle,
-  waiting for the API server; spread's own CPU was module loading (compiling the 7 MB bundle 136 ms,
-  evaluating it about 100 ms), reading the directory (about 250 ms) and diffing. On this machine the
-  API server, etcd, the controllers, kwok and spread share 2 CPUs, and every request costs the server
-  about the same: 500 GETs, dry-run PATCHes or no-op PATCHes of ConfigMaps took 0.9–1 ms each at 16
-  in flight and 1.3–2 ms one after another (bench/work/reqcost.mjs, not kept). So the number of
-  requests is what sets the time, and concurrency beyond that does not: --concurrency 8/16/32/64 gave
-  1.50/1.32–1.57/1.42/1.35 s for the same no-op (left at 16).
-- Fix 1 (src/cluster/apply.ts): the plan read every object with its own GET before the dry run, a
-  third of a deploy's requests. It now reads a resource's objects in a namespace with one paginated
-  LIST when the set holds at least 8 of them (GETs for the others, and when the LIST is refused with
-  403/405); a Namespace created by the deploy is looked up once instead of once per object. No-op of
-  500: 1,024 → 527 requests; on the same namespace, 1.65–1.82 s → 1.32–1.57 s. The plan still dry-runs
-  every object before any write.
-- Fix 2 (src/core/converge.ts): prune deleted one object after the other; it now deletes with the
-  apply's concurrency.
-- First deploy (≤ 0.2 × kubectl: missed). spread sends every object twice, a dry run and then the
-  apply, by design (nothing is written unless every object passes); kubectl sends each once. With the
+- Where a deploy's time goes. \`node --cpu-prof\` of a no-op deploy of 450 objects (first session): 2.5 s
+  of 3.9 s idle, waiting for the API server; spread's own CPU was module loading (compiling the 7 MB
+  bundle 136 ms, evaluating it about 100 ms), reading the directory (about 250 ms) and diffing. On this
+  machine the API server, etcd, the controllers, kwok and spread share 2 CPUs, and every request costs
+  the server about the same: 500 GETs, dry-run PATCHes or no-op PATCHes of ConfigMaps took 0.9–1 ms
+  each at 16 in flight and 1.3–2 ms one after another. So the number of requests sets the time, and
+  concurrency beyond that does not (--concurrency 8/16/32/64: 1.50/1.32–1.57/1.42/1.35 s, left at 16).
+- Fix 1 (src/cluster/apply.ts): one paginated LIST per resource and namespace (from 8 objects) instead
+  of a GET per object before the dry run. No-op of 500: 1,024 → 527 requests.
+- Fix 2 (src/core/converge.ts): prune deletes with the apply's concurrency, not one after the other.
+- Fix 3 (src/cluster/fingerprint.ts): no dry run for an object still exactly as the last completed
+  apply left it. After apply and prune, the ApplySet parent records a digest per object of its uid,
+  generation, the configuration spread applied and spread's server-side apply entry in managedFields
+  (fields, API version, time); another manager that changes or removes a field spread set takes it
+  out of that entry, so a matching digest means the apply would change nothing. A rollback or an
+  apply that fails clears them first; Secrets written with stringData, objects whose ownership a
+  re-apply would change, and \`spread plan\` are always dry-run. No-op of 500: 527 → 110 requests,
+  0.80 × → 0.45 × kubectl; 10 % changed: 581 → 214 requests, 0.70 × → 0.59 ×; no-op of 5,000: 15.5 s →
+  4.7 s. Of the 110, 83 are the dry runs of the fixture's Secrets, which use stringData: the server
+  stores data, which another manager can change without touching spread's stringData fields
+  (kubernetes#108008), so such a Secret never gets a fingerprint. A run before that rule (same code
+  otherwise) made 27 requests, 0.37 ×. Next step: apply stringData as data (what the server stores),
+  so that those Secrets get fingerprints too; it changes how a Secret edited by hand is treated (a
+  conflict, as for any field, instead of a silent overwrite), so it was not done here. The other 27:
+  discovery, the Lease (create, delete), the namespace and parent reads, the current revision,
+  13 LISTs and 2 parent applies that change nothing.
+- Fix 4 (scripts/build.mjs): the bundle was 80 % @kubernetes/client-node's generated API clients,
+  which spread never uses (it imports KubeConfig; client-node's config.js imports gen/index.js for
+  makeApiClient), and dockerode loads gRPC and protobufjs for BuildKit sessions spread never opens. The
+  build now bundles a copy of client-node's config.js that imports only the two generated modules it
+  needs, and a copy of dockerode's lib/docker.js without the session and followProgress; each rewrite
+  checks what it replaces, and the build fails over 4 MB. 6.97 MB → 3.57 MB (with @actions/cache,
+  about 1 MB, added for issue 4's layer cache), start-up 318 → about 230 ms.
+- Fix 5 (src/cluster/apply.ts): the deferred dry runs of custom resources whose CRD the same deploy
+  creates looked up their Namespace once per object: 834 of 10,865 requests at 5,000 objects, 83 at 500.
+- First deploy (≤ 0.2 × kubectl: missed, 0.98 ×). Every object is new, so every object is
+  dry-run and then applied: two requests against kubectl's one, by design (nothing is written unless
+  every object passes: the brief's "write nothing to the cluster when the input is invalid"). With the
   API server saturated, wall time follows the server's work, so spread's 16 requests in flight buy
-  little over kubectl's one: about 1,100 requests against 512. On a remote cluster, where a request's
-  round trip rather than the server's CPU dominates, the concurrency counts; here it cannot.
-- No-op (zero writes: met; ≤ 0.1 × kubectl: missed). 500 dry runs (about 0.5 s of server time here),
-  0.3 s of start-up and 0.25 s of reading the directory are the floor as long as every object is
-  dry-run; kubectl's 503 no-op PATCHes cost the server about the same as spread's dry runs. spread's
-  Lease (its deploy lock) is created and deleted in every deploy: it shows as create 1, delete 1 in the
-  requests, not in the writes (it exists neither before nor after). A no-op deploy records no revision.
-- 5,000 objects, peak RSS (≤ 300 MB: missed). \`spread render\` of the same 5,000 objects alone
-  peaks at about 340 MB: the input stage (the yaml library composing documents with positions) is
-  most of it, see "Input" above; the deploy adds the live and dry-run copies of the objects.
-- Start-up (≤ 300 ms: just missed) and bundle (≤ 4 MB: missed). 80 % of the bundled source (33 of
-  42 MB before minifying; ncc --stats-out) is @kubernetes/client-node's generated API models and
-  clients (dist/gen/): spread imports KubeConfig from the package index, which re-exports every API,
-  and client-node's config.js itself imports \`./gen/index.js\` (for makeApiClient, which spread does
-  not use). Measured with the same ncc build on a copy (bench/work/exp, not kept): a deep import of
-  \`@kubernetes/client-node/dist/config.js\` alone: 6.85 MB; plus config.js importing
-  gen/configuration.js and gen/servers.js instead of gen/index.js: 3.12 MB, and importing the bundle
-  took 185–197 ms instead of 258–296 ms, which would bring start-up to about 225 ms. Both need changes
-  outside the files of this issue (src/cluster/kubeconfig.ts; scripts/build.mjs, since ncc has no
-  alias: e.g. a vendored copy of config.js with that import rewritten). Not done here.
-- Writes: the 5,000-object runs were measured before the controllers had finished with the first
-  deploy's 833 Pods (the wait for quiet is capped at 2 minutes), so the no-op's "writes" of both tools
-  include Deployment status updates by the controllers; the 500-object no-op was quiet: 0 for both.
-  spread's pruned step also counts objects whose source annotation (\`file:line\`) moved because an
-  earlier document of the same file was removed (16 of 66 at 500).
-- The machine and the cluster were shared with other work during the run (other engineers' builds
-  and integration tests); repetitions of the same step differed by up to about 15 %.
+  what kubectl loses by sending one at a time, and no more: about 1,030 requests against 512. On a
+  remote cluster, where a request's round trip rather than the server's CPU dominates, concurrency
+  counts; here it cannot. Reaching 0.2 × would need a fifth of kubectl's server work while doing twice
+  its requests.
+- No-op (zero writes: met; ≤ 0.1 × kubectl: missed, 0.45 ×). 0.1 × kubectl's 1.9 s is 0.19 s, less
+  than spread's start-up alone (about 0.23 s to the first request) plus reading the 500-object
+  directory (about 0.25 s); the requests take the rest. Not reachable by a Node process that reads the
+  directory on this machine.
+- 5,000 objects, peak RSS (≤ 300 MB: missed, 323–359 MB). \`spread render\` of the same 5,000 objects
+  alone peaks at about 320 MB: the input stage (the yaml library composing documents with positions)
+  is most of it, see "Input" above; the first deploy adds the live and dry-run copies of the objects.
+  Not changed this session.
+- Start-up (≤ 300 ms) and bundle (≤ 4 MB): met, see fix 4.
+- Writes: the 5,000-object runs start before the controllers have finished with the first deploy's
+  833 Pods (the wait for quiet is capped at 2 minutes), so a 5,000 no-op's "writes" count Deployment
+  status updates by the controllers for both tools; the 500-object no-op is quiet: 0 for both.
+- Nothing else ran on the machine during this run; repetitions of the same step still differed by up
+  to about 15 %.
 - kubectl's ApplySet prune took about 0.22 s per deleted object here (50 in 11 s, 500 in 115 s);
   the cause was not investigated.`;
 
