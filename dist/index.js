@@ -12,3 +12,4 @@ try {
 }
 
 await runAction();
+process.exit();

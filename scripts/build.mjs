@@ -71,7 +71,9 @@ try {
 `;
 writeFileSync(
   path.join(dist, 'index.js'),
-  `${guard}${load('./spread.js', 'runAction')}\nawait runAction();\n`,
+  // exit() once the step's work is done: a request left behind (a cache service that never answered)
+  // must not keep the step running until the job's timeout.
+  `${guard}${load('./spread.js', 'runAction')}\nawait runAction();\nprocess.exit();\n`,
 );
 writeFileSync(
   path.join(dist, 'cli/index.js'),

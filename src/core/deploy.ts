@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { explainApiError, type PlannedObject, planObjects } from '../cluster/apply.js';
+import {
+  ApplyError,
+  explainApiError,
+  type ObjectFailure,
+  type PlannedObject,
+  planObjects,
+} from '../cluster/apply.js';
 import {
   applySetFor,
   DEPLOY_ANNOTATION_KEYS,
@@ -217,6 +223,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     // The deploy's annotations (commit, run URL, time) go on what this deploy changes only, so an
     // unchanged object stays unchanged and records the deploy that last changed it.
     const plan = options.annotations ? planned.map((p) => annotate(p, options.annotations!)) : planned;
+    // The dry run sent the live values of these annotations; the apply sends new ones. Where another
+    // manager owns one (an object re-created from a `kubectl get` export), only the apply would
+    // conflict: find that now, while nothing is written.
+    if (options.annotations && !applyOptions.forceConflicts) {
+      const conflicts = annotationConflicts(plan, options.annotations, FIELD_MANAGER);
+      if (conflicts.length > 0) throw new ApplyError('plan', conflicts);
+    }
     const revisionBefore = await currentRevision(client, set);
     const converged = await converge(client, discovery, set, previous, plan, {
       apply: applyOptions,
@@ -363,6 +376,40 @@ async function record(
     options.logger.warn(`deployed, but the revision was not recorded: ${why}`);
     return {};
   }
+}
+
+/**
+ * The planned updates whose new deploy annotations another field manager owns with another value: the
+ * server-side apply would fail with a conflict on them (Kubernetes "Server-Side Apply", Conflicts).
+ */
+function annotationConflicts(
+  plan: readonly PlannedObject[],
+  annotations: Readonly<Record<string, string>>,
+  fieldManager: string,
+): ObjectFailure[] {
+  const failures: ObjectFailure[] = [];
+  for (const p of plan) {
+    if (p.action !== 'update' || !p.live) continue;
+    const live = p.live.metadata.annotations ?? {};
+    const entries = (p.live.metadata.managedFields ?? []) as {
+      manager?: string;
+      fieldsV1?: { 'f:metadata'?: { 'f:annotations'?: Record<string, unknown> } };
+    }[];
+    for (const [key, value] of Object.entries(annotations)) {
+      if (live[key] === value) continue;
+      const owner = entries.find(
+        (e) =>
+          e.manager !== fieldManager &&
+          e.fieldsV1?.['f:metadata']?.['f:annotations']?.[`f:${key}`] !== undefined,
+      );
+      if (owner)
+        failures.push({
+          object: p,
+          message: `conflict with "${owner.manager}": it owns the annotation ${key}, which spread sets on every object it changes (another manager's copy, e.g. an object re-created from an export); use --force-conflicts to take it over`,
+        });
+    }
+  }
+  return failures;
 }
 
 function annotate(p: PlannedObject, annotations: Readonly<Record<string, string>>): PlannedObject {

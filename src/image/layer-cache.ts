@@ -31,6 +31,24 @@ export interface LayerCacheOptions {
    * keys an entry by its paths too), e.g. `$RUNNER_TEMP/spread-layer-cache`.
    */
   readonly dir: string;
+  /** Longest wait for the store's restore, in milliseconds (default 2 minutes); then the build goes on without it. */
+  readonly restoreTimeoutMs?: number;
+  /** Longest wait for the store's save, in milliseconds (default 5 minutes); then the deploy goes on. */
+  readonly saveTimeoutMs?: number;
+}
+
+/**
+ * `promise`, or a rejection naming `what` after `ms`: a cache service that accepts connections and
+ * never answers must not hold the deploy (the abandoned request is left behind; the Action exits
+ * when its work is done).
+ */
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The file in the cache directory: the images of the last save, as `docker save` writes them. */
@@ -141,7 +159,11 @@ export class LayerCache {
   async #restore(): Promise<string[]> {
     const { store, dir } = this.#options;
     mkdirSync(dir, { recursive: true });
-    const matched = await store.restore(dir, this.#key.key, [this.#key.restorePrefix]);
+    const matched = await bounded(
+      store.restore(dir, this.#key.key, [this.#key.restorePrefix]),
+      this.#options.restoreTimeoutMs ?? 120_000,
+      `restoring from ${store.description}`,
+    );
     const archive = path.join(dir, LAYER_ARCHIVE);
     if (matched === undefined || !existsSync(archive)) {
       this.#logger.info(`layer cache: nothing in ${store.description} for ${this.#key.restorePrefix}*`);
@@ -186,7 +208,12 @@ export class LayerCache {
       const engine = docker as unknown as { getImages(options: { names: string[] }): Promise<Readable> };
       const archive = await engine.getImages({ names });
       await pipeline(archive, createWriteStream(path.join(dir, LAYER_ARCHIVE)));
-      if (await store.save(dir, this.#key.key)) {
+      const saved = await bounded(
+        store.save(dir, this.#key.key),
+        this.#options.saveTimeoutMs ?? 300_000,
+        `saving to ${store.description}`,
+      );
+      if (saved) {
         this.#logger.info(
           `layer cache: saved ${images.map((i) => i.tagged).join(', ')} to ${store.description} as ${this.#key.key}`,
         );

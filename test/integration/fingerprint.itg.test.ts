@@ -201,3 +201,48 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
     expect(await fingerprintsInParent()).toHaveLength(OBJECTS - ALWAYS);
   });
 });
+
+describe('the deploy annotations another manager owns (an object re-created from an export)', () => {
+  const ns2 = uniqueName('itg-annot');
+  const ctx2 = ['--context', 'spread-local', '-n', ns2];
+  const dir = writeDir('annotated', {
+    '.k2e/x.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n',
+  });
+  const at = (time: string) => ({ annotations: { 'spread.rsprd.com/deployed-at': time } });
+  beforeAll(async () => {
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns2]);
+  });
+  afterAll(async () => {
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns2, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test('conflict in the plan, nothing written; --force-conflicts takes the annotation over', async () => {
+    await deploy(localDeploy(dir, ns2, { wait: false, ...at('2026-11-30T10:00:00Z') }));
+    const exported = JSON.parse((await kubectl([...ctx2, 'get', 'configmap', 'x', '-o', 'json'])).stdout);
+    delete exported.metadata.uid;
+    delete exported.metadata.resourceVersion;
+    delete exported.metadata.creationTimestamp;
+    delete exported.metadata.managedFields;
+    await kubectl([...ctx2, 'delete', 'configmap', 'x']);
+    await kubectl([...ctx2, 'create', '-f', '-'], { input: JSON.stringify(exported) });
+    // The directory is unchanged: its values pass the dry run (shared with kubectl-create), and the
+    // deploy must take spread's ownership back, with a new deployed-at, which kubectl-create owns.
+    const refused = await deploy(localDeploy(dir, ns2, { wait: false, ...at('2026-11-30T11:00:00Z') })).catch(
+      (e: Error) => e,
+    );
+    expect(String(refused)).toMatch(
+      /nothing was written[\s\S]*conflict with "kubectl-create": it owns the annotation spread\.rsprd\.com\/deployed-at/,
+    );
+    const deployedAt = async () =>
+      JSON.parse((await kubectl([...ctx2, 'get', 'configmap', 'x', '-o', 'json'])).stdout).metadata
+        .annotations['spread.rsprd.com/deployed-at'];
+    expect(await deployedAt()).toBe('2026-11-30T10:00:00Z');
+    const forced = await deploy(
+      localDeploy(dir, ns2, { wait: false, forceConflicts: true, ...at('2026-11-30T12:00:00Z') }),
+    );
+    expect(actions(forced)['ConfigMap/x']).toBe('configured');
+    expect(await deployedAt()).toBe('2026-11-30T12:00:00Z');
+  });
+});

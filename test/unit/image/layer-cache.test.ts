@@ -1,5 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { type LayerCacheInput, layerCacheKey, loadedImages } from '../../../src/image/layer-cache.js';
+import {
+  LayerCache,
+  type LayerCacheInput,
+  layerCacheKey,
+  loadedImages,
+} from '../../../src/image/layer-cache.js';
 
 const web: LayerCacheInput = {
   repository: 'localhost:5000/team-a/web',
@@ -56,5 +64,35 @@ describe('loadedImages', () => {
     ['progress only', [{ status: 'Loading layer', progress: '[=>  ]' }], []],
   ])('%s', (_, messages, names) => {
     expect(loadedImages(messages)).toEqual(names);
+  });
+});
+
+describe('LayerCache', () => {
+  test('a store that never answers: the restore gives up after restoreTimeoutMs with a warning', async () => {
+    const warnings: string[] = [];
+    const logger = {
+      info: () => {},
+      debug: () => {},
+      error: () => {},
+      warn: (m: string) => warnings.push(m),
+      group: <T>(_: string, fn: () => Promise<T>) => fn(),
+    };
+    const store = {
+      description: 'a silent cache',
+      restore: () => new Promise<string | undefined>(() => {}),
+      save: () => new Promise<boolean>(() => {}),
+    };
+    const cache = new LayerCache(
+      { store, dir: mkdtempSync(path.join(tmpdir(), 'spread-lc-')), restoreTimeoutMs: 50 },
+      layerCacheKey([web]),
+      () => {
+        throw new Error('Docker is not needed when nothing was restored');
+      },
+      logger,
+    );
+    expect(await cache.restore()).toEqual([]);
+    expect(warnings).toEqual([
+      'layer cache: could not restore from a silent cache: restoring from a silent cache did not finish within 0.05 s',
+    ]);
   });
 });
