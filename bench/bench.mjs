@@ -47,6 +47,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
 import { generate } from './fixture.mjs';
+import { replaceSection } from './results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -869,18 +870,7 @@ const NOTES = `Profile and fixes (issue 8):
 
 /** Replaces (or appends) the "## Deploy" section of bench/RESULTS.md; other sections are kept. */
 function writeSection(text) {
-  const file = path.join(here, 'RESULTS.md');
-  const section = `${text}\n${NOTES}\n`;
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\n';
-  const start = old.indexOf('## Deploy\n');
-  let next = start < 0 ? -1 : old.indexOf('\n## ', start + 1);
-  if (next >= 0) next += 1;
-  const updated =
-    start < 0
-      ? `${old.trimEnd()}\n\n${section}`
-      : `${old.slice(0, start)}${section}${next >= 0 ? `\n${old.slice(next)}` : ''}`;
-  writeFileSync(file, updated.endsWith('\n') ? updated : `${updated}\n`);
-  console.log(`wrote the Deploy section of ${path.relative(process.cwd(), file)}`);
+  replaceSection(path.join(here, 'RESULTS.md'), '## Deploy', `${text}\n${NOTES}\n`);
 }
 
 await main();

@@ -8,10 +8,11 @@
 //   node bench/input.mjs --sizes 5000    only some sizes (results printed, RESULTS.md untouched)
 //   node bench/input.mjs --run DIR       one measurement (used by the parent), JSON on stdout
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { replaceSection } from './results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const work = path.join(here, 'work');
@@ -356,17 +357,7 @@ function writeSection(rows) {
     '',
   ];
   lines.push(NOTES, '');
-  const section = lines.join('\n');
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\n';
-  const start = old.indexOf('## Input\n');
-  let next = start < 0 ? -1 : old.indexOf('\n## ', start + 1);
-  if (next >= 0) next += 1;
-  const updated =
-    start < 0
-      ? `${old.trimEnd()}\n\n${section}`
-      : `${old.slice(0, start)}${section}${next >= 0 ? `\n${old.slice(next)}` : ''}`;
-  writeFileSync(file, updated.endsWith('\n') ? updated : `${updated}\n`);
-  console.log(`wrote the Input section of ${path.relative(process.cwd(), file)}`);
+  replaceSection(file, '## Input', lines.join('\n'));
 }
 
 // Last, so that every constant above is initialised before main runs.
