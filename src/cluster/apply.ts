@@ -159,11 +159,7 @@ export async function planObjects(
   const resources = new Map<SourcedObject, ResourceInfo | undefined>();
   for (const o of objects) resources.set(o, await discovery.resolve(o.object.apiVersion, o.object.kind));
   const readLive = liveReader(client, objects, resources, options.signal);
-  const namespaceExists = memoize((ns: string) =>
-    client
-      .getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, options.signal)
-      .then((n) => n !== undefined),
-  );
+  const namespaceExists = namespaceLookup(client, options.signal);
   const planned = await Promise.all(
     objects.map((o) =>
       limit(async (): Promise<PlannedObject | undefined> => {
@@ -320,6 +316,18 @@ async function listAll(
   return out;
 }
 
+/** Whether a Namespace exists, asked of the server once per name. */
+function namespaceLookup(
+  client: KubeClient,
+  signal: AbortSignal | undefined,
+): (ns: string) => Promise<boolean> {
+  return memoize((ns) =>
+    client
+      .getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, signal)
+      .then((n) => n !== undefined),
+  );
+}
+
 /** A function of one string argument whose answers are kept (a promise per argument). */
 function memoize<T>(f: (key: string) => Promise<T>): (key: string) => Promise<T> {
   const answers = new Map<string, Promise<T>>();
@@ -472,11 +480,7 @@ async function checkDeferred(
   const failures: ObjectFailure[] = [];
   const limit = pLimit(options.concurrency);
   // Once per Namespace and call (not per object: a deploy may defer thousands of custom resources).
-  const namespaceExists = memoize((ns: string) =>
-    client
-      .getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, options.signal)
-      .then((n) => n !== undefined),
-  );
+  const namespaceExists = namespaceLookup(client, options.signal);
   await Promise.all(
     pending
       .filter((p) => p.deferred && !checked.has(p))

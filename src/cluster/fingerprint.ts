@@ -32,15 +32,7 @@ export function objectFingerprint(
 ): string | undefined {
   if (applied.kind === 'Secret' && applied.stringData !== undefined) return undefined;
   const uid = live.metadata.uid;
-  const entries = (live.metadata.managedFields ?? []) as {
-    manager?: string;
-    operation?: string;
-    subresource?: string;
-    apiVersion?: string;
-    time?: string;
-    fieldsV1?: unknown;
-  }[];
-  const own = entries.filter((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
+  const own = applyEntries(live, fieldManager);
   if (!uid || own.length !== 1) return undefined;
   const entry = own[0]!;
   return createHash('sha256')
@@ -65,19 +57,7 @@ export function objectFingerprint(
  * that another manager also owns); such a state is not what spread would apply, so it gets no fingerprint.
  */
 export function sameOwnFields(a: KubeObject, b: KubeObject, fieldManager: string): boolean {
-  const own = (o: KubeObject) =>
-    stableJson(
-      (
-        (o.metadata.managedFields ?? []) as {
-          manager?: string;
-          operation?: string;
-          subresource?: string;
-          fieldsV1?: unknown;
-        }[]
-      )
-        .filter((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource)
-        .map((e) => e.fieldsV1 ?? null),
-    );
+  const own = (o: KubeObject) => stableJson(applyEntries(o, fieldManager).map((e) => e.fieldsV1 ?? null));
   return own(a) === own(b);
 }
 
@@ -86,6 +66,23 @@ export function sameOwnFields(a: KubeObject, b: KubeObject, fieldManager: string
  * must stay under 1 MiB with its annotations. A larger set records none (every object is dry-run).
  */
 export const MAX_FINGERPRINTS = 16_000;
+
+/** One entry of `metadata.managedFields` (Kubernetes ManagedFieldsEntry). */
+interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  subresource?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsV1?: unknown;
+}
+
+/** The server-side apply entries of `fieldManager` on the object itself (not on a subresource). */
+function applyEntries(o: KubeObject, fieldManager: string): ManagedFieldsEntry[] {
+  return ((o.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter(
+    (e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource,
+  );
+}
 
 /** JSON with object keys sorted, so that equal values give equal text whatever their key order. */
 export function stableJson(v: unknown): string {

@@ -35,16 +35,19 @@ const temp = path.join(path.dirname(workspace), 'runner-temp');
 
 let cache: ActionsCacheServer;
 
+/** Removes this run's images (and their cache-only names) from the engine. */
+async function removeImages(): Promise<void> {
+  for (const image of await docker.listImages())
+    for (const tag of image.RepoTags ?? [])
+      if (tag.startsWith(`${registry}/`) || tag === layerCacheName(`${registry}/web`))
+        await docker.getImage(tag).remove({ force: true });
+}
+
 /** A step on a fresh runner: no image of this run in the engine, an empty RUNNER_TEMP. */
 async function freshRunnerStep(
   options: { inputs?: Record<string, string>; repositoryPrivate?: boolean } = {},
 ): Promise<StepResult & { images: { built: boolean; digest: string }[] }> {
-  for (const image of await docker.listImages()) {
-    for (const tag of image.RepoTags ?? []) {
-      if (tag.startsWith(`${registry}/`) || tag === layerCacheName(`${registry}/web`))
-        await docker.getImage(tag).remove({ force: true });
-    }
-  }
+  await removeImages();
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(temp);
   const r = await runActionStep({
@@ -101,13 +104,7 @@ describe('the Action keeps the Docker layer cache in the GitHub Actions cache', 
     await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
       allowFail: true,
     });
-    for (const image of await docker.listImages())
-      for (const tag of image.RepoTags ?? [])
-        if (tag.startsWith(`${registry}/`) || tag === layerCacheName(`${registry}/web`))
-          await docker
-            .getImage(tag)
-            .remove({ force: true })
-            .catch(() => {});
+    await removeImages().catch(() => {});
   });
 
   let firstKey: string;
