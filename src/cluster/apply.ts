@@ -137,7 +137,9 @@ export function describeObject(o: SourcedObject): string {
  * together, so that one run names every problem.
  *
  * Objects whose Namespace or CustomResourceDefinition the same set creates cannot be dry-run yet;
- * they are planned as `create` with `deferred` set.
+ * they are planned as `create` with `deferred` set. A Secret's `stringData` is planned (and so
+ * applied) as `data`, see {@link secretAsStored}. An object a recorded fingerprint matches is planned
+ * `unchanged` without a dry run (see objectFingerprint).
  *
  * @throws ApplyError listing every object the server rejected (schema, admission, RBAC, immutable
  *   fields, conflicts), or that names a kind the server does not serve.
@@ -145,9 +147,14 @@ export function describeObject(o: SourcedObject): string {
 export async function planObjects(
   client: KubeClient,
   discovery: Discovery,
-  objects: readonly SourcedObject[],
+  input: readonly SourcedObject[],
   options: ApplyOptions,
 ): Promise<PlannedObject[]> {
+  // What the server stores: a Secret's stringData is sent as data (see secretAsStored).
+  const objects = input.map((o) => {
+    const object = secretAsStored(o.object);
+    return object === o.object ? o : { ...o, object };
+  });
   const newNamespaces = new Set(
     objects
       .filter((o) => o.object.kind === 'Namespace' && o.object.apiVersion === 'v1')
@@ -223,7 +230,9 @@ export async function planObjects(
           const changes = diffObjects(live, after);
           // Unchanged only when spread already owns the object's fields: otherwise the apply is
           // what makes spread a manager, so that later removals take effect.
-          const owned = managedBy(live, options.fieldManager);
+          // A Secret an earlier spread wrote with stringData is applied once more, so that spread
+          // owns the data it sets (see secretAsStored); nothing else about it changes.
+          const owned = managedBy(live, options.fieldManager) && !ownsStringData(live, options.fieldManager);
           const action: PlannedAction =
             owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
           return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
@@ -577,6 +586,46 @@ function keepAnnotations(
     ...object,
     metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, ...kept } },
   };
+}
+
+/**
+ * A core/v1 Secret as the API server stores it: `stringData` merged into `data` (values base64 of
+ * their UTF-8 bytes, a `stringData` key winning over the same `data` key) and removed. Any other
+ * object is returned as it is (the same reference).
+ *
+ * Source: the Secret API, "stringData ... is provided as a write-only input field for convenience.
+ * All keys and values are merged into the data field on write, overwriting any existing values."
+ * Applied as stringData, spread would own `stringData` fields that are never stored, and another
+ * manager could change the stored `data` without a conflict and without touching spread's field
+ * ownership (kubernetes#108008). Applied as data, a Secret is like any other object: spread owns
+ * its values, a change by another manager conflicts (`--force-conflicts` takes it back), and an
+ * unchanged Secret can have a fingerprint.
+ */
+export function secretAsStored(object: KubeObject): KubeObject {
+  if (object.kind !== 'Secret' || object.apiVersion !== 'v1' || object.stringData === undefined)
+    return object;
+  const { stringData, ...rest } = object;
+  const data: Record<string, unknown> = { ...((object.data as Record<string, unknown> | undefined) ?? {}) };
+  for (const [key, value] of Object.entries((stringData ?? {}) as Record<string, unknown>))
+    data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+  return { ...rest, data };
+}
+
+/** Whether `fieldManager`'s Apply entry owns `stringData` fields (a Secret applied as stringData). */
+function ownsStringData(o: KubeObject, fieldManager: string): boolean {
+  const entries = (o.metadata.managedFields ?? []) as {
+    manager?: string;
+    operation?: string;
+    fieldsV1?: unknown;
+  }[];
+  return entries.some(
+    (e) =>
+      e.manager === fieldManager &&
+      e.operation === 'Apply' &&
+      typeof e.fieldsV1 === 'object' &&
+      e.fieldsV1 !== null &&
+      'f:stringData' in e.fieldsV1,
+  );
 }
 
 /** Whether `fieldManager` has an Apply entry in the object's managedFields. */

@@ -17,8 +17,9 @@ import type { KubeObject } from '../deployment/kube-object.js';
  * - the same time: spread's own entry gets a new time whenever spread's apply changes the object;
  * - the same `metadata.generation`: a spec change by anyone, also one that managedFields does not
  *   record (the /scale subresource of custom resources, kubernetes#131892).
- * A Secret written with `stringData` gets none: the server stores `data`, which another manager can
- * change without touching spread's `stringData` fields (kubernetes#108008).
+ * A Secret applied with `stringData` gets none: the server stores `data`, which another manager can
+ * change without touching spread's `stringData` fields (kubernetes#108008). The plan sends a Secret's
+ * `stringData` as `data` (secretAsStored), so such a Secret does get one there.
  * spread's own writes outside a recorded deploy (a failed apply, a rollback) clear the recorded
  * fingerprints before they write anything (see converge), so a recorded fingerprint always describes
  * the state of a completed apply.

@@ -302,7 +302,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             ...(options.runUrl ? { runUrl: options.runUrl } : {}),
             keep: options.historyLimit ?? 10,
           });
-          logger.info(`rolloutRef back to revision ${revisionBefore}`);
+          logger.info(`rolled back to revision ${revisionBefore}`);
         });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
           ...failed,

@@ -130,7 +130,7 @@ export interface RollbackOptions extends ManageWriteOptions {
   readonly runUrl?: string;
 }
 
-/** What a rollback did: a deploy report, plus the revision rolloutRef back to and the new revision recorded. */
+/** What a rollback did: a deploy report, plus the revision rolled back to and the new revision recorded. */
 export interface RollbackReport extends DeployReport {
   /** The revision whose objects were applied again. */
   readonly rolledBackTo: number;

@@ -30,8 +30,8 @@ function configMaps(version: string, cm5Label?: string): string {
   ).join('\n---\n');
 }
 
-// A Secret written with stringData never gets a fingerprint (the server stores data, which another
-// manager can change without touching spread's stringData fields): it is dry-run in every deploy.
+// A Secret written with stringData: spread applies it as data (what the server stores), so it gets a
+// fingerprint like any other object.
 const SECRET = [
   'apiVersion: v1',
   'kind: Secret',
@@ -42,7 +42,6 @@ const SECRET = [
   '',
 ].join('\n');
 const OBJECTS = CONFIG_MAPS + 2;
-const ALWAYS = 1;
 
 const root = writeDir('shop', {
   '.k2e/config.yaml': configMaps('v1'),
@@ -100,17 +99,17 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
     expect(result.objects).toHaveLength(OBJECTS);
     expect(dryRuns).toBe(OBJECTS);
     const prints = await fingerprintsInParent();
-    expect(prints).toHaveLength(OBJECTS - ALWAYS);
+    expect(prints).toHaveLength(OBJECTS);
     for (const p of prints) expect(p).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
-  test('a no-op deploy: no dry run (but the stringData Secret), no write (the parent included)', async () => {
+  test('a no-op deploy: no dry run (the Secret included), no write (the parent included)', async () => {
     // Status updates of the controllers and another manager's label do not count.
     await kubectl([...ctx, 'label', 'deployment', 'shop', 'team=web']);
     const before = await resourceVersions();
     const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
     expect(new Set(Object.values(actions(result)))).toEqual(new Set(['unchanged']));
-    expect(dryRuns).toBe(ALWAYS);
+    expect(dryRuns).toBe(0);
     const after = await resourceVersions();
     for (const key of Object.keys(before))
       if (!key.startsWith('Deployment/')) expect(after[key], key).toBe(before[key]);
@@ -128,10 +127,10 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
       '{"data":{"value":"drift"}}',
     ]);
     const refused = await countingDryRuns(() => deploy(options()).catch((e: Error) => e));
-    expect(refused.dryRuns).toBe(1 + ALWAYS);
+    expect(refused.dryRuns).toBe(1);
     expect(String(refused.result)).toMatch(/cm-3 .*conflict with "kubectl-patch"/);
     const { result, dryRuns } = await countingDryRuns(() => deploy({ ...options(), forceConflicts: true }));
-    expect(dryRuns).toBe(1 + ALWAYS);
+    expect(dryRuns).toBe(1);
     expect(actions(result)['ConfigMap/cm-3']).toBe('configured');
     expect(Object.values(actions(result)).filter((a) => a !== 'unchanged')).toHaveLength(1);
     const cm = JSON.parse((await kubectl([...ctx, 'get', 'configmap', 'cm-3', '-o', 'json'])).stdout);
@@ -141,11 +140,11 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
   test('a changed file: only its objects are dry-run', async () => {
     writeFileSync(path.join(root, '.k2e/config.yaml'), configMaps('v2'));
     const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
-    expect(dryRuns).toBe(1 + ALWAYS);
+    expect(dryRuns).toBe(1);
     expect(actions(result)['ConfigMap/cm-0']).toBe('configured');
   });
 
-  test("a Secret's data changed by another manager is restored from stringData", async () => {
+  test("a Secret's data changed by another manager: that Secret alone is dry-run, and conflicts", async () => {
     await kubectl([
       ...ctx,
       'patch',
@@ -156,10 +155,54 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
       '-p',
       '{"data":{"password":"ZWRpdGVk"}}',
     ]);
-    const { result } = await countingDryRuns(() => deploy(options()));
+    const password = async () =>
+      Buffer.from(
+        JSON.parse((await kubectl([...ctx, 'get', 'secret', 'db', '-o', 'json'])).stdout).data.password,
+        'base64',
+      ).toString();
+    const refused = await countingDryRuns(() => deploy(options()).catch((e: Error) => e));
+    expect(refused.dryRuns).toBe(1);
+    expect(String(refused.result)).toMatch(/Secret .*db .*conflict with "kubectl-patch"/);
+    expect(String(refused.result)).not.toContain('ZWRpdGVk');
+    expect(await password()).toBe('edited');
+    const { result, dryRuns } = await countingDryRuns(() => deploy({ ...options(), forceConflicts: true }));
+    expect(dryRuns).toBe(1);
     expect(actions(result)['Secret/db']).toBe('configured');
-    const secret = JSON.parse((await kubectl([...ctx, 'get', 'secret', 'db', '-o', 'json'])).stdout);
-    expect(Buffer.from(secret.data.password, 'base64').toString()).toBe('p1');
+    expect(await password()).toBe('p1');
+  });
+
+  test('a Secret an earlier spread applied with stringData is applied once more as data, then fingerprinted', async () => {
+    // What spread before 0.x left: its Apply entry owns stringData.password, not data.password.
+    const live = JSON.parse((await kubectl([...ctx, 'get', 'secret', 'db', '-o', 'json'])).stdout);
+    const older = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 'db',
+        namespace: ns,
+        labels: live.metadata.labels,
+        annotations: live.metadata.annotations,
+      },
+      stringData: { password: 'p1' },
+    };
+    await kubectl([...ctx, 'apply', '--server-side', '--field-manager', 'spread', '-f', '-'], {
+      input: JSON.stringify(older),
+    });
+    const fields = async () =>
+      JSON.stringify(
+        JSON.parse(
+          (await kubectl([...ctx, 'get', 'secret', 'db', '-o', 'json', '--show-managed-fields'])).stdout,
+        ).metadata.managedFields.filter((e: { manager: string }) => e.manager === 'spread'),
+      );
+    expect(await fields()).toContain('f:stringData');
+    const once = await countingDryRuns(() => deploy(options()));
+    expect(once.dryRuns).toBe(1);
+    expect(actions(once.result)['Secret/db']).toBe('configured');
+    expect(await fields()).not.toContain('f:stringData');
+    expect(await fields()).toContain('"f:password"');
+    const again = await countingDryRuns(() => deploy(options()));
+    expect(again.dryRuns).toBe(0);
+    expect(actions(again.result)['Secret/db']).toBe('unchanged');
   });
 
   test('a value spread now sets but another manager owns gets no fingerprint, so its later change still conflicts', async () => {
@@ -170,7 +213,7 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
     expect(actions(same.result)['ConfigMap/cm-5']).toBe('unchanged');
     await kubectl([...ctx, 'label', '--overwrite', 'configmap', 'cm-5', 'team=b']);
     const refused = await countingDryRuns(() => deploy(options()).catch((e: Error) => e));
-    expect(refused.dryRuns).toBe(1 + ALWAYS);
+    expect(refused.dryRuns).toBe(1);
     expect(String(refused.result)).toMatch(/cm-5 .*conflict with "kubectl-label"/);
     const forced = await deploy({ ...options(), forceConflicts: true });
     expect(actions(forced)['ConfigMap/cm-5']).toBe('configured');
@@ -198,7 +241,7 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
     expect(actions(result)['ConfigMap/cm-0']).toBe('configured');
     expect(await cm0()).toBe('v2');
     expect(dryRuns).toBe(OBJECTS);
-    expect(await fingerprintsInParent()).toHaveLength(OBJECTS - ALWAYS);
+    expect(await fingerprintsInParent()).toHaveLength(OBJECTS);
   });
 });
 

@@ -1,0 +1,57 @@
+import { describe, expect, test } from 'vitest';
+import { secretAsStored } from '../../../src/cluster/apply.js';
+import type { KubeObject } from '../../../src/deployment/kube-object.js';
+
+const secret = (fields: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 's', namespace: 'ns' },
+  type: 'Opaque',
+  ...fields,
+});
+
+describe('secretAsStored', () => {
+  test('moves stringData into data as base64 of the UTF-8 bytes', () => {
+    const out = secretAsStored(secret({ stringData: { password: 'p1', note: 'grüße ✓', empty: '' } }));
+    expect(out).toEqual(
+      secret({
+        data: {
+          password: 'cDE=',
+          note: Buffer.from('grüße ✓', 'utf8').toString('base64'),
+          empty: '',
+        },
+      }),
+    );
+    expect(out).not.toHaveProperty('stringData');
+  });
+
+  test('keeps data keys, and a stringData key wins over the same data key (the API server rule)', () => {
+    const out = secretAsStored(secret({ data: { a: 'YQ==', b: 'b2xk' }, stringData: { b: 'new' } }));
+    expect(out.data).toEqual({ a: 'YQ==', b: 'bmV3' });
+  });
+
+  test('an empty or null stringData leaves data as it is', () => {
+    expect(secretAsStored(secret({ stringData: {} }))).toEqual(secret({ data: {} }));
+    expect(secretAsStored(secret({ data: { a: 'YQ==' }, stringData: null }))).toEqual(
+      secret({ data: { a: 'YQ==' } }),
+    );
+  });
+
+  test('does not change its argument', () => {
+    const input = secret({ data: { a: 'YQ==' }, stringData: { b: 'x' } });
+    const copy = structuredClone(input);
+    secretAsStored(input);
+    expect(input).toEqual(copy);
+  });
+
+  test.each<[string, KubeObject]>([
+    ['a Secret without stringData', secret({ data: { a: 'YQ==' } })],
+    ['a ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, stringData: { a: 'x' } }],
+    [
+      'a custom kind named Secret',
+      { apiVersion: 'example.com/v1', kind: 'Secret', metadata: { name: 'c' }, stringData: { a: 'x' } },
+    ],
+  ])('returns %s as it is (the same object)', (_, object) => {
+    expect(secretAsStored(object)).toBe(object);
+  });
+});
