@@ -4,6 +4,7 @@ if (major < 24) {
   process.stderr.write(`spread needs Node.js 24 or newer; this is ${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\n`);
   process.exit(1);
 }
+(await import('node:module')).default.enableCompileCache?.();
 let runCli;
 try {
   ({ runCli } = await import('../spread.js'));

@@ -165,7 +165,7 @@ export async function planObjects(
   const failures: ObjectFailure[] = [];
   const resources = new Map<SourcedObject, ResourceInfo | undefined>();
   for (const o of objects) resources.set(o, await discovery.resolve(o.object.apiVersion, o.object.kind));
-  const readLive = liveReader(client, objects, resources, options.signal);
+  const readLive = liveReader(client, objects, resources, options.concurrency, options.signal);
   const namespaceExists = namespaceLookup(client, options.signal);
   const planned = await Promise.all(
     objects.map((o) =>
@@ -267,6 +267,7 @@ function liveReader(
   client: KubeClient,
   objects: readonly SourcedObject[],
   resources: ReadonlyMap<SourcedObject, ResourceInfo | undefined>,
+  concurrency: number,
   signal: AbortSignal | undefined,
 ): (resource: ResourceInfo, o: SourcedObject, path: string) => Promise<KubeObject | undefined> {
   const counts = new Map<string, number>();
@@ -276,19 +277,24 @@ function liveReader(
     const collection = objectPath(r, o.object.metadata.namespace);
     counts.set(collection, (counts.get(collection) ?? 0) + 1);
   }
+  // Every LIST starts now, `concurrency` at a time, rather than when the first object of its
+  // resource comes up: the objects come kind after kind, so lazily started LISTs ran one by one.
+  const limit = pLimit(Math.max(1, concurrency));
   const lists = new Map<string, Promise<Map<string, KubeObject> | undefined>>();
-  const listed = (resource: ResourceInfo, collection: string) => {
-    let list = lists.get(collection);
-    if (!list) {
-      list = listAll(client, resource, collection, signal);
-      lists.set(collection, list);
-    }
-    return list;
-  };
+  for (const o of objects) {
+    const r = resources.get(o);
+    if (!r) continue;
+    const collection = objectPath(r, o.object.metadata.namespace);
+    if ((counts.get(collection) ?? 0) < LIST_THRESHOLD || lists.has(collection)) continue;
+    const list = limit(() => listAll(client, r, collection, signal));
+    // Awaited by the collection's objects; a plan that fails before them must not leave it unhandled.
+    list.catch(() => {});
+    lists.set(collection, list);
+  }
   return async (resource, o, path) => {
-    const collection = objectPath(resource, o.object.metadata.namespace);
-    if ((counts.get(collection) ?? 0) >= LIST_THRESHOLD) {
-      const byName = await listed(resource, collection);
+    const list = lists.get(objectPath(resource, o.object.metadata.namespace));
+    if (list) {
+      const byName = await list;
       if (byName) return byName.get(o.object.metadata.name ?? '');
     }
     return client.getOrUndefined<KubeObject>(path, signal);
@@ -654,10 +660,17 @@ function crdKinds(objects: readonly SourcedObject[]): Set<string> {
   return out;
 }
 
+/**
+ * Polls a CRD until its `Established` condition is True (kube-apiserver's establishing controller
+ * sets it shortly after the names are accepted, typically within a few hundred milliseconds).
+ * Polls after 10 ms, doubling to at most 250 ms between reads, for up to 60 s.
+ *
+ * @throws Error naming the CRD when it is not Established within 60 s.
+ */
 async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: AbortSignal): Promise<void> {
   const path = objectPath(crd.resource, undefined, crd.object.metadata.name);
   const deadline = Date.now() + 60_000;
-  for (;;) {
+  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
     const live = await client.getOrUndefined<KubeObject>(path, signal);
     const conditions = (
       (live?.status as { conditions?: { type: string; status: string }[] })?.conditions ?? []
@@ -665,7 +678,7 @@ async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: 
     if (conditions.length > 0) return;
     if (Date.now() > deadline)
       throw new Error(`CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 

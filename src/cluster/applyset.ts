@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import pLimit from 'p-limit';
 import type { GroupKind, KubeObject, SourcedObject } from '../deployment/kube-object.js';
 import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
 import { version } from '../version.js';
 import { KubeApiError, type KubeClient } from './client.js';
-import { type Discovery, objectPath } from './discovery.js';
+import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { decodeFingerprints, encodeFingerprints } from './fingerprint.js';
 
 /** Labels and annotations of the ApplySet convention (KEP-3659), as `kubectl apply --applyset` writes them. */
@@ -168,6 +169,10 @@ export interface PruneCandidate {
  * The objects to prune: those labelled part-of this set, of the group-kinds and in the namespaces
  * the parent lists (before this deploy) or this deploy uses, that the current set does not hold.
  * Only objects carrying our part-of label are ever candidates, so nothing of anyone else's is touched.
+ *
+ * One LIST with the part-of label selector per served group-kind and namespace (cluster-wide for
+ * cluster-scoped kinds), up to `concurrency` at once; a 404 or 403 skips that list. The candidates
+ * come in group-kind, then namespace, then server order.
  */
 export async function findPruneCandidates(
   client: KubeClient,
@@ -175,6 +180,7 @@ export async function findPruneCandidates(
   set: ApplySet,
   previous: ParentState,
   current: readonly SourcedObject[],
+  concurrency = 8,
 ): Promise<PruneCandidate[]> {
   const keep = new Set(current.map((o) => keyOf(o.object)));
   const groupKinds = new Set([
@@ -187,38 +193,44 @@ export async function findPruneCandidates(
     ...current.map((o) => o.object.metadata.namespace ?? ''),
   ]);
   namespaces.delete('');
-  const out: PruneCandidate[] = [];
+  const lists: { info: ResourceInfo; ns: string | undefined }[] = [];
   for (const gkText of [...groupKinds].sort()) {
-    const gk = parseGroupKind(gkText);
-    const info = await discovery.resolveGroupKind(gk);
+    const info = await discovery.resolveGroupKind(parseGroupKind(gkText));
     if (!info) continue; // the kind is no longer served (its CRD was removed): nothing to list
-    const scopes = info.namespaced ? [...namespaces].sort() : [undefined];
-    for (const ns of scopes) {
-      let items: KubeObject[];
-      try {
-        const list = await client.request<{ items: KubeObject[] }>({
-          method: 'GET',
-          path: objectPath(info, ns),
-          query: { labelSelector: `${APPLYSET.partOf}=${set.id}` },
-        });
-        items = list.body.items ?? [];
-      } catch (error) {
-        if (error instanceof KubeApiError && (error.code === 404 || error.code === 403)) continue;
-        throw error;
-      }
-      for (const item of items) {
-        const obj = {
-          ...item,
-          apiVersion: info.group ? `${info.group}/${info.version}` : info.version,
-          kind: info.kind,
-        };
-        if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id) continue;
-        if (keep.has(keyOf(obj))) continue;
-        out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
-      }
-    }
+    for (const ns of info.namespaced ? [...namespaces].sort() : [undefined]) lists.push({ info, ns });
   }
-  return out;
+  const limit = pLimit(Math.max(1, concurrency));
+  const found = await Promise.all(
+    lists.map(({ info, ns }) =>
+      limit(async () => {
+        let items: KubeObject[];
+        try {
+          const list = await client.request<{ items: KubeObject[] }>({
+            method: 'GET',
+            path: objectPath(info, ns),
+            query: { labelSelector: `${APPLYSET.partOf}=${set.id}` },
+          });
+          items = list.body.items ?? [];
+        } catch (error) {
+          if (error instanceof KubeApiError && (error.code === 404 || error.code === 403)) return [];
+          throw error;
+        }
+        const out: PruneCandidate[] = [];
+        for (const item of items) {
+          const obj = {
+            ...item,
+            apiVersion: info.group ? `${info.group}/${info.version}` : info.version,
+            kind: info.kind,
+          };
+          if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id) continue;
+          if (keep.has(keyOf(obj))) continue;
+          out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
+        }
+        return out;
+      }),
+    ),
+  );
+  return found.flat();
 }
 
 /** Deletes prune candidates (background propagation, like kubectl). A 404 counts as deleted. */

@@ -112,7 +112,9 @@ export async function converge(
   if (options.prune) {
     options.lock?.assertHeld();
     pruned = await logger.group('Prune', async () => {
-      const candidates = (await findPruneCandidates(client, discovery, set, previous, plan)).filter(
+      const candidates = (
+        await findPruneCandidates(client, discovery, set, previous, plan, options.apply.concurrency)
+      ).filter(
         (c) =>
           !(
             c.object.kind === 'Namespace' &&
