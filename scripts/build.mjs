@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { minify } from 'terser';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -52,6 +53,16 @@ writeFileSync(
   cjsGlobals + readFileSync(path.join(root, 'build/ncc/index.js'), 'utf8'),
 );
 writeFileSync(path.join(dist, 'package.json'), '{\n  "type": "module"\n}\n');
+// Modules spread loads only when needed (dockerode for builds and pushes, @actions/cache for the
+// layer cache: `await import(…)` in src/) are chunks of their own, `<id>.index.js`, which the bundle
+// imports from its own directory. ncc minifies the main file only, so the chunks go through terser.
+for (const chunk of readdirSync(path.join(root, 'build/ncc')).filter((f) => /^\d+\.index\.js$/.test(f))) {
+  const source = readFileSync(path.join(root, 'build/ncc', chunk), 'utf8');
+  const { code } = await minify(source, { module: true, ecma: 2023, compress: true, mangle: true });
+  if (!code) throw new Error(`build: terser returned nothing for ${chunk}`);
+  // The chunks are ES modules too, and ssh2 (dockerode's) reads __dirname when it loads.
+  writeFileSync(path.join(dist, chunk), cjsGlobals + code);
+}
 // The bundle needs Node 24 (undici in @kubernetes/client-node fails to load on older releases), so
 // each entry point checks the version before importing it; an error while loading the bundle is
 // printed as a stack only, since Node would otherwise print the offending minified line, megabytes long.
@@ -296,14 +307,18 @@ function vendorDockerode() {
     if (file.startsWith(path.join(root, 'build/vendor') + path.sep)) continue;
     const js = readFileSync(file, 'utf8');
     if (!/from 'dockerode'|require\('dockerode'\)|import\('dockerode'\)/.test(js)) continue;
-    const out = js.replace(/^import Docker from 'dockerode';$/m, () => {
-      rewritten++;
-      const r = path
-        .relative(path.dirname(file), path.join(vendorDir, 'docker.cjs'))
-        .split(path.sep)
-        .join('/');
-      return `import Docker from '${r.startsWith('.') ? r : `./${r}`}';`;
-    });
+    const r = path.relative(path.dirname(file), path.join(vendorDir, 'docker.cjs')).split(path.sep).join('/');
+    const target = r.startsWith('.') ? r : `./${r}`;
+    // `import Docker from 'dockerode'`, or the lazy `await import('dockerode')` of src/image/docker.ts.
+    const out = js
+      .replace(/^import Docker from 'dockerode';$/m, () => {
+        rewritten++;
+        return `import Docker from '${target}';`;
+      })
+      .replace(/import\('dockerode'\)/g, () => {
+        rewritten++;
+        return `import('${target}')`;
+      });
     if (/from 'dockerode'|require\('dockerode'\)|import\('dockerode'\)/.test(out))
       fail(`${path.relative(root, file)} imports dockerode in a form this build cannot redirect`);
     writeFileSync(file, out);

@@ -1,4 +1,3 @@
-import * as cache from '@actions/cache';
 import type { LayerCacheStore } from '../image/index.js';
 
 /**
@@ -6,8 +5,12 @@ import type { LayerCacheStore } from '../image/index.js';
  * key and then the restore keys as prefixes, newest first; `saveCache` once per key). Undefined when
  * the runner offers no cache service (`cache.isFeatureAvailable()`: ACTIONS_RESULTS_URL, or
  * ACTIONS_CACHE_URL on GHES), e.g. under `act` or on a GHES without the cache.
+ *
+ * @actions/cache (with its Azure storage client, about 1 MB of the bundle) is loaded here, only when
+ * the layer cache is on, so a run without it never loads the module.
  */
-export function actionsLayerCache(): LayerCacheStore | undefined {
+export async function actionsLayerCache(): Promise<LayerCacheStore | undefined> {
+  const cache = await import('@actions/cache');
   if (!cache.isFeatureAvailable()) return undefined;
   return {
     description: 'the GitHub Actions cache',

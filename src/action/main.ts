@@ -66,7 +66,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         push: inputs.push,
         ...(runner.dockerHost ? { docker: runner.dockerHost } : {}),
         dockerConfigDir: runner.dockerConfigDir,
-        ...layerCacheOption(inputs, runner),
+        ...(await layerCacheOption(inputs, runner)),
       },
       concurrency: inputs.concurrency,
       rollbackOnFailure: inputs.rollbackOnFailure,
@@ -108,24 +108,19 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 }
 
 /**
- * The context to deploy to: the `context` input, or the `environments` rule matching the branch.
- * Undefined when the rules map the branch to nothing: the step then ends with a notice and the
- * output `skipped` set to `true`.
- */
-/**
  * The layer cache option: the GitHub Actions cache, holding `$RUNNER_TEMP/spread-layer-cache` (a path
  * that is the same in every run of a hosted runner, as actions/cache's version of an entry needs).
  * None when the input is off, or `auto` in a repository not known to be private (workflows of pull
  * requests from forks can read the base branch's caches, and a cache entry holds every layer of the
  * images, build-arg values in their history included), or when the runner has no cache service.
  */
-function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
+async function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
   if (inputs.layerCache === false) return {};
   if (inputs.layerCache === 'auto' && runner.repositoryPrivate !== true) {
     core.debug('layer-cache: off (auto): the repository is not known to be private');
     return {};
   }
-  const store = actionsLayerCache();
+  const store = await actionsLayerCache();
   if (!store) {
     core.debug('layer-cache: the runner offers no cache service (ACTIONS_RESULTS_URL); not used');
     return {};
@@ -133,6 +128,11 @@ function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
   return { layerCache: { store, dir: path.join(runner.temp, 'spread-layer-cache') } };
 }
 
+/**
+ * The context to deploy to: the `context` input, or the `environments` rule matching the branch.
+ * Undefined when the rules map the branch to nothing: the step then ends with a notice and the
+ * output `skipped` set to `true`.
+ */
 function targetContext(inputs: Inputs, runner: RunnerEnv): string | undefined {
   core.setOutput('skipped', 'false');
   if (inputs.environments.length === 0) return inputs.context;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import type { Logger } from '../core/logger.js';
 import type { RegistryCredential } from './credentials.js';
 import { engineAuthConfig } from './credentials.js';
@@ -64,8 +64,12 @@ export function parseDockerHost(value: string, tls = false): DockerEndpoint {
   }
 }
 
-/** A dockerode client for a connection. */
-export function dockerClient(connection: DockerConnection | undefined): Docker {
+/**
+ * A dockerode client for a connection. dockerode (with docker-modem and ssh2) is loaded on the first
+ * call, so a deploy that builds and pushes nothing never loads it.
+ */
+export async function dockerClient(connection: DockerConnection | undefined): Promise<Docker> {
+  const { default: Docker } = await import('dockerode');
   const endpoint =
     connection === undefined
       ? { socketPath: '/var/run/docker.sock' }

@@ -127,14 +127,14 @@ export function layerCacheName(repository: string): string {
 
 /** The state of one run's layer cache: restored at most once, saved at most once. */
 export class LayerCache {
-  readonly #docker: () => Docker;
+  readonly #docker: () => Promise<Docker>;
   readonly #options: LayerCacheOptions;
   readonly #key: LayerCacheKey;
   readonly #logger: Logger;
   #restored: Promise<string[]> | undefined;
   #matchedKey: string | undefined;
 
-  constructor(options: LayerCacheOptions, key: LayerCacheKey, docker: () => Docker, logger: Logger) {
+  constructor(options: LayerCacheOptions, key: LayerCacheKey, docker: () => Promise<Docker>, logger: Logger) {
     this.#options = options;
     this.#key = key;
     this.#docker = docker;
@@ -170,7 +170,9 @@ export class LayerCache {
       return [];
     }
     this.#matchedKey = matched;
-    const stream = (await this.#docker().loadImage(createReadStream(archive), {
+    const stream = (await (
+      await this.#docker()
+    ).loadImage(createReadStream(archive), {
       quiet: false,
     })) as unknown as Readable;
     const messages = await readMessages(stream, () => {});
@@ -196,7 +198,7 @@ export class LayerCache {
       return;
     }
     const { store, dir } = this.#options;
-    const docker = this.#docker();
+    const docker = await this.#docker();
     const names = images.map((i) => layerCacheName(i.repository));
     try {
       mkdirSync(dir, { recursive: true });

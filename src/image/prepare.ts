@@ -188,7 +188,7 @@ export async function prepareImages(
     }
     return r;
   };
-  let docker: Docker | undefined;
+  let docker: Promise<Docker> | undefined;
   const dockerFor = () => {
     docker ??= dockerClient(options.docker);
     return docker;
@@ -276,7 +276,7 @@ export async function prepareImages(
 
       // 2. The engine has an image of this tag built from the same context, maybe after restoring
       // the layer cache; else build it, reusing the cached layers.
-      const engine = dockerFor();
+      const engine = await dockerFor();
       let built = false;
       const sameContext = async (image = tagged) => {
         const local = await engine
