@@ -1,5 +1,5 @@
 import { identityProblem, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
-import { type DecodedValue, isMapping } from '../input/decode.js';
+import { isMapping, type LocatedValue } from '../input/decode.js';
 import { formatSource, type IssueList, type Trace } from '../input/source.js';
 import { Application, type Container, Controller, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
@@ -13,18 +13,18 @@ import { newEntity } from './new-entity.js';
  */
 export interface EntityFile {
   readonly kind: ControllerKind | 'Pod';
-  readonly value: DecodedValue;
+  readonly value: LocatedValue;
   readonly stem?: string;
 }
 
 /** A `.ctr` file: one core/v1 Container. `stem` is the file name without `.ctr`, the default container name. */
 export interface ContainerFile {
-  readonly value: DecodedValue;
+  readonly value: LocatedValue;
   readonly stem: string;
 }
 
-/** A decoded object with its source, without the YAML nodes of a {@link DecodedValue}. */
-export type ObjectValue = Pick<DecodedValue, 'value' | 'source'>;
+/** A decoded object with its source, without the lines of its parts. */
+export type ObjectValue = Pick<LocatedValue, 'value' | 'source'>;
 
 /** What an input found in one directory, everything in file-name order. */
 export interface DirectoryContent {

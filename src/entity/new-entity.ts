@@ -1,6 +1,5 @@
-import { isScalar } from 'yaml';
 import type { KubeObject } from '../deployment/kube-object.js';
-import { type DecodedValue, describeValue, isMapping } from '../input/decode.js';
+import { describeValue, isMapping, type LocatedValue } from '../input/decode.js';
 import { formatSource, type IssueList, type Source, type Trace } from '../input/source.js';
 import { Container, Controller, Image, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
@@ -36,25 +35,25 @@ export interface NewEntityOptions {
  */
 export function newEntity(
   type: ControllerKind,
-  value: DecodedValue,
+  value: LocatedValue,
   options: NewEntityOptions,
   issues: IssueList,
 ): Controller | undefined;
 export function newEntity(
   type: 'Pod',
-  value: DecodedValue,
+  value: LocatedValue,
   options: NewEntityOptions,
   issues: IssueList,
 ): Pod | undefined;
 export function newEntity(
   type: 'Container',
-  value: DecodedValue,
+  value: LocatedValue,
   options: NewEntityOptions,
   issues: IssueList,
 ): Container | undefined;
 export function newEntity(
   type: ControllerKind | 'Pod' | 'Container',
-  value: DecodedValue,
+  value: LocatedValue,
   options: NewEntityOptions,
   issues: IssueList,
 ): Controller | Pod | Container | undefined {
@@ -156,7 +155,7 @@ export function newEntity(
 
 function newContainer(
   copy: Mapping,
-  value: DecodedValue,
+  value: LocatedValue,
   options: NewEntityOptions,
   issues: IssueList,
 ): Container | undefined {
@@ -197,8 +196,7 @@ function newContainer(
   const image = copy.image;
   const imageSource = value.sourceAt(['image']);
   if (typeof image !== 'string' || image.trim() === '') {
-    const node = value.nodeAt(['image']);
-    const anchor = node && isScalar(node) ? node.anchor : undefined;
+    const anchor = value.anchorAt(['image']);
     if (anchor) {
       issues.error(
         imageSource,
@@ -242,7 +240,7 @@ function newContainer(
  */
 function addContainers(
   pod: Pod,
-  value: DecodedValue,
+  value: LocatedValue,
   specPath: readonly string[],
   options: NewEntityOptions,
   within: string,

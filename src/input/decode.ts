@@ -14,25 +14,157 @@ import { type InputIssue, IssueList, type Source } from './source.js';
 export type ValuePath = readonly (string | number)[];
 
 /**
- * One decoded YAML or JSON value (a document, or an item of a `kind: List`) with the positions
- * needed to report problems at the right line: the parsed `yaml` node and the file's LineCounter.
+ * The lines of a value's parts, mirroring its YAML nodes without keeping them: a number (the
+ * 1-based line, 0 when unknown) for a scalar, a {@link PositionNode} for a mapping, a sequence or an
+ * anchored scalar. Aliases share the positions of the node they name, so a path through an alias
+ * gives the anchor's lines, as the value was resolved.
  */
-export class DecodedValue {
+type Positions = number | PositionNode;
+
+/**
+ * The positions of a mapping (`keys` with their `values`, then the `merged` `<<` sources, searched
+ * in that order), of a sequence (`items`), or of an anchored scalar (`anchor`).
+ */
+class PositionNode {
+  constructor(
+    readonly line: number,
+    readonly keys?: string[],
+    readonly values?: (Positions | undefined)[],
+    readonly merged?: Positions[],
+    readonly items?: (Positions | undefined)[],
+    readonly anchor?: string,
+  ) {}
+}
+
+function lineOf(positions: Positions): number {
+  return typeof positions === 'number' ? positions : positions.line;
+}
+
+/** The positions below `positions` at `key`, following `<<` merges the way {@link childNode} does. */
+function childPositions(positions: Positions | undefined, key: string | number): Positions | undefined {
+  if (positions === undefined || typeof positions === 'number') return undefined;
+  if (positions.items) return typeof key === 'number' ? positions.items[key] : undefined;
+  if (!positions.keys) return undefined;
+  const own = positions.keys.indexOf(String(key));
+  if (own >= 0) return positions.values?.[own];
+  for (const source of positions.merged ?? []) {
+    const found = childPositions(source, key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A decoded value (a document, an item of a `kind: List`, or a part of one) with the lines of its
+ * parts, so that problems found later are reported at the right line. It keeps no YAML nodes: a file's
+ * parsed document (about four times the size of its value) can be collected once the value is decoded.
+ */
+export class LocatedValue {
   /** The plain JS value (mappings are objects, sequences arrays); aliases and `<<` merges resolved. */
   readonly value: unknown;
   /** The file (relative to the input root) and the 1-based line where the value starts. */
   readonly source: Source;
+  private positionTree: Positions | undefined;
+
+  /** @param positions the lines of the value's parts; a subclass that passes none overrides {@link positions}. */
+  protected constructor(value: unknown, source: Source, positions?: Positions) {
+    this.value = value;
+    this.source = source;
+    this.positionTree = positions;
+  }
+
+  /** The positions of the value's parts. */
+  protected get positions(): Positions {
+    return this.positionTree ?? 0;
+  }
+
+  private positionsAt(path: ValuePath): Positions | undefined {
+    let positions: Positions | undefined = this.positions;
+    for (const key of path) {
+      positions = childPositions(positions, key);
+      if (positions === undefined) return undefined;
+    }
+    return positions;
+  }
+
+  /**
+   * The line of the value at `path`, or of its deepest existing ancestor when the path does not exist
+   * (so an error about a missing field points at the object that lacks it). Paths follow aliases and
+   * `<<` merge keys the way the value was resolved (a merged key gives the line in the anchor).
+   */
+  lineAt(path: ValuePath): number {
+    for (let n = path.length; n >= 0; n--) {
+      const positions = this.positionsAt(path.slice(0, n));
+      if (positions !== undefined) {
+        const line = lineOf(positions);
+        if (line > 0) return line;
+      }
+    }
+    return this.source.line;
+  }
+
+  /** {@link lineAt} as a Source in this value's file. */
+  sourceAt(path: ValuePath): Source {
+    return { file: this.source.file, line: this.lineAt(path) };
+  }
+
+  /** The value at `path` as a LocatedValue of its own; undefined when the path does not exist. */
+  at(path: ValuePath): LocatedValue | undefined {
+    const positions = this.positionsAt(path);
+    if (positions === undefined) return undefined;
+    let value: unknown = this.value;
+    for (const key of path) {
+      if (typeof value !== 'object' || value === null) return undefined;
+      value = (value as Record<string | number, unknown>)[key];
+    }
+    if (value === undefined) return undefined;
+    return new LocatedValue(value, { file: this.source.file, line: lineOf(positions) }, positions);
+  }
+
+  /**
+   * The anchor name of the scalar at `path` (`image: &web` with nothing after it is an empty scalar
+   * anchored `web`); undefined when there is none or the path does not exist.
+   */
+  anchorAt(path: ValuePath): string | undefined {
+    const positions = this.positionsAt(path);
+    return typeof positions === 'object' ? positions.anchor : undefined;
+  }
+
+  /** This value and its lines without anything else: a {@link DecodedValue}'s YAML nodes are left behind. */
+  compact(): LocatedValue {
+    return new LocatedValue(this.value, this.source, this.positions);
+  }
+}
+
+/**
+ * One decoded YAML or JSON value (a document, or an item of a `kind: List`) with its parsed `yaml`
+ * node, the document and the file's LineCounter, for the checks that read the YAML itself (traps,
+ * `kind: List` items). Keep it only while decoding a file: {@link compact} keeps the lines only.
+ */
+export class DecodedValue extends LocatedValue {
   /** The `yaml` node of the value; use {@link lineOfNode} to turn one of its descendants into a line. */
   readonly node: Node;
   private readonly lineCounter: LineCounter;
   private readonly document: Document.Parsed;
+  private built: Positions | undefined;
 
   constructor(value: unknown, file: string, node: Node, document: Document.Parsed, lineCounter: LineCounter) {
-    this.value = value;
+    const offset = node.range?.[0];
+    super(value, { file, line: offset === undefined ? 0 : lineCounter.linePos(offset).line });
     this.node = node;
     this.document = document;
     this.lineCounter = lineCounter;
-    this.source = { file, line: this.lineOfNode(node) };
+  }
+
+  /** Built from the nodes on first use (line lookups are rare for values that are not entities). */
+  protected override get positions(): Positions {
+    this.built ??= positionsOf(
+      this.node,
+      (n) => this.resolve(n),
+      (n) => this.lineOfNode(n),
+      new Map(),
+    );
+    return this.built ?? 0;
   }
 
   /** The 1-based line where `node` (a descendant of {@link node}) starts; 0 when it has no position. */
@@ -54,41 +186,9 @@ export class DecodedValue {
     return node ? this.resolve(node) : undefined;
   }
 
-  /**
-   * The line of the value at `path`, or of its deepest existing ancestor when the path does not exist
-   * (so an error about a missing field points at the object that lacks it).
-   */
-  lineAt(path: ValuePath): number {
-    for (let n = path.length; n >= 0; n--) {
-      const node = this.nodeAt(path.slice(0, n));
-      if (node) {
-        const line = this.lineOfNode(node);
-        if (line > 0) return line;
-      }
-    }
-    return this.source.line;
-  }
-
   /** A value below this one (e.g. a List item or a container) sharing this value's file positions. */
   child(value: unknown, node: Node): DecodedValue {
     return new DecodedValue(value, this.source.file, node, this.document, this.lineCounter);
-  }
-
-  /** The value at `path` as a DecodedValue of its own; undefined when the path does not exist. */
-  at(path: ValuePath): DecodedValue | undefined {
-    const node = this.nodeAt(path);
-    if (!node) return undefined;
-    let value: unknown = this.value;
-    for (const key of path) {
-      if (typeof value !== 'object' || value === null) return undefined;
-      value = (value as Record<string | number, unknown>)[key];
-    }
-    return value === undefined ? undefined : this.child(value, node);
-  }
-
-  /** {@link lineAt} as a Source in this value's file. */
-  sourceAt(path: ValuePath): Source {
-    return { file: this.source.file, line: this.lineAt(path) };
   }
 
   /** Follows an alias to the node it names. */
@@ -101,6 +201,62 @@ export class DecodedValue {
     }
     return current;
   }
+}
+
+/**
+ * The positions of `node` and everything below it, aliases resolved to the nodes they name (shared
+ * through `memo`, which also ends alias cycles), `<<` merge sources kept apart as {@link childNode}
+ * searches them.
+ */
+function positionsOf(
+  node: Node | null | undefined,
+  resolve: (n: Node) => Node,
+  lineOfNode: (n: Node) => number,
+  memo: Map<Node, Positions>,
+): Positions | undefined {
+  if (!node) return undefined;
+  const target = resolve(node);
+  const known = memo.get(target);
+  if (known !== undefined) return known;
+  const line = lineOfNode(target);
+  const below = (n: unknown) => positionsOf(n as Node | null | undefined, resolve, lineOfNode, memo);
+  if (isSeq(target)) {
+    const items: (Positions | undefined)[] = [];
+    const positions = new PositionNode(line, undefined, undefined, undefined, items);
+    memo.set(target, positions);
+    for (const item of target.items) items.push(below(item));
+    return positions;
+  }
+  if (isMap(target)) {
+    const keys: string[] = [];
+    const values: (Positions | undefined)[] = [];
+    const merged: Positions[] | undefined = target.items.some((pair) => isMergeKey(pair.key))
+      ? []
+      : undefined;
+    const positions = new PositionNode(line, keys, values, merged);
+    memo.set(target, positions);
+    for (const pair of target.items) {
+      if (isMergeKey(pair.key)) {
+        if (!pair.value) continue;
+        const source = resolve(pair.value as Node);
+        const sources = isSeq(source) ? source.items : [source];
+        for (const s of sources) {
+          const p = below(s);
+          if (p !== undefined) merged?.push(p);
+        }
+      } else if (isScalar(pair.key)) {
+        keys.push(String(pair.key.value));
+        values.push(below(pair.value));
+      }
+    }
+    return positions;
+  }
+  const positions =
+    isScalar(target) && target.anchor
+      ? new PositionNode(line, undefined, undefined, undefined, undefined, target.anchor)
+      : line;
+  memo.set(target, positions);
+  return positions;
 }
 
 /** True when `key` is the YAML 1.1 merge key `<<` (the `yaml` library resolves it to a symbol). */

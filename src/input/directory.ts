@@ -219,13 +219,14 @@ function readDirectory(
     const value = single(entityValues[i] ?? [], child(rel, f.file), issues);
     if (!value) return;
     checkStringFields(value, 'object', issues, f.kind);
-    entities.push({ kind: f.kind, value, stem: f.stem });
+    // The lines only: the file's YAML document can be collected now, not after the whole tree is read.
+    entities.push({ kind: f.kind, value: value.compact(), stem: f.stem });
   });
   ctrs.forEach((file, i) => {
     const value = single(ctrValues[i] ?? [], child(rel, file), issues);
     if (!value) return;
     checkStringFields(value, 'container', issues);
-    containers.push({ value, stem: file.slice(0, -'.ctr'.length) });
+    containers.push({ value: value.compact(), stem: file.slice(0, -'.ctr'.length) });
   });
 
   for (const objectDir of objectDirs) {

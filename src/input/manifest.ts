@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { buildApplication, type EntityFile } from '../entity/build.js';
+import { buildApplication, type EntityFile, type ObjectValue } from '../entity/build.js';
 import type { Application } from '../entity/entity.js';
 import { isControllerKind } from '../entity/kinds.js';
 import { type DecodedValue, decodeBytes, flattenLists, isMapping } from './decode.js';
@@ -47,15 +47,17 @@ export class ManifestInput implements Input {
       issues.error({ file: rel, line: 0 }, `cannot read file: ${(e as Error).message}`);
     }
     const entities: EntityFile[] = [];
-    const objects: DecodedValue[] = [];
+    const objects: ObjectValue[] = [];
     for (const value of values) {
       checkStringFields(value, 'object', issues);
       const kind = isMapping(value.value) ? value.value.kind : undefined;
-      if (isControllerKind(kind) || kind === 'Pod') entities.push({ kind, value });
-      else objects.push(value);
+      // Lines only for entities and nothing for objects: the YAML document can be collected.
+      if (isControllerKind(kind) || kind === 'Pod') entities.push({ kind, value: value.compact() });
+      else objects.push({ value: value.value, source: value.source });
     }
     if (values.length === 0 && !issues.hasErrors)
       issues.error({ file: rel, line: 0 }, `${rel} holds no objects`);
+    values = [];
     const app = buildApplication(
       appName,
       [{ dir: '.', name: appName, entities, containers: [], objects }],

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { decodeBytes, decodeText, flattenLists, textOf } from '../../../src/input/decode.js';
+import {
+  type DecodedValue,
+  decodeBytes,
+  decodeText,
+  flattenLists,
+  textOf,
+  type ValuePath,
+} from '../../../src/input/decode.js';
 import { IssueList } from '../../../src/input/source.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -59,6 +66,78 @@ describe('decodeText', () => {
     expect(issues).toEqual([]);
     expect(values[0]?.value).toEqual({ a: [1, { b: 'c' }] });
     expect(values[0]?.lineAt(['a', 1, 'b'])).toBe(2);
+  });
+});
+
+describe('compact values', () => {
+  // Every path below the value (and some that do not exist), with the line the node tree gives.
+  function linesByNodes(v: DecodedValue, paths: ValuePath[]): [ValuePath, number, number][] {
+    return paths.map((path) => {
+      let line = v.source.line;
+      for (let n = path.length; n >= 0; n--) {
+        const node = v.nodeAt(path.slice(0, n));
+        const at = node ? v.lineOfNode(node) : 0;
+        if (at > 0) {
+          line = at;
+          break;
+        }
+      }
+      return [path, line, v.lineAt(path)];
+    });
+  }
+
+  test('give the lines the YAML nodes give: aliases, << merges (own keys first), sequences, missing paths', () => {
+    const text = [
+      'base: &b',
+      '  x: 1',
+      '  y: [a, b]',
+      'other: &o',
+      '  z: {deep: true}',
+      '  x: 9',
+      'derived:',
+      '  <<: [*b, *o]',
+      '  y: 3',
+      'list:',
+      '  - *b',
+      '  - name: c',
+      '    image: &web',
+      'alias: *o',
+      'empty:',
+      '',
+    ].join('\n');
+    const v = decodeText('c.yaml', text).values[0];
+    if (!v) throw new Error('no value');
+    const paths: ValuePath[] = [
+      [],
+      ['base', 'x'],
+      ['base', 'y', 1],
+      ['base', 'y', 5],
+      ['derived', 'x'],
+      ['derived', 'y'],
+      ['derived', 'z', 'deep'],
+      ['derived', '<<'],
+      ['list', 0, 'y', 0],
+      ['list', 1, 'image'],
+      ['list', 'name'],
+      ['list', 2],
+      ['alias', 'z', 'deep', 'more'],
+      ['empty'],
+      ['empty', 'x'],
+      ['missing', 'deeper'],
+    ];
+    const compact = v.compact();
+    const byNodes = linesByNodes(v, paths);
+    for (const [path, line, located] of byNodes) {
+      expect([path, located]).toEqual([path, line]);
+      expect([path, compact.lineAt(path)]).toEqual([path, line]);
+      expect([path, compact.at(path)?.source.line]).toEqual([path, v.at(path)?.source.line]);
+    }
+    expect(compact.at(['derived'])?.value).toEqual({ x: 1, y: 3, z: { deep: true } });
+    expect(compact.at(['list', 0])?.lineAt(['y', 1])).toBe(3);
+    expect(compact.anchorAt(['list', 1, 'image'])).toBe('web');
+    expect(compact.anchorAt(['base'])).toBeUndefined();
+    expect(compact.anchorAt(['nothing'])).toBeUndefined();
+    expect(compact).not.toHaveProperty('node');
   });
 });
 
