@@ -6,6 +6,7 @@ import {
   type GroupKind,
   groupKindOf,
   identityProblem,
+  type KubeObject,
   type SourcedObject,
 } from './kube-object.js';
 import { isBuiltinClusterScoped } from './scope.js';
@@ -60,17 +61,23 @@ export class Deployment {
    * Builds a set from objects: checks each has apiVersion, kind and metadata.name; defaults the
    * namespace of namespaced objects (an object that names its namespace keeps it; a cluster-scoped
    * object's namespace is dropped with a warning, as the API server ignores it); applies the common
-   * labels and annotations. Objects are deep-copied.
+   * labels and annotations. Objects are deep-copied, except those in `owned`.
    *
+   * @param owned objects made for this set alone (e.g. by an entity's `toObject()`), which it takes
+   *   and normalises as they are instead of copying them once more.
    * @throws InputError naming file:line of every invalid object and both sources of every object
    *   defined twice.
    */
-  static fromObjects(objects: Iterable<SourcedObject>, options: DeploymentOptions): Deployment {
+  static fromObjects(
+    objects: Iterable<SourcedObject>,
+    options: DeploymentOptions,
+    owned: ReadonlySet<KubeObject> = new Set(),
+  ): Deployment {
     const list = [...objects];
     const issues = new IssueList();
     const deployment = new Deployment();
     const scope = scopeResolver(list, options);
-    for (const item of list) deployment.addNormalised(item, options, scope, issues);
+    for (const item of list) deployment.addNormalised(item, options, scope, issues, owned.has(item.object));
     issues.throwIfErrors();
     deployment.warnings.push(...issues.warnings);
     return deployment;
@@ -148,13 +155,14 @@ export class Deployment {
     options: DeploymentOptions,
     scope: (gk: GroupKind) => boolean,
     issues: IssueList,
+    owned: boolean,
   ): void {
     const problem = identityProblem(item.object);
     if (problem) {
       issues.error(item.source, problem);
       return;
     }
-    const object = structuredClone(item.object);
+    const object = owned ? item.object : structuredClone(item.object);
     const gk = groupKindOf(object);
     const namespaced = scope(gk);
     const meta = object.metadata;
@@ -271,13 +279,22 @@ function scopeResolver(
  * a Pod of its own, and the objects attached at every level below, in tree order.
  */
 export function entityObjects(entity: Entity): SourcedObject[] {
-  const out: SourcedObject[] = [];
+  return entityParts(entity).objects;
+}
+
+/** {@link entityObjects}, and which of them were made by `toObject()` for the caller alone. */
+function entityParts(entity: Entity): { objects: SourcedObject[]; made: Set<KubeObject> } {
+  const objects: SourcedObject[] = [];
+  const made = new Set<KubeObject>();
   for (const e of entity.walk()) {
-    if (e instanceof Controller) out.push({ object: e.toObject(), source: e.source });
-    else if (e instanceof Pod && !e.template) out.push({ object: e.toObject(), source: e.source });
-    out.push(...e.objects);
+    if (e instanceof Controller || (e instanceof Pod && !e.template)) {
+      const object = e.toObject();
+      made.add(object);
+      objects.push({ object, source: e.source });
+    }
+    objects.push(...e.objects);
   }
-  return out;
+  return { objects, made };
 }
 
 /**
@@ -287,10 +304,18 @@ export function entityObjects(entity: Entity): SourcedObject[] {
  * @throws InputError as {@link Deployment.fromObjects} and {@link Deployment.merge}.
  */
 export function deploymentOf(entity: Entity, options: DeploymentOptions): Deployment {
-  if (!(entity instanceof Application)) return Deployment.fromObjects(entityObjects(entity), options);
+  if (!(entity instanceof Application)) {
+    const { objects, made } = entityParts(entity);
+    return Deployment.fromObjects(objects, options, made);
+  }
   // Scope of custom resources is decided by CRDs anywhere in the application, so each part sees them all.
-  const all = entityObjects(entity);
-  const crds = all.filter((o) => isMapping(o.object) && o.object.kind === 'CustomResourceDefinition');
+  // Only attached objects can be CRDs (a controller or pod object never is): no toObject() copies here.
+  const crds: SourcedObject[] = [];
+  for (const e of entity.walk()) {
+    for (const o of e.objects) {
+      if (isMapping(o.object) && o.object.kind === 'CustomResourceDefinition') crds.push(o);
+    }
+  }
   const crdScope = scopeResolver(crds, {
     namespace: options.namespace,
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
@@ -298,16 +323,20 @@ export function deploymentOf(entity: Entity, options: DeploymentOptions): Deploy
   const partOptions: DeploymentOptions = { ...options, isNamespaced: crdScope };
   const issues = new IssueList();
   const parts: Deployment[] = [];
-  const collect = (objects: SourcedObject[]) => {
+  const collect = (objects: SourcedObject[], made?: Set<KubeObject>) => {
     try {
-      parts.push(Deployment.fromObjects(objects, partOptions));
+      parts.push(Deployment.fromObjects(objects, partOptions, made));
     } catch (e) {
       if (!(e instanceof Error && 'issues' in e)) throw e;
       issues.add((e as { issues: InputIssue[] }).issues);
     }
   };
   collect(entity.objects);
-  for (const child of entity.entities) collect(entityObjects(child));
+  // The controllers' and pods' objects are copies made here: taken as they are, not copied again.
+  for (const child of entity.entities) {
+    const { objects, made } = entityParts(child);
+    collect(objects, made);
+  }
   issues.throwIfErrors();
   return Deployment.merge(...parts);
 }
