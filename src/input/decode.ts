@@ -7,6 +7,7 @@ import {
   LineCounter,
   type Node,
   parseAllDocuments,
+  type Scalar,
 } from 'yaml';
 import { type InputIssue, IssueList, type Source } from './source.js';
 
@@ -220,33 +221,32 @@ function positionsOf(
   if (known !== undefined) return known;
   const line = lineOfNode(target);
   const below = (n: unknown) => positionsOf(n as Node | null | undefined, resolve, lineOfNode, memo);
+  // Arrays are made at their final length: grown by push(), each would hold room for 16 or more.
   if (isSeq(target)) {
-    const items: (Positions | undefined)[] = [];
+    const items = new Array<Positions | undefined>(target.items.length);
     const positions = new PositionNode(line, undefined, undefined, undefined, items);
     memo.set(target, positions);
-    for (const item of target.items) items.push(below(item));
+    target.items.forEach((item, i) => {
+      items[i] = below(item);
+    });
     return positions;
   }
   if (isMap(target)) {
-    const keys: string[] = [];
-    const values: (Positions | undefined)[] = [];
-    const merged: Positions[] | undefined = target.items.some((pair) => isMergeKey(pair.key))
-      ? []
-      : undefined;
+    const own = target.items.filter((pair) => isScalar(pair.key) && !isMergeKey(pair.key));
+    const keys = own.map((pair) => flatten(String((pair.key as Scalar).value)));
+    const values = new Array<Positions | undefined>(own.length);
+    const merges = target.items.filter((pair) => isMergeKey(pair.key) && pair.value);
+    const merged: Positions[] | undefined = merges.length > 0 ? [] : undefined;
     const positions = new PositionNode(line, keys, values, merged);
     memo.set(target, positions);
-    for (const pair of target.items) {
-      if (isMergeKey(pair.key)) {
-        if (!pair.value) continue;
-        const source = resolve(pair.value as Node);
-        const sources = isSeq(source) ? source.items : [source];
-        for (const s of sources) {
-          const p = below(s);
-          if (p !== undefined) merged?.push(p);
-        }
-      } else if (isScalar(pair.key)) {
-        keys.push(String(pair.key.value));
-        values.push(below(pair.value));
+    own.forEach((pair, i) => {
+      values[i] = below(pair.value);
+    });
+    for (const pair of merges) {
+      const source = resolve(pair.value as Node);
+      for (const s of isSeq(source) ? source.items : [source]) {
+        const p = below(s);
+        if (p !== undefined) merged?.push(p);
       }
     }
     return positions;
@@ -385,9 +385,30 @@ export function decodeText(file: string, text: string): DecodeResult {
       continue;
     }
     if (value === null || value === undefined) continue;
+    flattenStrings(value, new Set());
     values.push(new DecodedValue(value, file, node as Node, doc, lineCounter));
   }
   return { values, issues: issues.issues };
+}
+
+/**
+ * Flattens a string in place. The `yaml` library builds scalars piece by piece (`s += ch`), which V8
+ * keeps as a chain of pieces, 20 bytes or more per piece: ten times the text of a short value, and
+ * kept as long as the value is. A RegExp test flattens its subject, and the next GC drops the chain.
+ */
+function flatten(text: string): string {
+  FLATTEN.test(text);
+  return text;
+}
+const FLATTEN = /\n/;
+
+/** Flattens (see {@link flatten}) every string in a decoded value; `seen` stops at aliased objects met before. */
+function flattenStrings(value: unknown, seen: Set<object>): void {
+  if (typeof value === 'string') flatten(value);
+  else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+    seen.add(value);
+    for (const item of Array.isArray(value) ? value : Object.values(value)) flattenStrings(item, seen);
+  }
 }
 
 function firstLine(message: string): string {
