@@ -93,6 +93,17 @@ describe('Deployment.fromObjects', () => {
     expect(item.object.metadata).toEqual({ name: 'a' });
   });
 
+  test('owned objects are taken as they are, the others are copied', () => {
+    const mine = obj('v1', 'ConfigMap', 'a');
+    const theirs = obj('v1', 'ConfigMap', 'b');
+    const d = Deployment.fromObjects([mine, theirs], { namespace: 'n' }, new Set([mine.object]));
+    const gk = { group: '', kind: 'ConfigMap' };
+    expect(d.get(gk, 'n', 'a')?.object.metadata).toEqual({ name: 'a', namespace: 'n' });
+    expect(d.get(gk, 'n', 'a')?.object).toBe(mine.object);
+    expect(d.get(gk, 'n', 'b')?.object).not.toBe(theirs.object);
+    expect(theirs.object.metadata).toEqual({ name: 'b' });
+  });
+
   test('invalid and duplicate objects are all reported together with file:line', () => {
     const a = obj('v1', 'Service', 'web');
     const b = obj('v1', 'Service', 'web');
