@@ -54,8 +54,20 @@ const root = path.dirname(here);
 const work = path.join(here, 'work', 'deploy');
 // A copy of dist/ taken at the start, so that a rebuild during the run does not change what is measured.
 const DIST = path.join(here, 'work', 'dist');
-const CLI = path.join(DIST, 'cli', 'index.js');
+const CLI_FILE = path.join(DIST, 'cli', 'index.js');
 const ACTION = path.join(DIST, 'index.js');
+/**
+ * The CLI as `spread` (npm's bin link) runs it: through its shebang, whose Node options
+ * (`#!/usr/bin/env -S node --max-semi-space-size=16`) are read from the copy of dist/ and passed to
+ * this Node, so that the Node measured is this one. The Action gets none (the runner starts
+ * `node dist/index.js`).
+ */
+function cliArgv() {
+  const shebang = readFileSync(CLI_FILE, 'utf8').split('\n', 1)[0];
+  const m = /^#!\/usr\/bin\/env (?:-S )?node((?: --[\w=-]+)*)$/.exec(shebang);
+  if (!m) throw new Error(`unexpected shebang in ${CLI_FILE}: ${shebang}`);
+  return [...m[1].trim().split(' ').filter(Boolean), CLI_FILE];
+}
 const CONTEXT = 'spread-local';
 const NAME = 'bench';
 const LABEL = 'spread-bench';
@@ -320,7 +332,7 @@ function stepRunner(tool, { ns, dir, kdir, group }) {
   if (tool === 'spread') {
     return async () => {
       const r = await timed(process.execPath, [
-        CLI,
+        ...cliArgv(),
         'deploy',
         dir,
         CONTEXT,
@@ -373,10 +385,14 @@ function stepRunner(tool, { ns, dir, kdir, group }) {
 
 /** Writes kubectl's input: `spread render` of the spread directory, the CRD in a file of its own. */
 function renderForKubectl(dir, kdir, ns) {
-  const r = spawnSync(process.execPath, [CLI, 'render', dir, '-n', ns, '--name', NAME, '--show-secrets'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...cliArgv(), 'render', dir, '-n', ns, '--name', NAME, '--show-secrets'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    },
+  );
   if (r.status !== 0) throw new Error(`spread render failed:\n${r.stderr}`);
   const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
   rmSync(kdir, { recursive: true, force: true });
@@ -536,7 +552,9 @@ async function startUp(kind, runs = 7) {
         writeFileSync(file, kubeconfig);
         const env = { ...process.env, KUBECONFIG: file };
         const argv =
-          kind === 'action' ? [ACTION] : [CLI, 'deploy', dir, 'c', '--no-wait', '--kubeconfig', file];
+          kind === 'action'
+            ? [ACTION]
+            : [...cliArgv(), 'deploy', dir, 'c', '--no-wait', '--kubeconfig', file];
         if (kind === 'action') {
           Object.assign(env, {
             INPUT_PATH: dir,
@@ -581,7 +599,7 @@ async function renderTime(size, runs = 3) {
   generate(dir, size, { group: 'render.bench.spread.example' });
   const out = [];
   for (let i = 0; i < runs; i++) {
-    const r = await timed(process.execPath, [CLI, 'render', dir, '-n', 'bench', '--name', NAME]);
+    const r = await timed(process.execPath, [...cliArgv(), 'render', dir, '-n', 'bench', '--name', NAME]);
     if (r.status !== 0) throw new Error(`render failed:\n${r.out.slice(-2000)}`);
     out.push(r);
   }
