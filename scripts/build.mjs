@@ -73,9 +73,21 @@ if (major < 24) {
 }
 `;
 // Node's compile cache (module.enableCompileCache, as tsc uses it): a later run on the same machine
-// (a self-hosted runner, a developer's shell) skips compiling the 3.5 MB bundle, about 50 ms.
-// It lives in the OS temp directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off; failures are silent.
-const load = (file, name) => `(await import('node:module')).default.enableCompileCache?.();
+// (a self-hosted runner, a developer's shell) skips compiling the bundle, about 50 ms. It lives in
+// <OS temp directory>/node-compile-cache, which is made here without `recursive`: Node's own
+// recursive mkdir never returns for a temp directory under /proc (Node 24.22), and one that does not
+// exist should not be created. Any failure leaves the cache off; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+const load = (file, name) => `if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+  try {
+    const dir = (await import('node:path')).join((await import('node:os')).tmpdir(), 'node-compile-cache');
+    try {
+      (await import('node:fs')).mkdirSync(dir);
+    } catch (error) {
+      if (error?.code !== 'EEXIST') throw error;
+    }
+    (await import('node:module')).default.enableCompileCache?.(dir);
+  } catch {}
+}
 let ${name};
 try {
   ({ ${name} } = await import('${file}'));

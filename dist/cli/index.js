@@ -4,7 +4,17 @@ if (major < 24) {
   process.stderr.write(`spread needs Node.js 24 or newer; this is ${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\n`);
   process.exit(1);
 }
-(await import('node:module')).default.enableCompileCache?.();
+if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+  try {
+    const dir = (await import('node:path')).join((await import('node:os')).tmpdir(), 'node-compile-cache');
+    try {
+      (await import('node:fs')).mkdirSync(dir);
+    } catch (error) {
+      if (error?.code !== 'EEXIST') throw error;
+    }
+    (await import('node:module')).default.enableCompileCache?.(dir);
+  } catch {}
+}
 let runCli;
 try {
   ({ runCli } = await import('../spread.js'));

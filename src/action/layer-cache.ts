@@ -3,8 +3,9 @@ import type { LayerCacheStore } from '../image/index.js';
 /**
  * The GitHub Actions cache as a {@link LayerCacheStore} (@actions/cache: `restoreCache` with the exact
  * key and then the restore keys as prefixes, newest first; `saveCache` once per key). Undefined when
- * the runner offers no cache service (`cache.isFeatureAvailable()`: ACTIONS_RESULTS_URL, or
- * ACTIONS_CACHE_URL on GHES), e.g. under `act` or on a GHES without the cache.
+ * the runner offers no cache service (`cache.isFeatureAvailable()`: ACTIONS_RESULTS_URL for the v2
+ * service, which ACTIONS_CACHE_SERVICE_V2 selects, else ACTIONS_CACHE_URL), e.g. under `act` or on a
+ * GHES without the cache.
  *
  * @actions/cache (with its Azure storage client, about 1 MB of the bundle) is loaded here, only when
  * the layer cache is on, so a run without it never loads the module.

@@ -122,7 +122,9 @@ async function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
   }
   const store = await actionsLayerCache();
   if (!store) {
-    core.debug('layer-cache: the runner offers no cache service (ACTIONS_RESULTS_URL); not used');
+    core.debug(
+      'layer-cache: the runner offers no cache service (ACTIONS_CACHE_SERVICE_V2 with ACTIONS_RESULTS_URL, or ACTIONS_CACHE_URL); not used',
+    );
     return {};
   }
   return { layerCache: { store, dir: path.join(runner.temp, 'spread-layer-cache') } };

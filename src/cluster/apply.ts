@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf, isCoreSecret } from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
@@ -170,6 +170,8 @@ export async function planObjects(
   const planned = await Promise.all(
     objects.map((o) =>
       limit(async (): Promise<PlannedObject | undefined> => {
+        // Failures name the object as given, which is also what sortFailures orders them by.
+        const given = o;
         const resource = resources.get(o);
         if (!resource) {
           const gk = formatGroupKind(groupKindOf(o.object));
@@ -237,7 +239,7 @@ export async function planObjects(
             owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
           return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
         } catch (error) {
-          failures.push({ object: o, message: explainApiError(error, options) });
+          failures.push({ object: given, message: explainApiError(error, options) });
           return undefined;
         }
       }),
@@ -596,8 +598,9 @@ function keepAnnotations(
 
 /**
  * A core/v1 Secret as the API server stores it: `stringData` merged into `data` (values base64 of
- * their UTF-8 bytes, a `stringData` key winning over the same `data` key) and removed. Any other
- * object is returned as it is (the same reference).
+ * their UTF-8 bytes, a null value as the empty string, a `stringData` key winning over the same
+ * `data` key) and removed. A `stringData` that is not a map of strings is left as it is, for the
+ * server's strict validation to reject. Any other object is returned as it is (the same reference).
  *
  * Source: the Secret API, "stringData ... is provided as a write-only input field for convenience.
  * All keys and values are merged into the data field on write, overwriting any existing values."
@@ -608,17 +611,23 @@ function keepAnnotations(
  * unchanged Secret can have a fingerprint.
  */
 export function secretAsStored(object: KubeObject): KubeObject {
-  if (object.kind !== 'Secret' || object.apiVersion !== 'v1' || object.stringData === undefined)
-    return object;
+  if (!isCoreSecret(object) || object.stringData === undefined) return object;
   const { stringData, ...rest } = object;
+  if (stringData === null) return rest;
+  // Anything but a map of strings (a null value is the API's empty string) is left for the server's
+  // strict validation to reject, with its own message: converting it would store garbage.
+  if (typeof stringData !== 'object' || Array.isArray(stringData)) return object;
+  const entries = Object.entries(stringData as Record<string, unknown>);
+  if (!entries.every(([, v]) => typeof v === 'string' || v === null)) return object;
   const data: Record<string, unknown> = { ...((object.data as Record<string, unknown> | undefined) ?? {}) };
-  for (const [key, value] of Object.entries((stringData ?? {}) as Record<string, unknown>))
-    data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+  for (const [key, value] of entries as [string, string | null][])
+    data[key] = Buffer.from(value ?? '', 'utf8').toString('base64');
   return { ...rest, data };
 }
 
-/** Whether `fieldManager`'s Apply entry owns `stringData` fields (a Secret applied as stringData). */
+/** Whether `fieldManager`'s Apply entry owns `stringData` fields of a core/v1 Secret (applied as stringData). */
 function ownsStringData(o: KubeObject, fieldManager: string): boolean {
+  if (!isCoreSecret(o)) return false;
   const entries = (o.metadata.managedFields ?? []) as {
     manager?: string;
     operation?: string;
@@ -727,5 +736,9 @@ export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'fo
 
 function sortFailures(failures: ObjectFailure[], order: readonly SourcedObject[]): ObjectFailure[] {
   const index = new Map(order.map((o, i) => [o.object, i]));
-  return [...failures].sort((a, b) => (index.get(a.object.object) ?? 0) - (index.get(b.object.object) ?? 0));
+  const at = (f: ObjectFailure) => index.get(f.object.object) ?? order.length;
+  // By the order given, then by name, so that the same input always lists its failures alike.
+  return [...failures].sort(
+    (a, b) => at(a) - at(b) || describeObject(a.object).localeCompare(describeObject(b.object)),
+  );
 }

@@ -171,8 +171,10 @@ export interface PruneCandidate {
  * Only objects carrying our part-of label are ever candidates, so nothing of anyone else's is touched.
  *
  * One LIST with the part-of label selector per served group-kind and namespace (cluster-wide for
- * cluster-scoped kinds), up to `concurrency` at once; a 404 or 403 skips that list. The candidates
- * come in group-kind, then namespace, then server order.
+ * cluster-scoped kinds), up to `concurrency` at once (default 8). A 404 skips that list; so does a 403
+ * (no `list` right), which is reported to `onForbidden` with the resource and namespace, since the
+ * objects it would have found are then not pruned. The candidates come in group-kind, then
+ * namespace, then server order.
  */
 export async function findPruneCandidates(
   client: KubeClient,
@@ -180,7 +182,7 @@ export async function findPruneCandidates(
   set: ApplySet,
   previous: ParentState,
   current: readonly SourcedObject[],
-  concurrency = 8,
+  options: { readonly concurrency?: number; readonly onForbidden?: (what: string) => void } = {},
 ): Promise<PruneCandidate[]> {
   const keep = new Set(current.map((o) => keyOf(o.object)));
   const groupKinds = new Set([
@@ -199,7 +201,7 @@ export async function findPruneCandidates(
     if (!info) continue; // the kind is no longer served (its CRD was removed): nothing to list
     for (const ns of info.namespaced ? [...namespaces].sort() : [undefined]) lists.push({ info, ns });
   }
-  const limit = pLimit(Math.max(1, concurrency));
+  const limit = pLimit(Math.max(1, options.concurrency ?? 8));
   const found = await Promise.all(
     lists.map(({ info, ns }) =>
       limit(async () => {
@@ -212,7 +214,12 @@ export async function findPruneCandidates(
           });
           items = list.body.items ?? [];
         } catch (error) {
-          if (error instanceof KubeApiError && (error.code === 404 || error.code === 403)) return [];
+          if (error instanceof KubeApiError && error.code === 403) {
+            const resource = info.group ? `${info.resource}.${info.group}` : info.resource;
+            options.onForbidden?.(`${resource}${ns ? ` in ${ns}` : ''}`);
+            return [];
+          }
+          if (error instanceof KubeApiError && error.code === 404) return [];
           throw error;
         }
         const out: PruneCandidate[] = [];

@@ -292,8 +292,19 @@ export function isUnavailable(error: unknown): boolean {
   return isRetryable(error);
 }
 
+/**
+ * A 500 that is a verdict on the request, not a server in trouble: server-side apply answers a
+ * patch that does not fit the schema (an undeclared field, a wrong type) with 500 and
+ * `failed to create typed patch object (…)` (kube-apiserver's fieldmanager, still so in 1.34), and
+ * the same request fails the same way every time.
+ */
+const DETERMINISTIC_500 = /^failed to create typed (patch|live) object\b/;
+
 function isRetryable(error: unknown): boolean {
-  if (error instanceof KubeApiError) return error.code === 429 || (error.code >= 500 && error.code !== 501);
+  if (error instanceof KubeApiError) {
+    if (error.code === 500 && DETERMINISTIC_500.test(error.message)) return false;
+    return error.code === 429 || (error.code >= 500 && error.code !== 501);
+  }
   const code = (error as { code?: string }).code;
   return code !== undefined && RETRYABLE_CODES.has(code);
 }

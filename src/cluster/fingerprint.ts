@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../deployment/kube-object.js';
+import { isCoreSecret, type KubeObject } from '../deployment/kube-object.js';
 
 /**
  * Fingerprints of applied states, which let a plan find an object unchanged without a dry run.
@@ -31,7 +31,7 @@ export function objectFingerprint(
   live: KubeObject,
   fieldManager: string,
 ): string | undefined {
-  if (applied.kind === 'Secret' && applied.stringData !== undefined) return undefined;
+  if (isCoreSecret(applied) && applied.stringData !== undefined) return undefined;
   const uid = live.metadata.uid;
   const own = applyEntries(live, fieldManager);
   if (!uid || own.length !== 1) return undefined;

@@ -113,7 +113,13 @@ export async function converge(
     options.lock?.assertHeld();
     pruned = await logger.group('Prune', async () => {
       const candidates = (
-        await findPruneCandidates(client, discovery, set, previous, plan, options.apply.concurrency)
+        await findPruneCandidates(client, discovery, set, previous, plan, {
+          concurrency: options.apply.concurrency,
+          onForbidden: (what) =>
+            logger.warn(
+              `cannot list ${what} (no list right): objects of it that the directory dropped are not pruned`,
+            ),
+        })
       ).filter(
         (c) =>
           !(

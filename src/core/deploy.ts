@@ -211,7 +211,14 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
     const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
     if (options.mode === 'plan') {
-      const candidates = mayPrune ? await findPruneCandidates(client, discovery, set, previous, objects) : [];
+      const candidates = mayPrune
+        ? await findPruneCandidates(client, discovery, set, previous, objects, {
+            onForbidden: (what) =>
+              logger.warn(
+                `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,
+              ),
+          })
+        : [];
       return {
         ...base,
         mode: 'plan',

@@ -47,6 +47,11 @@ export function formatGroupKind(gk: GroupKind): string {
   return gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
 }
 
+/** Whether an object is a core/v1 Secret (a custom kind named Secret in another group is not). */
+export function isCoreSecret(object: Pick<KubeObject, 'apiVersion' | 'kind'>): boolean {
+  return object.kind === 'Secret' && object.apiVersion === 'v1';
+}
+
 /** An object of the set with the place it was read from. */
 export interface SourcedObject {
   readonly object: KubeObject;

@@ -1,8 +1,9 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
@@ -141,6 +142,83 @@ describe('prune', () => {
     }
   });
 
+  test('a user who may not list a kind: the plan reads with GETs, and prune says what it could not check', async () => {
+    // A ServiceAccount that may get, create, patch and delete ConfigMaps but not list them.
+    const sa = 'no-list';
+    const rbac = [
+      `apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: ${sa}, namespace: ${ns}}`,
+      `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: ${sa}, namespace: ${ns}}\nrules:`,
+      '- {apiGroups: [""], resources: [configmaps], verbs: [get, create, patch, delete]}',
+      '- {apiGroups: [""], resources: [secrets], verbs: [get, list, create, patch, update, delete]}',
+      '- {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update, patch, delete]}',
+      '- {apiGroups: [""], resources: [namespaces], verbs: [get]}',
+      `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: ${sa}, namespace: ${ns}}`,
+      `roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${sa}}`,
+      `subjects: [{kind: ServiceAccount, name: ${sa}, namespace: ${ns}}]`,
+    ].join('\n');
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns], { allowFail: true });
+    await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], { input: rbac });
+    const token = (
+      await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'token', sa])
+    ).stdout.trim();
+    const admin = await kubectl([
+      '--context',
+      'spread-local',
+      'config',
+      'view',
+      '--raw',
+      '--minify',
+      '-o',
+      'json',
+    ]);
+    const cluster = JSON.parse(admin.stdout).clusters[0];
+    const kubeconfig = path.join(dir('no-list-kubeconfig', { kubeconfig: '' }), 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [cluster],
+        users: [{ name: sa, user: { token } }],
+        contexts: [{ name: sa, context: { cluster: cluster.name, user: sa, namespace: ns } }],
+        'current-context': sa,
+      }),
+    );
+    const cm = (i: number) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nolist-${i}\ndata: {a: b}\n`;
+    const files = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`.k2e/cm-${i}.yaml`, cm(i)]));
+    const warnings: string[] = [];
+    const as = (root: string) =>
+      deploy({
+        ...localDeploy(root, ns, { wait: false }),
+        kubeconfig: { paths: [kubeconfig] },
+        context: sa,
+        logger: { ...silentLogger, warn: (m: string) => warnings.push(m) },
+      });
+    // Nine of a kind: the plan would LIST them, is refused, and reads each with a GET instead.
+    const first = await as(dir('nolist', files(9)));
+    expect(first.objects.filter((o) => o.action === 'created')).toHaveLength(9);
+    const second = await as(dir('nolist', files(8)));
+    expect(second.objects.filter((o) => o.action === 'pruned')).toEqual([]);
+    expect(warnings).toContainEqual(
+      `cannot list configmaps in ${ns} (no list right): objects of it that the directory dropped are not pruned`,
+    );
+    // Not pruned, and not hidden: it is still there.
+    const left = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      ns,
+      'get',
+      'configmap',
+      'nolist-8',
+      '-o',
+      'name',
+    ]);
+    expect(left.stdout.trim()).toBe('configmap/nolist-8');
+  });
+
   test('an input that parses to zero objects is an error, and nothing is pruned', async () => {
     const empty = dir('alpha', { 'README.md': 'nothing here\n' });
     await expect(run(empty)).rejects.toThrow();
@@ -217,6 +295,33 @@ spec:
     expect(error.message).toMatch(/protocl/);
     const cms = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', '-o', 'name']);
     expect(cms.stdout).not.toMatch(/twenty-/);
+  });
+
+  test('several invalid objects that exist: every failure listed, in the same order on every run', async () => {
+    const files = (bad: boolean) => {
+      const out: Record<string, string> = {};
+      for (let i = 0; i < 12; i++) {
+        const extra = bad && i % 4 === 1 ? `bogus${i}: x\n` : '';
+        out[`.k2e/cm-${String(i).padStart(2, '0')}.yaml`] =
+          `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: order-${i}\ndata: {a: b}\n${extra}`;
+      }
+      return out;
+    };
+    // They exist with the deploy annotations, so the plan sends copies that keep the live values.
+    const at = { annotations: { 'spread.rsprd.com/deployed-at': '2026-11-30T10:00:00Z' } };
+    await run(dir('order', files(false)), at);
+    const messages: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const error = await run(dir('order', files(true)), at).catch((e) => e);
+      expect(error).toBeInstanceOf(ApplyError);
+      expect(
+        error.failures.map(
+          (f: { object: { object: { metadata: { name: string } } } }) => f.object.object.metadata.name,
+        ),
+      ).toEqual(['order-1', 'order-5', 'order-9']);
+      messages.push(error.message);
+    }
+    expect(new Set(messages).size).toBe(1);
   });
 
   test('a selector change is a clear error naming the field and the object', async () => {

@@ -27,6 +27,12 @@ const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
     void res
       .writeHead(404)
       .end('{"kind":"Status","message":"configmaps \\"x\\" not found","reason":"NotFound","code":404}'),
+  '/typed-patch': (_n, res) =>
+    void res
+      .writeHead(500)
+      .end(
+        '{"kind":"Status","status":"Failure","message":"failed to create typed patch object (ns/x; /v1, Kind=ConfigMap): .bogus: field not declared in schema","code":500}',
+      ),
   '/hang': () => {},
   '/warn': (_n, res) => void res.writeHead(200, { Warning: '299 - "v1beta1 is deprecated"' }).end('{}'),
 };
@@ -69,6 +75,16 @@ describe('KubeClient retries like client-go', () => {
     const c = client();
     expect((await c.request({ method: 'GET', path: '/flaky' })).body).toEqual({ ok: 2 });
     expect(hits.get('/flaky')).toBe(3);
+    c.close();
+  });
+
+  test("server-side apply's 500 for a patch that does not fit the schema is final, not retried", async () => {
+    const c = client();
+    const error = await c.request({ method: 'PATCH', path: '/typed-patch', body: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect(error.code).toBe(500);
+    expect(error.message).toMatch(/\.bogus: field not declared in schema/);
+    expect(hits.get('/typed-patch')).toBe(1);
     c.close();
   });
 

@@ -112,6 +112,11 @@ describe('objectFingerprint', () => {
       data: { k: 'dg==' },
     };
     expect(objectFingerprint(withData, { ...live(), kind: 'Secret' }, 'spread')).toBeDefined();
+    // A custom kind named Secret is not a core/v1 Secret: its stringData is an ordinary field.
+    const custom: KubeObject = { ...secret, apiVersion: 'example.com/v1' };
+    expect(
+      objectFingerprint(custom, { ...live(), ...custom, metadata: live().metadata }, 'spread'),
+    ).toBeDefined();
   });
 });
 

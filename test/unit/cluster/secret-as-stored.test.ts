@@ -37,6 +37,21 @@ describe('secretAsStored', () => {
     );
   });
 
+  test('a null value is the empty string (what the API server stores for it)', () => {
+    expect(secretAsStored(secret({ stringData: { a: null, b: '' } })).data).toEqual({ a: '', b: '' });
+  });
+
+  test.each<[string, unknown]>([
+    ['a string', 'hunter2'],
+    ['a sequence', ['alpha', 'beta']],
+    ['a mapping value', { obj: { a: 'b' } }],
+    ['a sequence value', { list: ['x', 'y'] }],
+    ['a number value', { n: 5 }],
+  ])('leaves a stringData that is %s as it is, for the server to reject', (_, stringData) => {
+    const input = secret({ stringData });
+    expect(secretAsStored(input)).toBe(input);
+  });
+
   test('does not change its argument', () => {
     const input = secret({ data: { a: 'YQ==' }, stringData: { b: 'x' } });
     const copy = structuredClone(input);
