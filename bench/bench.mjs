@@ -260,24 +260,41 @@ async function settle(ns, group) {
 
 // ---- the audit log ---------------------------------------------------------------------------------
 function auditOffset() {
-  return existsSync(AUDIT_LOG) ? statSync(AUDIT_LOG).size : 0;
+  return existsSync(AUDIT_LOG) ? { ino: statSync(AUDIT_LOG).ino, size: statSync(AUDIT_LOG).size } : undefined;
+}
+
+/** Bytes `from` on of a file. */
+function readFrom(file, from) {
+  const size = statSync(file).size;
+  const buf = Buffer.alloc(Math.max(0, size - from));
+  const fd = openSync(file);
+  readSync(fd, buf, 0, buf.length, from);
+  closeSync(fd);
+  return buf.toString('utf8');
 }
 
 /**
  * API requests of `agent` (a user-agent prefix) since `offset`, by verb (dry-run patches apart),
- * limited to namespace `ns` and cluster-scoped requests (discovery, CRDs, Namespaces).
+ * limited to namespace `ns` and cluster-scoped requests (discovery, CRDs, Namespaces). When the API
+ * server rotated the log in between (--audit-log-maxsize), the rest of the rotated file (the one
+ * with the old inode, `audit-<time>.log`) is read first.
  */
 function auditCount(offset, ns, agent) {
-  if (!existsSync(AUDIT_LOG)) return undefined;
-  const size = statSync(AUDIT_LOG).size;
-  if (size < offset) return undefined; // rotated in between
-  const buf = Buffer.alloc(size - offset);
-  const fd = openSync(AUDIT_LOG);
-  readSync(fd, buf, 0, buf.length, offset);
-  closeSync(fd);
+  if (!existsSync(AUDIT_LOG) || !offset) return undefined;
+  let text;
+  if (statSync(AUDIT_LOG).ino === offset.ino) text = readFrom(AUDIT_LOG, offset.size);
+  else {
+    const dir = path.dirname(AUDIT_LOG);
+    const rotated = readdirSync(dir)
+      .filter((f) => /^audit-.*\.log$/.test(f))
+      .map((f) => path.join(dir, f))
+      .find((f) => statSync(f).ino === offset.ino);
+    if (!rotated) return undefined; // rotated twice, or removed
+    text = readFrom(rotated, offset.size) + readFrom(AUDIT_LOG, 0);
+  }
   const counts = {};
   let total = 0;
-  for (const line of buf.toString('utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     if (!line) continue;
     let e;
     try {
@@ -765,8 +782,8 @@ function report(m, rows, extras, failures) {
     'ServiceAccounts, a CRD and custom resources, in spread layout) into a fresh namespace of its own, in',
     'four steps: first deploy, no-op redeploy, 10 % of the objects changed, 10 % more removed (prune).',
     '',
-    '- spread: `spread deploy DIR spread-local -n NS --name bench --no-wait` (dist/cli/index.js; no rollout',
-    '  wait, like kubectl).',
+    '- spread: `spread deploy DIR spread-local -n NS --name bench --no-wait` (dist/cli/index.js with the Node',
+    '  options of its shebang, as the installed `spread` runs; no rollout wait, like kubectl).',
     '- kubectl: its input is `spread render` of the same directory (the same objects as plain manifests),',
     '  applied each step as a CI script would: `kubectl apply --server-side --field-manager kubectl-crds -f crd.yaml`, `kubectl wait',
     '  --for condition=Established crd/…` (one `kubectl apply` cannot create a CRD and its custom',
@@ -841,49 +858,76 @@ const NOTES = `Profile and fixes (issue 8):
   generation, the configuration spread applied and spread's server-side apply entry in managedFields
   (fields, API version, time); another manager that changes or removes a field spread set takes it
   out of that entry, so a matching digest means the apply would change nothing. A rollback or an
-  apply that fails clears them first; Secrets written with stringData, objects whose ownership a
-  re-apply would change, and \`spread plan\` are always dry-run. No-op of 500: 527 → 110 requests,
-  0.80 × → 0.45 × kubectl; 10 % changed: 581 → 214 requests, 0.70 × → 0.59 ×; no-op of 5,000: 15.5 s →
-  4.7 s. Of the 110, 83 are the dry runs of the fixture's Secrets, which use stringData: the server
-  stores data, which another manager can change without touching spread's stringData fields
-  (kubernetes#108008), so such a Secret never gets a fingerprint. A run before that rule (same code
-  otherwise) made 27 requests, 0.37 ×. Next step: apply stringData as data (what the server stores),
-  so that those Secrets get fingerprints too; it changes how a Secret edited by hand is treated (a
-  conflict, as for any field, instead of a silent overwrite), so it was not done here. The other 27:
-  discovery, the Lease (create, delete), the namespace and parent reads, the current revision,
-  13 LISTs and 2 parent applies that change nothing.
+  apply that fails clears them first; objects whose ownership a re-apply would change, and
+  \`spread plan\`, are always dry-run. No-op of 500: 527 → 110 requests, 0.80 × → 0.45 × kubectl;
+  no-op of 5,000: 15.5 s → 4.7 s.
 - Fix 4 (scripts/build.mjs): the bundle was 80 % @kubernetes/client-node's generated API clients,
-  which spread never uses (it imports KubeConfig; client-node's config.js imports gen/index.js for
-  makeApiClient), and dockerode loads gRPC and protobufjs for BuildKit sessions spread never opens. The
-  build now bundles a copy of client-node's config.js that imports only the two generated modules it
-  needs, and a copy of dockerode's lib/docker.js without the session and followProgress; each rewrite
-  checks what it replaces, and the build fails over 4 MB. 6.97 MB → 3.57 MB (with @actions/cache,
-  about 1 MB, added for issue 4's layer cache), start-up 318 → about 230 ms.
+  which spread never uses, and dockerode loaded gRPC and protobufjs for BuildKit sessions spread never
+  opens. The build bundles a copy of client-node's config.js that imports only the two generated
+  modules it needs, and a copy of dockerode's lib/docker.js without the session; each rewrite checks
+  what it replaces, and the build fails over 4 MB. 6.97 MB → 3.57 MB, start-up 318 → about 230 ms.
 - Fix 5 (src/cluster/apply.ts): the deferred dry runs of custom resources whose CRD the same deploy
-  creates looked up their Namespace once per object: 834 of 10,865 requests at 5,000 objects, 83 at 500.
-- First deploy (≤ 0.2 × kubectl: missed, 0.98 ×). Every object is new, so every object is
-  dry-run and then applied: two requests against kubectl's one, by design (nothing is written unless
-  every object passes: the brief's "write nothing to the cluster when the input is invalid"). With the
-  API server saturated, wall time follows the server's work, so spread's 16 requests in flight buy
-  what kubectl loses by sending one at a time, and no more: about 1,030 requests against 512. On a
-  remote cluster, where a request's round trip rather than the server's CPU dominates, concurrency
-  counts; here it cannot. Reaching 0.2 × would need a fifth of kubectl's server work while doing twice
-  its requests.
-- No-op (zero writes: met; ≤ 0.1 × kubectl: missed, 0.45 ×). 0.1 × kubectl's 1.9 s is 0.19 s, less
-  than spread's start-up alone (about 0.23 s to the first request) plus reading the 500-object
-  directory (about 0.25 s); the requests take the rest. Not reachable by a Node process that reads the
-  directory on this machine.
-- 5,000 objects, peak RSS (≤ 300 MB: missed, 323–359 MB). \`spread render\` of the same 5,000 objects
-  alone peaks at about 320 MB: the input stage (the yaml library composing documents with positions)
-  is most of it, see "Input" above; the first deploy adds the live and dry-run copies of the objects.
-  Not changed this session.
-- Start-up (≤ 300 ms) and bundle (≤ 4 MB): met, see fix 4.
+  creates looked up their Namespace once per object: 834 of 10,865 requests at 5,000 objects.
+- Fix 6 (src/cluster/apply.ts, secretAsStored): of the 110 requests of a no-op of 500, 83 were dry
+  runs of the fixture's Secrets, written with stringData: the server stores data, which another
+  manager could change without touching spread's stringData fields (kubernetes#108008), so they never
+  got a fingerprint. spread now applies stringData as data (what the server stores): it owns the
+  stored values, a change by another manager conflicts like any other field, and the Secrets get
+  fingerprints. No-op of 500: 110 → 27 requests; 10 % changed: 214 → 131; no-op of 5,000: 866 → 33.
+  The 27: 10 GETs (discovery twice, the Namespace, the Lease, the parent twice, the CRD twice), the
+  Lease's create and delete, 13 LISTs (the plan's and prune's) and 2 applies of the parent that change
+  nothing.
+- Fix 7 (src/cluster/apply.ts, applyset.ts): the audit log showed the plan's LISTs running one after
+  another (each started when the first object of its kind came up; objects come sorted by kind):
+  150 ms for the 6 LISTs of a no-op of 450; they now start together (bounded by --concurrency), as
+  do prune's 7 LISTs (100 → 11 ms). A CRD created by the deploy was polled for Established every
+  250 ms; now after 10 ms, doubling to 250: the 500-object first deploy waited 256 ms, now 15 ms.
+- Fix 8 (start-up): dockerode (with docker-modem and ssh2) and @actions/cache (with the Azure storage
+  client) are imported when first needed (a build or push; the Action's layer cache), so ncc puts them
+  in chunks of their own, minified with terser: dist/spread.js 3.57 → 2.16 MB, importing it 190 →
+  about 145 ms. Both entry points enable Node's compile cache (module.enableCompileCache, as tsc
+  does), which skips compiling the bundle on the second run on a machine (about 50 ms; every run
+  after the first one here, a fresh CI machine pays it once). Start-up 227 → 214 ms (Action), 239 →
+  195 ms (CLI).
+- Fix 9 (peak RSS at 5,000: 359 → 272 MB). A heap profile showed little live data (about 15 MB after
+  reading, 22 MB after rendering), but 240–270 MB resident: V8 grows the young generation to 64 MB
+  semi-spaces (128 MB) once enough data survives scavenges, which a deploy of thousands of objects
+  always does, plus garbage not yet collected. Two changes: (a) the input stage keeps a compact table
+  of each value's lines instead of the yaml library's documents, copies each controller once instead
+  of three times, and flattens the strings the YAML composer built piecewise (bench:input max RSS at
+  5,000: 275 → 256–257 MB); (b) the CLI's shebang runs Node with --max-semi-space-size=16 (and the
+  GitLab component passes it): \`spread render\` of 5,000 objects 327 → 183 MB with both; a no-op
+  deploy of 5,000 with (a) only 321 MB, with (b) too 228 MB (by hand, in the same time). The Action
+  cannot pass Node options (the runner starts \`node dist/index.js\`): it keeps V8's defaults and
+  peaks at 320–335 MB at 5,000 objects (the CLI without the option, by hand).
+- First deploy (≤ 0.2 × kubectl: missed, 0.66 ×). Every object is new, so every object is dry-run and
+  then applied: two requests against kubectl's one, by design (nothing is written unless every object
+  passes: the brief's "write nothing to the cluster when the input is invalid"). The audit log of the
+  500-object first deploy: process start to the first request 0.28 s, reading 0.28 s, 500 dry runs
+  0.5 s, applying 500 objects 1.6 s (Services and Deployments the slowest: the server allocates IPs
+  and the controllers react), prune and record 0.1 s. The server's CPU is the limit: --concurrency
+  8/16/32/64 on first deploys made no difference. Reaching 0.2 × would need a fifth of kubectl's
+  server work while doing twice its requests.
+- No-op (zero writes: met; ≤ 0.1 × kubectl: missed, 0.25 ×). \`node --cpu-prof\` of a no-op of 450
+  after these fixes: 867 ms (with the profiler), of which reading the directory 361 ms (the yaml
+  library parsing 583 files: 248 ms), loading the bundle 113 ms, GC 62 ms, fingerprints 35 ms, and
+  waiting for the API server 49 ms. 0.1 × kubectl here is about 0.3 s: the directory alone takes
+  longer to parse. Next step if it matters: parsing the files on worker threads (the API server is
+  idle while spread reads), or a faster YAML parser that keeps positions.
+- kubectl was slower in this run than in the previous one (the no-op of 500: 2.96 s against 1.94 s,
+  the same binary and cluster, which had by then run another hour of tests and benchmarks; its etcd
+  database had grown to 151 MB). spread's own times fell: the no-op of 500 877 → 738 ms, the first
+  deploy 3,120 → 2,760 ms, the no-op of 5,000 4.7 → 3.3 s. Against the previous run's kubectl, the
+  no-op of 500 would be 0.38 ×, the first deploy 0.87 ×.
+- The 5,000-object first deploy of spread shows no request count: the API server rotated its audit log
+  during that step (--audit-log-maxsize 100). Counted afterwards across the rotated file: 10,033
+  (create 2, delete 1, get 12, list 13, patch 5,003, patch (dry run) 5,000, update 2). The harness now
+  reads across a rotation.
 - Writes: the 5,000-object runs start before the controllers have finished with the first deploy's
   833 Pods (the wait for quiet is capped at 2 minutes), so a 5,000 no-op's "writes" count Deployment
   status updates by the controllers for both tools; the 500-object no-op is quiet: 0 for both.
-- Nothing else ran on the machine during this run; repetitions of the same step still differed by up
-  to about 15 %.
-- kubectl's ApplySet prune took about 0.22 s per deleted object here (50 in 11 s, 500 in 115 s);
+- Nothing else ran on the machine during this run.
+- kubectl's ApplySet prune took about 0.22 s per deleted object here (50 in 11 s, 500 in 118 s);
   the cause was not investigated.`;
 
 /** Replaces (or appends) the "## Deploy" section of bench/RESULTS.md; other sections are kept. */

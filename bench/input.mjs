@@ -323,6 +323,14 @@ const NOTES = `Profile (\`node --cpu-prof bench/input.mjs --run bench/work/input
   sequences replaces it (same output, the byte-identical tests unchanged).
 - \`.k2e/\` objects no longer keep their file's parsed YAML document alive until the entity tree is
   built: only the value and its source are kept.
+- Memory (issue 8's 300 MB at 5,000 objects for a whole deploy): a heap profile showed 15–22 MB of
+  live data against 240–270 MB resident; most of the rest was V8's young generation, grown to 128 MB
+  by data surviving scavenges, and the parsed documents (52–57 MB live for 5,833 files against
+  13.5 MB of values). Controller, pod and \`.ctr\` files now keep a compact table of their values'
+  lines instead of the documents, \`deploymentOf\` copies each controller once instead of three
+  times, and decoded strings are flattened (the composer builds them piecewise: 185,000 string
+  pieces, 6.2 MB). Max RSS at 5,000: 275 → 256–257 MB here (this benchmark runs Node without the CLI's
+  --max-semi-space-size=16, which takes a whole \`spread render\` to 183 MB; see "Deploy").
 - What remains is the \`yaml\` library: composing documents with positions (\`parseAllDocuments\`,
   about 45 % of the CPU time) and stringifying (\`Document.toString\`, about 25 %), with GC at 15–20 %.
   Next steps if the target matters on a busy 2-CPU runner: a dedicated emitter for \`render\` (plain
