@@ -57,15 +57,15 @@ const DIST = path.join(here, 'work', 'dist');
 const CLI_FILE = path.join(DIST, 'cli', 'index.js');
 const ACTION = path.join(DIST, 'index.js');
 /**
- * The CLI as `spread` (npm's bin link) runs it: through its shebang, whose Node options
- * (`#!/usr/bin/env -S node --max-semi-space-size=16`) are read from the copy of dist/ and passed to
- * this Node, so that the Node measured is this one. The Action gets none (the runner starts
- * `node dist/index.js`).
+ * The CLI as `spread` (npm's bin link) runs it: as a shell script whose second line is
+ * `':' //; exec node --max-semi-space-size=16 "$0" "$@"`. Those Node options are read from the copy of
+ * dist/ and passed to this Node, so that the Node measured is this one. The Action gets none (the
+ * runner starts `node dist/index.js`).
  */
 function cliArgv() {
-  const shebang = readFileSync(CLI_FILE, 'utf8').split('\n', 1)[0];
-  const m = /^#!\/usr\/bin\/env (?:-S )?node((?: --[\w=-]+)*)$/.exec(shebang);
-  if (!m) throw new Error(`unexpected shebang in ${CLI_FILE}: ${shebang}`);
+  const [shebang, exec] = readFileSync(CLI_FILE, 'utf8').split('\n', 2);
+  const m = /^':' \/\/; exec node((?: --[\w=-]+)*) "\$0" "\$@"$/.exec(exec ?? '');
+  if (shebang !== '#!/bin/sh' || !m) throw new Error(`unexpected start of ${CLI_FILE}: ${shebang}\n${exec}`);
   return [...m[1].trim().split(' ').filter(Boolean), CLI_FILE];
 }
 const CONTEXT = 'spread-local';

@@ -1,4 +1,5 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
+#!/bin/sh
+':' //; exec node --max-semi-space-size=16 "$0" "$@"
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
   process.stderr.write(`spread needs Node.js 24 or newer; this is ${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\n`);
