@@ -782,8 +782,8 @@ function report(m, rows, extras, failures) {
     'ServiceAccounts, a CRD and custom resources, in spread layout) into a fresh namespace of its own, in',
     'four steps: first deploy, no-op redeploy, 10 % of the objects changed, 10 % more removed (prune).',
     '',
-    '- spread: `spread deploy DIR spread-local -n NS --name bench --no-wait` (dist/cli/index.js with the Node',
-    '  options of its shebang, as the installed `spread` runs; no rollout wait, like kubectl).',
+    '- spread: `spread deploy DIR spread-local -n NS --name bench --no-wait` (dist/cli/index.js, run as the',
+    '  installed `spread` runs it: Node with --max-semi-space-size=16; no rollout wait, like kubectl).',
     '- kubectl: its input is `spread render` of the same directory (the same objects as plain manifests),',
     '  applied each step as a CI script would: `kubectl apply --server-side --field-manager kubectl-crds -f crd.yaml`, `kubectl wait',
     '  --for condition=Established crd/…` (one `kubectl apply` cannot create a CRD and its custom',
@@ -895,11 +895,13 @@ const NOTES = `Profile and fixes (issue 8):
   always does, plus garbage not yet collected. Two changes: (a) the input stage keeps a compact table
   of each value's lines instead of the yaml library's documents, copies each controller once instead
   of three times, and flattens the strings the YAML composer built piecewise (bench:input max RSS at
-  5,000: 275 → 256–257 MB); (b) the CLI's shebang runs Node with --max-semi-space-size=16 (and the
+  5,000: 275 → 256–257 MB); (b) the CLI runs Node with --max-semi-space-size=16 (and the
   GitLab component passes it): \`spread render\` of 5,000 objects 327 → 183 MB with both; a no-op
   deploy of 5,000 with (a) only 321 MB, with (b) too 228 MB (by hand, in the same time). The Action
   cannot pass Node options (the runner starts \`node dist/index.js\`): it keeps V8's defaults and
-  peaks at 320–335 MB at 5,000 objects (the CLI without the option, by hand).
+  peaks at 320–335 MB at 5,000 objects (the CLI without the option, by hand). This run's CLI set the
+  option with \`#!/usr/bin/env -S node …\`; it now execs Node from a shell line instead (BusyBox's env
+  has no -S), with the same option.
 - First deploy (≤ 0.2 × kubectl: missed, 0.66 ×). Every object is new, so every object is dry-run and
   then applied: two requests against kubectl's one, by design (nothing is written unless every object
   passes: the brief's "write nothing to the cluster when the input is invalid"). The audit log of the
