@@ -101,6 +101,10 @@ export function formatReportText(report: DeployReport): string {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
     lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}  (${o.source})`);
     for (const c of o.changes ?? []) lines.push(`      ${formatChange(c)}`);
+    // An update whose values all stay: the apply moves field ownership to spread (an object kubectl
+    // or another tool applied, a Secret an earlier spread applied as stringData) or metadata only.
+    if (report.mode === 'plan' && o.action === 'update' && (o.changes?.length ?? 0) === 0)
+      lines.push('      (no value changes: spread takes over field ownership)');
   }
   for (const i of report.images ?? []) {
     const what = i.built ? (i.pushed ? 'built and pushed' : 'built') : i.pushed ? 'pushed' : 'unchanged';

@@ -101,5 +101,27 @@ describe('report', () => {
     expect(text).toContain('Plan for web');
     expect(text).toContain('      ~ spec.replicas: 1 → 2');
     expect(text).toContain('0 to create, 1 to update, 0 to replace, 0 unchanged, 0 to prune');
+    expect(text).not.toContain('no value changes');
+  });
+
+  test('a planned update without changed values says that only ownership moves', () => {
+    const plan: DeployReport = {
+      ...report,
+      mode: 'plan',
+      objects: [
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          namespace: 'prod',
+          name: 'db',
+          action: 'update',
+          source: 's.yaml:1',
+        },
+      ],
+      rollout: [],
+    };
+    expect(formatReportText(plan)).toContain(
+      '  secret/db update -n prod  (s.yaml:1)\n      (no value changes: spread takes over field ownership)',
+    );
   });
 });
