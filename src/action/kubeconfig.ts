@@ -21,8 +21,8 @@ export interface PreparedKubeconfig {
  * The content stays in memory, except when a user authenticates with an `exec` plugin or an
  * `auth-provider`: those run other programs that may read `$KUBECONFIG` (kubelogin, some cloud
  * plugins), so it is written to a 0600 file in a fresh directory under RUNNER_TEMP, KUBECONFIG points
- * to it for child processes, and {@link PreparedKubeconfig.cleanup} removes it (also on exit and on
- * SIGINT/SIGTERM, as when a run is cancelled).
+ * to it for child processes, and {@link PreparedKubeconfig.cleanup} removes it (also on exit: a
+ * cancelled run's SIGINT/SIGTERM stops the deploy, see frontend/interrupts.ts, and the process exits).
  *
  * Without content, the environment's kubeconfig files are used as they are.
  * @throws KubeconfigError when the content is not a kubeconfig or lacks the context.
@@ -53,11 +53,6 @@ export function prepareKubeconfig(
   writeFileSync(file, decoded, { mode: 0o600 });
   const previous = process.env.KUBECONFIG;
   process.env.KUBECONFIG = file;
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const onSignal = (signal: NodeJS.Signals) => {
-    cleanup();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
   let done = false;
   const cleanup = () => {
     if (done) return;
@@ -66,10 +61,8 @@ export function prepareKubeconfig(
     if (previous === undefined) delete process.env.KUBECONFIG;
     else process.env.KUBECONFIG = previous;
     process.off('exit', cleanup);
-    for (const s of signals) process.off(s, onSignal);
   };
   process.on('exit', cleanup);
-  for (const s of signals) process.on(s, onSignal);
   core.info(`kubeconfig with an exec or auth-provider plugin: written to ${file} (0600) for this step`);
   return { source: { paths: [file] }, file, cleanup };
 }

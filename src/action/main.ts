@@ -7,6 +7,7 @@ import { locatedFailures } from '../core/errors.js';
 import { deletes } from '../core/manage.js';
 import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
+import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
 import { addDeploySummary, type SummaryReport } from '../report/summary.js';
@@ -29,6 +30,8 @@ const PLAN_OUTPUT_LIMIT = 256 * 1024;
  * comment only warns when it fails.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // A cancelled run (SIGINT, then SIGTERM) stops the deploy, which releases its Lease.
+  const interrupts = trapInterrupts({ error: (m) => core.error(m) });
   let cleanup = () => {};
   let locate = (file: string) => file;
   let annotate = true;
@@ -47,6 +50,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
     const options = {
       path: path.resolve(runner.workspace, inputs.path),
+      signal: interrupts.signal,
       kubeconfig: kube.source,
       context: context || undefined,
       namespace: inputs.namespace || undefined,
@@ -104,6 +108,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     core.setFailed((error as Error).message ?? String(error));
   } finally {
     cleanup();
+    interrupts.dispose();
+    const interrupted = interrupts.exitCode();
+    if (interrupted !== undefined) process.exitCode = interrupted;
   }
 }
 
@@ -169,6 +176,7 @@ async function runDelete(
     lockTimeoutMs: inputs.lockTimeoutMs,
     holder: defaultHolder(runLinks(runner).runUrl),
     logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
+    ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
   });
   await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner);
 }

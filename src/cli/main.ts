@@ -5,6 +5,7 @@ import { failureLines, locatedFailures } from '../core/errors.js';
 import { readDeployment } from '../core/read.js';
 import { render } from '../deployment/index.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
+import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText } from '../report/report.js';
@@ -181,6 +182,7 @@ async function runDeploy(
       lockTimeoutMs: flags.lockTimeout,
       waitLoadBalancer: flags.waitLoadBalancer,
       rollbackOnFailure: flags.rollbackOnFailure,
+      ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
       ...(ci.commit ? { commit: ci.commit } : {}),
       ...(ci.runUrl ? { runUrl: ci.runUrl } : {}),
       ...(flags.annotate ? { annotations: deployAnnotations(ci, new Date()) } : {}),
@@ -335,11 +337,14 @@ export function program(): Command {
 
 /** Runs the CLI; exit code 1 on any failure, with every error on stderr. */
 export async function main(argv: readonly string[]): Promise<number> {
+  const interrupts = trapInterrupts({ error: (m) => process.stderr.write(`${m}\n`) });
   try {
     await program().parseAsync([...argv]);
-    return 0;
+    return interrupts.exitCode() ?? 0;
   } catch (error) {
     for (const line of failureLines(error)) process.stderr.write(`${line}\n`);
-    return 1;
+    return interrupts.exitCode() ?? 1;
+  } finally {
+    interrupts.dispose();
   }
 }

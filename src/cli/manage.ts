@@ -8,6 +8,7 @@ import {
   list,
   rollback,
 } from '../core/manage.js';
+import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { formatReportText } from '../report/report.js';
 import { durationArg } from './args.js';
@@ -67,6 +68,7 @@ function base(context: string | undefined, flags: ManageFlags) {
     ...(context ? { context } : {}),
     ...(flags.namespace ? { namespace: flags.namespace } : {}),
     logger: createCliLogger(flags.verbose),
+    ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
   };
 }
 

@@ -172,6 +172,11 @@ export async function planObjects(
       limit(async (): Promise<PlannedObject | undefined> => {
         // Failures name the object as given, which is also what sortFailures orders them by.
         const given = o;
+        const shape = secretShapeProblem(o.object);
+        if (shape) {
+          failures.push({ object: given, message: shape });
+          return undefined;
+        }
         const resource = resources.get(o);
         if (!resource) {
           const gk = formatGroupKind(groupKindOf(o.object));
@@ -223,7 +228,7 @@ export async function planObjects(
                 resource,
                 action: 'replace',
                 live,
-                deferred: `immutable fields change: ${explainApiError(error)}`,
+                deferred: `immutable fields change: ${objectError(o.object, error)}`,
               };
             }
             throw error;
@@ -239,7 +244,7 @@ export async function planObjects(
             owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
           return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
         } catch (error) {
-          failures.push({ object: given, message: explainApiError(error, options) });
+          failures.push({ object: given, message: objectError(given.object, error, options) });
           return undefined;
         }
       }),
@@ -455,7 +460,7 @@ export async function applyObjects(
             return result;
           } catch (error) {
             if (isUnavailable(error)) unavailable = true;
-            failures.push({ object: p, message: explainApiError(error, options) });
+            failures.push({ object: p, message: objectError(p.object, error, options) });
             return undefined;
           }
         }),
@@ -511,7 +516,7 @@ async function checkDeferred(
           try {
             await serverSideApply(client, resource, p.object, options, true);
           } catch (error) {
-            failures.push({ object: p, message: explainApiError(error, options) });
+            failures.push({ object: p, message: objectError(p.object, error, options) });
           }
         }),
       ),
@@ -732,6 +737,66 @@ export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'fo
   if (isImmutableFieldError(error)) message += ' (use --replace to delete and re-create the object)';
   if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;
   return message;
+}
+
+/**
+ * Why a core/v1 Secret's `data` or `stringData` is not a map of strings (null values allowed), in
+ * words that show no value; undefined when both are fine or the object is not a Secret. Checked
+ * before the dry run, because the server's answer quotes the value (`.stringData: expected map, got
+ * &{…}`), and a Secret's values never reach a log.
+ */
+export function secretShapeProblem(object: KubeObject): string | undefined {
+  if (!isCoreSecret(object)) return undefined;
+  for (const field of ['data', 'stringData'] as const) {
+    const values = object[field];
+    if (values === undefined || values === null) continue;
+    if (typeof values !== 'object' || Array.isArray(values))
+      return `${field} must map keys to strings, found ${Array.isArray(values) ? 'a sequence' : `a ${typeof values}`} (value not shown)`;
+    for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+      if (typeof value === 'string' || value === null) continue;
+      const found = Array.isArray(value)
+        ? 'a sequence'
+        : typeof value === 'object'
+          ? 'a mapping'
+          : `a ${typeof value}`;
+      return `${field} ${key} must be a string, found ${found} (value not shown)`;
+    }
+  }
+  return undefined;
+}
+
+/** The shortest Secret value {@link redactSecretValues} hides: shorter ones would mangle the message. */
+const MIN_REDACTED = 3;
+
+/**
+ * An API error about `object` as text ({@link explainApiError}); for a core/v1 Secret, every value of
+ * its `data` (as sent and base64-decoded) and `stringData` that the server's message quotes is
+ * replaced by `<redacted>`, from 3 characters on.
+ */
+export function objectError(
+  object: KubeObject,
+  error: unknown,
+  options?: Pick<ApplyOptions, 'forceConflicts'>,
+): string {
+  return redactSecretValues(explainApiError(error, options), object);
+}
+
+function redactSecretValues(message: string, object: KubeObject): string {
+  if (!isCoreSecret(object)) return message;
+  const secrets = new Set<string>();
+  const collect = (v: unknown, decode: boolean) => {
+    if (typeof v === 'string') {
+      secrets.add(v);
+      if (decode) secrets.add(Buffer.from(v, 'base64').toString('utf8'));
+    } else if (v && typeof v === 'object') for (const x of Object.values(v)) collect(x, decode);
+  };
+  collect(object.data, true);
+  collect(object.stringData, false);
+  let out = message;
+  // Longest first, so that a value containing another is hidden whole.
+  for (const s of [...secrets].filter((s) => s.length >= MIN_REDACTED).sort((a, b) => b.length - a.length))
+    out = out.split(s).join('<redacted>');
+  return out;
 }
 
 function sortFailures(failures: ObjectFailure[], order: readonly SourcedObject[]): ObjectFailure[] {

@@ -436,8 +436,6 @@ export async function waitForRollout(
   if (tracked.length === 0) return [];
 
   const stop = new AbortController();
-  const onOuterAbort = () => stop.abort();
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const pullSeen = new Map<string, Set<string>>();
   let lastProgress = '';
   let lastProgressAt = 0;
@@ -464,6 +462,12 @@ export async function waitForRollout(
       if (error) reject(error);
       else resolve(results ?? finishAll());
     };
+    // The caller's abort (Ctrl-C, a cancelled job) ends the wait at once with its reason.
+    const onOuterAbort = () => {
+      const reason = options.signal?.reason;
+      end(reason instanceof Error ? reason : new Error('the wait for the rollout was aborted'));
+    };
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
     const failWithPods = async (failing: Tracked[]) => {
       settled = true; // no other outcome while the events are read
@@ -591,6 +595,7 @@ export async function waitForRollout(
       },
       Math.max(0, deadline - Date.now()),
     );
+    if (options.signal?.aborted) onOuterAbort();
 
     const watchFailed = (error: unknown) => {
       if (!settled && !stop.signal.aborted) end(error as Error);

@@ -292,7 +292,12 @@ export async function list(options: ManageOptions): Promise<DeploymentSummary[]>
       let status: DeploymentSummary['status'] = 'ready';
       let message: string | undefined;
       try {
-        const children = await findPruneCandidates(client, discovery, set, parentState(p, set), []);
+        const children = await findPruneCandidates(client, discovery, set, parentState(p, set), [], {
+          onForbidden: (what) =>
+            options.logger.warn(
+              `${name}: cannot list ${what} (no list right): its objects there are not counted`,
+            ),
+        });
         objects = children.length;
         for (const c of children) {
           if (!isWaited(c.object)) continue;
@@ -362,7 +367,17 @@ export async function deletes(name: string, options: ManageWriteOptions): Promis
     let revisions = 0;
     try {
       const discovery = await Discovery.load(client);
-      children = parent.exists ? await findPruneCandidates(client, discovery, set, parent, []) : [];
+      // A kind spread may not list would keep objects nobody could find once the parent is gone.
+      const unlisted: string[] = [];
+      children = parent.exists
+        ? await findPruneCandidates(client, discovery, set, parent, [], {
+            onForbidden: (w) => unlisted.push(w),
+          })
+        : [];
+      if (unlisted.length > 0)
+        throw new Error(
+          `cannot list ${unlisted.join(', ')} (no list right), so objects of deployment ${name} there could not be deleted and would be left without a record; nothing was deleted`,
+        );
       // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
       const isNs = (c: PruneCandidate) => c.object.kind === 'Namespace' && c.object.apiVersion === 'v1';
       await deleteObjects(

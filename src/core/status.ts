@@ -348,7 +348,12 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
       states.set(k, v);
     const previous = await readParent(client, set);
     const extra: PruneCandidate[] = previous.exists
-      ? await findPruneCandidates(client, discovery, set, previous, objects)
+      ? await findPruneCandidates(client, discovery, set, previous, objects, {
+          onForbidden: (what) =>
+            options.logger?.warn(
+              `cannot list ${what} (no list right): objects the directory dropped there are not shown`,
+            ),
+        })
       : [];
     return statusOf(read.application, read.deployment, {
       namespace,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { deletes } from '../../src/core/manage.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
@@ -217,6 +218,26 @@ describe('prune', () => {
       'name',
     ]);
     expect(left.stdout.trim()).toBe('configmap/nolist-8');
+    // Deleting the deployment would leave its ConfigMaps without a record: refused, nothing deleted.
+    const refused = await deletes('nolist', {
+      kubeconfig: { paths: [kubeconfig] },
+      context: sa,
+      namespace: ns,
+      logger: silentLogger,
+    }).catch((e: Error) => e);
+    expect(String(refused)).toMatch(/cannot list configmaps in .* \(no list right\).*nothing was deleted/);
+    const parent = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      ns,
+      'get',
+      'secret',
+      'spread.nolist',
+      '-o',
+      'name',
+    ]);
+    expect(parent.stdout.trim()).toBe('secret/spread.nolist');
   });
 
   test('an input that parses to zero objects is an error, and nothing is pruned', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -254,6 +254,63 @@ describe('spread deploy against the local cluster', () => {
       expect(o.action).toBe('unchanged');
     }
   });
+});
+
+describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
+  const nsInt = uniqueName('itg-interrupt');
+  afterAll(async () => {
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', nsInt, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s during the rollout wait: spread stops, exits %i and releases its Lease',
+    async (signal, code) => {
+      await kubectl(['--context', 'spread-local', 'create', 'namespace', nsInt], { allowFail: true });
+      // A LoadBalancer Service never gets an address here, so --wait-load-balancer waits until stopped.
+      const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
+      const svc =
+        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n';
+      mkdirSync(path.join(dir, '.k2e'));
+      writeFileSync(path.join(dir, '.k2e/lb.yaml'), svc);
+      const child = spawn(
+        path.join(ROOT, 'dist/cli/index.js'),
+        [
+          'deploy',
+          dir,
+          'spread-local',
+          '-n',
+          nsInt,
+          '--name',
+          'interrupted',
+          '--timeout',
+          '5m',
+          '--wait-load-balancer',
+        ],
+        { cwd: ROOT, env: process.env },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      const started = Date.now();
+      while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(stderr).toMatch(/waiting for 1 of 1/);
+      const lease = async () =>
+        (
+          await kubectl(['--context', 'spread-local', '-n', nsInt, 'get', 'lease', '-o', 'name'])
+        ).stdout.trim();
+      expect(await lease()).toBe('lease.coordination.k8s.io/spread.interrupted');
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(stderr).toMatch(new RegExp(`interrupted by ${signal}`));
+      expect(await lease()).toBe('');
+    },
+  );
 });
 
 describe('a context limited to one namespace (spread-team-a)', () => {

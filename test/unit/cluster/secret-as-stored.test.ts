@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { secretAsStored } from '../../../src/cluster/apply.js';
+import { objectError, secretAsStored, secretShapeProblem } from '../../../src/cluster/apply.js';
+import { KubeApiError } from '../../../src/cluster/client.js';
 import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const secret = (fields: Record<string, unknown>): KubeObject => ({
@@ -68,5 +69,74 @@ describe('secretAsStored', () => {
     ],
   ])('returns %s as it is (the same object)', (_, object) => {
     expect(secretAsStored(object)).toBe(object);
+  });
+});
+
+describe('secretShapeProblem', () => {
+  test.each<[string, Record<string, unknown>, string]>([
+    [
+      'stringData a string',
+      { stringData: 'SCALARSECRET' },
+      'stringData must map keys to strings, found a string',
+    ],
+    [
+      'stringData a sequence',
+      { stringData: ['LISTSECRET'] },
+      'stringData must map keys to strings, found a sequence',
+    ],
+    [
+      'a stringData value a mapping',
+      { stringData: { k: { n: 'NESTED' } } },
+      'stringData k must be a string, found a mapping',
+    ],
+    ['a data value a sequence', { data: { k: ['x'] } }, 'data k must be a string, found a sequence'],
+    ['a data value a number', { data: { k: 5 } }, 'data k must be a string, found a number'],
+  ])('names %s without the value', (_, fields, message) => {
+    const problem = secretShapeProblem(secret(fields));
+    expect(problem).toBe(`${message} (value not shown)`);
+    expect(problem).not.toMatch(/SECRET|NESTED/);
+  });
+
+  test('is undefined for maps of strings and nulls, and for other kinds', () => {
+    expect(
+      secretShapeProblem(secret({ data: { a: 'YQ==' }, stringData: { b: 'x', c: null } })),
+    ).toBeUndefined();
+    expect(secretShapeProblem(secret({ data: null }))).toBeUndefined();
+    expect(
+      secretShapeProblem({
+        apiVersion: 'example.com/v1',
+        kind: 'Secret',
+        metadata: { name: 'c' },
+        stringData: 'x',
+      }),
+    ).toBeUndefined();
+  });
+});
+
+describe('objectError', () => {
+  const status = (message: string) =>
+    new KubeApiError(500, 'PATCH /x', { kind: 'Status', message, code: 500 }, '');
+
+  test("hides a Secret's values (as sent, and data base64-decoded) that the server's message quotes", () => {
+    const s = secret({
+      data: { a: Buffer.from('DECODEDSECRET').toString('base64') },
+      stringData: { b: 'RAWSECRET' },
+    });
+    const message = objectError(
+      s,
+      status(`bad: RAWSECRET and DECODEDSECRET and ${Buffer.from('DECODEDSECRET').toString('base64')}`),
+    );
+    expect(message).toBe('bad: <redacted> and <redacted> and <redacted>');
+  });
+
+  test('leaves other kinds, and values under 3 characters, as they are', () => {
+    expect(objectError(secret({ stringData: { a: 'ab' } }), status('ab cd'))).toBe('ab cd');
+    const cm: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: { a: 'VALUE' },
+    };
+    expect(objectError(cm, status('VALUE'))).toBe('VALUE');
   });
 });

@@ -1,0 +1,54 @@
+import type { Logger } from '../core/logger.js';
+
+/** The exit codes of a process ended by a signal, as shells report them: 128 + the signal number. */
+const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/** What {@link trapInterrupts} returns. */
+export interface Interrupts {
+  /** Aborted on the first SIGINT or SIGTERM, with an Error naming the signal as its reason. */
+  readonly signal: AbortSignal;
+  /** 130 after SIGINT, 143 after SIGTERM; undefined while no signal came. */
+  exitCode(): number | undefined;
+  /** Removes the handlers; Node's default handling (ending the process) applies again. */
+  dispose(): void;
+}
+
+let current: AbortSignal | undefined;
+
+/**
+ * The signal of the CLI's current {@link trapInterrupts}, for the commands to pass to the core
+ * (requests, waits and builds stop; the deploy lock is released in the core's `finally`).
+ */
+export function interruptSignal(): AbortSignal | undefined {
+  return current;
+}
+
+/**
+ * Turns SIGINT (Ctrl-C) and SIGTERM (a CI runner cancelling the job) into an abort, so that a deploy
+ * stops its requests and waits, releases its Lease and exits 130 or 143, instead of dying with the
+ * Lease held until it expires. A second signal ends the process at once with the same code.
+ */
+export function trapInterrupts(logger: Pick<Logger, 'error'>): Interrupts {
+  const controller = new AbortController();
+  let received: keyof typeof EXIT_CODES | undefined;
+  const handler = (name: keyof typeof EXIT_CODES) => () => {
+    if (received) process.exit(EXIT_CODES[received]);
+    received = name;
+    logger.error(`${name}: stopping; a second ${name} ends spread at once, without releasing its lock`);
+    controller.abort(new Error(`interrupted by ${name}`));
+  };
+  const onInt = handler('SIGINT');
+  const onTerm = handler('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  current = controller.signal;
+  return {
+    signal: controller.signal,
+    exitCode: () => (received ? EXIT_CODES[received] : undefined),
+    dispose() {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      if (current === controller.signal) current = undefined;
+    },
+  };
+}
