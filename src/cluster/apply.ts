@@ -5,7 +5,7 @@ import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
 import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
-import { objectFingerprint, stableJson } from './fingerprint.js';
+import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
 import { takeOverClientSideApply } from './takeover.js';
 
 /** What applying did to one object. `pruned` is added by prune. */
@@ -604,8 +604,9 @@ function keepAnnotations(
 /**
  * A core/v1 Secret as the API server stores it: `stringData` merged into `data` (values base64 of
  * their UTF-8 bytes, a null value as the empty string, a `stringData` key winning over the same
- * `data` key) and removed. A `stringData` that is not a map of strings is left as it is, for the
- * server's strict validation to reject. Any other object is returned as it is (the same reference).
+ * `data` key) and removed. A Secret whose `data` or `stringData` is not a map of strings is left as
+ * it is, for the plan to report ({@link secretShapeProblem}). Any other object is returned as it is
+ * (the same reference).
  *
  * Source: the Secret API, "stringData ... is provided as a write-only input field for convenience.
  * All keys and values are merged into the data field on write, overwriting any existing values."
@@ -617,34 +618,24 @@ function keepAnnotations(
  */
 export function secretAsStored(object: KubeObject): KubeObject {
   if (!isCoreSecret(object) || object.stringData === undefined) return object;
+  // Anything but maps of strings is left as it is, for the plan to report (converting it would
+  // store garbage).
+  if (secretShapeProblem(object)) return object;
   const { stringData, ...rest } = object;
   if (stringData === null) return rest;
-  // Anything but a map of strings (a null value is the API's empty string) is left for the server's
-  // strict validation to reject, with its own message: converting it would store garbage.
-  if (typeof stringData !== 'object' || Array.isArray(stringData)) return object;
-  const entries = Object.entries(stringData as Record<string, unknown>);
-  if (!entries.every(([, v]) => typeof v === 'string' || v === null)) return object;
   const data: Record<string, unknown> = { ...((object.data as Record<string, unknown> | undefined) ?? {}) };
-  for (const [key, value] of entries as [string, string | null][])
+  for (const [key, value] of Object.entries(stringData as Record<string, string | null>))
     data[key] = Buffer.from(value ?? '', 'utf8').toString('base64');
   return { ...rest, data };
 }
 
 /** Whether `fieldManager`'s Apply entry owns `stringData` fields of a core/v1 Secret (applied as stringData). */
 function ownsStringData(o: KubeObject, fieldManager: string): boolean {
-  if (!isCoreSecret(o)) return false;
-  const entries = (o.metadata.managedFields ?? []) as {
-    manager?: string;
-    operation?: string;
-    fieldsV1?: unknown;
-  }[];
-  return entries.some(
-    (e) =>
-      e.manager === fieldManager &&
-      e.operation === 'Apply' &&
-      typeof e.fieldsV1 === 'object' &&
-      e.fieldsV1 !== null &&
-      'f:stringData' in e.fieldsV1,
+  return (
+    isCoreSecret(o) &&
+    applyEntries(o, fieldManager).some(
+      (e) => typeof e.fieldsV1 === 'object' && e.fieldsV1 !== null && 'f:stringData' in e.fieldsV1,
+    )
   );
 }
 

@@ -69,7 +69,7 @@ export function sameOwnFields(a: KubeObject, b: KubeObject, fieldManager: string
 export const MAX_FINGERPRINTS = 16_000;
 
 /** One entry of `metadata.managedFields` (Kubernetes ManagedFieldsEntry). */
-interface ManagedFieldsEntry {
+export interface ManagedFieldsEntry {
   manager?: string;
   operation?: string;
   subresource?: string;
@@ -79,7 +79,7 @@ interface ManagedFieldsEntry {
 }
 
 /** The server-side apply entries of `fieldManager` on the object itself (not on a subresource). */
-function applyEntries(o: KubeObject, fieldManager: string): ManagedFieldsEntry[] {
+export function applyEntries(o: KubeObject, fieldManager: string): ManagedFieldsEntry[] {
   return ((o.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter(
     (e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource,
   );

@@ -1,7 +1,7 @@
 import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { resolvesToNonString } from '../input/traps.js';
 import type { Deployment } from './deployment.js';
-import type { KubeObject } from './kube-object.js';
+import { isCoreSecret, type KubeObject } from './kube-object.js';
 
 /**
  * Renders a set as multi-document YAML, in apply order, exactly as it would be applied: keys in
@@ -30,7 +30,7 @@ export const REDACTED = '<redacted>';
  * (keys kept, so the shape stays reviewable); any other object is returned as it is.
  */
 export function redactSecret(object: KubeObject): KubeObject {
-  if (object.kind !== 'Secret' || object.apiVersion !== 'v1') return object;
+  if (!isCoreSecret(object)) return object;
   const copy = { ...object };
   for (const field of ['data', 'stringData'] as const) {
     const values = object[field];

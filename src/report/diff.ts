@@ -1,5 +1,5 @@
 import diff from 'microdiff';
-import type { KubeObject } from '../deployment/kube-object.js';
+import { isCoreSecret, type KubeObject } from '../deployment/kube-object.js';
 import { REDACTED } from '../deployment/render.js';
 
 /** One changed field between the live object and what the apply would make of it. */
@@ -27,7 +27,7 @@ const IGNORED = new Set([
  * order. Secret `data`/`stringData` values are never shown, only that they changed.
  */
 export function diffObjects(live: KubeObject, after: KubeObject): FieldChange[] {
-  const secret = live.kind === 'Secret' && live.apiVersion === 'v1';
+  const secret = isCoreSecret(live);
   const out: FieldChange[] = [];
   for (const d of diff(
     live as unknown as Record<string, unknown>,
