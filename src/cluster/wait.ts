@@ -287,6 +287,11 @@ function ownedPods(owner: KubeObject, pods: readonly KubeObject[]): KubeObject[]
  * - StatefulSet: `controller-revision-hash` = `status.updateRevision`;
  * - DaemonSet: `pod-template-generation` = `metadata.generation`;
  * - Job: the pods it owns; a Pod: itself.
+ *
+ * None while a Deployment, StatefulSet or DaemonSet has a `status.observedGeneration` below its
+ * `metadata.generation`: its controller has not seen the new spec yet, so the revision it names is
+ * the previous one (as `kubectl rollout status` waits for the spec update to be observed). Right
+ * after a rollback, the failing pods of the abandoned revision would otherwise count as current.
  */
 export function currentPods(
   o: KubeObject,
@@ -300,7 +305,15 @@ export function currentPods(
     };
   };
   const label = (p: KubeObject, k: string) => p.metadata.labels?.[k];
-  switch (formatGroupKind(groupKindOf(o))) {
+  const gk = formatGroupKind(groupKindOf(o));
+  const observed = (o.status as { observedGeneration?: unknown } | undefined)?.observedGeneration;
+  if (
+    (gk === 'Deployment.apps' || gk === 'StatefulSet.apps' || gk === 'DaemonSet.apps') &&
+    typeof observed === 'number' &&
+    observed < Number(o.metadata.generation ?? 0)
+  )
+    return [];
+  switch (gk) {
     case 'Deployment.apps': {
       const revision = o.metadata.annotations?.['deployment.kubernetes.io/revision'];
       const rs = replicaSets.find(

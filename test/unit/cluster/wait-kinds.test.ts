@@ -272,6 +272,17 @@ describe('current pods of a rollout', () => {
     ).toEqual(['new']);
     expect(currentPods(d, pods, [rs('rs1', '1', 'h1')])).toEqual([]);
     expect(currentPods(d, pods).length).toBe(2);
+    // A spec change (a rollback) the controller has not observed: revision 2 is no longer current.
+    const unobserved = {
+      ...d,
+      metadata: { ...d.metadata, generation: 3 },
+      status: { observedGeneration: 2 },
+    };
+    expect(currentPods(unobserved, pods, [rs('rs1', '1', 'h1'), rs('rs2', '2', 'h2')])).toEqual([]);
+    const observed = { ...unobserved, status: { observedGeneration: 3 } };
+    expect(
+      currentPods(observed, pods, [rs('rs1', '1', 'h1'), rs('rs2', '2', 'h2')]).map((x) => x.metadata.name),
+    ).toEqual(['new']);
   });
 
   test('StatefulSet by updateRevision, DaemonSet by template generation', () => {
