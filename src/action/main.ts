@@ -7,7 +7,7 @@ import { locatedFailures } from '../core/errors.js';
 import { deletes } from '../core/manage.js';
 import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
-import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
+import { trapInterrupts } from '../frontend/interrupts.js';
 import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
 import { addDeploySummary, type SummaryReport } from '../report/summary.js';
@@ -45,7 +45,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const kube = prepareKubeconfig(inputs.kubeconfig, context, runner);
     cleanup = kube.cleanup;
     if (inputs.mode === 'delete') {
-      await runDelete(inputs, runner, kube.source, context);
+      await runDelete(inputs, runner, kube.source, context, interrupts.signal);
       return;
     }
     const options = {
@@ -167,6 +167,7 @@ async function runDelete(
   runner: RunnerEnv,
   kubeconfig: KubeconfigSource,
   context: string | undefined,
+  signal: AbortSignal,
 ) {
   const name = inputs.name || toDnsLabel(path.basename(path.resolve(runner.workspace, inputs.path)));
   const result = await deletes(name, {
@@ -176,7 +177,7 @@ async function runDelete(
     lockTimeoutMs: inputs.lockTimeoutMs,
     holder: defaultHolder(runLinks(runner).runUrl),
     logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
-    ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
+    signal,
   });
   await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner);
 }

@@ -4,7 +4,7 @@ import { formatGroupKind, groupKindOf, isCoreSecret } from '../deployment/kube-o
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
-import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
+import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
 import { takeOverClientSideApply } from './takeover.js';
 
@@ -315,7 +315,7 @@ async function listAll(
   collection: string,
   signal: AbortSignal | undefined,
 ): Promise<Map<string, KubeObject> | undefined> {
-  const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+  const apiVersion = apiVersionOf(resource);
   const out = new Map<string, KubeObject>();
   let next: string | undefined;
   try {

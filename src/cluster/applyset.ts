@@ -4,7 +4,7 @@ import type { GroupKind, KubeObject, SourcedObject } from '../deployment/kube-ob
 import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
 import { version } from '../version.js';
 import { KubeApiError, type KubeClient } from './client.js';
-import { type Discovery, objectPath, type ResourceInfo } from './discovery.js';
+import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { decodeFingerprints, encodeFingerprints } from './fingerprint.js';
 
 /** Labels and annotations of the ApplySet convention (KEP-3659), as `kubectl apply --applyset` writes them. */
@@ -226,7 +226,7 @@ export async function findPruneCandidates(
         for (const item of items) {
           const obj = {
             ...item,
-            apiVersion: info.group ? `${info.group}/${info.version}` : info.version,
+            apiVersion: apiVersionOf(info),
             kind: info.kind,
           };
           if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id) continue;

@@ -145,8 +145,7 @@ export class Discovery {
   }
 
   private add(info: ResourceInfo): void {
-    const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
-    const key = gvkKey(apiVersion, info.kind);
+    const key = gvkKey(apiVersionOf(info), info.kind);
     if (!this.byGvk.has(key)) this.byGvk.set(key, info);
     this.scopeByGk.set(`${info.kind}.${info.group}`, info.namespaced);
     if (!this.byGk.has(`${info.kind}.${info.group}`)) this.byGk.set(`${info.kind}.${info.group}`, info);
@@ -155,6 +154,11 @@ export class Discovery {
 
 function gvkKey(apiVersion: string, kind: string): string {
   return `${apiVersion}|${kind}`;
+}
+
+/** The apiVersion of a resource's objects: `group/version`, or `version` for the core group (`v1`). */
+export function apiVersionOf(info: ResourceInfo): string {
+  return info.group ? `${info.group}/${info.version}` : info.version;
 }
 
 /** The REST path of an object, e.g. `/apis/apps/v1/namespaces/ns/deployments/web`. */
