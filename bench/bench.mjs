@@ -76,7 +76,7 @@ const NAME = 'bench';
 const LABEL = 'spread-bench';
 const STEPS = ['first deploy', 'no-op', '10 % changed', '10 % pruned'];
 /**
- * The cluster floor (tool \`floor\`, first deploy only): the bench process itself sends just the
+ * The cluster floor (tool `floor`, first deploy only): the bench process itself sends just the
  * server-side applies a first deploy needs, one per object (the CRD first, then its Established
  * condition polled every 10 ms), FLOOR_CONCURRENCY in flight (spread's default --concurrency), with
  * no discovery, reads, dry runs or records. No client that creates the objects can be faster on this
@@ -695,6 +695,27 @@ function bundleSize() {
   return { files, total: files.reduce((n, [, s]) => n + s, 0) };
 }
 
+/**
+ * What a no-op of `size` objects costs any Node tool that parses its directory with the yaml library,
+ * before its first request: Node's own start-up (`node -e 0`) and a fresh process that only parses the
+ * directory (bench/parse-floor.mjs), both with the CLI's Node options; medians of `runs`, ms.
+ */
+async function parseFloor(size, runs = 7) {
+  const dir = path.join(work, `parse-floor-${size}`);
+  generate(dir, size, { group: 'parse.bench.spread.example' });
+  const flags = cliArgv().slice(0, -1);
+  const node = [];
+  const parse = [];
+  for (let i = 0; i < runs; i++) {
+    const n = await timed(process.execPath, [...flags, '-e', '0']);
+    const p = await timed(process.execPath, [...flags, path.join(here, 'parse-floor.mjs'), dir]);
+    if (p.status !== 0) throw new Error(`parse-floor failed:\n${p.out.slice(-2000)}`);
+    node.push(n.ms);
+    parse.push(p.ms);
+  }
+  return { size, nodeMs: median(node), parseMs: median(parse) };
+}
+
 async function renderTime(size, runs = 3) {
   const dir = path.join(work, `render-${size}`);
   generate(dir, size, { group: 'render.bench.spread.example' });
@@ -812,12 +833,17 @@ async function main() {
   if (flag('--skip-extras')) {
     extras.startupAction = extras.startupCli = undefined;
     extras.render = { ms: undefined, rssKb: 0 };
+    extras.parseFloor = undefined;
   } else {
     console.log(`bundle: ${(extras.bundle.total / 1e6).toFixed(2)} MB`);
     extras.startupAction = await startUp('action');
     extras.startupCli = await startUp('cli');
     console.log(
       `start-up to the first API request: Action ${fmtMs(extras.startupAction)}, CLI ${fmtMs(extras.startupCli)}`,
+    );
+    extras.parseFloor = await parseFloor(500);
+    console.log(
+      `Node start-up ${fmtMs(extras.parseFloor.nodeMs)}; Node parsing the 500-object directory ${fmtMs(extras.parseFloor.parseMs)}`,
     );
     extras.render = await renderTime(5000);
     console.log(
@@ -901,6 +927,7 @@ function report(m, rows, extras, failures) {
   const first500 = ratio(rows, 500, 'first deploy');
   const floor500 = ratio(rows, 500, 'first deploy', 'ms', 'floor');
   const noop500 = ratio(rows, 500, 'no-op');
+  const noopKubectl = at(500, 'no-op', 'kubectl');
   const noopWrites = at(500, 'no-op', 'spread', 'writes');
   const rss5000 = rows.some((r) => r.size === 5000 && r.tool === 'spread')
     ? Math.max(...rows.filter((r) => r.size === 5000 && r.tool === 'spread').map((r) => r.rssMb ?? 0))
@@ -921,6 +948,7 @@ function report(m, rows, extras, failures) {
     `- start-up of dist/index.js (the Action) to its first API request ≤ ${TARGETS.startupMs} ms — ${fmtMs(extras.startupAction)} (the CLI: ${fmtMs(extras.startupCli)}) — ${yes(extras.startupAction === undefined ? undefined : extras.startupAction <= TARGETS.startupMs)}`,
     `- bundle ≤ ${TARGETS.bundleMb} MB — ${bundleMb.toFixed(2)} MB (${extras.bundle.files.map(([f, s]) => `${f} ${s.toLocaleString('en-US')} B`).join(', ')}) — ${yes(bundleMb <= TARGETS.bundleMb)}`,
     `- \`spread render\` of 5,000 objects (dist/cli/index.js, no target): ${fmtMs(extras.render.ms)}, ${Math.round(extras.render.rssKb / 1024)} MB peak RSS`,
+    `- the no-op's parse floor (no target): Node starting and exiting (\`node -e 0\`) ${fmtMs(extras.parseFloor?.nodeMs)}; a fresh Node process that only parses the 500-object directory with the yaml library (bench/parse-floor.mjs) ${fmtMs(extras.parseFloor?.parseMs)}${noopKubectl && extras.parseFloor ? `, ${(extras.parseFloor.parseMs / noopKubectl).toFixed(2)} × kubectl's no-op of 500` : ''}`,
     '',
   );
   if (failures.length > 0)

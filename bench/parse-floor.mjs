@@ -1,0 +1,28 @@
+// The no-op's parse floor (bench/bench.mjs, "extras"): a fresh Node process that only reads and parses
+// every YAML/JSON file under a directory with the yaml library, with the options spread's decoder
+// uses (src/input/decode.ts), and exits. No spread code runs: the time a Node deploy tool that reads
+// this directory with this library spends before it can do anything else.
+//
+//   node bench/parse-floor.mjs DIR
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+let documents = 0;
+const walk = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(file);
+    else if (/\.(ya?ml|json)$/.test(entry.name)) {
+      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'), { merge: true, uniqueKeys: true })) {
+        doc.toJS({ maxAliasCount: 1000 });
+        documents++;
+      }
+    }
+  }
+};
+walk(process.argv[2]);
+if (documents === 0) {
+  process.stderr.write(`no YAML documents under ${process.argv[2]}\n`);
+  process.exit(1);
+}
