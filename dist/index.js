@@ -3,6 +3,28 @@ if (major < 24) {
   process.stderr.write(`spread needs Node.js 24 or newer; this is ${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\n`);
   process.exit(1);
 }
+if (!process.execArgv.includes('--max-semi-space-size=16')) {
+  const code = await (async () => {
+    try {
+      const { spawn } = await import('node:child_process');
+      const { fileURLToPath } = await import('node:url');
+      const { constants } = await import('node:os');
+      const args = [...process.execArgv, '--max-semi-space-size=16', fileURLToPath(import.meta.url)];
+      const child = spawn(process.execPath, args, { stdio: 'inherit', detached: true });
+      child.on('error', () => {});
+      if (child.pid === undefined) return undefined;
+      const forward = (signal) => child.kill(signal);
+      process.on('SIGINT', forward);
+      process.on('SIGTERM', forward);
+      return await new Promise((resolve) =>
+        child.on('exit', (status, signal) => resolve(status ?? 128 + (constants.signals[signal] ?? 9))),
+      );
+    } catch {
+      return undefined;
+    }
+  })();
+  if (code !== undefined) process.exit(code);
+}
 if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
   try {
     const dir = (await import('node:path')).join((await import('node:os')).tmpdir(), 'node-compile-cache');

@@ -96,22 +96,50 @@ try {
   process.exit(1);
 }
 `;
-writeFileSync(
-  path.join(dist, 'index.js'),
-  // exit() once the step's work is done: a request left behind (a cache service that never answered)
-  // must not keep the step running until the job's timeout.
-  `${guard}${load('./spread.js', 'runAction')}\nawait runAction();\nprocess.exit();\n`,
-);
 // V8 grows the young generation to 64 MB semi-spaces (128 MB resident) on a machine with a large heap
 // limit once enough data survives scavenges, which a deploy of thousands of objects always does; with
 // 16 MB (Node's default before the limit became heap-dependent) the 5,000-object deploys peak at
 // 220–270 MB instead of 320–360 MB, at the same speed (bench/RESULTS.md). Only a command line can set
-// it. `#!/usr/bin/env -S node …` would, but BusyBox's env (Alpine images) has no -S, so the CLI starts
-// as a shell script whose second line execs Node with the option; to Node that line is a string
-// and a comment, and Node skips the `#!` line, so `node dist/cli/index.js` runs it too (without the
-// option). The GitLab component passes the option; the Action cannot (the runner starts
-// `node dist/index.js`).
+// it: v8.setFlagsFromString once Node runs changes nothing (tried: `spread render` of 5,000 objects
+// stayed at 274 MB). `#!/usr/bin/env -S node …` would, but BusyBox's env (Alpine images) has no -S, so
+// the CLI starts as a shell script whose second line execs Node with the option; to Node that line is
+// a string and a comment, and Node skips the `#!` line, so `node dist/cli/index.js` runs it too
+// (without the option). The GitLab component passes the option.
 const CLI_NODE_OPTIONS = '--max-semi-space-size=16';
+// The Action: the runner starts `node dist/index.js`, so dist/index.js runs itself again in a child
+// Node with the option (about 30 ms more start-up) and ends with the child's exit code. The child is
+// in a process group of its own (detached), so a Ctrl-C sent to the whole group reaches it once, by
+// the parent's forwarding: a second SIGINT or SIGTERM would end it without releasing its Lease
+// (src/frontend/interrupts.ts). If the child cannot be started, the Action runs in this process.
+const reexec = `if (!process.execArgv.includes('${CLI_NODE_OPTIONS}')) {
+  const code = await (async () => {
+    try {
+      const { spawn } = await import('node:child_process');
+      const { fileURLToPath } = await import('node:url');
+      const { constants } = await import('node:os');
+      const args = [...process.execArgv, '${CLI_NODE_OPTIONS}', fileURLToPath(import.meta.url)];
+      const child = spawn(process.execPath, args, { stdio: 'inherit', detached: true });
+      child.on('error', () => {});
+      if (child.pid === undefined) return undefined;
+      const forward = (signal) => child.kill(signal);
+      process.on('SIGINT', forward);
+      process.on('SIGTERM', forward);
+      return await new Promise((resolve) =>
+        child.on('exit', (status, signal) => resolve(status ?? 128 + (constants.signals[signal] ?? 9))),
+      );
+    } catch {
+      return undefined;
+    }
+  })();
+  if (code !== undefined) process.exit(code);
+}
+`;
+writeFileSync(
+  path.join(dist, 'index.js'),
+  // exit() once the step's work is done: a request left behind (a cache service that never answered)
+  // must not keep the step running until the job's timeout.
+  `${guard}${reexec}${load('./spread.js', 'runAction')}\nawait runAction();\nprocess.exit();\n`,
+);
 writeFileSync(
   path.join(dist, 'cli/index.js'),
   `#!/bin/sh\n':' //; exec node ${CLI_NODE_OPTIONS} "$0" "$@"\n${guard}${load('../spread.js', 'runCli')}\nprocess.exitCode = await runCli(process.argv);\n`,

@@ -1,6 +1,6 @@
 // The GitHub Actions runner, as far as a JavaScript action sees it: `node <entry>` with INPUT_* and the
 // runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, RUNNER_TEMP).
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,8 @@ export interface StepOptions {
   temp?: string | undefined;
   /** More environment variables (GITHUB_API_URL, ACTIONS_RESULTS_URL, …). */
   env?: NodeJS.ProcessEnv | undefined;
+  /** Called with the started `node <entry>` process and a function that returns its log so far. */
+  onSpawn?: ((child: ChildProcess, log: () => string) => void) | undefined;
 }
 
 /** Runs the Action once as a step of a workflow run. */
@@ -80,6 +82,7 @@ export async function runActionStep(options: StepOptions): Promise<StepResult> {
     child.stdout.on('data', (d) => (log += d));
     child.stderr.on('data', (d) => (log += d));
     child.on('close', (c) => resolve({ code: c ?? 1, log }));
+    options.onSpawn?.(child, () => log);
   });
   const outputsText = readFileSync(files.output, 'utf8');
   return {

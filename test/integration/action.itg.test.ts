@@ -2,6 +2,7 @@
 // runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, RUNNER_TEMP), against the
 // local cluster, with a local HTTP server standing in for the GitHub REST API (GITHUB_API_URL).
 // SPREAD_ACTION_ENTRY runs another build of the entry point (e.g. a private tsc build) instead.
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -432,4 +433,65 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     expect(r.code).not.toBe(0);
     expect(r.log).toContain('::error::input mode: expected deploy, plan or delete, got "apply"');
   });
+
+  test.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    'a cancelled job (%s to `node dist/index.js`): the Action runs in a child Node with --max-semi-space-size=16, stops it, exits %i, releases its Lease',
+    async (signal, code) => {
+      // A LoadBalancer Service never gets an address here, so wait-load-balancer waits until stopped.
+      mkdirSync(path.join(workspace, 'deploy/lb/.k2e'), { recursive: true });
+      writeFileSync(
+        path.join(workspace, 'deploy/lb/.k2e/lb.yaml'),
+        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
+      );
+      const lease = async () =>
+        (await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'lease', '-o', 'name'])).stdout.trim();
+      let child: ChildProcess | undefined;
+      let log = () => '';
+      const running = runActionStep({
+        entry: ENTRY,
+        workspace,
+        inputs: {
+          ...base,
+          path: 'deploy/lb',
+          name: 'lb',
+          wait: 'true',
+          'wait-load-balancer': 'true',
+          timeout: '5m',
+        },
+        env: { GITHUB_API_URL: apiUrl, 'INPUT_GITHUB-TOKEN': TOKEN },
+        onSpawn: (c, l) => {
+          child = c;
+          log = l;
+        },
+      });
+      const started = Date.now();
+      while (!/waiting for 1 of 1/.test(log()) && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(log()).toMatch(/waiting for 1 of 1/);
+      // The runner started one Node; the deploy runs in its child, with the option on its command line.
+      const children = readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .filter((d) => {
+          try {
+            const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+            return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child?.pid;
+          } catch {
+            return false; // ended while listing
+          }
+        });
+      expect(children).toHaveLength(1);
+      const argv = readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      expect(argv).toContain('--max-semi-space-size=16');
+      expect(argv.at(-1)).toBe(ENTRY);
+      expect(await lease()).toBe('lease.coordination.k8s.io/spread.lb');
+      child?.kill(signal);
+      const r = await running;
+      expect(r.code, r.log).toBe(code);
+      expect(r.log).toContain(`interrupted by ${signal}`);
+      expect(await lease()).toBe('');
+    },
+  );
 });
