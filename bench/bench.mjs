@@ -538,6 +538,40 @@ async function cleanUp(wait = true) {
   console.warn('  (bench namespaces still terminating after 10 minutes)');
 }
 
+/**
+ * The same no-op once more through the Action (`node dist/index.js` with INPUT_*, as the runner starts
+ * it) after spread's no-op step, for its wall time and peak RSS (GNU time's %M: the largest process
+ * of the tree, so the Action's child Node). Recorded per size in `actionRuns`.
+ */
+const actionRuns = [];
+async function actionNoop(ns, dir, size) {
+  const files = path.join(work, 'action');
+  mkdirSync(files, { recursive: true });
+  for (const f of ['output', 'summary']) writeFileSync(path.join(files, f), '');
+  const r = await timed(process.execPath, [ACTION], {
+    INPUT_PATH: dir,
+    INPUT_KUBECONFIG: readFileSync(process.env.KUBECONFIG, 'utf8'),
+    INPUT_CONTEXT: CONTEXT,
+    INPUT_NAMESPACE: ns,
+    INPUT_NAME: NAME,
+    INPUT_WAIT: 'false',
+    GITHUB_WORKSPACE: root,
+    GITHUB_OUTPUT: path.join(files, 'output'),
+    GITHUB_STEP_SUMMARY: path.join(files, 'summary'),
+  });
+  if (r.status !== 0) throw new Error(`the Action's no-op failed (${r.status}):\n${r.out.slice(-4000)}`);
+  const unchanged = /^unchanged<<(.+)\n(\d+)\n\1$/m.exec(readFileSync(path.join(files, 'output'), 'utf8'));
+  actionRuns.push({
+    size,
+    ms: r.ms,
+    rssKb: r.rssKb,
+    unchanged: unchanged ? Number(unchanged[2]) : undefined,
+  });
+  console.log(
+    `  action  ${String(size).padStart(5)}    no-op (Action) ${fmtMs(r.ms).padStart(8)}  unchanged ${unchanged?.[2] ?? '?'}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '?'} MB`,
+  );
+}
+
 /** One tool, one size, one repetition: the four steps in a fresh namespace. */
 async function scenario(tool, size, rep) {
   const id = `${tool}-${size}-${rep}`;
@@ -595,6 +629,7 @@ async function scenario(tool, size, rep) {
       `  ${tool.padEnd(7)} ${String(size).padStart(5)} #${rep} ${STEPS[s].padEnd(13)} ${fmtMs(r.ms).padStart(8)}${r.mainMs !== undefined ? ` (apply ${fmtMs(r.mainMs)})` : ''}  ${requests ? `${requests.total} requests ${verbs(requests)}` : ''}  writes ${writes.set}${writes.other.length ? ` + ${writes.other.length} own (${writes.other.join(' ')})` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '?'} MB`,
     );
     await settle(ns, group);
+    if (tool === 'spread' && STEPS[s] === 'no-op' && rep === 1) await actionNoop(ns, dir, size);
   }
   if (!flag('--keep')) {
     await kube.request('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
@@ -873,6 +908,7 @@ async function main() {
     if (!flag('--keep')) await cleanUp(false);
   }
   kube.close();
+  extras.action = actionRuns;
   const rows = aggregate(results);
   const text = report(m, rows, extras, failures);
   console.log(`\n${text}`);
@@ -938,15 +974,17 @@ function report(m, rows, extras, failures) {
     return a && b ? a / b : undefined;
   });
   const bundleMb = extras.bundle.total / 1e6;
+  const action5000 = extras.action?.find((a) => a.size === 5000);
   lines.push(
     '',
     'Targets:',
     '',
     `- first deploy of 500: spread ≤ ${TARGETS.firstDeploy500} × kubectl — ${first500?.toFixed(2) ?? '–'} × — ${yes(first500 === undefined ? undefined : first500 <= TARGETS.firstDeploy500)} (the cluster floor: ${floor500?.toFixed(2) ?? '–'} ×)`,
     `- no-op redeploy of 500: no write changing a resourceVersion — ${noopWrites ?? '–'} — ${yes(noopWrites === undefined ? undefined : noopWrites === 0)}; ≤ ${TARGETS.noop500} × kubectl — ${noop500?.toFixed(2) ?? '–'} × — ${yes(noop500 === undefined ? undefined : noop500 <= TARGETS.noop500)}`,
-    `- 5,000 objects: peak RSS ≤ ${TARGETS.rss5000Mb} MB — ${rss5000 ? Math.round(rss5000) : '–'} MB — ${yes(rss5000 ? rss5000 <= TARGETS.rss5000Mb : undefined)}; time linear (5,000 ≤ ${TARGETS.linear} × 500) — ${linear.map((l, i) => `${STEPS[i]} ${l?.toFixed(1) ?? '–'} ×`).join(', ')} — ${yes(linear.every((l) => l === undefined) ? undefined : linear.every((l) => l === undefined || l <= TARGETS.linear))}`,
+    `- 5,000 objects: peak RSS ≤ ${TARGETS.rss5000Mb} MB — ${rss5000 ? Math.round(rss5000) : '–'} MB (the Action's no-op: ${action5000?.rssKb ? Math.round(action5000.rssKb / 1024) : '–'} MB) — ${yes(rss5000 ? rss5000 <= TARGETS.rss5000Mb && (!action5000?.rssKb || action5000.rssKb / 1024 <= TARGETS.rss5000Mb) : undefined)}; time linear (5,000 ≤ ${TARGETS.linear} × 500) — ${linear.map((l, i) => `${STEPS[i]} ${l?.toFixed(1) ?? '–'} ×`).join(', ')} — ${yes(linear.every((l) => l === undefined) ? undefined : linear.every((l) => l === undefined || l <= TARGETS.linear))}`,
     `- start-up of dist/index.js (the Action) to its first API request ≤ ${TARGETS.startupMs} ms — ${fmtMs(extras.startupAction)} (the CLI: ${fmtMs(extras.startupCli)}) — ${yes(extras.startupAction === undefined ? undefined : extras.startupAction <= TARGETS.startupMs)}`,
     `- bundle ≤ ${TARGETS.bundleMb} MB — ${bundleMb.toFixed(2)} MB (${extras.bundle.files.map(([f, s]) => `${f} ${s.toLocaleString('en-US')} B`).join(', ')}) — ${yes(bundleMb <= TARGETS.bundleMb)}`,
+    `- the Action (\`node dist/index.js\` with INPUT_*, as the runner starts it), spread's no-op run once more after the CLI's (first runs only): ${(extras.action ?? []).map((a) => `${a.size.toLocaleString('en-US')} objects ${fmtMs(a.ms)}, ${a.rssKb ? Math.round(a.rssKb / 1024) : '–'} MB peak RSS, ${a.unchanged ?? '?'} unchanged`).join('; ') || 'not measured'}`,
     `- \`spread render\` of 5,000 objects (dist/cli/index.js, no target): ${fmtMs(extras.render.ms)}, ${Math.round(extras.render.rssKb / 1024)} MB peak RSS`,
     `- the no-op's parse floor (no target): Node starting and exiting (\`node -e 0\`) ${fmtMs(extras.parseFloor?.nodeMs)}; a fresh Node process that only parses the 500-object directory with the yaml library (bench/parse-floor.mjs) ${fmtMs(extras.parseFloor?.parseMs)}${noopKubectl && extras.parseFloor ? `, ${(extras.parseFloor.parseMs / noopKubectl).toFixed(2)} × kubectl's no-op of 500` : ''}`,
     '',
