@@ -3,21 +3,36 @@ if (major < 24) {
   process.stderr.write(`spread needs Node.js 24 or newer; this is ${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\n`);
   process.exit(1);
 }
-if (!process.execArgv.includes('--max-semi-space-size=16')) {
+if (process.env.SPREAD_ACTION_CHILD && process.channel) {
+  delete process.env.SPREAD_ACTION_CHILD;
+  process.channel.unref();
+  process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+} else if (
+  ![...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some(
+    (o) => o.startsWith('--max-semi-space-size') || o.startsWith('--inspect'),
+  )
+) {
   const code = await (async () => {
     try {
       const { spawn } = await import('node:child_process');
       const { fileURLToPath } = await import('node:url');
       const { constants } = await import('node:os');
       const args = [...process.execArgv, '--max-semi-space-size=16', fileURLToPath(import.meta.url)];
-      const child = spawn(process.execPath, args, { stdio: 'inherit', detached: true });
+      const child = spawn(process.execPath, args, {
+        stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+        detached: true,
+        env: { ...process.env, SPREAD_ACTION_CHILD: '1' },
+      });
       child.on('error', () => {});
       if (child.pid === undefined) return undefined;
-      const forward = (signal) => child.kill(signal);
-      process.on('SIGINT', forward);
-      process.on('SIGTERM', forward);
+      process.on('SIGINT', () => child.kill('SIGINT'));
+      process.on('SIGTERM', () => child.kill('SIGTERM'));
+      process.on('SIGHUP', () => child.kill('SIGTERM'));
       return await new Promise((resolve) =>
-        child.on('exit', (status, signal) => resolve(status ?? 128 + (constants.signals[signal] ?? 9))),
+        child.on('exit', (status, signal) => {
+          if (signal) process.stdout.write(`::error::spread (Node, pid ${child.pid}) was ended by ${signal}\n`);
+          resolve(status ?? 128 + (constants.signals[signal] ?? 9));
+        }),
       );
     } catch {
       return undefined;

@@ -107,25 +107,46 @@ try {
 // (without the option). The GitLab component passes the option.
 const CLI_NODE_OPTIONS = '--max-semi-space-size=16';
 // The Action: the runner starts `node dist/index.js`, so dist/index.js runs itself again in a child
-// Node with the option (about 30 ms more start-up) and ends with the child's exit code. The child is
-// in a process group of its own (detached), so a Ctrl-C sent to the whole group reaches it once, by
-// the parent's forwarding: a second SIGINT or SIGTERM would end it without releasing its Lease
-// (src/frontend/interrupts.ts). If the child cannot be started, the Action runs in this process.
-const reexec = `if (!process.execArgv.includes('${CLI_NODE_OPTIONS}')) {
+// Node with the option (about 30 ms more start-up) and ends with the child's exit code:
+// - The child is in a process group of its own (detached), so a Ctrl-C sent to the whole group
+//   reaches it once, by the parent's forwarding: a second SIGINT or SIGTERM would end it without
+//   releasing its Lease (src/frontend/interrupts.ts). SIGHUP (which some runners send on cancel) is
+//   forwarded as SIGTERM.
+// - An IPC channel joins the two; it closes when the parent dies, even by SIGKILL, and the child then
+//   stops as on SIGTERM (abort, release the Lease, exit 143) instead of deploying on, orphaned.
+// - A child ended by a signal gets an `::error::` line saying so (it could not say why itself).
+// - No child when the user set the option (or NODE_OPTIONS does), or debugs (--inspect: the child
+//   would take the same port), or when it cannot be started: the Action runs in this process.
+const reexec = `if (process.env.SPREAD_ACTION_CHILD && process.channel) {
+  delete process.env.SPREAD_ACTION_CHILD;
+  process.channel.unref();
+  process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+} else if (
+  ![...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\\s+/)].some(
+    (o) => o.startsWith('--max-semi-space-size') || o.startsWith('--inspect'),
+  )
+) {
   const code = await (async () => {
     try {
       const { spawn } = await import('node:child_process');
       const { fileURLToPath } = await import('node:url');
       const { constants } = await import('node:os');
       const args = [...process.execArgv, '${CLI_NODE_OPTIONS}', fileURLToPath(import.meta.url)];
-      const child = spawn(process.execPath, args, { stdio: 'inherit', detached: true });
+      const child = spawn(process.execPath, args, {
+        stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+        detached: true,
+        env: { ...process.env, SPREAD_ACTION_CHILD: '1' },
+      });
       child.on('error', () => {});
       if (child.pid === undefined) return undefined;
-      const forward = (signal) => child.kill(signal);
-      process.on('SIGINT', forward);
-      process.on('SIGTERM', forward);
+      process.on('SIGINT', () => child.kill('SIGINT'));
+      process.on('SIGTERM', () => child.kill('SIGTERM'));
+      process.on('SIGHUP', () => child.kill('SIGTERM'));
       return await new Promise((resolve) =>
-        child.on('exit', (status, signal) => resolve(status ?? 128 + (constants.signals[signal] ?? 9))),
+        child.on('exit', (status, signal) => {
+          if (signal) process.stdout.write(\`::error::spread (Node, pid \${child.pid}) was ended by \${signal}\\n\`);
+          resolve(status ?? 128 + (constants.signals[signal] ?? 9));
+        }),
       );
     } catch {
       return undefined;
