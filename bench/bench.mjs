@@ -626,7 +626,7 @@ async function scenario(tool, size, rep) {
       otherWrites: writes.other,
     });
     console.log(
-      `  ${tool.padEnd(7)} ${String(size).padStart(5)} #${rep} ${STEPS[s].padEnd(13)} ${fmtMs(r.ms).padStart(8)}${r.mainMs !== undefined ? ` (apply ${fmtMs(r.mainMs)})` : ''}  ${requests ? `${requests.total} requests ${verbs(requests)}` : ''}  writes ${writes.set}${writes.other.length ? ` + ${writes.other.length} own (${writes.other.join(' ')})` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '?'} MB`,
+      `  ${tool.padEnd(7)} ${String(size).padStart(5)} #${rep} ${STEPS[s].padEnd(13)} ${fmtMs(r.ms).padStart(8)}${r.mainMs !== undefined ? ` (apply ${fmtMs(r.mainMs)})` : ''}  ${requests ? `${requests.total} requests ${verbs(requests)}` : ''}  writes ${writes.set}${writes.other.length ? ` + ${writes.other.length} own (${writes.other.join(' ')})` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB`,
     );
     await settle(ns, group);
     if (tool === 'spread' && STEPS[s] === 'no-op' && rep === 1) await actionNoop(ns, dir, size);
@@ -1051,39 +1051,64 @@ const NOTES = `Profile and fixes (issue 8):
   of three times, and flattens the strings the YAML composer built piecewise (bench:input max RSS at
   5,000: 275 → 256–257 MB); (b) the CLI runs Node with --max-semi-space-size=16 (and the
   GitLab component passes it): \`spread render\` of 5,000 objects 327 → 183 MB with both; a no-op
-  deploy of 5,000 with (a) only 321 MB, with (b) too 228 MB (by hand, in the same time). The Action
-  cannot pass Node options (the runner starts \`node dist/index.js\`): it keeps V8's defaults and
-  peaks at 320–335 MB at 5,000 objects (the CLI without the option, by hand). This run's CLI set the
-  option with \`#!/usr/bin/env -S node …\`; it now execs Node from a shell line instead (BusyBox's env
-  has no -S), with the same option.
-- First deploy (≤ 0.2 × kubectl: missed, 0.66 ×). Every object is new, so every object is dry-run and
-  then applied: two requests against kubectl's one, by design (nothing is written unless every object
-  passes: the brief's "write nothing to the cluster when the input is invalid"). The audit log of the
-  500-object first deploy: process start to the first request 0.28 s, reading 0.28 s, 500 dry runs
-  0.5 s, applying 500 objects 1.6 s (Services and Deployments the slowest: the server allocates IPs
-  and the controllers react), prune and record 0.1 s. The server's CPU is the limit: --concurrency
-  8/16/32/64 on first deploys made no difference. Reaching 0.2 × would need a fifth of kubectl's
-  server work while doing twice its requests.
-- No-op (zero writes: met; ≤ 0.1 × kubectl: missed, 0.25 ×). \`node --cpu-prof\` of a no-op of 450
-  after these fixes: 867 ms (with the profiler), of which reading the directory 361 ms (the yaml
-  library parsing 583 files: 248 ms), loading the bundle 113 ms, GC 62 ms, fingerprints 35 ms, and
-  waiting for the API server 49 ms. 0.1 × kubectl here is about 0.3 s: the directory alone takes
-  longer to parse. Next step if it matters: parsing the files on worker threads (the API server is
-  idle while spread reads), or a faster YAML parser that keeps positions.
-- kubectl was slower in this run than in the previous one (the no-op of 500: 2.96 s against 1.94 s,
-  the same binary and cluster, which had by then run another hour of tests and benchmarks; its etcd
-  database had grown to 151 MB). spread's own times fell: the no-op of 500 877 → 738 ms, the first
-  deploy 3,120 → 2,760 ms, the no-op of 5,000 4.7 → 3.3 s. Against the previous run's kubectl, the
-  no-op of 500 would be 0.38 ×, the first deploy 0.87 ×.
-- The 5,000-object first deploy of spread shows no request count: the API server rotated its audit log
-  during that step (--audit-log-maxsize 100). Counted afterwards across the rotated file: 10,033
-  (create 2, delete 1, get 12, list 13, patch 5,003, patch (dry run) 5,000, update 2). The harness now
-  reads across a rotation.
+  deploy of 5,000 with (a) only 321 MB, with (b) too 228 MB (by hand, in the same time). The CLI
+  execs Node with the option from its second line (a shell line; BusyBox's env has no -S).
+- Fix 10 (start-up of the CLI): the Action's front end, with @actions/core, @actions/http-client and
+  the second copy of undici they bring, was evaluated by the CLI too (34 ms of loading the bundle in
+  a profile). It is a chunk of its own now, loaded by the Action only: the CLI's start-up to its first
+  request about 170 → 146 ms (old and new dist/ alternated), the Action's about 5 ms more.
+- Fix 11 (the Action's memory): the runner starts \`node dist/index.js\`, so the Action could not get
+  --max-semi-space-size=16 (v8.setFlagsFromString at run time changes nothing: \`spread render\` of
+  5,000 objects stayed at 274 MB). dist/index.js now runs itself again in a child Node with the
+  option (own process group; SIGINT and SIGTERM forwarded; the child's exit code): a no-op of 5,000
+  through the Action 319–322 → 237–241 MB by hand (253 MB in this run), and about 30 ms more
+  start-up (202 ms in this run). The harness now runs the no-op once more through the Action (see
+  "the Action" above); a break test's findings (a parent killed by SIGKILL or SIGHUP left the child
+  deploying, orphaned, with the Lease held) are fixed: an IPC channel stops the child when the parent
+  dies, and SIGHUP is forwarded as SIGTERM.
+- This run started on a fresh cluster (\`down.sh --purge\`, \`up.sh\`). kubectl is much faster on a
+  fresh etcd than after an hour of tests: the previous run (same binaries, etcd grown to 151 MB) had
+  its first deploy of 500 at 4.2 s and its no-op at 3.0 s, this one 3.3 s and 2.3 s. spread's times
+  moved less (2.76 → 2.63 s, 738 → 687 ms: its requests run concurrently, kubectl's one after another,
+  each paying the request's latency), so its ratios are higher here than in that run (first deploy
+  0.66 → 0.80 ×, no-op 0.25 → 0.30 ×). Of two earlier runs this session, one (also on a fresh
+  cluster, before the Action changes) gave 1.07 × and 0.31 ×, kubectl's first deploy of 500 taking
+  2.7 s there: the first-deploy ratio varies between about 0.8 and 1.1 on a fresh cluster. The other,
+  with a stray process taking a CPU, was stopped and discarded.
+- First deploy (≤ 0.2 × kubectl: missed). The target is below what this cluster can do at all: the
+  cluster floor, the harness sending nothing but one server-side apply per object (16 in flight, no
+  discovery, dry runs or records), takes 0.44 × kubectl's time at 500 and 0.36 × at 5,000. The API
+  server, etcd, the controllers, kwok and the client share 2 CPUs, so the server's work per object
+  sets the pace whatever the client does. spread sends two requests per new object: every object is
+  dry-run before anything is written (the brief: "write nothing to the cluster when the input is
+  invalid"). The audit log of a first deploy of 500 (3.0 s wall, 1.45 s of it spread's own CPU):
+  first request at 0.18 s, reading until 0.46 s, the lock, the parent and the LISTs until 0.51 s, 417
+  dry runs until 0.96 s, the CRD and its Established wait until 1.0 s, the 83 custom resources'
+  deferred dry runs until 1.13 s, 500 applies until 2.84 s (Services and Deployments the slowest, 5–6
+  ms each: the server allocates IPs and the controllers react), prune and records until 3.0 s. Tried:
+  a single apply group instead of one per kind group (no wait between ConfigMaps, Services,
+  Deployments…): applies 1.35–1.63 s against 1.37–1.45 s, no gain, so the order stays;
+  --concurrency 8/16/32/64 made no difference (earlier run). A CPU profile puts spread's 1.45 s in
+  start-up and parsing (about 0.45 s), Node's HTTP client (about 0.4 s for 1,032 requests), GC
+  (0.1 s) and the rest spread thinly.
+- No-op (zero writes: met; ≤ 0.1 × kubectl: missed). The parse floor (above): a fresh Node process
+  that only parses the 500-object directory with the yaml library takes 0.09 × kubectl's no-op, so the
+  target leaves about 20 ms for loading spread, asking the cluster and recording. The audit log of a
+  no-op of 450 (635 ms wall): first request at 160 ms (Node, the bundle, the kubeconfig), reading
+  the directory until 432 ms, then 27 requests until 610 ms (the lock, the parent, 6 LISTs and a
+  CRD GET together, the parent's no-op apply, the prune's 7 LISTs together, the record, the lock's
+  release). Tried without gain: parsing on a worker thread (each thread warms the library's JIT up
+  again: a worker parsing half the files made the read 195–203 ms against 140–161 ms on the main
+  thread alone); V8 flags --always-sparkplug, --max-lazy, --no-lazy (with the compile cache),
+  --single-threaded-gc (all within the noise; --min-semi-space-size=16 about 25 ms faster, at the cost
+  of a young generation that large from the start); js-yaml parses the same files in 72 ms against
+  the yaml library's 170 ms in a fresh process, but it is a second YAML dialect to keep in line with
+  the first and keeps no scalar styles, which the YAML trap checks need.
 - Writes: the 5,000-object runs start before the controllers have finished with the first deploy's
   833 Pods (the wait for quiet is capped at 2 minutes), so a 5,000 no-op's "writes" count Deployment
   status updates by the controllers for both tools; the 500-object no-op is quiet: 0 for both.
 - Nothing else ran on the machine during this run.
-- kubectl's ApplySet prune took about 0.22 s per deleted object here (50 in 11 s, 500 in 118 s);
+- kubectl's ApplySet prune took about 0.22 s per deleted object here (50 in 11 s, 500 in 114–118 s);
   the cause was not investigated.`;
 
 /** Replaces (or appends) the "## Deploy" section of bench/RESULTS.md; other sections are kept. */
