@@ -62,8 +62,8 @@ const ACTION = path.join(DIST, 'index.js');
 /**
  * The CLI as `spread` (npm's bin link) runs it: as a shell script whose second line is
  * `':' //; exec node --max-semi-space-size=16 "$0" "$@"`. Those Node options are read from the copy of
- * dist/ and passed to this Node, so that the Node measured is this one. The Action gets none (the
- * runner starts `node dist/index.js`).
+ * dist/ and passed to this Node, so that the Node measured is this one. (The Action, started as
+ * `node dist/index.js`, runs itself again with the option: scripts/build.mjs.)
  */
 function cliArgv() {
   const [shebang, exec] = readFileSync(CLI_FILE, 'utf8').split('\n', 2);
@@ -140,23 +140,19 @@ const kube = (() => {
   const cluster = kc.clusters.find((c) => c.name === ctx.cluster).cluster;
   const user = kc.users.find((u) => u.name === ctx.user).user;
   const b64 = (s) => Buffer.from(s, 'base64');
-  const agent = new https.Agent({
-    keepAlive: true,
-    maxSockets: 8,
-    ca: b64(cluster['certificate-authority-data']),
-    cert: b64(user['client-certificate-data']),
-    key: b64(user['client-key-data']),
-  });
+  const agentOf = (maxSockets) =>
+    new https.Agent({
+      keepAlive: true,
+      maxSockets,
+      ca: b64(cluster['certificate-authority-data']),
+      cert: b64(user['client-certificate-data']),
+      key: b64(user['client-key-data']),
+    });
+  const agent = agentOf(8);
   const server = new URL(cluster.server);
   // The cluster floor's client (floorRunner): a user agent of its own, as many sockets as spread's
   // default --concurrency.
-  const floorAgent = new https.Agent({
-    keepAlive: true,
-    maxSockets: FLOOR_CONCURRENCY,
-    ca: b64(cluster['certificate-authority-data']),
-    cert: b64(user['client-certificate-data']),
-    key: b64(user['client-key-data']),
-  });
+  const floorAgent = agentOf(FLOOR_CONCURRENCY);
   const floor = { agent: floorAgent, userAgent: FLOOR_AGENT, contentType: 'application/apply-patch+yaml' };
   // Retried on connection errors (a kept-alive socket the server closed, a restarted API server).
   const request = async (method, p, body, via) => {
@@ -568,7 +564,7 @@ async function actionNoop(ns, dir, size) {
     unchanged: unchanged ? Number(unchanged[2]) : undefined,
   });
   console.log(
-    `  action  ${String(size).padStart(5)}    no-op (Action) ${fmtMs(r.ms).padStart(8)}  unchanged ${unchanged?.[2] ?? '?'}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '?'} MB`,
+    `  action  ${String(size).padStart(5)}    no-op (Action) ${fmtMs(r.ms).padStart(8)}  unchanged ${unchanged?.[2] ?? '–'}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB`,
   );
 }
 

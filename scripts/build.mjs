@@ -123,7 +123,7 @@ const reexec = `if (process.env.SPREAD_ACTION_CHILD && process.channel) {
   process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 } else if (
   ![...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\\s+/)].some(
-    (o) => o.startsWith('--max-semi-space-size') || o.startsWith('--inspect'),
+    (o) => o.startsWith('${CLI_NODE_OPTIONS.split('=')[0]}') || o.startsWith('--inspect'),
   )
 ) {
   const code = await (async () => {

@@ -742,18 +742,19 @@ export function secretShapeProblem(object: KubeObject): string | undefined {
     const values = object[field];
     if (values === undefined || values === null) continue;
     if (typeof values !== 'object' || Array.isArray(values))
-      return `${field} must map keys to strings, found ${Array.isArray(values) ? 'a sequence' : `a ${typeof values}`} (value not shown)`;
+      return `${field} must map keys to strings, found ${shapeOf(values)} (value not shown)`;
     for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
       if (typeof value === 'string' || value === null) continue;
-      const found = Array.isArray(value)
-        ? 'a sequence'
-        : typeof value === 'object'
-          ? 'a mapping'
-          : `a ${typeof value}`;
-      return `${field} ${key} must be a string, found ${found} (value not shown)`;
+      return `${field} ${key} must be a string, found ${shapeOf(value)} (value not shown)`;
     }
   }
   return undefined;
+}
+
+/** A value's YAML type without the value: `a sequence`, `a mapping`, `a number`… (not null). */
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'a sequence';
+  return typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
 }
 
 /** The shortest Secret value {@link redactSecretValues} hides: shorter ones would mangle the message. */
