@@ -42,6 +42,11 @@ export interface PlannedObject extends SourcedObject {
   readonly deferred?: string;
   /** For `update`: the fields that change (Secret values redacted). */
   readonly changes?: readonly FieldChange[];
+  /**
+   * For `unchanged` found by a recorded fingerprint: that fingerprint (of this object and `live`), so
+   * that recording the deploy's fingerprints does not compute it again.
+   */
+  readonly fingerprint?: string;
 }
 
 /** Options of {@link planObjects} and {@link applyObjects}. */
@@ -216,7 +221,7 @@ export async function planObjects(
           if (live && options.fingerprints?.size) {
             const print = objectFingerprint(object, live, options.fieldManager);
             if (print !== undefined && options.fingerprints.has(print))
-              return { ...o, resource, action: 'unchanged', after: live, live };
+              return { ...o, resource, action: 'unchanged', after: live, live, fingerprint: print };
           }
           let after: KubeObject;
           try {
@@ -471,8 +476,14 @@ export async function applyObjects(
       const later = order.filter((x) => x > g).flatMap((x) => groups.get(x)!);
       throw new ApplyError('apply', sortFailures(failures, plan), applied, [...skipped, ...later]);
     }
-    const crds = done.filter((d): d is AppliedObject => d?.object.kind === 'CustomResourceDefinition');
-    if (crds.length > 0) {
+    // A CRD left unchanged and already Established needs no wait, and discovery already serves its
+    // kind, unless a later object could not be resolved when the plan was made.
+    const crds = done.filter(
+      (d): d is AppliedObject =>
+        d?.object.kind === 'CustomResourceDefinition' && !(d.action === 'unchanged' && isEstablished(d.live)),
+    );
+    const unresolved = order.some((x) => x > g && groups.get(x)!.some((p) => !p.resource));
+    if (crds.length > 0 || (unresolved && done.some((d) => d?.object.kind === 'CustomResourceDefinition'))) {
       await Promise.all(crds.map((c) => waitEstablished(client, c, options.signal)));
       await discovery.refresh();
     }
@@ -676,15 +687,18 @@ async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: 
   const path = objectPath(crd.resource, undefined, crd.object.metadata.name);
   const deadline = Date.now() + 60_000;
   for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
-    const live = await client.getOrUndefined<KubeObject>(path, signal);
-    const conditions = (
-      (live?.status as { conditions?: { type: string; status: string }[] })?.conditions ?? []
-    ).filter((c) => c.type === 'Established' && c.status === 'True');
-    if (conditions.length > 0) return;
+    if (isEstablished(await client.getOrUndefined<KubeObject>(path, signal))) return;
     if (Date.now() > deadline)
       throw new Error(`CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s`);
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
+}
+
+/** Whether a CRD's `Established` condition is True. */
+function isEstablished(crd: KubeObject | undefined): boolean {
+  const conditions = (crd?.status as { conditions?: { type: string; status: string }[] } | undefined)
+    ?.conditions;
+  return (conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
 }
 
 /** Whether the server rejected a change of an immutable field (422 Invalid, "field is immutable"). */

@@ -115,6 +115,8 @@ export interface ParentState {
   readonly tooling?: string;
   /** Fingerprints of the applied states the last completed deploy left (see objectFingerprint). */
   readonly fingerprints: ReadonlySet<string>;
+  /** The parent Secret as it was read; absent when there is none. */
+  readonly object?: KubeObject;
 }
 
 /** Reads the parent; `exists: false` when there is none yet. */
@@ -141,7 +143,25 @@ export function parentState(parent: KubeObject, set: ApplySet): ParentState {
     namespaces: [set.namespace, ...split(a[APPLYSET.additionalNamespaces])],
     ...(a[APPLYSET.tooling] ? { tooling: a[APPLYSET.tooling] } : {}),
     fingerprints: decodeFingerprints((parent.data as Record<string, string> | undefined)?.[FINGERPRINTS_KEY]),
+    object: parent,
   };
+}
+
+/**
+ * Whether the live parent already holds every value of `desired` (a {@link parentObject}): its type,
+ * labels, annotations (the tooling annotation names spread's version, so a parent another version
+ * wrote never matches) and fingerprints. Then applying `desired` would change nothing, and the write
+ * is skipped. False when there is no live parent.
+ */
+export function parentHolds(live: KubeObject | undefined, desired: KubeObject): boolean {
+  if (!live || live.type !== desired.type) return false;
+  const within = (want: Record<string, string> | undefined, have: Record<string, string> | undefined) =>
+    Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
+  return (
+    within(desired.metadata.labels, live.metadata.labels) &&
+    within(desired.metadata.annotations, live.metadata.annotations) &&
+    within(desired.data as Record<string, string>, live.data as Record<string, string> | undefined)
+  );
 }
 
 /** Applies the parent with server-side apply (spread's field manager, forced: spread owns the parent). */

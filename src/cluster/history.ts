@@ -216,9 +216,15 @@ export async function readRevision(
 
 /** The current revision the ApplySet parent names (`spread.rsprd.com/revision`); `undefined` when none. */
 export async function currentRevision(client: KubeClient, set: ApplySet): Promise<number | undefined> {
-  const parent = await client.getOrUndefined<KubeObject>(
-    `${secretsPath(set.namespace)}/${encodeURIComponent(set.parentName)}`,
+  return revisionOfParent(
+    await client.getOrUndefined<KubeObject>(
+      `${secretsPath(set.namespace)}/${encodeURIComponent(set.parentName)}`,
+    ),
   );
+}
+
+/** The current revision a parent Secret records (its {@link HISTORY}.revision annotation), if any. */
+export function revisionOfParent(parent: KubeObject | undefined): number | undefined {
   const value = parent?.metadata.annotations?.[HISTORY.revision];
   return value === undefined || value === '' ? undefined : Number(value);
 }

@@ -6,6 +6,7 @@ import {
   findPruneCandidates,
   type ParentState,
   type PruneCandidate,
+  parentHolds,
   parentObject,
   SPREAD,
   writeParent,
@@ -15,7 +16,12 @@ import type { Discovery } from '../cluster/discovery.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../cluster/fingerprint.js';
 import type { DeployLock } from '../cluster/lock.js';
 import type { RolloutResult } from '../cluster/wait.js';
-import { formatGroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  type KubeObject,
+  type SourcedObject,
+} from '../deployment/kube-object.js';
 import type { ObjectReport, RolloutReport } from '../report/report.js';
 import type { Logger } from './logger.js';
 
@@ -81,7 +87,15 @@ export async function converge(
   const parentNamespaceIsNew = plan.some(
     (p) => p.object.kind === 'Namespace' && p.object.metadata.name === set.namespace && p.action === 'create',
   );
-  if (!parentNamespaceIsNew) await writeParent(client, union, FIELD_MANAGER);
+  // The parent as it is in the cluster; a write that would change nothing is skipped (a no-op deploy
+  // writes no parent at all).
+  let parentNow = previous.object;
+  const write = async (parent: KubeObject) => {
+    if (parentHolds(parentNow, parent)) return;
+    await writeParent(client, parent, FIELD_MANAGER);
+    parentNow = parent;
+  };
+  if (!parentNamespaceIsNew) await write(union);
   let parentWritten = !parentNamespaceIsNew;
   const applied = await logger.group('Apply', () =>
     applyObjects(
@@ -93,7 +107,7 @@ export async function converge(
         ...options.apply,
         afterGroup: async (group) => {
           if (!parentWritten) {
-            await writeParent(client, union, FIELD_MANAGER);
+            await write(union);
             parentWritten = true;
           }
           await options.afterGroup?.(group);
@@ -102,7 +116,7 @@ export async function converge(
       (a) => logger.info(`${describe(a)} ${a.action}${a.replaced ? ' (replaced)' : ''}`),
     ),
   );
-  if (!parentWritten) await writeParent(client, union, FIELD_MANAGER);
+  if (!parentWritten) await write(union);
   const prints = options.recordFingerprints
     ? fingerprintsOf(plan, applied, options.apply.fieldManager)
     : undefined;
@@ -134,9 +148,9 @@ export async function converge(
         logger.info(`${c.object.kind.toLowerCase()}/${c.object.metadata.name} pruned`);
       return candidates;
     });
-    await writeParent(client, parentObject(set, gks(plan), nss(plan), prints), FIELD_MANAGER);
+    await write(parentObject(set, gks(plan), nss(plan), prints));
   } else if (prints) {
-    await writeParent(client, parentObject(set, unionGks, unionNss, prints), FIELD_MANAGER);
+    await write(parentObject(set, unionGks, unionNss, prints));
   }
   return { applied, pruned };
 }
@@ -159,9 +173,14 @@ function fingerprintsOf(
       )
       .map((p) => p.object),
   );
-  return applied.flatMap((a) =>
-    ownershipWouldChange.has(a.object) ? [] : (objectFingerprint(a.object, a.live, fieldManager) ?? []),
-  );
+  // An object the plan found unchanged by its fingerprint is still in that state (nothing was sent).
+  const known = new Map(plan.flatMap((p) => (p.fingerprint && p.live ? [[p.object, p]] : [])));
+  return applied.flatMap((a) => {
+    if (ownershipWouldChange.has(a.object)) return [];
+    const p = known.get(a.object);
+    if (p && a.action === 'unchanged' && a.live === p.live) return [p.fingerprint!];
+    return objectFingerprint(a.object, a.live, fieldManager) ?? [];
+  });
 }
 
 /** An applied object as a report line. */

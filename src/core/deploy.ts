@@ -15,7 +15,7 @@ import {
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
-import { currentRevision, readRevision, recordRevision, recordRollback } from '../cluster/history.js';
+import { readRevision, recordRevision, recordRollback, revisionOfParent } from '../cluster/history.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../cluster/lock.js';
 import { replaceOldPods, withTemplateHash } from '../cluster/rc.js';
@@ -237,7 +237,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       const conflicts = annotationConflicts(plan, options.annotations, FIELD_MANAGER);
       if (conflicts.length > 0) throw new ApplyError('plan', conflicts);
     }
-    const revisionBefore = await currentRevision(client, set);
+    // The parent read above, under the lock: the plan wrote nothing since.
+    const revisionBefore = revisionOfParent(previous.object);
     const converged = await converge(client, discovery, set, previous, plan, {
       apply: applyOptions,
       groupOf: read.groupOf,

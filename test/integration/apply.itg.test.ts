@@ -291,6 +291,19 @@ spec:
       );
       const w = await getJson(`widgets.${group}`, 'w1', target);
       expect(w.spec.size).toBe(3);
+      // The CRD unchanged (no wait for it, no new discovery) and a custom resource changed.
+      const root = dir('crd-again', {
+        ...files,
+        '.k2e/2-widget.yaml': files['.k2e/2-widget.yaml'].replace('size: 3', 'size: 4'),
+      });
+      const again = await run(root, { name: 'crd' });
+      expect(Object.fromEntries(again.objects.map((o) => [o.kind, o.action]))).toEqual({
+        ConfigMap: 'unchanged',
+        CustomResourceDefinition: 'unchanged',
+        Namespace: 'unchanged',
+        Widget: 'configured',
+      });
+      expect((await getJson(`widgets.${group}`, 'w1', target)).spec.size).toBe(4);
     } finally {
       await kubectl(['--context', 'spread-local', 'delete', 'namespace', target, '--wait=false'], {
         allowFail: true,

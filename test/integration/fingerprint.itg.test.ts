@@ -50,8 +50,13 @@ const root = writeDir('shop', {
 });
 const options = () => localDeploy(root, ns, { wait: false });
 
-/** Runs `fn` and counts the dry-run requests to the test's namespace it made (from the audit log). */
-async function countingDryRuns<T>(fn: () => Promise<T>): Promise<{ result: T; dryRuns: number }> {
+/**
+ * Runs `fn` and counts the dry-run requests to the test's namespace it made (from the audit log); also
+ * lists spread's other writes there (`verb path`), the deploy Lease's left out.
+ */
+async function countingDryRuns<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; dryRuns: number; writes: string[] }> {
   const before = readFileSync(AUDIT, 'utf8').length;
   const result = await fn();
   // The audit backend writes each event before the response is sent (blocking mode).
@@ -59,7 +64,18 @@ async function countingDryRuns<T>(fn: () => Promise<T>): Promise<{ result: T; dr
   const dryRuns = lines.filter(
     (l) => l.includes(`"namespace":"${ns}"`) && /"requestURI":"[^"]*dryRun=All/.test(l),
   ).length;
-  return { result, dryRuns };
+  const writes = lines
+    .filter((l) => l.includes(`"namespace":"${ns}"`))
+    .map((l) => JSON.parse(l) as { verb: string; requestURI: string; userAgent?: string })
+    .filter(
+      (e) =>
+        e.userAgent === 'spread' &&
+        ['create', 'update', 'patch', 'delete'].includes(e.verb) &&
+        !e.requestURI.includes('dryRun='),
+    )
+    .map((e) => `${e.verb} ${e.requestURI.split('?')[0]}`)
+    .filter((w) => !w.includes('/leases'));
+  return { result, dryRuns, writes };
 }
 
 const actions = (r: DeployReport) =>
@@ -107,9 +123,11 @@ describe('a plan skips the dry run of objects left as the last deploy applied th
     // Status updates of the controllers and another manager's label do not count.
     await kubectl([...ctx, 'label', 'deployment', 'shop', 'team=web']);
     const before = await resourceVersions();
-    const { result, dryRuns } = await countingDryRuns(() => deploy(options()));
+    const { result, dryRuns, writes } = await countingDryRuns(() => deploy(options()));
     expect(new Set(Object.values(actions(result)))).toEqual(new Set(['unchanged']));
     expect(dryRuns).toBe(0);
+    // Not even an apply of the parent that would change nothing.
+    expect(writes).toEqual([]);
     const after = await resourceVersions();
     for (const key of Object.keys(before))
       if (!key.startsWith('Deployment/')) expect(after[key], key).toBe(before[key]);

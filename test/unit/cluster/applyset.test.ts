@@ -3,6 +3,7 @@ import {
   APPLYSET,
   applySetFor,
   labelForApplySet,
+  parentHolds,
   parentObject,
   parseGroupKind,
 } from '../../../src/cluster/applyset.js';
@@ -45,5 +46,52 @@ describe('ApplySet', () => {
     ['Widget.example.com', { group: 'example.com', kind: 'Widget' }],
   ])('parseGroupKind(%s)', (text, gk) => {
     expect(parseGroupKind(text)).toEqual(gk);
+  });
+});
+
+describe('parentHolds: whether applying the parent would change nothing', () => {
+  const set = applySetFor('web', 'default');
+  const desired = parentObject(
+    set,
+    ['ConfigMap', 'Deployment.apps'],
+    ['default'],
+    ['AAAAAAAAAAAAAAAAAAAAAA'],
+  );
+  // As the server returns it: the same values, plus what others and the server add.
+  const live = () => {
+    const copy = structuredClone(desired);
+    copy.metadata.uid = 'u1';
+    copy.metadata.labels = { ...copy.metadata.labels, team: 'web' };
+    copy.metadata.annotations = { ...copy.metadata.annotations, 'spread.rsprd.com/revision': '3' };
+    return copy;
+  };
+
+  test('the same values, with other labels and annotations beside them: held', () => {
+    expect(parentHolds(live(), desired)).toBe(true);
+  });
+
+  test('no parent yet: not held', () => {
+    expect(parentHolds(undefined, desired)).toBe(false);
+  });
+
+  test('another group-kind, namespace, spread version, fingerprint, label value or type: not held', () => {
+    const changed = [
+      parentObject(set, ['ConfigMap'], ['default'], ['AAAAAAAAAAAAAAAAAAAAAA']),
+      parentObject(set, ['ConfigMap', 'Deployment.apps'], ['default', 'other'], ['AAAAAAAAAAAAAAAAAAAAAA']),
+      parentObject(set, ['ConfigMap', 'Deployment.apps'], ['default'], []),
+    ];
+    for (const d of changed) expect(parentHolds(live(), d)).toBe(false);
+    const olderSpread = live();
+    olderSpread.metadata.annotations![APPLYSET.tooling] = 'spread/v0.0.1';
+    expect(parentHolds(olderSpread, desired)).toBe(false);
+    const relabelled = live();
+    relabelled.metadata.labels![APPLYSET.id] = 'applyset-other-v1';
+    expect(parentHolds(relabelled, desired)).toBe(false);
+    const noData = live();
+    delete noData.data;
+    expect(parentHolds(noData, desired)).toBe(false);
+    const opaque = live();
+    opaque.type = 'Opaque';
+    expect(parentHolds(opaque, desired)).toBe(false);
   });
 });
