@@ -126,6 +126,12 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
       );
     });
+    const namespaceExists = async () =>
+      (await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(namespace)}`, options.signal)) !==
+      undefined;
+    // Asked now, answered while the directory is read.
+    const namespaceAtStart = namespaceExists();
+    namespaceAtStart.catch(() => {});
     const read = await logger.group('Read', () =>
       readDeployment(options.path, {
         namespace,
@@ -140,6 +146,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     logger.info(
       `${read.objects.length} objects in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
     );
+    // The deployment's namespace holds its ApplySet parent and its Lease, so it must exist or be
+    // created by the directory: say so once, before any image is built, rather than once per object.
+    const namespaceExisted = await namespaceAtStart;
+    if (!namespaceExisted && !createsNamespace(read.objects, namespace))
+      throw new Error(
+        `namespace "${namespace}" not found in context ${resolved.context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
+      );
     const applyOptions = {
       fieldManager: FIELD_MANAGER,
       forceConflicts: options.forceConflicts,
@@ -185,10 +198,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
           logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
       });
     };
-    const namespaceExists = async () =>
-      (await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(namespace)}`, options.signal)) !==
-      undefined;
-    if (options.mode === 'deploy' && (await namespaceExists())) await takeLock();
+    if (options.mode === 'deploy' && (namespaceExisted || (await namespaceExists()))) await takeLock();
     const previous = await readParent(client, set);
     if (previous.exists && previous.tooling && !previous.tooling.startsWith('spread/')) {
       throw new Error(
@@ -327,6 +337,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     }
     client.close();
   }
+}
+
+/** Whether the objects hold the core Namespace `name`. */
+function createsNamespace(objects: readonly SourcedObject[], name: string): boolean {
+  return objects.some(
+    (o) => o.object.kind === 'Namespace' && o.object.apiVersion === 'v1' && o.object.metadata.name === name,
+  );
 }
 
 /** Replaces the pods of changed ReplicationControllers, then waits for the rollout (both only with `wait`). */

@@ -314,6 +314,55 @@ spec:
     }
   });
 
+  test('a deployment namespace that does not exist and that the directory does not create: one error, nothing written', async () => {
+    const missing = uniqueName('itg-nons');
+    const files = {
+      '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: b}\n',
+      '.k2e/other.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: in-other\n  namespace: ${ns}\ndata: {a: b}\n`,
+    };
+    const root = dir('nons', files);
+    for (const mode of ['deploy', 'plan'] as const) {
+      const error = await run(root, { namespace: missing, mode }).catch((e) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(ApplyError);
+      expect(error.message).toBe(
+        `namespace "${missing}" not found in context spread-local: create it (kubectl create namespace ${missing}), or add a Namespace named ${missing} to the directory`,
+      );
+    }
+    const got = await kubectl(['--context', 'spread-local', 'get', 'namespace', missing], {
+      allowFail: true,
+    });
+    expect(got.stderr).toMatch(/not found/);
+    const other = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'in-other'], {
+      allowFail: true,
+    });
+    expect(other.stderr).toMatch(/not found/);
+  });
+
+  test('a deployment namespace the directory creates: deployed, its parent in it, then a no-op', async () => {
+    const target = uniqueName('itg-ownns');
+    const files = {
+      '.k2e/ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${target}\n`,
+      '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: b}\n',
+    };
+    try {
+      const root = dir('ownns', files);
+      const first = await run(root, { namespace: target });
+      expect(first.objects.map((o) => `${o.kind}:${o.action}`).sort()).toEqual([
+        'ConfigMap:created',
+        'Namespace:created',
+      ]);
+      const parent = await getJson('secret', `spread.${path.basename(root)}`, target);
+      expect(parent.metadata.labels['applyset.kubernetes.io/id']).toMatch(/^applyset-/);
+      const again = await run(root, { namespace: target });
+      expect(again.objects.map((o) => o.action)).toEqual(['unchanged', 'unchanged']);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', target, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
   test('an invalid object among 20 valid ones: non-zero, its file and line named, the cluster unchanged', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) {
