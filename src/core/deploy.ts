@@ -126,9 +126,16 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
       );
     });
-    const namespaceExists = async () =>
-      (await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(namespace)}`, options.signal)) !==
-      undefined;
+    // A user without `get` on Namespaces (a Role limited to a few kinds) cannot tell: then it is taken
+    // to exist, and the requests in it say otherwise.
+    const namespaceExists = () =>
+      client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(namespace)}`, options.signal).then(
+        (n) => n !== undefined,
+        (error: unknown) => {
+          if (error instanceof KubeApiError && error.code === 403) return true;
+          throw error;
+        },
+      );
     // Asked now, answered while the directory is read.
     const namespaceAtStart = namespaceExists();
     namespaceAtStart.catch(() => {});

@@ -144,7 +144,8 @@ describe('prune', () => {
   });
 
   test('a user who may not list a kind: the plan reads with GETs, and prune says what it could not check', async () => {
-    // A ServiceAccount that may get, create, patch and delete ConfigMaps but not list them.
+    // A ServiceAccount that may get, create, patch and delete ConfigMaps but not list them, and may not
+    // read its Namespace either.
     const sa = 'no-list';
     const rbac = [
       `apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: ${sa}, namespace: ${ns}}`,
@@ -152,7 +153,6 @@ describe('prune', () => {
       '- {apiGroups: [""], resources: [configmaps], verbs: [get, create, patch, delete]}',
       '- {apiGroups: [""], resources: [secrets], verbs: [get, list, create, patch, update, delete]}',
       '- {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update, patch, delete]}',
-      '- {apiGroups: [""], resources: [namespaces], verbs: [get]}',
       `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: ${sa}, namespace: ${ns}}`,
       `roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${sa}}`,
       `subjects: [{kind: ServiceAccount, name: ${sa}, namespace: ${ns}}]`,
