@@ -142,7 +142,10 @@ export function describeObject(o: SourcedObject): string {
  * together, so that one run names every problem.
  *
  * Objects whose Namespace or CustomResourceDefinition the same set creates cannot be dry-run yet;
- * they are planned as `create` with `deferred` set. A Secret's `stringData` is planned (and so
+ * they are planned as `create` with `deferred` set, and so are (as `create` or `update`, with `live`)
+ * custom resources whose CRD the set changes: the CRDs are planned first, and a dry run now would
+ * check them against the old schema. A custom resource in a version its CRD in the set does not
+ * serve is a failure. A Secret's `stringData` is planned (and so
  * applied) as `data`, see {@link secretAsStored}. An object a recorded fingerprint matches is planned
  * `unchanged` without a dry run (see objectFingerprint).
  *
@@ -172,88 +175,116 @@ export async function planObjects(
   for (const o of objects) resources.set(o, await discovery.resolve(o.object.apiVersion, o.object.kind));
   const readLive = liveReader(client, objects, resources, options.concurrency, options.signal);
   const namespaceExists = namespaceLookup(client, options.signal);
-  const planned = await Promise.all(
-    objects.map((o) =>
-      limit(async (): Promise<PlannedObject | undefined> => {
-        // Failures name the object as given, which is also what sortFailures orders them by.
-        const given = o;
-        const shape = secretShapeProblem(o.object);
-        if (shape) {
-          failures.push({ object: given, message: shape });
-          return undefined;
-        }
-        const resource = resources.get(o);
-        if (!resource) {
-          const gk = formatGroupKind(groupKindOf(o.object));
-          if (newKinds.has(gk))
-            return { ...o, resource, action: 'create', deferred: `its CRD is created by this deploy` };
+  // The kinds whose CRD this deploy creates or changes: their objects are checked against the new
+  // schema, once the CRD is applied (so the CRDs are planned first).
+  const changingKinds = new Set<string>();
+  const planOne = (o: SourcedObject) =>
+    limit(async (): Promise<PlannedObject | undefined> => {
+      // Failures name the object as given, which is also what sortFailures orders them by.
+      const given = o;
+      const shape = secretShapeProblem(o.object);
+      if (shape) {
+        failures.push({ object: given, message: shape });
+        return undefined;
+      }
+      const resource = resources.get(o);
+      if (!resource) {
+        const gk = formatGroupKind(groupKindOf(o.object));
+        const definer = newKinds.get(gk);
+        const version = o.object.apiVersion.split('/').pop()!;
+        if (definer && !definer.served.includes(version)) {
           failures.push({
             object: o,
-            message: `the server does not serve ${o.object.kind} in ${o.object.apiVersion}`,
+            message: `its CustomResourceDefinition ${definer.crd.object.metadata.name} (${definer.crd.source.file}) does not serve version ${version}${definer.served.length ? ` (it serves ${definer.served.join(', ')})` : ''}`,
           });
           return undefined;
         }
-        const ns = o.object.metadata.namespace;
-        const path = objectPath(resource, ns, o.object.metadata.name);
-        try {
-          const live = await readLive(resource, o, path);
-          const owner = live?.metadata.labels?.[PART_OF];
-          if (live && owner && options.applySetId && owner !== options.applySetId && !options.adopt) {
-            const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
-            failures.push({
-              object: o,
-              message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (--adopt takes it over)`,
-            });
-            return undefined;
-          }
-          if (!live && resource.namespaced && ns && newNamespaces.has(ns)) {
-            if (!(await namespaceExists(ns)))
-              return {
-                ...o,
-                resource,
-                action: 'create',
-                deferred: `its Namespace ${ns} is created by this deploy`,
-              };
-          }
-          const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
-          o = { ...o, object };
-          // The state a completed deploy left, untouched since: unchanged, no dry run needed.
-          if (live && options.fingerprints?.size) {
-            const print = objectFingerprint(object, live, options.fieldManager);
-            if (print !== undefined && options.fingerprints.has(print))
-              return { ...o, resource, action: 'unchanged', after: live, live, fingerprint: print };
-          }
-          let after: KubeObject;
-          try {
-            after = await serverSideApply(client, resource, object, options, true);
-          } catch (error) {
-            if (live && options.replace && isImmutableFieldError(error)) {
-              return {
-                ...o,
-                resource,
-                action: 'replace',
-                live,
-                deferred: `immutable fields change: ${objectError(o.object, error)}`,
-              };
-            }
-            throw error;
-          }
-          if (!live) return { ...o, resource, action: 'create', after };
-          const changes = diffObjects(live, after);
-          // Unchanged only when spread already owns the object's fields: otherwise the apply is
-          // what makes spread a manager, so that later removals take effect.
-          // A Secret an earlier spread wrote with stringData is applied once more, so that spread
-          // owns the data it sets (see secretAsStored); nothing else about it changes.
-          const owned = managedBy(live, options.fieldManager) && !ownsStringData(live, options.fieldManager);
-          const action: PlannedAction =
-            owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
-          return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
-        } catch (error) {
-          failures.push({ object: given, message: objectError(given.object, error, options) });
+        if (definer)
+          return { ...o, resource, action: 'create', deferred: `its CRD is created by this deploy` };
+        failures.push({
+          object: o,
+          message: `the server does not serve ${o.object.kind} in ${o.object.apiVersion}`,
+        });
+        return undefined;
+      }
+      const ns = o.object.metadata.namespace;
+      const path = objectPath(resource, ns, o.object.metadata.name);
+      try {
+        const live = await readLive(resource, o, path);
+        const owner = live?.metadata.labels?.[PART_OF];
+        if (live && owner && options.applySetId && owner !== options.applySetId && !options.adopt) {
+          const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
+          failures.push({
+            object: o,
+            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (--adopt takes it over)`,
+          });
           return undefined;
         }
-      }),
-    ),
+        if (!live && resource.namespaced && ns && newNamespaces.has(ns)) {
+          if (!(await namespaceExists(ns)))
+            return {
+              ...o,
+              resource,
+              action: 'create',
+              deferred: `its Namespace ${ns} is created by this deploy`,
+            };
+        }
+        const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
+        o = { ...o, object };
+        // The state a completed deploy left, untouched since: unchanged, no dry run needed.
+        if (live && options.fingerprints?.size) {
+          const print = objectFingerprint(object, live, options.fieldManager);
+          if (print !== undefined && options.fingerprints.has(print))
+            return { ...o, resource, action: 'unchanged', after: live, live, fingerprint: print };
+        }
+        if (changingKinds.has(formatGroupKind(groupKindOf(o.object))))
+          return {
+            ...o,
+            resource,
+            action: live ? 'update' : 'create',
+            ...(live ? { live } : {}),
+            deferred: 'its CRD changes in this deploy',
+          };
+        let after: KubeObject;
+        try {
+          after = await serverSideApply(client, resource, object, options, true);
+        } catch (error) {
+          if (live && options.replace && isImmutableFieldError(error)) {
+            return {
+              ...o,
+              resource,
+              action: 'replace',
+              live,
+              deferred: `immutable fields change: ${objectError(o.object, error)}`,
+            };
+          }
+          throw error;
+        }
+        if (!live) return { ...o, resource, action: 'create', after };
+        const changes = diffObjects(live, after);
+        // Unchanged only when spread already owns the object's fields: otherwise the apply is
+        // what makes spread a manager, so that later removals take effect.
+        // A Secret an earlier spread wrote with stringData is applied once more, so that spread
+        // owns the data it sets (see secretAsStored); nothing else about it changes.
+        const owned = managedBy(live, options.fieldManager) && !ownsStringData(live, options.fieldManager);
+        const action: PlannedAction =
+          owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
+        return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
+      } catch (error) {
+        failures.push({ object: given, message: objectError(given.object, error, options) });
+        return undefined;
+      }
+    });
+  const plannedCrds = new Map<SourcedObject, PlannedObject | undefined>();
+  await Promise.all(
+    objects.filter((o) => isCrd(o.object)).map(async (o) => plannedCrds.set(o, await planOne(o))),
+  );
+  for (const [gk, { crd }] of newKinds) {
+    const p = plannedCrds.get(crd);
+    if (p && p.action !== 'unchanged') changingKinds.add(gk);
+  }
+  const planned = await Promise.all(
+    objects.map((o) => (plannedCrds.has(o) ? plannedCrds.get(o) : planOne(o))),
   );
   if (failures.length > 0) throw new ApplyError('plan', sortFailures(failures, objects));
   return planned as PlannedObject[];
@@ -343,16 +374,28 @@ async function listAll(
   return out;
 }
 
-/** Whether a Namespace exists, asked of the server once per name. */
+/**
+ * Whether Namespace `ns` exists. A user without `get` on Namespaces (403; a Role limited to the
+ * kinds it deploys) cannot tell: then it is taken to exist, and the requests in it say otherwise.
+ *
+ * @throws KubeApiError for any other failure.
+ */
+export function namespaceExists(client: KubeClient, ns: string, signal?: AbortSignal): Promise<boolean> {
+  return client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, signal).then(
+    (n) => n !== undefined,
+    (error: unknown) => {
+      if (error instanceof KubeApiError && error.code === 403) return true;
+      throw error;
+    },
+  );
+}
+
+/** {@link namespaceExists}, asked of the server once per name. */
 function namespaceLookup(
   client: KubeClient,
   signal: AbortSignal | undefined,
 ): (ns: string) => Promise<boolean> {
-  return memoize((ns) =>
-    client
-      .getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`, signal)
-      .then((n) => n !== undefined),
-  );
+  return memoize((ns) => namespaceExists(client, ns, signal));
 }
 
 /** A function of one string argument whose answers are kept (a promise per argument). */
@@ -666,14 +709,23 @@ function normalize(o: KubeObject): unknown {
   return { ...o, metadata };
 }
 
-function crdKinds(objects: readonly SourcedObject[]): Set<string> {
-  const out = new Set<string>();
+/** The CRDs of a set by the GroupKind they define (`Kind.group`), each with the versions it serves. */
+function crdKinds(objects: readonly SourcedObject[]): Map<string, { crd: SourcedObject; served: string[] }> {
+  const out = new Map<string, { crd: SourcedObject; served: string[] }>();
   for (const o of objects) {
-    if (o.object.kind !== 'CustomResourceDefinition') continue;
-    const spec = o.object.spec as { group?: string; names?: { kind?: string } } | undefined;
-    if (spec?.group && spec.names?.kind) out.add(`${spec.names.kind}.${spec.group}`);
+    if (!isCrd(o.object)) continue;
+    const spec = o.object.spec as
+      | { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] }
+      | undefined;
+    if (!spec?.group || !spec.names?.kind) continue;
+    const served = (spec.versions ?? []).filter((v) => v.served && v.name).map((v) => v.name!);
+    out.set(`${spec.names.kind}.${spec.group}`, { crd: o, served });
   }
   return out;
+}
+
+function isCrd(object: KubeObject): boolean {
+  return object.kind === 'CustomResourceDefinition' && object.apiVersion.startsWith('apiextensions.k8s.io/');
 }
 
 /**
@@ -687,17 +739,37 @@ async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: 
   const path = objectPath(crd.resource, undefined, crd.object.metadata.name);
   const deadline = Date.now() + 60_000;
   for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
-    if (isEstablished(await client.getOrUndefined<KubeObject>(path, signal))) return;
-    if (Date.now() > deadline)
-      throw new Error(`CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s`);
+    const live = await client.getOrUndefined<KubeObject>(path, signal);
+    if (isEstablished(live)) return;
+    if (Date.now() > deadline) {
+      // Why, as the server says it (e.g. NamesAccepted False, ListKindConflict, when another CRD
+      // already defines the names).
+      const conditions = (live?.status as { conditions?: CrdCondition[] } | undefined)?.conditions ?? [];
+      const why = conditions
+        .filter((c) => c.status !== 'True')
+        .map(
+          (c) =>
+            `${c.type} ${c.status}${c.reason ? `, ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`,
+        );
+      throw new Error(
+        `CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s${why.length ? ` (${why.join('; ')})` : ''}`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 
+/** A condition of a CRD's status (apiextensions.k8s.io/v1 CustomResourceDefinitionCondition). */
+interface CrdCondition {
+  readonly type: string;
+  readonly status: string;
+  readonly reason?: string;
+  readonly message?: string;
+}
+
 /** Whether a CRD's `Established` condition is True. */
 function isEstablished(crd: KubeObject | undefined): boolean {
-  const conditions = (crd?.status as { conditions?: { type: string; status: string }[] } | undefined)
-    ?.conditions;
+  const conditions = (crd?.status as { conditions?: CrdCondition[] } | undefined)?.conditions;
   return (conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
 }
 

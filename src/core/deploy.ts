@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   ApplyError,
   explainApiError,
+  namespaceExists,
   type ObjectFailure,
   type PlannedObject,
   planObjects,
@@ -126,18 +127,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
       );
     });
-    // A user without `get` on Namespaces (a Role limited to a few kinds) cannot tell: then it is taken
-    // to exist, and the requests in it say otherwise.
-    const namespaceExists = () =>
-      client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(namespace)}`, options.signal).then(
-        (n) => n !== undefined,
-        (error: unknown) => {
-          if (error instanceof KubeApiError && error.code === 403) return true;
-          throw error;
-        },
-      );
+    const deploymentNamespaceExists = () => namespaceExists(client, namespace, options.signal);
     // Asked now, answered while the directory is read.
-    const namespaceAtStart = namespaceExists();
+    const namespaceAtStart = deploymentNamespaceExists();
     namespaceAtStart.catch(() => {});
     const read = await logger.group('Read', () =>
       readDeployment(options.path, {
@@ -205,7 +197,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
           logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
       });
     };
-    if (options.mode === 'deploy' && (namespaceExisted || (await namespaceExists()))) await takeLock();
+    if (options.mode === 'deploy' && (namespaceExisted || (await deploymentNamespaceExists())))
+      await takeLock();
     const previous = await readParent(client, set);
     if (previous.exists && previous.tooling && !previous.tooling.startsWith('spread/')) {
       throw new Error(
@@ -265,7 +258,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
       recordFingerprints: true,
       afterGroup: async () => {
-        if (!lock && (await namespaceExists())) await takeLock();
+        if (!lock && (await deploymentNamespaceExists())) await takeLock();
       },
     });
     const reported = [

@@ -30,6 +30,65 @@ async function getJson(kind: string, name: string, namespace = ns) {
   );
 }
 
+/** A kubeconfig file whose one context (named `sa`, namespace `ns`) authenticates as ServiceAccount `sa` of `ns`. */
+async function tokenKubeconfig(sa: string): Promise<string> {
+  const token = (await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'token', sa])).stdout.trim();
+  const admin = await kubectl([
+    '--context',
+    'spread-local',
+    'config',
+    'view',
+    '--raw',
+    '--minify',
+    '-o',
+    'json',
+  ]);
+  const cluster = JSON.parse(admin.stdout).clusters[0];
+  const kubeconfig = path.join(dir(`${sa}-kubeconfig`, { kubeconfig: '' }), 'kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [cluster],
+      users: [{ name: sa, user: { token } }],
+      contexts: [{ name: sa, context: { cluster: cluster.name, user: sa, namespace: ns } }],
+      'current-context': sa,
+    }),
+  );
+  return kubeconfig;
+}
+
+/** A namespaced CRD of kind Widget in `group`, serving `versions` (the first stored), with spec.size and the `extra` properties. */
+function crdYaml(group: string, versions: string[], ...extra: string[]): string {
+  const props = ['size: {type: integer}', ...extra].join(`\n${' '.repeat(14)}`);
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.${group}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+${versions
+  .map(
+    (v, i) => `  - name: ${v}
+    served: true
+    storage: ${i === 0}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ${props}
+`,
+  )
+  .join('')}`;
+}
+
 const deployment = (container: string, extra = '') => `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -159,32 +218,7 @@ describe('prune', () => {
     ].join('\n');
     await kubectl(['--context', 'spread-local', 'create', 'namespace', ns], { allowFail: true });
     await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], { input: rbac });
-    const token = (
-      await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'token', sa])
-    ).stdout.trim();
-    const admin = await kubectl([
-      '--context',
-      'spread-local',
-      'config',
-      'view',
-      '--raw',
-      '--minify',
-      '-o',
-      'json',
-    ]);
-    const cluster = JSON.parse(admin.stdout).clusters[0];
-    const kubeconfig = path.join(dir('no-list-kubeconfig', { kubeconfig: '' }), 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [cluster],
-        users: [{ name: sa, user: { token } }],
-        contexts: [{ name: sa, context: { cluster: cluster.name, user: sa, namespace: ns } }],
-        'current-context': sa,
-      }),
-    );
+    const kubeconfig = await tokenKubeconfig(sa);
     const cm = (i: number) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nolist-${i}\ndata: {a: b}\n`;
     const files = (n: number) =>
@@ -358,6 +392,116 @@ spec:
       expect(again.objects.map((o) => o.action)).toEqual(['unchanged', 'unchanged']);
     } finally {
       await kubectl(['--context', 'spread-local', 'delete', 'namespace', target, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
+  test('a custom resource in a version its CRD in the directory does not serve: a plan error, nothing written', async () => {
+    const group = `${uniqueName('v')}.example.com`;
+    const files = {
+      '.k2e/0-crd.yaml': crdYaml(group, ['v1']),
+      '.k2e/1-cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unserved-cm\ndata: {a: b}\n',
+      '.k2e/2-widget.yaml': `apiVersion: ${group}/v9\nkind: Widget\nmetadata:\n  name: w9\nspec: {size: 1}\n`,
+    };
+    const error = await run(dir('unserved', files)).catch((e) => e);
+    expect(error).toBeInstanceOf(ApplyError);
+    expect(error.failures).toHaveLength(1);
+    expect(error.message).toContain(
+      `/w9 (.k2e/2-widget.yaml:1): its CustomResourceDefinition widgets.${group} (.k2e/0-crd.yaml) does not serve version v9 (it serves v1)`,
+    );
+    const crd = await kubectl(['--context', 'spread-local', 'get', 'crd', `widgets.${group}`], {
+      allowFail: true,
+    });
+    expect(crd.stderr).toMatch(/not found/);
+    const cm = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'unserved-cm'], {
+      allowFail: true,
+    });
+    expect(cm.stderr).toMatch(/not found/);
+  });
+
+  test('a CRD gains a field and a custom resource uses it, in one deploy: checked against the new schema', async () => {
+    const group = `${uniqueName('f')}.example.com`;
+    const widget = (extra: string) =>
+      `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: wf\nspec: {size: 1${extra}}\n`;
+    try {
+      const first = await run(
+        dir('field', { '.k2e/0-crd.yaml': crdYaml(group, ['v1']), '.k2e/1-widget.yaml': widget('') }),
+      );
+      expect(first.objects.map((o) => o.action)).toEqual(['created', 'created']);
+      const files = {
+        '.k2e/0-crd.yaml': crdYaml(group, ['v1'], 'color: {type: string}'),
+        '.k2e/1-widget.yaml': widget(', color: red'),
+      };
+      const planned = await run(dir('field', files), { mode: 'plan' });
+      expect(Object.fromEntries(planned.objects.map((o) => [o.kind, o.action]))).toEqual({
+        CustomResourceDefinition: 'update',
+        Widget: 'update',
+      });
+      const second = await run(dir('field', files));
+      expect(Object.fromEntries(second.objects.map((o) => [o.kind, o.action]))).toEqual({
+        CustomResourceDefinition: 'configured',
+        Widget: 'configured',
+      });
+      expect((await getJson(`widgets.${group}`, 'wf')).spec).toEqual({ size: 1, color: 'red' });
+      // A bad value for the new field is still refused, before anything after the CRD is written.
+      const bad = {
+        '.k2e/0-crd.yaml': crdYaml(group, ['v1'], 'color: {type: string}', 'shade: {type: integer}'),
+        '.k2e/1-widget.yaml': widget(', color: red, shade: dark'),
+      };
+      const error = await run(dir('field', bad)).catch((e) => e);
+      expect(error).toBeInstanceOf(ApplyError);
+      expect(error.message).toMatch(
+        /Widget\..*\/wf \(\.k2e\/1-widget\.yaml:1\): .*\.spec\.shade: expected numeric/,
+      );
+      expect((await getJson(`widgets.${group}`, 'wf')).spec).toEqual({ size: 1, color: 'red' });
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'crd', `widgets.${group}`, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
+  test('a user without get on Namespaces deploys a new CRD with a namespaced custom resource', async () => {
+    const group = `${uniqueName('r')}.example.com`;
+    const sa = uniqueName('no-ns-get');
+    const rbac = [
+      `apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: ${sa}, namespace: ${ns}}`,
+      `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: ${sa}}\nrules:`,
+      '- {apiGroups: [apiextensions.k8s.io], resources: [customresourcedefinitions], verbs: [get, list, watch, create, patch, delete]}',
+      `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: ${sa}}`,
+      `roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ${sa}}`,
+      `subjects: [{kind: ServiceAccount, name: ${sa}, namespace: ${ns}}]`,
+      `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: ${sa}, namespace: ${ns}}\nrules:`,
+      `- {apiGroups: ["${group}"], resources: [widgets], verbs: [get, list, watch, create, patch, delete]}`,
+      '- {apiGroups: [""], resources: [secrets], verbs: [get, list, create, patch, delete]}',
+      '- {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update, delete]}',
+      `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: ${sa}, namespace: ${ns}}`,
+      `roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${sa}}`,
+      `subjects: [{kind: ServiceAccount, name: ${sa}, namespace: ${ns}}]`,
+    ].join('\n');
+    await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], { input: rbac });
+    try {
+      const kubeconfig = await tokenKubeconfig(sa);
+      const files = {
+        '.k2e/0-crd.yaml': crdYaml(group, ['v1']),
+        '.k2e/1-widget.yaml': `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: wr\nspec: {size: 2}\n`,
+      };
+      const r = await deploy({
+        ...localDeploy(dir('no-ns-get', files), ns, { wait: false }),
+        kubeconfig: { paths: [kubeconfig] },
+        context: sa,
+      });
+      expect(r.objects.map((o) => `${o.kind}:${o.action}`)).toEqual([
+        'CustomResourceDefinition:created',
+        'Widget:created',
+      ]);
+      expect((await getJson(`widgets.${group}`, 'wr')).spec.size).toBe(2);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'crd', `widgets.${group}`, '--wait=false'], {
+        allowFail: true,
+      });
+      await kubectl(['--context', 'spread-local', 'delete', 'clusterrole,clusterrolebinding', sa], {
         allowFail: true,
       });
     }
