@@ -1,5 +1,5 @@
 import type { KubeObject } from '../deployment/kube-object.js';
-import { describeValue, isMapping, type LocatedValue } from '../input/decode.js';
+import { describeDocument, describeValue, isMapping, type LocatedValue } from '../input/decode.js';
 import { formatSource, type IssueList, type Source, type Trace } from '../input/source.js';
 import { Container, Controller, Image, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
@@ -60,7 +60,7 @@ export function newEntity(
   const where = (path: readonly (string | number)[] = []): Source => value.sourceAt(path);
   const suffix = options.within ? ` in ${options.within}` : '';
   if (!isMapping(value.value)) {
-    issues.error(value.source, `expected a ${type} (a mapping), found ${describeValue(value.value)}`);
+    issues.error(value.source, `expected a ${type} (a mapping), found ${describeDocument(value.value)}`);
     return undefined;
   }
   if (Object.keys(value.value).length === 0) {

@@ -428,7 +428,7 @@ export function flattenLists(values: readonly DecodedValue[], issues: IssueList)
   const out: DecodedValue[] = [];
   for (const v of values) {
     if (!isMapping(v.value)) {
-      issues.error(v.source, `expected a Kubernetes object (a mapping), found ${describeValue(v.value)}`);
+      issues.error(v.source, `expected a Kubernetes object (a mapping), found ${describeDocument(v.value)}`);
       continue;
     }
     const kind = v.value.kind;
@@ -447,10 +447,30 @@ export function flattenLists(values: readonly DecodedValue[], issues: IssueList)
   return out;
 }
 
-/** A short description of a value's YAML type for messages: `a string`, `a sequence`, `null`. */
+/** Strings longer than this are described by their length, never quoted. */
+const QUOTED_STRING_MAX = 40;
+
+/**
+ * A short description of a value's YAML type for messages: `a sequence`, `nothing (null)`, a
+ * number or a short one-line string quoted (`a string ("yes")`), a longer string by its length only.
+ */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing (null)';
   if (Array.isArray(value)) return 'a sequence';
   if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string' && (value.length > QUOTED_STRING_MAX || /[\r\n]/.test(value)))
+    return `a string of ${value.length} characters`;
   return `a ${typeof value} (${JSON.stringify(value)})`;
+}
+
+/**
+ * What a whole document is, for a file whose document is not a mapping: its type, never its text.
+ * Such a file may be anything a symlink or a mistake brought in (a token, a private key), and a plan
+ * on a pull request prints its errors to a public log.
+ */
+export function describeDocument(value: unknown): string {
+  if (typeof value === 'string')
+    return `a string of ${value.length} characters (a file that is not YAML objects?)`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `a ${typeof value}`;
+  return describeValue(value);
 }

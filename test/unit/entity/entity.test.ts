@@ -80,7 +80,8 @@ describe('newEntity, the shared constructor', () => {
   });
 
   test.each([
-    ['a scalar', 'hello\n', /expected a Deployment \(a mapping\), found a string/],
+    ['a scalar', 'hello\n', /^expected a Deployment \(a mapping\), found a string of 5 characters \(a file/],
+    ['a secret in a .ctr', 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI\n', /found a string of 35 characters \(/],
     ['an empty mapping', '{}\n', /Deployment is empty/],
     ['another kind', 'kind: Service\n', /holds a Service; expected a Deployment/],
     ['a bad metadata', 'metadata: 3\n', /metadata must be a mapping/],

@@ -3,6 +3,7 @@ import {
   type DecodedValue,
   decodeBytes,
   decodeText,
+  describeValue,
   flattenLists,
   textOf,
   type ValuePath,
@@ -191,9 +192,21 @@ describe('flattenLists', () => {
     expect(out[0]?.lineAt(['metadata', 'name'])).toBe(4);
   });
 
-  test('a scalar document is reported', () => {
+  test('a scalar document is reported by its type and length, never its text (it may be a token)', () => {
     const issues = new IssueList();
-    expect(flattenLists(decodeText('s.yaml', 'hello\n').values, issues)).toEqual([]);
-    expect(issues.issues[0]?.message).toMatch(/expected a Kubernetes object.*found a string/);
+    const token = 'ghp_ThisIsMyGitHubTokenABCDEF123456';
+    const text = `${token}\nsecond line of a private key\n`;
+    expect(flattenLists(decodeText('s.yaml', text).values, issues)).toEqual([]);
+    expect(issues.issues.map((i) => i.message)).toEqual([
+      `expected a Kubernetes object (a mapping), found a string of ${token.length + 29} characters (a file that is not YAML objects?)`,
+    ]);
+  });
+
+  test('describeValue quotes numbers and short one-line strings only', () => {
+    expect(describeValue(5)).toBe('a number (5)');
+    expect(describeValue('yes')).toBe('a string ("yes")');
+    expect(describeValue('x'.repeat(41))).toBe('a string of 41 characters');
+    expect(describeValue('a\nb')).toBe('a string of 3 characters');
+    expect(describeValue(null)).toBe('nothing (null)');
   });
 });
