@@ -45,6 +45,8 @@ export interface Inputs {
   readonly forceConflicts: boolean;
   /** Delete and recreate objects whose change the API server refuses as immutable. */
   readonly replace: boolean;
+  /** Take over existing objects this deployment did not create. */
+  readonly adopt: boolean;
   /** Re-apply the previous revision when the rollout fails. */
   readonly rollbackOnFailure: boolean;
   /** Wait for LoadBalancer Services to get an address (bounded by `timeout`). */
@@ -77,6 +79,7 @@ export const DEFAULTS = {
   mode: 'deploy',
   'force-conflicts': 'false',
   replace: 'false',
+  adopt: 'false',
   'rollback-on-failure': 'false',
   'lock-timeout': '5m',
   'wait-load-balancer': 'false',
@@ -162,6 +165,7 @@ export function parseInputs(get: (name: string) => string): Inputs {
     mode,
     forceConflicts: bool('force-conflicts'),
     replace: bool('replace'),
+    adopt: bool('adopt'),
     rollbackOnFailure: bool('rollback-on-failure'),
     waitLoadBalancer: bool('wait-load-balancer'),
     objectAnnotations: bool('object-annotations'),

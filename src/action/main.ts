@@ -60,6 +60,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       timeoutMs: inputs.timeoutMs,
       forceConflicts: inputs.forceConflicts,
       replace: inputs.replace,
+      adopt: inputs.adopt,
       prune: inputs.prune,
       images: {
         ...(inputs.registry ? { registry: inputs.registry } : {}),

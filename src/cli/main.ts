@@ -130,7 +130,11 @@ function clusterOptions(cmd: Command): Command {
       'delete and re-create objects whose immutable fields change (selector, Job template…)',
       false,
     )
-    .option('--adopt', 'take over objects that belong to another spread deployment', false)
+    .option(
+      '--adopt',
+      'take over existing objects that spread did not deploy here (made by hand, another tool, or another spread deployment)',
+      false,
+    )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
     .addOption(

@@ -69,7 +69,10 @@ export interface ApplyOptions {
    * the plan (as Helm refuses another release's objects), unless `adopt`.
    */
   readonly applySetId?: string;
-  /** Take over objects that belong to another deployment (`--adopt`). */
+  /**
+   * Take over objects that belong to another deployment, or that exist without an ApplySet label
+   * (made by hand or another tool) (`--adopt`). Without it, both are plan failures.
+   */
   readonly adopt?: boolean;
   /**
    * Called for each `Warning` the API server sends about an object in the dry run (deprecated API
@@ -217,6 +220,15 @@ export async function planObjects(
           failures.push({
             object: o,
             message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (--adopt takes it over)`,
+          });
+          return undefined;
+        }
+        // Like Helm, spread does not silently take over what it did not create: once applied, the
+        // object would be pruned with this deployment (a hand-made Namespace with all it holds).
+        if (live && !owner && options.applySetId && !options.adopt) {
+          failures.push({
+            object: o,
+            message: `already exists, and not from spread (no ${PART_OF} label): deploying it would take it over, and a later deploy without it would delete it; --adopt takes it over`,
           });
           return undefined;
         }

@@ -60,7 +60,10 @@ export interface DeployOptions {
   readonly forceConflicts: boolean;
   /** Delete and re-create objects whose immutable fields change (`--replace`). */
   readonly replace?: boolean;
-  /** Take over objects that belong to another spread deployment (`--adopt`); refused otherwise. */
+  /**
+   * Take over objects that belong to another spread deployment, or that exist without spread's
+   * ApplySet label (made by hand or another tool) (`--adopt`); refused otherwise.
+   */
   readonly adopt?: boolean;
   /** Requests in flight at once within one apply group. */
   readonly concurrency: number;

@@ -507,6 +507,37 @@ spec:
     }
   });
 
+  test('a hand-made Namespace in the directory is refused, so it is never pruned with what it holds', async () => {
+    const hand = uniqueName('itg-handns');
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', hand]);
+    await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      hand,
+      'create',
+      'configmap',
+      'precious',
+      '--from-literal=x=1',
+    ]);
+    try {
+      const files = { '.k2e/ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${hand}\n` };
+      for (const mode of ['plan', 'deploy'] as const) {
+        const error = await run(dir('handns', files), { mode }).catch((e) => e);
+        expect(error).toBeInstanceOf(ApplyError);
+        expect(error.message).toMatch(
+          new RegExp(`Namespace ${hand} \\(\\.k2e/ns\\.yaml:1\\): already exists, and not from spread`),
+        );
+      }
+      const live = await getJson('namespace', hand);
+      expect(live.metadata.labels?.['applyset.kubernetes.io/part-of']).toBeUndefined();
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', hand, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
   test('an invalid object among 20 valid ones: non-zero, its file and line named, the cluster unchanged', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) {
@@ -565,13 +596,23 @@ spec:
 });
 
 describe('taking over from client-side kubectl apply', () => {
-  test('kubectl apply, then spread, then a container renamed: exactly the new container', async () => {
+  test('kubectl apply, then spread (refused, then --adopt), then a container renamed: exactly the new container', async () => {
     const name = 'csa';
     const manifest = deployment('first')
       .replace(/name: web\n/, `name: ${name}\n`)
       .replace(/app: web/g, 'app: csa');
     await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '-f', '-'], { input: manifest });
-    await run(dir(name, { 'deployment.yaml': manifest }));
+    const before = await getJson('deployment', name);
+    // Not spread's: refused in the plan, untouched, until --adopt takes it over.
+    const refused = await run(dir(name, { 'deployment.yaml': manifest })).catch((e) => e);
+    expect(refused).toBeInstanceOf(ApplyError);
+    expect(refused.message).toContain(
+      `/${name} (deployment.yaml:1): already exists, and not from spread (no applyset.kubernetes.io/part-of label): deploying it would take it over, and a later deploy without it would delete it; --adopt takes it over`,
+    );
+    expect((await getJson('deployment', name)).metadata.resourceVersion).toBe(
+      before.metadata.resourceVersion,
+    );
+    await run(dir(name, { 'deployment.yaml': manifest }), { adopt: true });
     await run(dir(name, { 'deployment.yaml': manifest.replace('name: first', 'name: second') }));
     const live = await getJson('deployment', name);
     expect(live.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['second']);

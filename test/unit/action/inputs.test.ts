@@ -20,6 +20,7 @@ const DEFAULTS: Inputs = {
   mode: 'deploy',
   forceConflicts: false,
   replace: false,
+  adopt: false,
   rollbackOnFailure: false,
   waitLoadBalancer: false,
   objectAnnotations: true,
@@ -95,6 +96,7 @@ describe('parseInputs', () => {
       { replace: 'true', 'rollback-on-failure': 'true' },
       { replace: true, rollbackOnFailure: true },
     ],
+    ['adopt', { adopt: 'true' }, { adopt: true }],
   ])('%s', (_, map, expected) => {
     expect(parse(map)).toEqual({ ...DEFAULTS, ...expected });
   });
