@@ -10,7 +10,7 @@ import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText } from '../report/report.js';
 import { version } from '../version.js';
-import { durationArg } from './args.js';
+import { contextOf, durationArg } from './args.js';
 import { createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { defineStatus } from './status.js';
@@ -28,6 +28,7 @@ interface CommandSpec {
 
 interface ClusterFlags {
   kubeconfig?: string;
+  context?: string;
   namespace?: string;
   name?: string;
   timeout: number;
@@ -108,6 +109,7 @@ function imageStageOptions(
 function clusterOptions(cmd: Command): Command {
   return imageOptions(cmd)
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--context <context>', "kubeconfig context, as the CONTEXT argument (kubectl's flag)")
     .option(
       '-n, --namespace <namespace>',
       "namespace for objects that name none (default: the context's namespace)",
@@ -170,7 +172,7 @@ async function runDeploy(
     report = await deploy({
       path: dir ?? '.',
       kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
-      context,
+      context: contextOf(context, flags.context),
       namespace: flags.namespace,
       name: flags.name,
       mode,

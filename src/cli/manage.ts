@@ -11,12 +11,13 @@ import {
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { formatReportText } from '../report/report.js';
-import { durationArg } from './args.js';
+import { contextOf, durationArg } from './args.js';
 import { createCliLogger } from './logger.js';
 
 /** Flags every Manager command takes. */
 interface ManageFlags {
   kubeconfig?: string;
+  context?: string;
   namespace?: string;
   output: 'text' | 'json';
   verbose: boolean;
@@ -42,6 +43,7 @@ function revisionArg(value: string): number {
 function common(cmd: Command, namespaceHelp: string): Command {
   return cmd
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--context <context>', "kubeconfig context, as the CONTEXT argument (kubectl's flag)")
     .option('-n, --namespace <namespace>', namespaceHelp)
     .addOption(
       new Option('-o, --output <format>', 'output format on stdout')
@@ -62,7 +64,8 @@ function lockOption(cmd: Command): Command {
   );
 }
 
-function base(context: string | undefined, flags: ManageFlags) {
+function base(argument: string | undefined, flags: ManageFlags) {
+  const context = contextOf(argument, flags.context);
   return {
     kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
     ...(context ? { context } : {}),

@@ -35,7 +35,7 @@ import {
   rolloutRef,
   sourceRef,
 } from './converge.js';
-import type { Logger } from './logger.js';
+import { type Logger, traceRequests } from './logger.js';
 import { readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -121,7 +121,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const { logger } = options;
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
   const namespace = options.namespace || resolved.namespace;
-  const client = new KubeClient(resolved.kubeConfig);
+  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   let lock: DeployLock | undefined;
   try {
     const discovery = await Discovery.load(client).catch((error: unknown) => {

@@ -20,3 +20,11 @@ export const silentLogger: Logger = {
   debug() {},
   group: (_name, fn) => fn(),
 };
+
+/**
+ * A KubeClient `onRequest` hook that traces each API request (`GET /api/v1/…`: method and path, no
+ * query, header or body) as a debug line: `--verbose` in the CLI, step debug logging in the Action.
+ */
+export function traceRequests(logger: Logger): (method: string, path: string) => void {
+  return (method, path) => logger.debug(`API ${method} ${path}`);
+}

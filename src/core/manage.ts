@@ -36,7 +36,7 @@ import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { appliedRef, converge, prunedRef, rolloutRef } from './converge.js';
 import { DeployError, FIELD_MANAGER } from './deploy.js';
-import type { Logger } from './logger.js';
+import { type Logger, traceRequests } from './logger.js';
 
 /** What every Manager operation takes: where the cluster is and where to log. */
 export interface ManageOptions {
@@ -86,7 +86,7 @@ interface Session {
 
 async function withClient<T>(options: ManageOptions, fn: (s: Session) => Promise<T>): Promise<T> {
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
-  const client = new KubeClient(resolved.kubeConfig);
+  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(options.logger) });
   try {
     return await fn({
       client,

@@ -31,7 +31,7 @@ import {
 import { formatIssue, formatSource } from '../input/source.js';
 import { type FieldChange, formatChange } from '../report/diff.js';
 import { FIELD_MANAGER } from './deploy.js';
-import type { Logger } from './logger.js';
+import { type Logger, traceRequests } from './logger.js';
 import { readDeployment } from './read.js';
 
 /**
@@ -311,7 +311,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   }
   const resolved = loadKubeconfig(options.cluster.kubeconfig, options.cluster.context);
   const namespace = options.namespace || resolved.namespace;
-  const client = new KubeClient(resolved.kubeConfig);
+  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   try {
     const discovery = await Discovery.load(client);
     const read = await readDeployment(options.path, {

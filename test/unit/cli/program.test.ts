@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { contextOf } from '../../../src/cli/args.js';
 import { program } from '../../../src/cli/main.js';
 
 describe('the spread program', () => {
@@ -15,6 +16,7 @@ describe('the spread program', () => {
     const flags = deploy.options.map((o) => o.long);
     for (const f of [
       '--kubeconfig',
+      '--context',
       '--namespace',
       '--name',
       '--timeout',
@@ -26,5 +28,20 @@ describe('the spread program', () => {
     ]) {
       expect(flags).toContain(f);
     }
+  });
+
+  test('every command with a CONTEXT argument also takes --context, as kubectl does', () => {
+    for (const c of program().commands) {
+      if (!c.registeredArguments.some((a) => a.name() === 'context')) continue;
+      expect(
+        c.options.map((o) => o.long),
+        c.name(),
+      ).toContain('--context');
+    }
+    expect(contextOf('prod', undefined)).toBe('prod');
+    expect(contextOf(undefined, 'prod')).toBe('prod');
+    expect(contextOf('prod', 'prod')).toBe('prod');
+    expect(contextOf(undefined, undefined)).toBeUndefined();
+    expect(() => contextOf('prod', 'staging')).toThrow('two contexts given: "prod" and --context "staging"');
   });
 });
