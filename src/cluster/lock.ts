@@ -201,13 +201,15 @@ export async function acquireLock(
       options.onWait?.(current, live);
       waitingReported = true;
     }
-    if (Date.now() + poll > deadline) {
+    // The last try comes at the deadline itself, not a poll interval before it.
+    const left = deadline - Date.now();
+    if (left <= 0) {
       throw new LockTimeoutError(
         `deployment ${deployment} in ${namespace} is locked by ${current} (Lease ${name}, held since ${live.spec.acquireTime ?? 'an unknown time'}, renewed ${live.spec.renewTime ?? 'never'}); gave up after ${Math.round(timeout / 1000)}s`,
         current,
       );
     }
-    await sleep(poll, options.signal);
+    await sleep(Math.min(poll, left), options.signal);
   }
 
   let current: Lease = lease;

@@ -139,6 +139,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         namespace,
         name: options.name,
         isNamespaced: (gk) => discovery.isNamespaced(gk),
+        // A plan of an empty directory shows what a deploy with --allow-empty would prune.
+        ...(options.allowEmpty ? { allowEmpty: true } : {}),
         logger,
       }),
     );
@@ -146,7 +148,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       logger.warn(w.message, { file: w.source.file, line: w.source.line });
     const name = read.name;
     logger.info(
-      `${read.objects.length} objects in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
+      `${read.objects.length} object${read.objects.length === 1 ? '' : 's'} in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
     );
     // The deployment's namespace holds its ApplySet parent and its Lease, so it must exist or be
     // created by the directory: say so once, before any image is built, rather than once per object.

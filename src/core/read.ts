@@ -14,6 +14,8 @@ export interface ReadOptions {
   readonly name?: string | undefined;
   /** Scope of a GroupKind from discovery, when a cluster is at hand. */
   readonly isNamespaced?: (gk: GroupKind) => boolean | undefined;
+  /** A directory with no configuration at all reads as no objects instead of an error (`--allow-empty`). */
+  readonly allowEmpty?: boolean;
   readonly logger: Logger;
 }
 
@@ -39,6 +41,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   const trace = (m: string) => options.logger.debug(m);
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
+    ...(options.allowEmpty ? { allowEmpty: true } : {}),
     trace,
   }).entity();
   const deployment = deploymentOf(application, {

@@ -41,6 +41,11 @@ export interface DirectoryInputOptions {
    * the entity stage, how entities are built and defaulted. See {@link Trace}.
    */
   readonly trace?: Trace;
+  /**
+   * A directory that holds no configuration at all is an Application without entities instead of
+   * an error (a deploy's `--allow-empty`, which then prunes every object of the deployment).
+   */
+  readonly allowEmpty?: boolean;
 }
 
 /**
@@ -79,7 +84,7 @@ export class DirectoryInput implements Input {
     // else runs while the input is read.
     readDirectory(root, '.', basename(root), dirs, issues, trace);
     const found = dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
-    if (!found && !issues.hasErrors) {
+    if (!found && !issues.hasErrors && !this.options.allowEmpty) {
       issues.error(
         { file: '.', line: 0 },
         `no Kubernetes configuration in ${this.root}: expected a controller (rc.yaml, deployment.yaml, statefulset.yaml, daemonset.yaml, job.yaml, cronjob.yaml), pod.yaml, *.ctr files or objects in .k2e/`,

@@ -183,7 +183,8 @@ function reading(value: unknown, text: string): string {
     }
     return `a number (${String(value)})`;
   }
-  return `a ${typeof value}`;
+  const type = typeof value;
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 function problemText(

@@ -283,6 +283,26 @@ describe('prune', () => {
       ).stdout.trim(),
     ).toBe('configmap/alpha-one');
   });
+
+  test('--allow-empty: an empty directory plans, then prunes, every object of the deployment', async () => {
+    const other = dir('emptied', {
+      '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: emptied-one\ndata: {a: b}\n',
+    });
+    await run(other);
+    const empty = dir('emptied', { 'README.md': 'nothing here\n' });
+    const planned = await run(empty, { mode: 'plan', allowEmpty: true });
+    expect(planned.objects.map((o) => `${o.kind}/${o.name} ${o.action}`)).toEqual([
+      'ConfigMap/emptied-one prune',
+    ]);
+    const deployed = await run(empty, { allowEmpty: true });
+    expect(deployed.objects.map((o) => `${o.kind}/${o.name} ${o.action}`)).toEqual([
+      'ConfigMap/emptied-one pruned',
+    ]);
+    const left = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'emptied-one'], {
+      allowFail: true,
+    });
+    expect(left.stderr).toMatch(/not found/);
+  });
 });
 
 describe('first deploys and bad input', () => {
