@@ -123,24 +123,25 @@ export async function converge(
   if (prints && prints.length === 0 && applied.length > MAX_FINGERPRINTS)
     logger.debug(`${applied.length} objects: more than ${MAX_FINGERPRINTS}, so no fingerprints are recorded`);
   let pruned: PruneCandidate[] = [];
+  let keptNamespaces: PruneCandidate[] = [];
   if (options.prune) {
     options.lock?.assertHeld();
     pruned = await logger.group('Prune', async () => {
-      const candidates = (
+      const { prune: candidates, kept } = keepUsedNamespaces(
         await findPruneCandidates(client, discovery, set, previous, plan, {
           concurrency: options.apply.concurrency,
           onForbidden: (what) =>
             logger.warn(
               `cannot list ${what} (no list right): objects of it that the directory dropped are not pruned`,
             ),
-        })
-      ).filter(
-        (c) =>
-          !(
-            c.object.kind === 'Namespace' &&
-            plan.some((o) => o.object.metadata.namespace === c.object.metadata.name)
-          ),
+        }),
+        plan,
       );
+      keptNamespaces = kept;
+      for (const k of kept)
+        logger.info(
+          `namespace/${k.object.metadata.name} kept: the directory dropped it, but objects of this deployment are in it`,
+        );
       // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).
       const limit = pLimit(options.apply.concurrency);
       await Promise.all(candidates.map((c) => limit(() => deleteObjects(client, [c]))));
@@ -148,11 +149,33 @@ export async function converge(
         logger.info(`${c.object.kind.toLowerCase()}/${c.object.metadata.name} pruned`);
       return candidates;
     });
-    await write(parentObject(set, gks(plan), nss(plan), prints));
+    // A kept Namespace stays in the set's group-kinds, so a later deploy prunes it once it is empty of ours.
+    await write(
+      parentObject(
+        set,
+        [...gks(plan), ...(keptNamespaces.length > 0 ? ['Namespace'] : [])],
+        nss(plan),
+        prints,
+      ),
+    );
   } else if (prints) {
     await write(parentObject(set, unionGks, unionNss, prints));
   }
   return { applied, pruned };
+}
+
+/**
+ * Splits prune candidates: a Namespace that still holds objects of `plan` is kept, since deleting it
+ * would delete them (the Namespace lifecycle); the rest are pruned.
+ */
+export function keepUsedNamespaces(
+  candidates: readonly PruneCandidate[],
+  plan: readonly SourcedObject[],
+): { prune: PruneCandidate[]; kept: PruneCandidate[] } {
+  const used = new Set(plan.map((o) => o.object.metadata.namespace).filter(Boolean));
+  const isKept = (c: PruneCandidate) =>
+    c.object.kind === 'Namespace' && c.object.apiVersion === 'v1' && used.has(c.object.metadata.name);
+  return { prune: candidates.filter((c) => !isKept(c)), kept: candidates.filter(isKept) };
 }
 
 /**

@@ -31,6 +31,7 @@ import {
   type Converged,
   converge,
   FIELD_MANAGER,
+  keepUsedNamespaces,
   prunedRef,
   rolloutRef,
   sourceRef,
@@ -227,12 +228,15 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
     if (options.mode === 'plan') {
       const candidates = mayPrune
-        ? await findPruneCandidates(client, discovery, set, previous, objects, {
-            onForbidden: (what) =>
-              logger.warn(
-                `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,
-              ),
-          })
+        ? keepUsedNamespaces(
+            await findPruneCandidates(client, discovery, set, previous, objects, {
+              onForbidden: (what) =>
+                logger.warn(
+                  `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,
+                ),
+            }),
+            objects,
+          ).prune
         : [];
       return {
         ...base,

@@ -527,6 +527,36 @@ spec:
     }
   });
 
+  test('a Namespace dropped from the directory while objects stay in it: kept, in plan and deploy alike, and still tracked', async () => {
+    const target = uniqueName('itg-keepns');
+    const ns = `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${target}\n`;
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: b}\n';
+    try {
+      await run(dir('keepns', { '.k2e/ns.yaml': ns, '.k2e/cm.yaml': cm }), { namespace: target });
+      const dropped = dir('keepns', { '.k2e/cm.yaml': cm });
+      const planned = await run(dropped, { namespace: target, mode: 'plan' });
+      expect(planned.objects.map((o) => `${o.kind} ${o.action}`)).toEqual(['ConfigMap unchanged']);
+      const infos: string[] = [];
+      const deployed = await run(dropped, {
+        namespace: target,
+        logger: { ...silentLogger, info: (m: string) => infos.push(m) },
+      });
+      expect(deployed.objects.map((o) => `${o.kind} ${o.action}`)).toEqual(['ConfigMap unchanged']);
+      expect(infos).toContain(
+        `namespace/${target} kept: the directory dropped it, but objects of this deployment are in it`,
+      );
+      const parent = await getJson('secret', 'spread.keepns', target);
+      expect(parent.metadata.annotations['applyset.kubernetes.io/contains-group-kinds']).toBe(
+        'ConfigMap,Namespace',
+      );
+      expect((await getJson('namespace', target)).status.phase).toBe('Active');
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', target, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
   test('a hand-made Namespace in the directory is refused, so it is never pruned with what it holds', async () => {
     const hand = uniqueName('itg-handns');
     await kubectl(['--context', 'spread-local', 'create', 'namespace', hand]);
