@@ -113,6 +113,12 @@ function isFile(abs: string, entry: Dirent): boolean {
   return false;
 }
 
+/** Whether an entry is a directory, or a symbolic link to one. */
+function isDirectory(abs: string, entry: Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  return entry.isSymbolicLink() && (statOrUndefined(abs)?.isDirectory() ?? false);
+}
+
 /**
  * Whether an entry is a symbolic link whose target is missing (or a loop). A configuration file
  * behind such a link (a submodule not checked out, a moved file) must not silently vanish from the
@@ -254,6 +260,17 @@ function readDirectory(
         continue;
       }
       if (CONFIG_FILE.test(f.name) && isFile(join(dirAbs, f.name), f)) configFiles.push(f.name);
+      else if (isDirectory(join(dirAbs, f.name), f))
+        // Moving a file one level down would otherwise drop its objects (and prune them) silently.
+        issues.warning(
+          { file: child(dirRel, f.name), line: 0 },
+          `is a directory inside ${objectDir}/, whose subdirectories are not read: its objects are not deployed (move them into ${dirRel}/ itself)`,
+        );
+      else if (CONFIG_FILE.test(f.name.toLowerCase()))
+        issues.warning(
+          { file: child(dirRel, f.name), line: 0 },
+          'is not read: only files ending in lowercase .yaml, .yml or .json are',
+        );
       else trace?.(`${child(dirRel, f.name)}: ignored (not a .yaml, .yml or .json file)`);
     }
     const values = configFiles.map((f) => readDecoded(join(dirAbs, f), child(dirRel, f), issues));

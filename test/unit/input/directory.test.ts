@@ -224,3 +224,23 @@ describe('broken symbolic links', () => {
     ]);
   });
 });
+
+describe('files in .k2e/ that are not read', () => {
+  test('a subdirectory and an upper-case extension are warnings, so their objects never vanish silently', async () => {
+    const root = join(mkdtempSync(join(tmpdir(), 'spread-k2e-')), 'app');
+    mkdirSync(join(root, '.k2e', 'prod'), { recursive: true });
+    writeFileSync(join(root, '.k2e', 'a.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
+    writeFileSync(
+      join(root, '.k2e', 'prod', 'b.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n',
+    );
+    writeFileSync(join(root, '.k2e', 'C.YAML'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n');
+    writeFileSync(join(root, '.k2e', 'notes.txt'), 'not configuration\n');
+    const app = await new DirectoryInput(root).entity();
+    expect(app.warnings.map((i) => `${i.source.file}: ${i.message}`)).toEqual([
+      '.k2e/C.YAML: is not read: only files ending in lowercase .yaml, .yml or .json are',
+      '.k2e/prod: is a directory inside .k2e/, whose subdirectories are not read: its objects are not deployed (move them into .k2e/ itself)',
+    ]);
+    expect(deploymentOf(app, { namespace: 'ns' }).size).toBe(1);
+  });
+});
