@@ -23,6 +23,7 @@ import { replaceOldPods, withTemplateHash } from '../cluster/rc.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
 import { groupKindOf, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
+import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
@@ -120,6 +121,12 @@ export class DeployError extends Error {
 export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const started = Date.now();
   const { logger } = options;
+  // A name given explicitly is used as given or refused; only defaults (from the directory) are made
+  // into labels, so that `spread history NAME` finds what `--name NAME` deployed.
+  if (options.name && !isDnsLabel(options.name))
+    throw new Error(
+      `--name "${options.name}" is not a valid deployment name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(options.name)}`,
+    );
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
   const namespace = options.namespace || resolved.namespace;
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });

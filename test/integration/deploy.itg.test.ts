@@ -233,6 +233,19 @@ describe('spread deploy against the local cluster', () => {
     expect(r.stderr).toMatch(/spread-team-a/);
   });
 
+  test('the CLI: a --name that is no DNS label is refused as given, naming the label it could be', async () => {
+    const r = await runNode('dist/cli/index.js', [
+      'plan',
+      'examples/mattermost',
+      'spread-local',
+      '--name',
+      'web.V2',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('error: --name "web.V2" is not a valid deployment name: a DNS-1123 label');
+    expect(r.stderr).toContain('e.g. web-v2');
+  });
+
   test('the CLI: --output json prints the report on stdout and logs on stderr', async () => {
     const r = await runNode('dist/cli/index.js', [
       'deploy',
