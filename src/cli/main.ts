@@ -31,8 +31,9 @@ interface ClusterFlags {
   context?: string;
   namespace?: string;
   name?: string;
-  timeout: number;
-  wait: boolean;
+  /** Deploy only (plan neither waits nor locks): absent for plan. */
+  timeout?: number;
+  wait?: boolean;
   output: 'text' | 'json';
   forceConflicts: boolean;
   replace: boolean;
@@ -41,16 +42,17 @@ interface ClusterFlags {
   allowEmpty: boolean;
   concurrency: number;
   annotate: boolean;
-  lockTimeout: number;
-  waitLoadBalancer: boolean;
-  rollbackOnFailure: boolean;
+  lockTimeout?: number;
+  waitLoadBalancer?: boolean;
+  rollbackOnFailure?: boolean;
   verbose: boolean;
   registry?: string;
   tag?: string;
   buildArg: Record<string, string>;
   target?: string;
-  build: boolean;
-  push: boolean;
+  /** Absent where the command has no such flag (plan builds and pushes nothing; build always builds). */
+  build?: boolean;
+  push?: boolean;
 }
 
 function positiveInt(value: string): number {
@@ -66,9 +68,12 @@ function buildArg(value: string, previous: Record<string, string>): Record<strin
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
 
-/** Flags of the image stage: deploy, plan and build take them. */
-function imageOptions(cmd: Command): Command {
-  return cmd
+/**
+ * Flags of the image stage: deploy, plan and build take them; `--no-build` only deploy, `--no-push`
+ * deploy and build (a plan builds and pushes nothing).
+ */
+function imageOptions(cmd: Command, which: 'deploy' | 'plan' | 'build'): Command {
+  cmd
     .option(
       '--registry <registry>',
       'where & images are pushed, e.g. localhost:5000/team-a (default: $SPREAD_REGISTRY)',
@@ -79,9 +84,10 @@ function imageOptions(cmd: Command): Command {
         .argParser(buildArg)
         .default({}, 'none'),
     )
-    .option('--target <stage>', 'Dockerfile stage to build')
-    .option('--no-build', 'do not build & images; pin what the registry holds')
-    .option('--no-push', 'build but do not push (deploys unpinned)');
+    .option('--target <stage>', 'Dockerfile stage to build');
+  if (which === 'deploy') cmd.option('--no-build', 'do not build & images; pin what the registry holds');
+  if (which !== 'plan') cmd.option('--no-push', 'build but do not push (deploys unpinned)');
+  return cmd;
 }
 
 /**
@@ -106,8 +112,9 @@ function imageStageOptions(
   };
 }
 
-function clusterOptions(cmd: Command): Command {
-  return imageOptions(cmd)
+/** The flags of deploy and plan; those about waiting, locking and building are deploy's only. */
+function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
+  imageOptions(cmd, mode)
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <context>', "kubeconfig context, as the CONTEXT argument (kubectl's flag)")
     .option(
@@ -115,12 +122,6 @@ function clusterOptions(cmd: Command): Command {
       "namespace for objects that name none (default: the context's namespace)",
     )
     .option('--name <name>', "the deployment's name (default: the directory's name)")
-    .addOption(
-      new Option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m')
-        .argParser(durationArg)
-        .default(300_000, '5m'),
-    )
-    .option('--no-wait', 'do not wait for the rollout')
     .addOption(
       new Option('-o, --output <format>', 'report format on stdout')
         .choices(['text', 'json'])
@@ -139,6 +140,17 @@ function clusterOptions(cmd: Command): Command {
     )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
+    .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
+    .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
+    .option('-v, --verbose', 'trace input reading and API requests', false);
+  if (mode === 'plan') return cmd;
+  return cmd
+    .addOption(
+      new Option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m')
+        .argParser(durationArg)
+        .default(300_000, '5m'),
+    )
+    .option('--no-wait', 'do not wait for the rollout')
     .addOption(
       new Option('--lock-timeout <duration>', 'how long to wait for another deploy of the same deployment')
         .argParser(durationArg)
@@ -149,10 +161,7 @@ function clusterOptions(cmd: Command): Command {
       'wait until LoadBalancer Services have an address (bounded by --timeout)',
       false,
     )
-    .option('--rollback-on-failure', 'when the rollout fails, apply the previous revision again', false)
-    .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
-    .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
-    .option('-v, --verbose', 'trace input reading and API requests', false);
+    .option('--rollback-on-failure', 'when the rollout fails, apply the previous revision again', false);
 }
 
 async function runDeploy(
@@ -176,8 +185,8 @@ async function runDeploy(
       namespace: flags.namespace,
       name: flags.name,
       mode,
-      wait: flags.wait,
-      timeoutMs: flags.timeout,
+      wait: flags.wait ?? false,
+      timeoutMs: flags.timeout ?? 300_000,
       forceConflicts: flags.forceConflicts,
       replace: flags.replace,
       adopt: flags.adopt,
@@ -222,6 +231,7 @@ const commands: readonly CommandSpec[] = [
           .description('build, apply and wait: make the cluster match the directory')
           .argument('[path]', 'directory in spread layout', '.')
           .argument('[context]', 'kubeconfig context (default: the current context)'),
+        'deploy',
       ).action((dir, context, flags) => runDeploy('deploy', dir, context, flags)),
   },
   {
@@ -234,6 +244,7 @@ const commands: readonly CommandSpec[] = [
           )
           .argument('[path]', 'directory in spread layout', '.')
           .argument('[context]', 'kubeconfig context (default: the current context)'),
+        'plan',
       ).action((dir, context, flags) => runDeploy('plan', dir, context, flags)),
   },
   {
@@ -273,6 +284,7 @@ const commands: readonly CommandSpec[] = [
               .default('text'),
           )
           .option('-v, --verbose', 'trace input reading', false),
+        'build',
       ).action(async (dir: string, flags: ClusterFlags) => {
         const logger = createCliLogger(flags.verbose);
         const read = await readDeployment(dir, { namespace: 'default', logger });

@@ -44,4 +44,23 @@ describe('the spread program', () => {
     expect(contextOf(undefined, undefined)).toBeUndefined();
     expect(() => contextOf('prod', 'staging')).toThrow('two contexts given: "prod" and --context "staging"');
   });
+
+  test('plan has no flags about waiting, locking or building; build has no --no-build', () => {
+    const flags = (name: string) =>
+      program()
+        .commands.find((c) => c.name() === name)!
+        .options.map((o) => o.long);
+    const deployOnly = [
+      '--timeout',
+      '--no-wait',
+      '--lock-timeout',
+      '--wait-load-balancer',
+      '--rollback-on-failure',
+      '--no-build',
+    ];
+    for (const f of deployOnly) expect(flags('deploy')).toContain(f);
+    for (const f of [...deployOnly, '--no-push']) expect(flags('plan')).not.toContain(f);
+    expect(flags('build')).not.toContain('--no-build');
+    expect(flags('build')).toContain('--no-push');
+  });
 });
