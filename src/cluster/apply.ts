@@ -114,7 +114,8 @@ export class ApplyError extends Error {
     const lines = failures.map((f) => `  ${describeObject(f.object)}: ${f.message}`);
     const head =
       phase === 'plan'
-        ? `the server rejected ${failures.length} object(s) in a dry run; nothing was written`
+        ? // The server's dry run, or spread's own checks before it (ownership, Secret shape, versions).
+          `the plan failed for ${failures.length} object(s); nothing was written`
         : `${failures.length} object(s) failed to apply; ${applied.length} applied, ${notApplied.length} not applied; nothing was pruned`;
     const names = (list: readonly SourcedObject[]) => list.map((o) => describeObject(o)).join(', ');
     const tail =
@@ -219,7 +220,7 @@ export async function planObjects(
           const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
           failures.push({
             object: o,
-            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (--adopt takes it over)`,
+            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: --adopt, or the input adopt: true)`,
           });
           return undefined;
         }
@@ -228,7 +229,7 @@ export async function planObjects(
         if (live && !owner && options.applySetId && !options.adopt) {
           failures.push({
             object: o,
-            message: `already exists, and not from spread (no ${PART_OF} label): deploying it would take it over, and a later deploy without it would delete it; --adopt takes it over`,
+            message: `exists, but no spread deployment owns it (no ${PART_OF} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt, or the input adopt: true; with --force-conflicts where another manager owns its fields)`,
           });
           return undefined;
         }
@@ -244,11 +245,7 @@ export async function planObjects(
         const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
         o = { ...o, object };
         // The state a completed deploy left, untouched since: unchanged, no dry run needed.
-        if (live && options.fingerprints?.size) {
-          const print = objectFingerprint(object, live, options.fieldManager);
-          if (print !== undefined && options.fingerprints.has(print))
-            return { ...o, resource, action: 'unchanged', after: live, live, fingerprint: print };
-        }
+        // Before the fingerprint: a recorded state says nothing about the CRD's new schema.
         if (changingKinds.has(formatGroupKind(groupKindOf(o.object))))
           return {
             ...o,
@@ -257,11 +254,17 @@ export async function planObjects(
             ...(live ? { live } : {}),
             deferred: 'its CRD changes in this deploy',
           };
+        if (live && options.fingerprints?.size) {
+          const print = objectFingerprint(object, live, options.fieldManager);
+          if (print !== undefined && options.fingerprints.has(print))
+            return { ...o, resource, action: 'unchanged', after: live, live, fingerprint: print };
+        }
         let after: KubeObject;
         try {
           after = await serverSideApply(client, resource, object, options, true);
         } catch (error) {
-          if (live && options.replace && isImmutableFieldError(error)) {
+          // Never a CRD: deleting it deletes every custom resource of it.
+          if (live && options.replace && isImmutableFieldError(error) && !isCrd(o.object)) {
             return {
               ...o,
               resource,
@@ -270,6 +273,10 @@ export async function planObjects(
               deferred: `immutable fields change: ${objectError(o.object, error)}`,
             };
           }
+          if (live && options.replace && isImmutableFieldError(error))
+            throw new Error(
+              `${objectError(o.object, error)}; --replace does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it`,
+            );
           throw error;
         }
         if (!live) return { ...o, resource, action: 'create', after };

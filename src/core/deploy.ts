@@ -319,8 +319,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             object,
             source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
           }));
+          // Ownership is checked as in a deploy: an object made by hand since the revision was
+          // current is not taken over (unless --adopt).
           const backPlan = await planObjects(client, discovery, back, {
             ...applyOptions,
+            applySetId: set.id,
             preserveAnnotations: [],
           });
           const previousNow = await readParent(client, set);

@@ -451,7 +451,10 @@ export async function applyObjectSet(
     concurrency: options.concurrency,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const plan = await options.logger.group('Plan', () => planObjects(client, discovery, objects, apply));
+  // A rollback refuses what a deploy refuses: objects made by hand since, or another deployment's.
+  const plan = await options.logger.group('Plan', () =>
+    planObjects(client, discovery, objects, { ...apply, applySetId: set.id }),
+  );
   const groupOf = (o: SourcedObject) => {
     const gk = groupKindOf(o.object);
     return applyRank(gk, discovery.isNamespaced(gk) ?? true);

@@ -482,6 +482,34 @@ spec:
     }
   });
 
+  test('custom resources of a changing CRD are checked against it even when fingerprinted; a CRD is never --replaced', async () => {
+    const group = `${uniqueName('s')}.example.com`;
+    const widget = `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: ws\nspec: {size: 1}\n`;
+    const files = (crd: string) => ({ '.k2e/0-crd.yaml': crd, '.k2e/1-widget.yaml': widget });
+    try {
+      await run(dir('schema', files(crdYaml(group, ['v1']))));
+      // size becomes a string: the unchanged, fingerprinted Widget no longer fits.
+      const stringly = crdYaml(group, ['v1']).replace('size: {type: integer}', 'size: {type: string}');
+      const error = await run(dir('schema', files(stringly))).catch((e) => e);
+      expect(error).toBeInstanceOf(ApplyError);
+      expect(error.message).toMatch(/Widget\..*\/ws \(\.k2e\/1-widget\.yaml:1\): .*spec\.size/);
+      // A scope change is immutable; --replace would delete every Widget with the CRD, so it is refused.
+      const cluster = crdYaml(group, ['v1']).replace('scope: Namespaced', 'scope: Cluster');
+      const refused = await run(dir('schema', files(cluster)), { replace: true, mode: 'plan' }).catch(
+        (e) => e,
+      );
+      expect(refused).toBeInstanceOf(ApplyError);
+      expect(refused.message).toContain(
+        '--replace does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it',
+      );
+      expect((await getJson(`widgets.${group}`, 'ws')).spec.size).toBe(1);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'crd', `widgets.${group}`, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
   test('a user without get on Namespaces deploys a new CRD with a namespaced custom resource', async () => {
     const group = `${uniqueName('r')}.example.com`;
     const sa = uniqueName('no-ns-get');
@@ -576,7 +604,7 @@ spec:
         const error = await run(dir('handns', files), { mode }).catch((e) => e);
         expect(error).toBeInstanceOf(ApplyError);
         expect(error.message).toMatch(
-          new RegExp(`Namespace ${hand} \\(\\.k2e/ns\\.yaml:1\\): already exists, and not from spread`),
+          new RegExp(`Namespace ${hand} \\(\\.k2e/ns\\.yaml:1\\): exists, but no spread deployment owns it`),
         );
       }
       const live = await getJson('namespace', hand);
@@ -657,7 +685,7 @@ describe('taking over from client-side kubectl apply', () => {
     const refused = await run(dir(name, { 'deployment.yaml': manifest })).catch((e) => e);
     expect(refused).toBeInstanceOf(ApplyError);
     expect(refused.message).toContain(
-      `/${name} (deployment.yaml:1): already exists, and not from spread (no applyset.kubernetes.io/part-of label): deploying it would take it over, and a later deploy without it would delete it; --adopt takes it over`,
+      `/${name} (deployment.yaml:1): exists, but no spread deployment owns it (no applyset.kubernetes.io/part-of label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt, or the input adopt: true; with --force-conflicts where another manager owns its fields)`,
     );
     expect((await getJson('deployment', name)).metadata.resourceVersion).toBe(
       before.metadata.resourceVersion,

@@ -149,6 +149,26 @@ describe('history, rollback, list and delete on the local cluster', () => {
     expect(await configMaps()).toEqual(['configmap/new-only', 'configmap/settings']);
   });
 
+  test('rollback does not take over an object made by hand since: the plan refuses it, nothing is written', async () => {
+    // Revision 1 holds old-only, which revision 4 (current) pruned; someone makes one by hand.
+    await kubectl([...ctx, '-n', ns, 'create', 'configmap', 'old-only', '--from-literal=mine=yes']);
+    try {
+      const error = await rollback('shop', 1, { ...base, timeoutMs: 120_000 }).catch((e) => e);
+      expect(String(error)).toMatch(
+        /ConfigMap .*\/old-only \(.*\): exists, but no spread deployment owns it/,
+      );
+      const cm = JSON.parse(
+        (await kubectl([...ctx, '-n', ns, 'get', 'configmap', 'old-only', '-o', 'json'])).stdout,
+      );
+      expect(cm.data).toEqual({ mine: 'yes' });
+      expect(cm.metadata.labels?.['applyset.kubernetes.io/part-of']).toBeUndefined();
+      expect(await image()).toBe('nginx:1.27');
+      expect((await history('shop', base)).current).toBe(4);
+    } finally {
+      await kubectl([...ctx, '-n', ns, 'delete', 'configmap', 'old-only']);
+    }
+  });
+
   test('a missing revision is a clear error', async () => {
     await expect(rollback('shop', 99, base)).rejects.toThrow(/has no revision 99/);
   });
