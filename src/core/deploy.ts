@@ -474,5 +474,10 @@ function groupOfLive(discovery: Discovery): (o: SourcedObject) => number {
 }
 
 function plannedRef(p: PlannedObject): ObjectReport {
-  return { ...sourceRef(p), action: p.action, ...(p.changes ? { changes: p.changes } : {}) };
+  return {
+    ...sourceRef(p),
+    action: p.action,
+    ...(p.changes ? { changes: p.changes } : {}),
+    ...(p.deferred ? { deferred: p.deferred } : {}),
+  };
 }

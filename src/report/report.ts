@@ -16,6 +16,11 @@ export interface ObjectReport {
   readonly replaced?: boolean;
   /** Plan only, for `update`: the fields that change (Secret values redacted). */
   readonly changes?: readonly FieldChange[];
+  /**
+   * Plan only: why the object could not be dry-run yet, e.g. `its CRD changes in this deploy`; the
+   * deploy checks it as soon as that exists, before anything after it is written.
+   */
+  readonly deferred?: string;
 }
 
 /** One waited object's rollout outcome. */
@@ -101,9 +106,11 @@ export function formatReportText(report: DeployReport): string {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
     lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}  (${o.source})`);
     for (const c of o.changes ?? []) lines.push(`      ${formatChange(c)}`);
+    if (report.mode === 'plan' && o.deferred)
+      lines.push(`      (not checked yet: ${o.deferred}; the deploy checks it before going on)`);
     // An update whose values all stay: the apply moves field ownership to spread (an object kubectl
     // or another tool applied, a Secret an earlier spread applied as stringData) or metadata only.
-    if (report.mode === 'plan' && o.action === 'update' && (o.changes?.length ?? 0) === 0)
+    else if (report.mode === 'plan' && o.action === 'update' && (o.changes?.length ?? 0) === 0)
       lines.push('      (no value changes: spread takes over field ownership)');
   }
   for (const i of report.images ?? []) {

@@ -458,6 +458,9 @@ spec:
         CustomResourceDefinition: 'update',
         Widget: 'update',
       });
+      expect(planned.objects.find((o) => o.kind === 'Widget')?.deferred).toBe(
+        'its CRD changes in this deploy',
+      );
       const second = await run(dir('field', files));
       expect(Object.fromEntries(second.objects.map((o) => [o.kind, o.action]))).toEqual({
         CustomResourceDefinition: 'configured',

@@ -124,4 +124,28 @@ describe('report', () => {
       '  secret/db update -n prod  (s.yaml:1)\n      (no value changes: spread takes over field ownership)',
     );
   });
+
+  test('a planned object the deploy checks later says why, instead of an ownership note', () => {
+    const plan: DeployReport = {
+      ...report,
+      mode: 'plan',
+      objects: [
+        {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          namespace: 'prod',
+          name: 'w',
+          action: 'update',
+          source: 'w.yaml:1',
+          deferred: 'its CRD changes in this deploy',
+        },
+      ],
+      rollout: [],
+    };
+    const text = formatReportText(plan);
+    expect(text).toContain(
+      '  widget.example.com/w update -n prod  (w.yaml:1)\n      (not checked yet: its CRD changes in this deploy; the deploy checks it before going on)',
+    );
+    expect(text).not.toContain('takes over field ownership');
+  });
 });
