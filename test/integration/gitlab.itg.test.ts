@@ -66,7 +66,7 @@ describe.skipIf(!existsSync(GCL) || !hasRsync)('the GitLab component in gitlab-c
     writeFileSync(
       path.join(project, '.gitlab-ci.yml'),
       pipeline(
-        `include:\n${include({ ...common, stage: 'plan', 'job-name': 'plan', mode: 'plan', 'environment-action': 'prepare' })}${include({ ...common, stage: 'deploy', 'job-name': 'deploy', 'environment-url': 'https://shop.example.com' })}${include({ path: 'app', context: 'spread-local', namespace: ns, stage: 'plan', 'job-name': 'no-package', mode: 'plan', 'resource-group': 'spread-no-package' })}${include({ ...common, package: 'some-package', stage: 'plan', 'job-name': 'no-version', mode: 'plan', 'resource-group': 'spread-no-version' })}`,
+        `include:\n${include({ ...common, stage: 'plan', 'job-name': 'plan', mode: 'plan', 'environment-action': 'prepare' })}${include({ ...common, stage: 'deploy', 'job-name': 'deploy', 'environment-url': 'https://shop.example.com' })}${include({ path: 'app', context: 'spread-local', namespace: ns, package: '', stage: 'plan', 'job-name': 'no-package', mode: 'plan', 'resource-group': 'spread-no-package' })}${include({ ...common, package: 'some-package', stage: 'plan', 'job-name': 'no-version', mode: 'plan', 'resource-group': 'spread-no-version' })}`,
       ),
     );
     const git = (...args: string[]) => execFileSync('git', args, { cwd: project });
@@ -111,7 +111,7 @@ describe.skipIf(!existsSync(GCL) || !hasRsync)('the GitLab component in gitlab-c
     expect(dotenv(path.join(out, 'spread.env')).SPREAD_CHANGED).toBe('false');
   });
 
-  test('without the input package, or a package name without version: the job fails saying what to set, installing nothing', async () => {
+  test('an empty input package (GitLab refuses a missing one), or a package name without version: the job fails saying what to set, installing nothing', async () => {
     const none = await gcl('no-package');
     expect(none.code).not.toBe(0);
     expect(none.log).toContain(
