@@ -111,13 +111,31 @@ export class ApplyError extends Error {
     applied: readonly AppliedObject[] = [],
     notApplied: readonly SourcedObject[] = [],
   ) {
-    const lines = failures.map((f) => `  ${describeObject(f.object)}: ${f.message}`);
+    // An interrupt (Ctrl-C, a cancelled job) stops every request in flight: one line for all of them,
+    // not one per object as if each had failed.
+    const isInterrupt = (f: ObjectFailure) => f.message.startsWith('interrupted by ');
+    const interrupted = failures.filter(isInterrupt);
+    const real = failures.filter((f) => !isInterrupt(f));
+    const lines = real.map((f) => `  ${describeObject(f.object)}: ${f.message}`);
+    if (interrupted.length > 0)
+      lines.push(
+        `  ${interrupted[0]!.message}: ${interrupted.length} object(s) not finished${phase === 'apply' ? ' (a request in flight may have reached the server)' : ''}`,
+      );
     const head =
-      phase === 'plan'
-        ? // The server's dry run, or spread's own checks before it (ownership, Secret shape, versions).
-          `the plan failed for ${failures.length} object(s); nothing was written`
-        : `${failures.length} object(s) failed to apply; ${applied.length} applied, ${notApplied.length} not applied; nothing was pruned`;
-    const names = (list: readonly SourcedObject[]) => list.map((o) => describeObject(o)).join(', ');
+      real.length === 0 && interrupted.length > 0
+        ? phase === 'plan'
+          ? `${interrupted[0]!.message} during the plan; nothing was written`
+          : `${interrupted[0]!.message}: ${applied.length} applied, ${interrupted.length + notApplied.length} not applied; nothing was pruned`
+        : phase === 'plan'
+          ? // The server's dry run, or spread's own checks before it (ownership, Secret shape, versions).
+            `the plan failed for ${failures.length} object(s); nothing was written`
+          : `${failures.length} object(s) failed to apply; ${applied.length} applied, ${notApplied.length} not applied; nothing was pruned`;
+    // At most 20 names a list: the counts are in the head, and a list of thousands helps no one.
+    const names = (list: readonly SourcedObject[]) =>
+      list
+        .slice(0, 20)
+        .map((o) => describeObject(o))
+        .join(', ') + (list.length > 20 ? `, … and ${list.length - 20} more` : '');
     const tail =
       phase === 'apply'
         ? [

@@ -26,12 +26,26 @@ export function locatedFailures(error: unknown): LocatedFailure[] {
     }));
   }
   if (cause instanceof ApplyError) {
-    return cause.failures.map((f) => ({
-      message: `${describeObject(f.object)}: ${f.message}`,
-      file: f.object.source.file,
-      line: f.object.source.line || undefined,
-      severity: 'error' as const,
-    }));
+    // An interrupt stopped every request in flight: one failure for all of them (see ApplyError).
+    const interrupted = cause.failures.filter((f) => f.message.startsWith('interrupted by '));
+    return [
+      ...cause.failures
+        .filter((f) => !interrupted.includes(f))
+        .map((f) => ({
+          message: `${describeObject(f.object)}: ${f.message}`,
+          file: f.object.source.file,
+          line: f.object.source.line || undefined,
+          severity: 'error' as const,
+        })),
+      ...(interrupted.length > 0
+        ? [
+            {
+              message: `${interrupted[0]!.message}: ${interrupted.length} object(s) not finished`,
+              severity: 'error' as const,
+            },
+          ]
+        : []),
+    ];
   }
   return [{ message: (cause as Error)?.message ?? String(cause), severity: 'error' }];
 }
