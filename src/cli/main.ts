@@ -251,7 +251,9 @@ const commands: readonly CommandSpec[] = [
     name: 'render',
     define: (cmd) =>
       cmd
-        .description('print the object set as YAML, exactly as it would be applied (images not built)')
+        .description(
+          "print the object set the directory defines, as YAML (before a deploy's labels, annotations and image pinning)",
+        )
         .argument('[path]', 'directory in spread layout', '.')
         .option('-n, --namespace <namespace>', 'namespace for objects that name none', 'default')
         .option('--name <name>', "the deployment's name (default: the directory's name)")
