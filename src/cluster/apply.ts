@@ -565,7 +565,7 @@ export async function applyObjects(
     const unresolved = order.some((x) => x > g && groups.get(x)!.some((p) => !p.resource));
     if (crds.length > 0 || (unresolved && done.some((d) => d?.object.kind === 'CustomResourceDefinition'))) {
       await Promise.all(crds.map((c) => waitEstablished(client, c, options.signal)));
-      await discovery.refresh();
+      await waitDiscovered(discovery, crds, options.signal);
     }
     await options.afterGroup?.(g);
     // Objects that could not be dry-run before (their Namespace or CRD is created by this deploy) are
@@ -792,6 +792,39 @@ async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: 
         `CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s${why.length ? ` (${why.join('; ')})` : ''}`,
       );
     }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+/**
+ * Refreshes discovery until it serves every version the CRDs serve. The API server publishes a new
+ * CRD's resources in discovery shortly after the CRD is Established, not at the same time: a
+ * discovery read right after Established can still lack them (then their custom resources would be
+ * "not served"). Polls after 10 ms, doubling to 250 ms, for up to 30 s; then goes on, and what is
+ * still missing fails as not served.
+ */
+async function waitDiscovered(
+  discovery: Discovery,
+  crds: readonly AppliedObject[],
+  signal?: AbortSignal,
+): Promise<void> {
+  const wanted = crds.flatMap((c) => {
+    const spec = c.object.spec as
+      | { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] }
+      | undefined;
+    if (!spec?.group || !spec.names?.kind) return [];
+    return (spec.versions ?? [])
+      .filter((v) => v.served && v.name)
+      .map((v) => ({ apiVersion: `${spec.group}/${v.name}`, kind: spec.names!.kind! }));
+  });
+  const deadline = Date.now() + 30_000;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
+    await discovery.refresh();
+    const missing = await Promise.all(
+      wanted.map(async (w) => !(await discovery.resolve(w.apiVersion, w.kind))),
+    );
+    if (!missing.some(Boolean) || Date.now() > deadline) return;
+    signal?.throwIfAborted();
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
