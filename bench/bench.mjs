@@ -1062,22 +1062,34 @@ const NOTES = `Profile and fixes (issue 8):
   "the Action" above); a break test's findings (a parent killed by SIGKILL or SIGHUP left the child
   deploying, orphaned, with the Lease held) are fixed: an IPC channel stops the child when the parent
   dies, and SIGHUP is forwarded as SIGTERM.
-- This run started on a fresh cluster (\`down.sh --purge\`, \`up.sh\`). kubectl is much faster on a
-  fresh etcd than after an hour of tests: the previous run (same binaries, etcd grown to 151 MB) had
-  its first deploy of 500 at 4.2 s and its no-op at 3.0 s, this one 3.3 s and 2.3 s. spread's times
-  moved less (2.76 → 2.63 s, 738 → 687 ms: its requests run concurrently, kubectl's one after another,
-  each paying the request's latency), so its ratios are higher here than in that run (first deploy
-  0.66 → 0.80 ×, no-op 0.25 → 0.30 ×). Of two earlier runs this session, one (also on a fresh
-  cluster, before the Action changes) gave 1.07 × and 0.31 ×, kubectl's first deploy of 500 taking
-  2.7 s there: the first-deploy ratio varies between about 0.8 and 1.1 on a fresh cluster. The other,
-  with a stray process taking a CPU, was stopped and discarded.
+- Fix 12 (a no-op writes nothing; src/core/converge.ts, applyset.ts, apply.ts): of the 27 requests
+  of a no-op of 500 (Fix 6), 7 did nothing: two applies of the ApplySet parent that changed nothing,
+  a second GET of the parent for the current revision, and, for the CRD left unchanged, a GET for
+  its Established condition and a new discovery (2 GETs). The parent is now applied only when it
+  lacks a value spread would write (parentHolds), the revision comes from the parent read under the
+  lock, and an unchanged CRD that is already Established is neither waited for nor rediscovered. A
+  CPU profile also showed the recording of fingerprints computing again (24 ms) those the plan had
+  just matched; they are carried from the plan. No-op of 500: 27 → 21 requests, 687 → 530 ms; the
+  audit log of a no-op of 450 now ends 384 ms after its first request (431 ms before).
+- Fix 13 (found by this benchmark): the previous full run of this session failed once in nine first
+  deploys of a CRD with its custom resources ("the server does not serve Widget"): the API server
+  lists a new CRD's resources in discovery shortly after the CRD is Established, not at once, and
+  spread read discovery once. It now reads it again until every served version resolves (10 ms
+  doubling to 250 ms, up to 30 s). That run was discarded; this one had no failure.
+- This run started on a fresh cluster (\`down.sh --purge\`, \`up.sh\`), with nothing else running.
+  kubectl was faster than in the previous session's fresh-cluster run (first deploy of 500 3.3 →
+  2.8 s, no-op 2.3 → 1.8 s), as was the floor (1.44 → 0.95 s), so the ratios moved less than
+  spread's own times (first deploy 2.63 → 2.40 s, no-op 687 → 530 ms): first deploy 0.80 → 0.85 ×,
+  no-op 0.30 → 0.29 ×. Between runs on fresh clusters the first-deploy ratio has varied between about
+  0.8 and 1.1 and the floor between 0.34 and 0.44 ×.
 - First deploy (≤ 0.2 × kubectl: missed). The target is below what this cluster can do at all: the
   cluster floor, the harness sending nothing but one server-side apply per object (16 in flight, no
-  discovery, dry runs or records), takes 0.44 × kubectl's time at 500 and 0.36 × at 5,000. The API
+  discovery, dry runs or records), takes 0.34 × kubectl's time at 500 and 0.51 × at 5,000 in this run
+  (0.44 × and 0.36 × in the previous session's), so 0.2 × is out of reach of any client here. The API
   server, etcd, the controllers, kwok and the client share 2 CPUs, so the server's work per object
   sets the pace whatever the client does. spread sends two requests per new object: every object is
   dry-run before anything is written (the brief: "write nothing to the cluster when the input is
-  invalid"). The audit log of a first deploy of 500 (3.0 s wall, 1.45 s of it spread's own CPU):
+  invalid"). The audit log of a first deploy of 500 (an earlier session; 3.0 s wall, 1.45 s of it spread's own CPU):
   first request at 0.18 s, reading until 0.46 s, the lock, the parent and the LISTs until 0.51 s, 417
   dry runs until 0.96 s, the CRD and its Established wait until 1.0 s, the 83 custom resources'
   deferred dry runs until 1.13 s, 500 applies until 2.84 s (Services and Deployments the slowest, 5–6
@@ -1088,12 +1100,13 @@ const NOTES = `Profile and fixes (issue 8):
   start-up and parsing (about 0.45 s), Node's HTTP client (about 0.4 s for 1,032 requests), GC
   (0.1 s) and the rest spread thinly.
 - No-op (zero writes: met; ≤ 0.1 × kubectl: missed). The parse floor (above): a fresh Node process
-  that only parses the 500-object directory with the yaml library takes 0.09 × kubectl's no-op, so the
-  target leaves about 20 ms for loading spread, asking the cluster and recording. The audit log of a
-  no-op of 450 (635 ms wall): first request at 160 ms (Node, the bundle, the kubeconfig), reading
-  the directory until 432 ms, then 27 requests until 610 ms (the lock, the parent, 6 LISTs and a
-  CRD GET together, the parent's no-op apply, the prune's 7 LISTs together, the record, the lock's
-  release). Tried without gain: parsing on a worker thread (each thread warms the library's JIT up
+  that only parses the 500-object directory with the yaml library takes 0.09 × kubectl's no-op, and
+  spread's start-up to its first request another 0.07 ×, so the target leaves nothing for asking the
+  cluster. The audit log of a no-op of 450 after Fix 12 (590 ms wall): discovery at the first
+  request, reading the directory until 252 ms after it, then 18 requests until 384 ms (the
+  Namespace, the Lease, the parent, 6 LISTs and a CRD GET together, prune's 7 LISTs together, the
+  Lease's release); spread's own work between them (planning with fingerprints, about 45 ms) is the
+  rest. Merging prune's LISTs into the plan's would save about 15 ms more; not done. Tried without gain: parsing on a worker thread (each thread warms the library's JIT up
   again: a worker parsing half the files made the read 195–203 ms against 140–161 ms on the main
   thread alone); V8 flags --always-sparkplug, --max-lazy, --no-lazy (with the compile cache),
   --single-threaded-gc (all within the noise; --min-semi-space-size=16 about 25 ms faster, at the cost
