@@ -262,7 +262,6 @@ export async function planObjects(
         }
         const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
         o = { ...o, object };
-        // The state a completed deploy left, untouched since: unchanged, no dry run needed.
         // Before the fingerprint: a recorded state says nothing about the CRD's new schema.
         if (changingKinds.has(formatGroupKind(groupKindOf(o.object))))
           return {
@@ -272,6 +271,7 @@ export async function planObjects(
             ...(live ? { live } : {}),
             deferred: 'its CRD changes in this deploy',
           };
+        // The state a completed deploy left, untouched since: unchanged, no dry run needed.
         if (live && options.fingerprints?.size) {
           const print = objectFingerprint(object, live, options.fieldManager);
           if (print !== undefined && options.fingerprints.has(print))

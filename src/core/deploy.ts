@@ -478,6 +478,7 @@ function plannedRef(p: PlannedObject): ObjectReport {
     ...sourceRef(p),
     action: p.action,
     ...(p.changes ? { changes: p.changes } : {}),
-    ...(p.deferred ? { deferred: p.deferred } : {}),
+    // A replace's reason is its immutable-field error, not a check still to come.
+    ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
   };
 }

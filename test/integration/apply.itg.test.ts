@@ -30,6 +30,12 @@ async function getJson(kind: string, name: string, namespace = ns) {
   );
 }
 
+/** Asserts that `kubectl ARGS` (a get of one object) finds nothing. */
+async function expectNotFound(args: string[]): Promise<void> {
+  const r = await kubectl(args, { allowFail: true });
+  expect(r.stderr).toMatch(/not found/);
+}
+
 /** A kubeconfig file whose one context (named `sa`, namespace `ns`) authenticates as ServiceAccount `sa` of `ns`. */
 async function tokenKubeconfig(sa: string): Promise<string> {
   const token = (await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'token', sa])).stdout.trim();
@@ -298,10 +304,7 @@ describe('prune', () => {
     expect(deployed.objects.map((o) => `${o.kind}/${o.name} ${o.action}`)).toEqual([
       'ConfigMap/emptied-one pruned',
     ]);
-    const left = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'emptied-one'], {
-      allowFail: true,
-    });
-    expect(left.stderr).toMatch(/not found/);
+    await expectNotFound(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'emptied-one']);
   });
 });
 
@@ -383,14 +386,8 @@ spec:
         `namespace "${missing}" not found in context spread-local: create it (kubectl create namespace ${missing}), or add a Namespace named ${missing} to the directory`,
       );
     }
-    const got = await kubectl(['--context', 'spread-local', 'get', 'namespace', missing], {
-      allowFail: true,
-    });
-    expect(got.stderr).toMatch(/not found/);
-    const other = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'in-other'], {
-      allowFail: true,
-    });
-    expect(other.stderr).toMatch(/not found/);
+    await expectNotFound(['--context', 'spread-local', 'get', 'namespace', missing]);
+    await expectNotFound(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'in-other']);
   });
 
   test('a deployment namespace the directory creates: deployed, its parent in it, then a no-op', async () => {
@@ -430,14 +427,8 @@ spec:
     expect(error.message).toContain(
       `/w9 (.k2e/2-widget.yaml:1): its CustomResourceDefinition widgets.${group} (.k2e/0-crd.yaml) does not serve version v9 (it serves v1)`,
     );
-    const crd = await kubectl(['--context', 'spread-local', 'get', 'crd', `widgets.${group}`], {
-      allowFail: true,
-    });
-    expect(crd.stderr).toMatch(/not found/);
-    const cm = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'unserved-cm'], {
-      allowFail: true,
-    });
-    expect(cm.stderr).toMatch(/not found/);
+    await expectNotFound(['--context', 'spread-local', 'get', 'crd', `widgets.${group}`]);
+    await expectNotFound(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'unserved-cm']);
   });
 
   test('a CRD gains a field and a custom resource uses it, in one deploy: checked against the new schema', async () => {
