@@ -312,24 +312,7 @@ describe('first deploys and bad input', () => {
   test('CRD + custom resource + Namespace + objects in it, all in one first deploy', async () => {
     const group = `${uniqueName('w')}.example.com`;
     const target = uniqueName('itg-crd');
-    const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.${group}
-spec:
-  group: ${group}
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, properties: {size: {type: integer}}}
-`;
+    const crd = crdYaml(group, ['v1']);
     const files = {
       '.k2e/0-crd.yaml': crd,
       '.k2e/1-ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${target}\n`,
