@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isCoreSecret } from '../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf, isCoreNamespace, isCoreSecret } from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
@@ -101,6 +101,11 @@ export interface ObjectFailure {
  */
 export class ApplyError extends Error {
   readonly failures: readonly ObjectFailure[];
+  /**
+   * The failures that are only an interrupt (Ctrl-C, a cancelled job) stopping the request: reported
+   * as one line, not one per object as if each had failed.
+   */
+  readonly interrupted: readonly ObjectFailure[];
   /** Objects already applied before the failure (empty for a failed plan). */
   readonly applied: readonly AppliedObject[];
   /** Objects not attempted: later apply groups, or the rest of the group once the server became unavailable. */
@@ -111,11 +116,9 @@ export class ApplyError extends Error {
     applied: readonly AppliedObject[] = [],
     notApplied: readonly SourcedObject[] = [],
   ) {
-    // An interrupt (Ctrl-C, a cancelled job) stops every request in flight: one line for all of them,
-    // not one per object as if each had failed.
-    const isInterrupt = (f: ObjectFailure) => f.message.startsWith('interrupted by ');
-    const interrupted = failures.filter(isInterrupt);
-    const real = failures.filter((f) => !isInterrupt(f));
+    const interrupted: ObjectFailure[] = [];
+    const real: ObjectFailure[] = [];
+    for (const f of failures) (f.message.startsWith('interrupted by ') ? interrupted : real).push(f);
     const lines = real.map((f) => `  ${describeObject(f.object)}: ${f.message}`);
     if (interrupted.length > 0)
       lines.push(
@@ -146,6 +149,7 @@ export class ApplyError extends Error {
     super([`${head}:`, ...lines, ...tail].join('\n'));
     this.name = 'ApplyError';
     this.failures = failures;
+    this.interrupted = interrupted;
     this.applied = applied;
     this.notApplied = notApplied;
   }
@@ -186,9 +190,7 @@ export async function planObjects(
     return object === o.object ? o : { ...o, object };
   });
   const newNamespaces = new Set(
-    objects
-      .filter((o) => o.object.kind === 'Namespace' && o.object.apiVersion === 'v1')
-      .map((o) => o.object.metadata.name),
+    objects.filter((o) => isCoreNamespace(o.object)).map((o) => o.object.metadata.name),
   );
   const newKinds = crdKinds(objects);
   const limit = pLimit(options.concurrency);
@@ -560,10 +562,10 @@ export async function applyObjects(
     // kind, unless a later object could not be resolved when the plan was made.
     const crds = done.filter(
       (d): d is AppliedObject =>
-        d?.object.kind === 'CustomResourceDefinition' && !(d.action === 'unchanged' && isEstablished(d.live)),
+        d !== undefined && isCrd(d.object) && !(d.action === 'unchanged' && isEstablished(d.live)),
     );
     const unresolved = order.some((x) => x > g && groups.get(x)!.some((p) => !p.resource));
-    if (crds.length > 0 || (unresolved && done.some((d) => d?.object.kind === 'CustomResourceDefinition'))) {
+    if (crds.length > 0 || (unresolved && done.some((d) => d !== undefined && isCrd(d.object)))) {
       await Promise.all(crds.map((c) => waitEstablished(client, c, options.signal)));
       await waitDiscovered(discovery, crds, options.signal);
     }
@@ -746,17 +748,23 @@ function normalize(o: KubeObject): unknown {
   return { ...o, metadata };
 }
 
+/** What a CRD defines: its group, kind and the versions it serves; undefined for anything else. */
+function crdDefinition(object: KubeObject): { group: string; kind: string; served: string[] } | undefined {
+  if (!isCrd(object)) return undefined;
+  const spec = object.spec as
+    | { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] }
+    | undefined;
+  if (!spec?.group || !spec.names?.kind) return undefined;
+  const served = (spec.versions ?? []).filter((v) => v.served && v.name).map((v) => v.name!);
+  return { group: spec.group, kind: spec.names.kind, served };
+}
+
 /** The CRDs of a set by the GroupKind they define (`Kind.group`), each with the versions it serves. */
 function crdKinds(objects: readonly SourcedObject[]): Map<string, { crd: SourcedObject; served: string[] }> {
   const out = new Map<string, { crd: SourcedObject; served: string[] }>();
   for (const o of objects) {
-    if (!isCrd(o.object)) continue;
-    const spec = o.object.spec as
-      | { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] }
-      | undefined;
-    if (!spec?.group || !spec.names?.kind) continue;
-    const served = (spec.versions ?? []).filter((v) => v.served && v.name).map((v) => v.name!);
-    out.set(`${spec.names.kind}.${spec.group}`, { crd: o, served });
+    const d = crdDefinition(o.object);
+    if (d) out.set(`${d.kind}.${d.group}`, { crd: o, served: d.served });
   }
   return out;
 }
@@ -809,13 +817,8 @@ async function waitDiscovered(
   signal?: AbortSignal,
 ): Promise<void> {
   const wanted = crds.flatMap((c) => {
-    const spec = c.object.spec as
-      | { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] }
-      | undefined;
-    if (!spec?.group || !spec.names?.kind) return [];
-    return (spec.versions ?? [])
-      .filter((v) => v.served && v.name)
-      .map((v) => ({ apiVersion: `${spec.group}/${v.name}`, kind: spec.names!.kind! }));
+    const d = crdDefinition(c.object);
+    return d ? d.served.map((v) => ({ apiVersion: `${d.group}/${v}`, kind: d.kind })) : [];
   });
   const deadline = Date.now() + 30_000;
   for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {

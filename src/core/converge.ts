@@ -19,6 +19,7 @@ import type { RolloutResult } from '../cluster/wait.js';
 import {
   formatGroupKind,
   groupKindOf,
+  isCoreNamespace,
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
@@ -173,8 +174,7 @@ export function keepUsedNamespaces(
   plan: readonly SourcedObject[],
 ): { prune: PruneCandidate[]; kept: PruneCandidate[] } {
   const used = new Set(plan.map((o) => o.object.metadata.namespace).filter(Boolean));
-  const isKept = (c: PruneCandidate) =>
-    c.object.kind === 'Namespace' && c.object.apiVersion === 'v1' && used.has(c.object.metadata.name);
+  const isKept = (c: PruneCandidate) => isCoreNamespace(c.object) && used.has(c.object.metadata.name);
   return { prune: candidates.filter((c) => !isKept(c)), kept: candidates.filter(isKept) };
 }
 

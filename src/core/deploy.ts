@@ -22,7 +22,12 @@ import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../clust
 import { replaceOldPods, withTemplateHash } from '../cluster/rc.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
-import { groupKindOf, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
+import {
+  groupKindOf,
+  isCoreNamespace,
+  type KubeObject,
+  type SourcedObject,
+} from '../deployment/kube-object.js';
 import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { objectWarnings } from '../report/annotations.js';
@@ -360,9 +365,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
 
 /** Whether the objects hold the core Namespace `name`. */
 function createsNamespace(objects: readonly SourcedObject[], name: string): boolean {
-  return objects.some(
-    (o) => o.object.kind === 'Namespace' && o.object.apiVersion === 'v1' && o.object.metadata.name === name,
-  );
+  return objects.some((o) => isCoreNamespace(o.object) && o.object.metadata.name === name);
 }
 
 /** Replaces the pods of changed ReplicationControllers, then waits for the rollout (both only with `wait`). */

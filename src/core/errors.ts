@@ -27,10 +27,11 @@ export function locatedFailures(error: unknown): LocatedFailure[] {
   }
   if (cause instanceof ApplyError) {
     // An interrupt stopped every request in flight: one failure for all of them (see ApplyError).
-    const interrupted = cause.failures.filter((f) => f.message.startsWith('interrupted by '));
+    const { interrupted } = cause;
+    const skip = new Set(interrupted);
     return [
       ...cause.failures
-        .filter((f) => !interrupted.includes(f))
+        .filter((f) => !skip.has(f))
         .map((f) => ({
           message: `${describeObject(f.object)}: ${f.message}`,
           file: f.object.source.file,

@@ -29,6 +29,7 @@ import { applyRank } from '../deployment/deployment.js';
 import {
   formatGroupKind,
   groupKindOf,
+  isCoreNamespace,
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
@@ -379,7 +380,7 @@ export async function deletes(name: string, options: ManageWriteOptions): Promis
           `cannot list ${unlisted.join(', ')} (no list right), so objects of deployment ${name} there could not be deleted and would be left without a record; nothing was deleted`,
         );
       // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
-      const isNs = (c: PruneCandidate) => c.object.kind === 'Namespace' && c.object.apiVersion === 'v1';
+      const isNs = (c: PruneCandidate) => isCoreNamespace(c.object);
       await deleteObjects(
         client,
         children.filter((c) => !isNs(c)),

@@ -52,6 +52,11 @@ export function isCoreSecret(object: Pick<KubeObject, 'apiVersion' | 'kind'>): b
   return object.kind === 'Secret' && object.apiVersion === 'v1';
 }
 
+/** Whether an object is a core/v1 Namespace. */
+export function isCoreNamespace(object: Pick<KubeObject, 'apiVersion' | 'kind'>): boolean {
+  return object.kind === 'Namespace' && object.apiVersion === 'v1';
+}
+
 /** An object of the set with the place it was read from. */
 export interface SourcedObject {
   readonly object: KubeObject;
