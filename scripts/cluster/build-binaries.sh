@@ -3,6 +3,7 @@
 #   kube-apiserver, kube-controller-manager, kube-scheduler, kubectl  (k8s.io/kubernetes@$SPREAD_KUBE_VERSION)
 #   etcd                                                              (go.etcd.io/etcd/server/v3@$SPREAD_ETCD_VERSION)
 #   kwok                                                              (sigs.k8s.io/kwok@$SPREAD_KWOK_VERSION)
+#   act (the GitHub Actions runner the Action's tests run under)      (github.com/nektos/act@$SPREAD_ACT_VERSION)
 # into $SPREAD_CACHE/bin/<component>-<version>/. A binary already in the cache is not rebuilt.
 # k8s.io/kubernetes is not meant to be a dependency: its go.mod replaces every k8s.io/<staging> module
 # with ./staging/src/k8s.io/<staging>, which only works inside its own repository. The wrapper module
@@ -108,10 +109,21 @@ build_kwok() {
   mkdir -p "$out" && mv "$out.tmp/kwok" "$out/kwok" && rmdir "$out.tmp"
 }
 
+# act's module has no replace directives, so `go install module@version` builds it as released.
+build_act() {
+  local v=$SPREAD_ACT_VERSION out="$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION"
+  [ -x "$out/act" ] && { log "act $v cached in $out"; return; }
+  log "building act $v"
+  rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w" "github.com/nektos/act@$v"
+  mkdir -p "$out" && mv "$out.tmp/act" "$out/act" && rmdir "$out.tmp"
+}
+
 case "${1:-all}" in
   kube) build_kube ;;
   etcd) build_etcd ;;
   kwok) build_kwok ;;
-  all) build_etcd; build_kwok; build_kube ;;
-  *) echo "usage: $0 [all|kube|etcd|kwok]" >&2; exit 2 ;;
+  act) build_act ;;
+  all) build_etcd; build_kwok; build_act; build_kube ;;
+  *) echo "usage: $0 [all|kube|etcd|kwok|act]" >&2; exit 2 ;;
 esac

@@ -91,8 +91,12 @@ contexts:
 current-context: spread-local
 EOF
 } | write_if_changed "$KUBECONFIG_FILE"
-# Only kubectl goes on PATH through .cluster/env, not the server binaries next to it.
+# Only kubectl and act (the workflow runner of the Action's tests) go on PATH through .cluster/env,
+# not the server binaries next to kubectl.
 ln -sfn "$KUBECTL" "$CLUSTER_DIR/bin/kubectl"
+if [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ]; then
+  ln -sfn "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" "$CLUSTER_DIR/bin/act"
+fi
 
 # ---- registry: htpasswd (bcrypt) auth with a generated password -----------------------------------
 [ -s "$REGISTRY_DIR/password" ] || openssl rand -hex 24 >"$REGISTRY_DIR/password"
