@@ -39,6 +39,7 @@ interface ClusterFlags {
   replace: boolean;
   adopt: boolean;
   prune: boolean;
+  pruneCrds: boolean;
   allowEmpty: boolean;
   concurrency: number;
   annotate: boolean;
@@ -139,6 +140,11 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
       false,
     )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
+    .option(
+      '--prune-crds',
+      'prune CRDs the directory dropped too, with every custom resource of them (kept by default)',
+      false,
+    )
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
     .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
     .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
@@ -191,6 +197,7 @@ async function runDeploy(
       replace: flags.replace,
       adopt: flags.adopt,
       prune: flags.prune,
+      pruneCrds: flags.pruneCrds,
       allowEmpty: flags.allowEmpty,
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, dir ?? '.', process.env),

@@ -1,6 +1,12 @@
 import pLimit from 'p-limit';
 import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isCoreNamespace, isCoreSecret } from '../deployment/kube-object.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  isCoreSecret,
+  isCrd,
+} from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
@@ -8,14 +14,15 @@ import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './d
 import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
 import { takeOverClientSideApply } from './takeover.js';
 
-/** What applying did to one object. `pruned` is added by prune. */
-export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned';
+/** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
+export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
 
 /**
  * What the plan expects applying to do to one object. `replace`: an immutable field changes and
- * `--replace` was given, so the object is deleted and created again.
+ * `--replace` was given, so the object is deleted and created again. `keep`: a prune candidate that
+ * stays (a Namespace still in use, a CRD), with the reason in the report's `note`.
  */
-export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'replace';
+export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'replace' | 'keep';
 
 /** One object of the set with what the server said about it. */
 export interface AppliedObject extends SourcedObject {
@@ -767,10 +774,6 @@ function crdKinds(objects: readonly SourcedObject[]): Map<string, { crd: Sourced
     if (d) out.set(`${d.kind}.${d.group}`, { crd: o, served: d.served });
   }
   return out;
-}
-
-function isCrd(object: KubeObject): boolean {
-  return object.kind === 'CustomResourceDefinition' && object.apiVersion.startsWith('apiextensions.k8s.io/');
 }
 
 /**

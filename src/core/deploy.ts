@@ -37,10 +37,10 @@ import {
   type Converged,
   converge,
   FIELD_MANAGER,
-  keepUsedNamespaces,
-  prunedRef,
+  pruneRefs,
   rolloutRef,
   sourceRef,
+  splitPrune,
 } from './converge.js';
 import { type Logger, traceRequests } from './logger.js';
 import { readDeployment } from './read.js';
@@ -76,6 +76,11 @@ export interface DeployOptions {
   readonly concurrency: number;
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
   readonly prune: boolean;
+  /**
+   * Prune CustomResourceDefinitions the directory dropped as well, with every custom resource of
+   * them. Default false: a dropped CRD is kept and reported as kept, with its custom resources counted.
+   */
+  readonly pruneCrds?: boolean;
   /**
    * Annotations put on every object (e.g. the commit, run URL and time of the deploy); the front end
    * decides which. Empty or absent: none.
@@ -239,8 +244,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
     const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
     if (options.mode === 'plan') {
-      const candidates = mayPrune
-        ? keepUsedNamespaces(
+      const decision = mayPrune
+        ? await splitPrune(
+            client,
             await findPruneCandidates(client, discovery, set, previous, objects, {
               onForbidden: (what) =>
                 logger.warn(
@@ -248,12 +254,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
                 ),
             }),
             objects,
-          ).prune
-        : [];
+            { pruneCrds: options.pruneCrds ?? false },
+          )
+        : { pruned: [], kept: [], notes: new Map() };
       return {
         ...base,
         mode: 'plan',
-        objects: [...planned.map(plannedRef), ...candidates.map((c) => prunedRef(c, 'prune'))],
+        objects: [...planned.map(plannedRef), ...pruneRefs(decision, 'plan')],
         rollout: [],
         durationMs: Date.now() - started,
       };
@@ -274,6 +281,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       apply: applyOptions,
       groupOf: read.groupOf,
       prune: mayPrune,
+      pruneCrds: options.pruneCrds ?? false,
       logger,
       ...(lock ? { lock } : {}),
       ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
@@ -282,14 +290,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         if (!lock && (await deploymentNamespaceExists())) await takeLock();
       },
     });
-    const reported = [
-      ...converged.applied.map(appliedRef),
-      ...converged.pruned.map((c) => prunedRef(c, 'pruned')),
-    ];
+    const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
     try {
       const rollout = await settle(client, converged, options);
       // A deploy that changed nothing is the current revision again; it records no new one.
-      const unchanged = reported.every((o) => o.action === 'unchanged');
+      const unchanged = reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
       const revision =
         unchanged && revisionBefore !== undefined
           ? { revision: revisionBefore }

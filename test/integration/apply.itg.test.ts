@@ -540,15 +540,22 @@ describe('first deploys and bad input', () => {
       await run(dir('keepns', { '.k2e/ns.yaml': ns, '.k2e/cm.yaml': cm }), { namespace: target });
       const dropped = dir('keepns', { '.k2e/cm.yaml': cm });
       const planned = await run(dropped, { namespace: target, mode: 'plan' });
-      expect(planned.objects.map((o) => `${o.kind} ${o.action}`)).toEqual(['ConfigMap unchanged']);
+      expect(planned.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+        'ConfigMap unchanged',
+        'Namespace keep',
+      ]);
+      expect(planned.objects[1]?.note).toBe('objects of this deployment are still in it');
       const infos: string[] = [];
       const deployed = await run(dropped, {
         namespace: target,
         logger: { ...silentLogger, info: (m: string) => infos.push(m) },
       });
-      expect(deployed.objects.map((o) => `${o.kind} ${o.action}`)).toEqual(['ConfigMap unchanged']);
+      expect(deployed.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+        'ConfigMap unchanged',
+        'Namespace kept',
+      ]);
       expect(infos).toContain(
-        `namespace/${target} kept: the directory dropped it, but objects of this deployment are in it`,
+        `namespace/${target} kept: the directory dropped it, but objects of this deployment are still in it`,
       );
       const parent = await getJson('secret', 'spread.keepns', target);
       expect(parent.metadata.annotations['applyset.kubernetes.io/contains-group-kinds']).toBe(
@@ -557,6 +564,54 @@ describe('first deploys and bad input', () => {
       expect((await getJson('namespace', target)).status.phase).toBe('Active');
     } finally {
       await kubectl(['--context', 'spread-local', 'delete', 'namespace', target, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
+  test('a CRD dropped from the directory is kept with its custom resources, counted in plan and deploy; --prune-crds deletes it', async () => {
+    const group = `${uniqueName('keep')}.example.com`;
+    const widget = (name: string) =>
+      `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec: {size: 1}\n`;
+    const crdName = `widgets.${group}`;
+    try {
+      await run(
+        dir('keepcrd', { '.k2e/0-crd.yaml': crdYaml(group, ['v1']), '.k2e/1-w.yaml': widget('ours') }),
+      );
+      // A custom resource somebody else made, which deleting the CRD would delete too.
+      await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '-f', '-'], { input: widget('theirs') });
+      const dropped = dir('keepcrd', {
+        '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keepcrd\n',
+      });
+      const planned = await run(dropped, { mode: 'plan' });
+      const row = (r: DeployReport, kind: string) => r.objects.find((o) => o.kind === kind);
+      expect(row(planned, 'Widget')?.action).toBe('prune');
+      expect(row(planned, 'CustomResourceDefinition')).toMatchObject({
+        action: 'keep',
+        note: 'a CRD is pruned only when asked for, since deleting it deletes its 2 custom resources',
+      });
+      const deployed = await run(dropped);
+      expect(row(deployed, 'Widget')?.action).toBe('pruned');
+      expect(row(deployed, 'CustomResourceDefinition')?.action).toBe('kept');
+      await getJson('widget', 'theirs');
+      expect((await getJson('crd', crdName)).metadata.name).toBe(crdName);
+      // Still tracked, so a later deploy can still prune it when asked to.
+      const parent = await getJson('secret', 'spread.keepcrd');
+      expect(parent.metadata.annotations['applyset.kubernetes.io/contains-group-kinds']).toContain(
+        'CustomResourceDefinition.apiextensions.k8s.io',
+      );
+      const asked = await run(dropped, { mode: 'plan', pruneCrds: true });
+      expect(row(asked, 'CustomResourceDefinition')).toMatchObject({
+        action: 'prune',
+        note: 'deletes 1 custom resource with it',
+      });
+      const pruned = await run(dropped, { pruneCrds: true });
+      expect(row(pruned, 'CustomResourceDefinition')?.action).toBe('pruned');
+      // The CRD's finalizer deletes its custom resources first, then the CRD.
+      await kubectl(['--context', 'spread-local', 'wait', '--for=delete', `crd/${crdName}`, '--timeout=60s']);
+      await expectNotFound(['--context', 'spread-local', 'get', 'crd', crdName]);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'crd', crdName, '--ignore-not-found'], {
         allowFail: true,
       });
     }
@@ -664,9 +719,11 @@ describe('taking over from client-side kubectl apply', () => {
     expect(refused.message).toContain(
       `/${name} (deployment.yaml:1): exists, but no spread deployment owns it (no applyset.kubernetes.io/part-of label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt, or the input adopt: true; with --force-conflicts where another manager owns its fields)`,
     );
-    expect((await getJson('deployment', name)).metadata.resourceVersion).toBe(
-      before.metadata.resourceVersion,
-    );
+    // Untouched by spread (the deployment controller may still write its status meanwhile).
+    const after = await getJson('deployment', name);
+    expect(after.metadata.generation).toBe(before.metadata.generation);
+    expect(after.metadata.labels).toEqual(before.metadata.labels);
+    expect(after.metadata.annotations).toEqual(before.metadata.annotations);
     await run(dir(name, { 'deployment.yaml': manifest }), { adopt: true });
     await run(dir(name, { 'deployment.yaml': manifest.replace('name: first', 'name: second') }));
     const live = await getJson('deployment', name);
