@@ -605,7 +605,8 @@ async function checkDeferred(
   const namespaceExists = namespaceLookup(client, options.signal);
   await Promise.all(
     pending
-      .filter((p) => p.deferred && !checked.has(p))
+      // A replaced object waits for nothing: its dry run is known to fail on the immutable field.
+      .filter((p) => p.deferred && p.action !== 'replace' && !checked.has(p))
       .map((p) =>
         limit(async () => {
           const resource = await discovery.resolve(p.object.apiVersion, p.object.kind);
@@ -853,7 +854,8 @@ function isEstablished(crd: KubeObject | undefined): boolean {
 export function isImmutableFieldError(error: unknown): boolean {
   if (!(error instanceof KubeApiError) || error.code !== 422) return false;
   const texts = [error.message, ...(error.status?.details?.causes ?? []).map((c) => c.message ?? '')];
-  return texts.some((t) => /immutable/i.test(t));
+  // A Pod's spec is immutable but for a few fields; its validation says so in other words.
+  return texts.some((t) => /immutable|pod updates may not change fields/i.test(t));
 }
 
 /** Deletes an object (background propagation) and waits until it is gone, at most 2 minutes. */

@@ -750,23 +750,49 @@ describe('taking over from client-side kubectl apply', () => {
 });
 
 describe('immutable fields and ReplicationController rollouts', () => {
-  test('a selector change with --replace re-creates the object', async () => {
+  // Alone, and after an object of an earlier apply group (which once made the deploy dry-run the
+  // replaced object again, and fail on its immutable field).
+  test.each([
+    ['alone', 'resel', {}],
+    [
+      'beside a ConfigMap applied first',
+      'reselcm',
+      { '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: reselcm\ndata: {a: b}\n' },
+    ],
+  ])('a selector change with --replace re-creates the object (%s)', async (_, name, extra) => {
     const base = deployment('new')
-      .replace(/name: web\n/, 'name: resel\n')
-      .replace(/app: web/g, 'app: resel');
-    await run(dir('resel', { 'deployment.yaml': base }));
-    const before = await getJson('deployment', 'resel');
+      .replace(/name: web\n/, `name: ${name}\n`)
+      .replace(/app: web/g, `app: ${name}`);
+    await run(dir(name, { 'deployment.yaml': base, ...extra }));
+    const before = await getJson('deployment', name);
     const changed = base
-      .replace('matchLabels: {app: resel}', 'matchLabels: {app: resel, v: "2"}')
-      .replace('labels: {app: resel}', 'labels: {app: resel, v: "2"}');
-    const r = await run(dir('resel', { 'deployment.yaml': changed }), { replace: true });
+      .replace(`matchLabels: {app: ${name}}`, `matchLabels: {app: ${name}, v: "2"}`)
+      .replace(`labels: {app: ${name}}`, `labels: {app: ${name}, v: "2"}`);
+    const r = await run(dir(name, { 'deployment.yaml': changed, ...extra }), { replace: true });
     expect(r.objects.find((o) => o.kind === 'Deployment')).toMatchObject({
       action: 'configured',
       replaced: true,
     });
-    const after = await getJson('deployment', 'resel');
+    const after = await getJson('deployment', name);
     expect(after.metadata.uid).not.toBe(before.metadata.uid);
-    expect(after.spec.selector.matchLabels).toEqual({ app: 'resel', v: '2' });
+    expect(after.spec.selector.matchLabels).toEqual({ app: name, v: '2' });
+  });
+
+  test('a bare Pod whose spec changes: refused with the --replace hint; --replace re-creates it', async () => {
+    const pod = (value: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: barepod\nspec:\n  containers:\n  - name: c\n    image: busybox:1\n    env: [{name: V, value: "${value}"}]\n`;
+    await run(dir('barepod', { 'pod.yaml': pod('1') }));
+    const before = await getJson('pod', 'barepod');
+    const refused = await run(dir('barepod', { 'pod.yaml': pod('2') })).catch((e) => e);
+    expect(refused).toBeInstanceOf(ApplyError);
+    expect(refused.message).toMatch(
+      /pod updates may not change fields.*\(use --replace to delete and re-create the object\)/s,
+    );
+    const r = await run(dir('barepod', { 'pod.yaml': pod('2') }), { replace: true });
+    expect(r.objects.find((o) => o.kind === 'Pod')).toMatchObject({ action: 'configured', replaced: true });
+    const after = await getJson('pod', 'barepod');
+    expect(after.metadata.uid).not.toBe(before.metadata.uid);
+    expect(after.spec.containers[0].env).toEqual([{ name: 'V', value: '2' }]);
   });
 
   test('an RC pod template change replaces every pod, never fewer than replicas-1 Ready', async () => {
