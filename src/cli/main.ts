@@ -362,12 +362,13 @@ export function program(): Command {
   return root;
 }
 
-/** Runs the CLI; exit code 1 on any failure, with every error on stderr. */
+/** Runs the CLI; exit code 1 on any failure, with every error on stderr, else the command's own (0 by default). */
 export async function main(argv: readonly string[]): Promise<number> {
   const interrupts = trapInterrupts({ error: (m) => process.stderr.write(`${m}\n`) });
   try {
     await program().parseAsync([...argv]);
-    return interrupts.exitCode() ?? 0;
+    // A command may end with a code of its own (`status`: 2 when the cluster differs).
+    return interrupts.exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
     for (const line of failureLines(error)) process.stderr.write(`${line}\n`);
     return interrupts.exitCode() ?? 1;

@@ -122,6 +122,18 @@ export interface StatusReport {
   readonly warnings: readonly string[];
 }
 
+/**
+ * The exit code of `spread status`, as `diff` and `kapp diff --exit-status` have it: 0 when the
+ * cluster was not asked or matches the directory, 2 when objects are missing or differ or a deploy
+ * would prune some, 1 when the server rejects an object (an error outranks a difference).
+ */
+export function statusExitCode(report: Pick<StatusReport, 'counts' | 'notInDirectory'>): 0 | 1 | 2 {
+  const c = report.counts;
+  if (!c.compared) return 0;
+  if (c.rejected > 0) return 1;
+  return c.missing > 0 || c.differs > 0 || (report.notInDirectory?.length ?? 0) > 0 ? 2 : 0;
+}
+
 /** The cluster state of one object, keyed by {@link objectKey}. */
 export interface ClusterState {
   readonly state: ObjectState;
