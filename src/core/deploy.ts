@@ -54,7 +54,10 @@ export interface DeployOptions {
   readonly kubeconfig: KubeconfigSource;
   /** kubeconfig context; the current context when absent. */
   readonly context?: string;
-  /** Namespace for namespaced objects that name none; the context's namespace when absent. */
+  /**
+   * Namespace for namespaced objects that name none; the context's namespace when absent. Given, it
+   * is enforced as kubectl's `-n` is: an object naming another namespace is an input error.
+   */
   readonly namespace?: string;
   /** The deployment's name; the directory's name (as a DNS-1123 label) when absent. */
   readonly name?: string;
@@ -155,6 +158,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const read = await logger.group('Read', () =>
       readDeployment(options.path, {
         namespace,
+        enforceNamespace: Boolean(options.namespace),
         name: options.name,
         isNamespaced: (gk) => discovery.isNamespaced(gk),
         // A plan of an empty directory shows what a deploy with --allow-empty would prune.

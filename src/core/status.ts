@@ -328,6 +328,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     const discovery = await Discovery.load(client);
     const read = await readDeployment(options.path, {
       namespace,
+      enforceNamespace: Boolean(options.namespace),
       name: options.name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       logger,
