@@ -36,6 +36,7 @@ describe('templates/deploy.yml', () => {
 
   test.each([
     'force-conflicts',
+    'prune-crds',
     'replace',
     'adopt',
     'rollback-on-failure',
