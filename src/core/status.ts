@@ -443,10 +443,11 @@ export function formatStatusText(report: StatusReport): string {
       const inner = `${prefix}${last ? '   ' : '│  '}`;
       if (!item.node) {
         const o = node.objects[i - node.children.length];
-        for (const c of o?.changes ?? []) lines.push(`${inner}    ${formatChange(c)}`);
+        for (const c of o?.changes ?? []) lines.push(`${inner}    ${formatChange(c, `${inner}    `)}`);
         return;
       }
-      for (const c of item.node.object?.changes ?? []) lines.push(`${inner}    ${formatChange(c)}`);
+      for (const c of item.node.object?.changes ?? [])
+        lines.push(`${inner}    ${formatChange(c, `${inner}    `)}`);
       walk(item.node, inner);
     });
   };

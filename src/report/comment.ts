@@ -154,6 +154,12 @@ function diffBlock(o: ObjectReport): string {
 function diffLines(c: FieldChange): string[] {
   if (c.op === 'add') return [`+ ${c.path}: ${c.after}`];
   if (c.op === 'remove') return [`- ${c.path}: ${c.before}`];
+  // A line diff's own `-`/`+` lines, indented under the field, still colour as diff lines.
+  if (c.lines)
+    return [
+      `  ${c.path}:`,
+      ...c.lines.map((l) => (/^[-+]/.test(l) ? `${l[0]}   ${l.slice(1)}` : `    ${l}`)),
+    ];
   return [`- ${c.path}: ${c.before}`, `+ ${c.path}: ${c.after}`];
 }
 

@@ -114,7 +114,7 @@ export function formatReportText(report: DeployReport): string {
   for (const o of report.objects) {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
     lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}  (${o.source})`);
-    for (const c of o.changes ?? []) lines.push(`      ${formatChange(c)}`);
+    for (const c of o.changes ?? []) lines.push(`      ${formatChange(c, '      ')}`);
     if (o.note) lines.push(`      (${o.note})`);
     if (report.mode === 'plan' && o.deferred)
       lines.push(`      (not checked yet: ${o.deferred}; the deploy checks it before going on)`);
