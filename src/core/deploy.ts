@@ -338,7 +338,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
           const backPlan = await planObjects(client, discovery, back, {
             ...applyOptions,
             applySetId: set.id,
-            preserveAnnotations: [],
+            // A revision holds no per-deploy annotations: keep the live ones, so that an object
+            // the rollback does not change is not written.
+            preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
           });
           const previousNow = await readParent(client, set);
           const backConverged = await converge(client, discovery, set, previousNow, backPlan, {

@@ -3,6 +3,7 @@ import {
   APPLYSET,
   type ApplySet,
   applySetFor,
+  DEPLOY_ANNOTATION_KEYS,
   deleteObjects,
   findPruneCandidates,
   type ParentState,
@@ -453,8 +454,14 @@ export async function applyObjectSet(
     ...(options.signal ? { signal: options.signal } : {}),
   };
   // A rollback refuses what a deploy refuses: objects made by hand since, or another deployment's.
+  // A revision holds no per-deploy annotations: their live values are kept, so that an object the
+  // rollback does not change is not written.
   const plan = await options.logger.group('Plan', () =>
-    planObjects(client, discovery, objects, { ...apply, applySetId: set.id }),
+    planObjects(client, discovery, objects, {
+      ...apply,
+      applySetId: set.id,
+      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+    }),
   );
   const groupOf = (o: SourcedObject) => {
     const gk = groupKindOf(o.object);
