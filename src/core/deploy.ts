@@ -203,8 +203,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         read.objects,
         {
           ...options.images,
-          // A plan writes nothing, not even to a registry: it pins what the registry already holds.
-          ...(options.mode === 'plan' ? { build: false, push: false } : {}),
+          // A plan writes nothing, not even to a registry: it pins what the registry already holds
+          // and names the images the deploy would build.
+          ...(options.mode === 'plan' ? { build: false, push: false, plan: true } : {}),
           root: options.path,
           signal: options.signal,
         },

@@ -124,7 +124,15 @@ export function formatReportText(report: DeployReport): string {
       lines.push('      (no value changes: spread takes over field ownership)');
   }
   for (const i of report.images ?? []) {
-    const what = i.built ? (i.pushed ? 'built and pushed' : 'built') : i.pushed ? 'pushed' : 'unchanged';
+    const what = i.wouldBuild
+      ? 'to build'
+      : i.built
+        ? i.pushed
+          ? 'built and pushed'
+          : 'built'
+        : i.pushed
+          ? 'pushed'
+          : 'unchanged';
     lines.push(`  image ${i.reference} ${what}  (${i.source})`);
   }
   for (const r of report.rollout) {

@@ -126,7 +126,7 @@ function fill(
       ...report.images.map((i) => [
         `<code>${escapeHtml(i.name)}:${escapeHtml(i.tag)}</code>`,
         i.digest ? `<code>${escapeHtml(i.digest)}</code>` : '',
-        i.built ? '✅' : '',
+        i.built ? '✅' : i.wouldBuild ? 'to build' : '',
         i.pushed ? '✅' : '',
         `<code>${escapeHtml(i.source)}</code>`,
       ]),
