@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type ActionEvent, runActionStep, type StepResult } from './action-runner.js';
-import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+import { kubeconfigContent, kubeconfigPath, kubectl, ROOT, uniqueName } from './helpers.js';
 
 const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
 const ns = uniqueName('itg-action');
@@ -426,6 +426,37 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     expect(seen.file.startsWith(`${r.temp}/`)).toBe(true);
     expect(seen).toMatchObject({ mode: '600', exec: true });
     expect(readdirSync(r.temp)).toEqual([]);
+  });
+
+  // One rule for every front end (frontend/kubeconfig.ts): the CLI skipped the file, the Action failed with ENOENT.
+  test('no kubeconfig input: a file of $KUBECONFIG that does not exist is skipped, as kubectl and the CLI do', async () => {
+    const missing = path.join(mkdtempSync(path.join(tmpdir(), 'spread-kc-')), 'missing');
+    const env = { GITHUB_API_URL: apiUrl, KUBECONFIG: `${missing}:${kubeconfigPath()}` };
+    const inputs = { context: 'spread-local', namespace: ns, path: 'deploy/web', mode: 'plan' };
+    const r = await runActionStep({ entry: ENTRY, workspace, inputs, env });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.context).toBe('spread-local');
+    const none = await runActionStep({
+      entry: ENTRY,
+      workspace,
+      inputs,
+      env: { ...env, KUBECONFIG: missing },
+    });
+    expect(none.code).not.toBe(0);
+    expect(none.log).toContain(`::error::no kubeconfig: ${missing} does not exist`);
+  });
+
+  // The harness itself: a failing kubectl fed on stdin used to throw inside its `close` handler, so
+  // the test waited for its timeout instead of failing.
+  test('the harness: a failing kubectl call with stdin input rejects', { timeout: 30_000 }, async () => {
+    await expect(
+      kubectl(['--context', 'spread-local', '-n', ns, 'apply', '-f', '-'], { input: 'kind: NoSuchKind\n' }),
+    ).rejects.toThrow(/^kubectl --context spread-local -n .* apply -f - failed: /);
+    const allowed = await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], {
+      input: 'kind: NoSuchKind\n',
+      allowFail: true,
+    });
+    expect(allowed.code).not.toBe(0);
   });
 
   test('an invalid input names itself', async () => {
