@@ -3,6 +3,7 @@ if (major < 24) {
   process.stderr.write(`spread needs Node.js 24 or newer; this is ${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\n`);
   process.exit(1);
 }
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 if (process.env.SPREAD_ACTION_CHILD && process.channel) {
   delete process.env.SPREAD_ACTION_CHILD;
   process.channel.unref();

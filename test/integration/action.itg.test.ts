@@ -119,6 +119,39 @@ function expectNoSecret(r: StepResult): void {
       expect(text.includes(s), `a secret value leaked: ${s.slice(0, 12)}…`).toBe(false);
 }
 
+/** The pids whose parent is `pid`, from /proc. */
+function childrenOf(pid: number | undefined): string[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // ended while listing
+      }
+    });
+}
+
+/** Whether process `pid` has ended (gone, or a zombie nobody reaped yet). */
+function ended(pid: string): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** A LoadBalancer Service never gets an address here, so wait-load-balancer waits until stopped. */
+function writeLoadBalancer(dir: string): void {
+  mkdirSync(path.join(workspace, dir, '.k2e'), { recursive: true });
+  writeFileSync(
+    path.join(workspace, dir, '.k2e/lb.yaml'),
+    'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
+  );
+}
+
 // --- the deployed directory --------------------------------------------------------------------------
 
 function writeApp(dir: string, version: string, password: string, name = 'web'): void {
@@ -476,12 +509,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
   ] as const)(
     'a cancelled job (%s to `node dist/index.js`): the deploy in its child Node stops and releases its Lease',
     async (signal, code, seen) => {
-      // A LoadBalancer Service never gets an address here, so wait-load-balancer waits until stopped.
-      mkdirSync(path.join(workspace, 'deploy/lb/.k2e'), { recursive: true });
-      writeFileSync(
-        path.join(workspace, 'deploy/lb/.k2e/lb.yaml'),
-        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
-      );
+      writeLoadBalancer('deploy/lb');
       const lease = async () =>
         (await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'lease', '-o', 'name'])).stdout.trim();
       let child: ChildProcess | undefined;
@@ -508,16 +536,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         await new Promise((r) => setTimeout(r, 100));
       expect(log()).toMatch(/waiting for 1 of 1/);
       // The runner started one Node; the deploy runs in its child, with the option on its command line.
-      const children = readdirSync('/proc')
-        .filter((d) => /^\d+$/.test(d))
-        .filter((d) => {
-          try {
-            const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-            return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child?.pid;
-          } catch {
-            return false; // ended while listing
-          }
-        });
+      const children = childrenOf(child?.pid);
       expect(children).toHaveLength(1);
       const argv = readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').filter(Boolean);
       expect(argv).toContain('--max-semi-space-size=16');
@@ -531,4 +550,54 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       expect(await lease()).toBe('');
     },
   );
+  // The runner killed outright and its end of the log pipe closed: the child's next write fails with
+  // EPIPE, which used to end it at once with its Lease held (until the Lease expired, and even then the
+  // object stayed). It must still stop and delete its Lease before it exits.
+  test('a runner SIGKILLed with the log pipe closed: the child still deletes its Lease before it exits', async () => {
+    writeLoadBalancer('deploy/lb-epipe');
+    const lease = async () =>
+      (
+        await kubectl([
+          ...['--context', 'spread-local', '-n', ns, 'get', 'lease', 'spread.lb-epipe'],
+          ...['--ignore-not-found', '-o', 'name'],
+        ])
+      ).stdout.trim();
+    let child: ChildProcess | undefined;
+    let log = () => '';
+    const running = runActionStep({
+      entry: ENTRY,
+      workspace,
+      inputs: {
+        ...base,
+        path: 'deploy/lb-epipe',
+        name: 'lb-epipe',
+        wait: 'true',
+        'wait-load-balancer': 'true',
+        timeout: '5m',
+      },
+      env: { GITHUB_API_URL: apiUrl },
+      onSpawn: (c, l) => {
+        child = c;
+        log = l;
+      },
+    });
+    const started = Date.now();
+    while (!/waiting for 1 of 1/.test(log()) && Date.now() - started < 30_000)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(log()).toMatch(/waiting for 1 of 1/);
+    expect(await lease()).toBe('lease.coordination.k8s.io/spread.lb-epipe');
+    const [deployer] = childrenOf(child?.pid);
+    expect(deployer).toBeDefined();
+    // The reading ends of stdout and stderr close, then the runner's Node is killed.
+    child?.stdout?.destroy();
+    child?.stderr?.destroy();
+    child?.kill('SIGKILL');
+    await running;
+    // The orphaned child stops (IPC channel closed); bounded so that a child that never ends fails here.
+    const killed = Date.now();
+    while (!ended(deployer!) && Date.now() - killed < 60_000) await new Promise((r) => setTimeout(r, 100));
+    expect(ended(deployer!)).toBe(true);
+    // Checked once it has ended: a Lease left behind stays as an object even after it expires.
+    expect(await lease()).toBe('');
+  });
 });
