@@ -140,7 +140,10 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
     )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
-    .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
+    .option(
+      '--no-annotate',
+      "don't annotate changed objects with the commit, run URL and time of the deploy (and remove those an earlier deploy set)",
+    )
     .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
     .option('-v, --verbose', 'trace input reading and API requests', false);
   if (mode === 'plan') return cmd;

@@ -77,8 +77,9 @@ export interface DeployOptions {
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
   readonly prune: boolean;
   /**
-   * Annotations put on every object (e.g. the commit, run URL and time of the deploy); the front end
-   * decides which. Empty or absent: none.
+   * Annotations put on every object this deploy changes (e.g. the commit, run URL and time of the
+   * deploy); the front end decides which. Empty or absent: none, and those an earlier deploy put on
+   * are removed.
    */
   readonly annotations?: Readonly<Record<string, string>>;
   /**
@@ -174,7 +175,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       fieldManager: FIELD_MANAGER,
       forceConflicts: options.forceConflicts,
       replace: options.replace ?? false,
-      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+      // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
+      // declare them, so server-side apply removes the ones spread set before.
+      preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
       adopt: options.adopt ?? false,
       onWarning: (object: KubeObject, warning: string) => {
         const o = read.objects.find(

@@ -492,6 +492,29 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     expect(allowed.code).not.toBe(0);
   });
 
+  test('object-annotations: false removes the commit, run URL and time an earlier deploy put on', async () => {
+    const annotations = async () =>
+      JSON.parse(
+        (
+          await kubectl([
+            ...['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'notes-settings'],
+            ...['-o', 'jsonpath={.metadata.annotations}'],
+          ])
+        ).stdout,
+      ) as Record<string, string>;
+    const keys = ['spread.rsprd.com/commit', 'spread.rsprd.com/run-url', 'spread.rsprd.com/deployed-at'];
+    writeApp('deploy/notes', '1', SECRET_V1, 'notes');
+    const first = await step({ ...base, path: 'deploy/notes' });
+    expect(first.code, first.log).toBe(0);
+    expect(Object.keys(await annotations())).toEqual(expect.arrayContaining(keys));
+    writeApp('deploy/notes', '2', SECRET_V1, 'notes');
+    const second = await step({ ...base, path: 'deploy/notes', 'object-annotations': 'false' });
+    expect(second.code, second.log).toBe(0);
+    const after = await annotations();
+    expect(after['spread.rsprd.com/source']).toBeDefined();
+    for (const key of keys) expect(after, key).not.toHaveProperty([key]);
+  });
+
   test('an invalid input names itself', async () => {
     const r = await step({ ...base, mode: 'apply' });
     expect(r.code).not.toBe(0);
