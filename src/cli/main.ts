@@ -11,7 +11,7 @@ import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText } from '../report/report.js';
 import { version } from '../version.js';
 import { contextOf, durationArg } from './args.js';
-import { createCliLogger } from './logger.js';
+import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { defineStatus } from './status.js';
 
@@ -177,7 +177,7 @@ async function runDeploy(
   const ci = ciContext(process.env, dir ?? '.');
   const print = (report: DeployReport) =>
     process.stdout.write(
-      flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report),
+      cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report)),
     );
   let report: DeployReport;
   try {
@@ -215,7 +215,7 @@ async function runDeploy(
         failures: locatedFailures(error),
         ...(error instanceof DeployError ? { report: error.report } : {}),
       };
-      process.stdout.write(`${JSON.stringify(failure, null, 2)}\n`);
+      process.stdout.write(cliText(`${JSON.stringify(failure, null, 2)}\n`));
     } else if (error instanceof DeployError) {
       // A failed rollout still applied objects: report what was done before the error.
       print(error.report);
@@ -365,7 +365,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program().parseAsync([...argv]);
     return interrupts.exitCode() ?? 0;
   } catch (error) {
-    for (const line of failureLines(error)) process.stderr.write(`${line}\n`);
+    for (const line of failureLines(error)) process.stderr.write(`${cliText(line)}\n`);
     return interrupts.exitCode() ?? 1;
   } finally {
     interrupts.dispose();

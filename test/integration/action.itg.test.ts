@@ -2,7 +2,7 @@
 // runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, RUNNER_TEMP), against the
 // local cluster, with a local HTTP server standing in for the GitHub REST API (GITHUB_API_URL).
 // SPREAD_ACTION_ENTRY runs another build of the entry point (e.g. a private tsc build) instead.
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,6 +47,8 @@ function startApi(): Promise<void> {
       res.end(JSON.stringify(data));
     };
     const list = /^\/repos\/acme\/shop\/issues\/(\d+)\/comments$/.exec(url.pathname);
+    // Pull request 500: GitHub having a bad moment.
+    if (list?.[1] === '500') return json(500, { message: 'Server Error' });
     const one = /^\/repos\/acme\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (list && req.method === 'GET')
       return json(
@@ -144,11 +146,11 @@ function ended(pid: string): boolean {
 }
 
 /** A LoadBalancer Service never gets an address here, so wait-load-balancer waits until stopped. */
-function writeLoadBalancer(dir: string): void {
+function writeLoadBalancer(dir: string, name: string): void {
   mkdirSync(path.join(workspace, dir, '.k2e'), { recursive: true });
   writeFileSync(
     path.join(workspace, dir, '.k2e/lb.yaml'),
-    'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
+    `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n`,
   );
 }
 
@@ -257,7 +259,11 @@ describe('the bundled Action, as the runner runs it', () => {
     expect(r.log).toContain('::group::Apply');
     expect(api.requests).toEqual([]);
     expectNoSecret(r);
-    expect(readdirSync(r.temp)).toEqual([]);
+    // RUNNER_TEMP holds the report file only (no kubeconfig), with the whole report.
+    expect(readdirSync(r.temp)).toEqual([path.basename(r.outputs['report-file']!)]);
+    const file = JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8'));
+    expect(file).toMatchObject({ deployment: 'web', namespace: ns, mode: 'deploy' });
+    expect(file.objects).toEqual(objects);
     const live = await kubectl([
       '--context',
       'spread-local',
@@ -344,6 +350,14 @@ describe('the bundled Action, as the runner runs it', () => {
     const r = await step({ ...base, path: 'deploy/broken' });
     expect(r.code).not.toBe(0);
     expect(r.log).toMatch(/::error file=deploy\/broken\/\.k2e\/bad\.yaml,line=\d+::/);
+    // No report yet, still a job summary and a report file with the error.
+    expect(r.summary).toContain('<h2>❌ spread deploy failed: deploy/broken</h2>');
+    expect(r.summary).toMatch(/<code>deploy\/broken\/\.k2e\/bad\.yaml:\d+<\/code>/);
+    const file = JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8'));
+    expect(file.error).toMatch(
+      /^1 error in the input:\n {2}.k2e\/bad.yaml:6: Service object has no metadata.name/,
+    );
+    expect(file.failures[0].file).toBe('deploy/broken/.k2e/bad.yaml');
     expectNoSecret(r);
   });
 
@@ -388,6 +402,8 @@ describe('the bundled Action, as the runner runs it', () => {
     expect(objects.length).toBeGreaterThan(0);
     expect(new Set(objects.map((o) => o.action))).toEqual(new Set(['pruned']));
     expect(r.outputs.pruned).toBe(String(objects.length));
+    expect(r.summary).toContain('<h2>🗑️ spread delete: gone → spread-local');
+    expect(r.summary).not.toContain('spread deploy');
     const left = await kubectl([
       '--context',
       'spread-local',
@@ -458,7 +474,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     const seen = JSON.parse(readFileSync(record, 'utf8')) as { file: string; mode: string; exec: boolean };
     expect(seen.file.startsWith(`${r.temp}/`)).toBe(true);
     expect(seen).toMatchObject({ mode: '600', exec: true });
-    expect(readdirSync(r.temp)).toEqual([]);
+    expect(readdirSync(r.temp)).toEqual([path.basename(r.outputs['report-file']!)]);
   });
 
   // One rule for every front end (frontend/kubeconfig.ts): the CLI skipped the file, the Action failed with ENOENT.
@@ -515,10 +531,112 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     for (const key of keys) expect(after, key).not.toHaveProperty([key]);
   });
 
+  test('a comment the API fails to take (HTTP 500) warns with what happened, not with the token', async () => {
+    writeApp('deploy/web', '5', SECRET_V1);
+    const r = await step(
+      { ...base, path: 'deploy/web', mode: 'plan' },
+      {
+        ...pr,
+        payload: {
+          number: 500,
+          pull_request: { number: 500, head: { sha: pr.payload.pull_request.head.sha } },
+        },
+      },
+    );
+    expect(r.code, r.log).toBe(0);
+    expect(r.log).toContain(
+      '::warning::could not post the plan on pull request #500: the GitHub API answered HTTP 500: Server Error',
+    );
+    expect(r.log).not.toContain('pull-requests: write');
+    writeApp('deploy/web', '1', SECRET_V1);
+  });
+
+  test('messages name the options as inputs of the Action, never as CLI flags', async () => {
+    await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'configmap', 'handmade-settings']);
+    writeApp('deploy/handmade', '1', SECRET_V1, 'handmade');
+    const r = await step({ ...base, path: 'deploy/handmade' });
+    expect(r.code).not.toBe(0);
+    expect(r.log).toMatch(
+      /::error file=deploy\/handmade\/\.k2e\/objects\.yaml,line=1::.*Adopt it to take it over \(the input adopt: true; with the input force-conflicts: true where/,
+    );
+    expect(shownLog(r.log)).not.toMatch(/--adopt|--force-conflicts|⟦/);
+    expect(r.summary).toContain('the input adopt: true');
+    expect(readFileSync(r.outputs['report-file']!, 'utf8')).toContain('the input adopt: true');
+  });
+
+  test('rollback-on-failure: the rollout error is printed once, then the rollback', async () => {
+    const app = (image: string) =>
+      writeFileSync(
+        path.join(workspace, 'deploy/roll/deployment.yaml'),
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: roll}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: roll}}\n  template:\n    metadata: {labels: {app: roll}}\n    spec: {containers: [{name: roll, image: "${image}"}]}\n`,
+      );
+    mkdirSync(path.join(workspace, 'deploy/roll'), { recursive: true });
+    app('registry.k8s.io/pause:3.10');
+    const good = await step({ ...base, path: 'deploy/roll', wait: 'true' });
+    expect(good.code, good.log).toBe(0);
+    app('unpullable.invalid/roll:2');
+    const r = await step({ ...base, path: 'deploy/roll', wait: 'true', 'rollback-on-failure': 'true' });
+    expect(r.code).not.toBe(0);
+    const errors = r.log.split('\n').filter((l) => l.startsWith('::error'));
+    expect(
+      errors.filter((l) => l.includes('ImagePullBackOff')),
+      r.log,
+    ).toHaveLength(1);
+    expect(errors.find((l) => l.includes('ImagePullBackOff'))).toContain('rolled back to revision 1');
+    expect(r.summary).toContain('<strong>Failed:</strong>');
+  });
+
+  // At 5,000 objects `objects` was 643 KB, and passing it through `env:` failed the next step with
+  // "argument list too long" (Linux caps one environment string at 128 KiB).
+  test('thousands of objects: every output within 64 KiB, usable through env, the report file holds them all', async () => {
+    const count = 2000;
+    const d = path.join(workspace, 'deploy/many/.k2e');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(
+      path.join(d, 'settings.yaml'),
+      Array.from(
+        { length: count },
+        (_, i) =>
+          `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: many-settings-${i}\ndata: {n: "${i}"}\n`,
+      ).join('---\n'),
+    );
+    const r = await step({ ...base, path: 'deploy/many', name: 'many', mode: 'plan' });
+    expect(r.code, r.log.slice(-2000)).toBe(0);
+    for (const [name, value] of Object.entries(r.outputs))
+      expect(Buffer.byteLength(value), name).toBeLessThanOrEqual(64 * 1024);
+    // What the next step does with them: every output in its environment.
+    const env = Object.fromEntries(
+      Object.entries(r.outputs).map(([k, v]) => [`OUT_${k.toUpperCase().replace(/-/g, '_')}`, v]),
+    );
+    const next = spawnSync(process.execPath, ['-e', 'process.stdout.write(process.env.OUT_OBJECTS)'], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    });
+    expect(next.error).toBeUndefined();
+    expect(next.status).toBe(0);
+    const shown = JSON.parse(next.stdout) as unknown[];
+    expect(shown.length).toBeLessThan(count);
+    expect(shown.at(-1)).toMatch(
+      new RegExp(
+        `^… truncated: \\d+ of ${count} objects not shown .*; all of them are in ${r.outputs['report-file']} \\(output report-file\\)$`,
+      ),
+    );
+    expect(r.outputs.plan).toContain(`is in ${r.outputs['report-file']} (output report-file)`);
+    expect(r.outputs.created).toBe(String(count));
+    const file = JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')) as {
+      objects: { name: string }[];
+    };
+    expect(file.objects).toHaveLength(count);
+    expect(new Set(file.objects.map((o) => o.name)).size).toBe(count);
+    expect(file.objects.slice(0, shown.length - 1)).toEqual(shown.slice(0, -1));
+  });
+
   test('an invalid input names itself', async () => {
     const r = await step({ ...base, mode: 'apply' });
     expect(r.code).not.toBe(0);
     expect(r.log).toContain('::error::input mode: expected deploy, plan or delete, got "apply"');
+    expect(r.summary).toContain('<h2>❌ spread deploy failed</h2>');
+    expect(r.summary).toContain('<pre>input mode: expected deploy, plan or delete, got "apply"</pre>');
   });
 
   // The runner's `node dist/index.js` runs the Action in a child Node with --max-semi-space-size=16.
@@ -532,7 +650,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
   ] as const)(
     'a cancelled job (%s to `node dist/index.js`): the deploy in its child Node stops and releases its Lease',
     async (signal, code, seen) => {
-      writeLoadBalancer('deploy/lb');
+      writeLoadBalancer('deploy/lb', 'lb');
       const lease = async () =>
         (await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'lease', '-o', 'name'])).stdout.trim();
       let child: ChildProcess | undefined;
@@ -577,7 +695,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
   // EPIPE, which used to end it at once with its Lease held (until the Lease expired, and even then the
   // object stayed). It must still stop and delete its Lease before it exits.
   test('a runner SIGKILLed with the log pipe closed: the child still deletes its Lease before it exits', async () => {
-    writeLoadBalancer('deploy/lb-epipe');
+    writeLoadBalancer('deploy/lb-epipe', 'lb-epipe');
     const lease = async () =>
       (
         await kubectl([
