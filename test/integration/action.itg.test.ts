@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type ActionEvent, runActionStep, type StepResult } from './action-runner.js';
-import { kubeconfigContent, kubeconfigPath, kubectl, ROOT, uniqueName } from './helpers.js';
+import { kubeconfigContent, kubeconfigPath, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
 
 const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
 const ns = uniqueName('itg-action');
@@ -562,6 +562,14 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     expect(shownLog(r.log)).not.toMatch(/--adopt|--force-conflicts|⟦/);
     expect(r.summary).toContain('the input adopt: true');
     expect(readFileSync(r.outputs['report-file']!, 'utf8')).toContain('the input adopt: true');
+    // The same refusal from the CLI names its flags.
+    const cli = await runNode('dist/cli/index.js', [
+      ...['deploy', path.join(workspace, 'deploy/handmade'), 'spread-local', '-n', ns],
+      ...['--kubeconfig', kubeconfigPath()],
+    ]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain('Adopt it to take it over (--adopt; with --force-conflicts where');
+    expect(cli.stderr).not.toMatch(/the input|⟦/);
   });
 
   test('rollback-on-failure: the rollout error is printed once, then the rollback', async () => {
