@@ -30,10 +30,11 @@ import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner
 
 /**
  * The Action: inputs → target context → kubeconfig → deploy (read, plan, apply, prune, wait: the
- * core's log groups) → outputs, job summary and, for a plan on a pull request, the plan comment.
- * Any failure fails the step; located failures (a manifest's file and line) become file annotations
- * relative to the workspace, so they land on the pull request's diff. Writing the summary or the
- * comment only warns when it fails.
+ * core's log groups) → report file, outputs (each capped, see outputs.ts), job summary and, for a
+ * plan on a pull request, the plan comment. Any failure fails the step, with a job summary and a
+ * report file saying why; located failures (a manifest's file and line) become file annotations
+ * relative to the workspace, so they land on the pull request's diff. Messages name options as the
+ * Action's inputs. Writing the summary, the report file or the comment only warns when it fails.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // A cancelled run (SIGINT, then SIGTERM) stops the deploy, which releases its Lease.
