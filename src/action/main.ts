@@ -72,6 +72,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       replace: inputs.replace,
       adopt: inputs.adopt,
       prune: inputs.prune,
+      pruneCrds: inputs.pruneCrds,
       images: {
         ...(inputs.registry ? { registry: inputs.registry } : {}),
         // The commit, shortened as the CLI does, unless a tag is given.

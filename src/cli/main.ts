@@ -39,6 +39,7 @@ interface ClusterFlags {
   replace: boolean;
   adopt: boolean;
   prune: boolean;
+  pruneCrds: boolean;
   allowEmpty: boolean;
   concurrency: number;
   annotate: boolean;
@@ -139,6 +140,11 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
       false,
     )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
+    .option(
+      '--prune-crds',
+      'prune CRDs the directory dropped too, with every custom resource of them (kept by default)',
+      false,
+    )
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
     .option(
       '--no-annotate',
@@ -194,6 +200,7 @@ async function runDeploy(
       replace: flags.replace,
       adopt: flags.adopt,
       prune: flags.prune,
+      pruneCrds: flags.pruneCrds,
       allowEmpty: flags.allowEmpty,
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, dir ?? '.', process.env),
@@ -358,12 +365,13 @@ export function program(): Command {
   return root;
 }
 
-/** Runs the CLI; exit code 1 on any failure, with every error on stderr. */
+/** Runs the CLI; exit code 1 on any failure, with every error on stderr, else the command's own (0 by default). */
 export async function main(argv: readonly string[]): Promise<number> {
   const interrupts = trapInterrupts({ error: (m) => process.stderr.write(`${m}\n`) });
   try {
     await program().parseAsync([...argv]);
-    return interrupts.exitCode() ?? 0;
+    // A command may end with a code of its own (`status`: 2 when the cluster differs).
+    return interrupts.exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
     for (const line of failureLines(error)) process.stderr.write(`${cliText(line)}\n`);
     return interrupts.exitCode() ?? 1;

@@ -1,7 +1,13 @@
 import pLimit from 'p-limit';
 import { optionRef } from '../core/option-ref.js';
 import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isCoreNamespace, isCoreSecret } from '../deployment/kube-object.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  isCoreSecret,
+  isCrd,
+} from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
@@ -9,14 +15,15 @@ import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './d
 import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
 import { takeOverClientSideApply } from './takeover.js';
 
-/** What applying did to one object. `pruned` is added by prune. */
-export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned';
+/** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
+export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
 
 /**
  * What the plan expects applying to do to one object. `replace`: an immutable field changes and
- * `--replace` was given, so the object is deleted and created again.
+ * `--replace` was given, so the object is deleted and created again. `keep`: a prune candidate that
+ * stays (a Namespace still in use, a CRD), with the reason in the report's `note`.
  */
-export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'replace';
+export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'replace' | 'keep';
 
 /** One object of the set with what the server said about it. */
 export interface AppliedObject extends SourcedObject {
@@ -599,7 +606,8 @@ async function checkDeferred(
   const namespaceExists = namespaceLookup(client, options.signal);
   await Promise.all(
     pending
-      .filter((p) => p.deferred && !checked.has(p))
+      // A replaced object waits for nothing: its dry run is known to fail on the immutable field.
+      .filter((p) => p.deferred && p.action !== 'replace' && !checked.has(p))
       .map((p) =>
         limit(async () => {
           const resource = await discovery.resolve(p.object.apiVersion, p.object.kind);
@@ -770,10 +778,6 @@ function crdKinds(objects: readonly SourcedObject[]): Map<string, { crd: Sourced
   return out;
 }
 
-function isCrd(object: KubeObject): boolean {
-  return object.kind === 'CustomResourceDefinition' && object.apiVersion.startsWith('apiextensions.k8s.io/');
-}
-
 /**
  * Polls a CRD until its `Established` condition is True (kube-apiserver's establishing controller
  * sets it shortly after the names are accepted, typically within a few hundred milliseconds).
@@ -851,7 +855,8 @@ function isEstablished(crd: KubeObject | undefined): boolean {
 export function isImmutableFieldError(error: unknown): boolean {
   if (!(error instanceof KubeApiError) || error.code !== 422) return false;
   const texts = [error.message, ...(error.status?.details?.causes ?? []).map((c) => c.message ?? '')];
-  return texts.some((t) => /immutable/i.test(t));
+  // A Pod's spec is immutable but for a few fields; its validation says so in other words.
+  return texts.some((t) => /immutable|pod updates may not change fields/i.test(t));
 }
 
 /** Deletes an object (background propagation) and waits until it is gone, at most 2 minutes. */

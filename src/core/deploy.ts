@@ -37,10 +37,10 @@ import {
   type Converged,
   converge,
   FIELD_MANAGER,
-  keepUsedNamespaces,
-  prunedRef,
+  pruneRefs,
   rolloutRef,
   sourceRef,
+  splitPrune,
 } from './converge.js';
 import { type Logger, traceRequests } from './logger.js';
 import { optionRef } from './option-ref.js';
@@ -55,7 +55,10 @@ export interface DeployOptions {
   readonly kubeconfig: KubeconfigSource;
   /** kubeconfig context; the current context when absent. */
   readonly context?: string;
-  /** Namespace for namespaced objects that name none; the context's namespace when absent. */
+  /**
+   * Namespace for namespaced objects that name none; the context's namespace when absent. Given, it
+   * is enforced as kubectl's `-n` is: an object naming another namespace is an input error.
+   */
   readonly namespace?: string;
   /** The deployment's name; the directory's name (as a DNS-1123 label) when absent. */
   readonly name?: string;
@@ -77,6 +80,11 @@ export interface DeployOptions {
   readonly concurrency: number;
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
   readonly prune: boolean;
+  /**
+   * Prune CustomResourceDefinitions the directory dropped as well, with every custom resource of
+   * them. Default false: a dropped CRD is kept and reported as kept, with its custom resources counted.
+   */
+  readonly pruneCrds?: boolean;
   /**
    * Annotations put on every object this deploy changes (e.g. the commit, run URL and time of the
    * deploy); the front end decides which. Empty or absent: none, and those an earlier deploy put on
@@ -152,6 +160,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const read = await logger.group('Read', () =>
       readDeployment(options.path, {
         namespace,
+        enforceNamespace: Boolean(options.namespace),
         name: options.name,
         isNamespaced: (gk) => discovery.isNamespaced(gk),
         // A plan of an empty directory shows what a deploy with --allow-empty would prune.
@@ -243,8 +252,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
     const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
     if (options.mode === 'plan') {
-      const candidates = mayPrune
-        ? keepUsedNamespaces(
+      const decision = mayPrune
+        ? await splitPrune(
+            client,
             await findPruneCandidates(client, discovery, set, previous, objects, {
               onForbidden: (what) =>
                 logger.warn(
@@ -252,12 +262,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
                 ),
             }),
             objects,
-          ).prune
-        : [];
+            { pruneCrds: options.pruneCrds ?? false },
+          )
+        : { pruned: [], kept: [], notes: new Map() };
       return {
         ...base,
         mode: 'plan',
-        objects: [...planned.map(plannedRef), ...candidates.map((c) => prunedRef(c, 'prune'))],
+        objects: [...planned.map(plannedRef), ...pruneRefs(decision, 'plan')],
         rollout: [],
         durationMs: Date.now() - started,
       };
@@ -278,6 +289,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       apply: applyOptions,
       groupOf: read.groupOf,
       prune: mayPrune,
+      pruneCrds: options.pruneCrds ?? false,
       logger,
       ...(lock ? { lock } : {}),
       ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
@@ -286,14 +298,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         if (!lock && (await deploymentNamespaceExists())) await takeLock();
       },
     });
-    const reported = [
-      ...converged.applied.map(appliedRef),
-      ...converged.pruned.map((c) => prunedRef(c, 'pruned')),
-    ];
+    const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
     try {
       const rollout = await settle(client, converged, options);
       // A deploy that changed nothing is the current revision again; it records no new one.
-      const unchanged = reported.every((o) => o.action === 'unchanged');
+      const unchanged = reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
       const revision =
         unchanged && revisionBefore !== undefined
           ? { revision: revisionBefore }

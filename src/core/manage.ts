@@ -35,7 +35,7 @@ import {
 } from '../deployment/kube-object.js';
 import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
-import { appliedRef, converge, prunedRef, rolloutRef } from './converge.js';
+import { appliedRef, converge, pruneRefs, rolloutRef } from './converge.js';
 import { DeployError, FIELD_MANAGER } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
 
@@ -460,14 +460,17 @@ export async function applyObjectSet(
     const gk = groupKindOf(o.object);
     return applyRank(gk, discovery.isNamespaced(gk) ?? true);
   };
-  const { applied, pruned } = await converge(client, discovery, set, previous, plan, {
+  const converged = await converge(client, discovery, set, previous, plan, {
     apply,
     groupOf,
     prune: true,
     logger: options.logger,
     ...(options.lock ? { lock: options.lock } : {}),
   });
-  return { applied, objects: [...applied.map(appliedRef), ...pruned.map((c) => prunedRef(c, 'pruned'))] };
+  return {
+    applied: converged.applied,
+    objects: [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')],
+  };
 }
 
 async function lockFor(client: KubeClient, set: ApplySet, options: ManageWriteOptions): Promise<DeployLock> {

@@ -252,7 +252,7 @@ export function addFailureSummary(
 function objectRow(o: ObjectReport): string[] {
   return [
     `${ACTION_ICON[o.action] ?? ''} ${o.action}${o.replaced ? ' (replaced)' : ''}`,
-    `<code>${escapeHtml(objectRef(o))}</code>`,
+    `<code>${escapeHtml(objectRef(o))}</code>${o.note ? ` (${escapeHtml(o.note)})` : ''}`,
     escapeHtml(o.namespace ?? ''),
     o.source ? `<code>${escapeHtml(o.source)}</code>` : '',
   ];
