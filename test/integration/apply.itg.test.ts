@@ -805,7 +805,7 @@ describe('immutable fields and ReplicationController rollouts', () => {
     const before = await getJson('pod', 'barepod');
     const refused = await run(dir('barepod', { 'pod.yaml': pod('2') })).catch((e) => e);
     expect(refused).toBeInstanceOf(ApplyError);
-    expect(refused.message).toMatch(
+    expect(cliText(refused.message)).toMatch(
       /pod updates may not change fields.*\(use --replace to delete and re-create the object\)/s,
     );
     const r = await run(dir('barepod', { 'pod.yaml': pod('2') }), { replace: true });
