@@ -13,6 +13,7 @@ process.on('uncaughtException', (error) => {
   process.stderr.write(`spread: internal error: ${describeFatal(error)}\n`);
   process.exit(1);
 });
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 if (process.env.SPREAD_ACTION_CHILD && process.channel) {
   delete process.env.SPREAD_ACTION_CHILD;
   process.channel.unref();

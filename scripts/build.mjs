@@ -131,7 +131,11 @@ const CLI_NODE_OPTIONS = '--max-semi-space-size=16';
 // - A child ended by a signal gets an `::error::` line saying so (it could not say why itself).
 // - No child when the user set the option (or NODE_OPTIONS does), or debugs (--inspect: the child
 //   would take the same port), or when it cannot be started: the Action runs in this process.
-const reexec = `if (process.env.SPREAD_ACTION_CHILD && process.channel) {
+// - Writes to a closed stdout or stderr (the runner gone) are dropped in both processes, so neither
+//   dies of EPIPE: the child must live on to stop and release its Lease (as src/frontend/interrupts.ts
+//   does for the loaded bundle).
+const reexec = `for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+if (process.env.SPREAD_ACTION_CHILD && process.channel) {
   delete process.env.SPREAD_ACTION_CHILD;
   process.channel.unref();
   process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));

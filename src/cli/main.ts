@@ -11,7 +11,7 @@ import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText } from '../report/report.js';
 import { version } from '../version.js';
 import { contextOf, durationArg } from './args.js';
-import { createCliLogger } from './logger.js';
+import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { defineStatus } from './status.js';
 
@@ -146,7 +146,10 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
       false,
     )
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
-    .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
+    .option(
+      '--no-annotate',
+      "don't annotate changed objects with the commit, run URL and time of the deploy (and remove those an earlier deploy set)",
+    )
     .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
     .option('-v, --verbose', 'trace input reading and API requests', false);
   if (mode === 'plan') return cmd;
@@ -180,7 +183,7 @@ async function runDeploy(
   const ci = ciContext(process.env, dir ?? '.');
   const print = (report: DeployReport) =>
     process.stdout.write(
-      flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report),
+      cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report)),
     );
   let report: DeployReport;
   try {
@@ -219,7 +222,7 @@ async function runDeploy(
         failures: locatedFailures(error),
         ...(error instanceof DeployError ? { report: error.report } : {}),
       };
-      process.stdout.write(`${JSON.stringify(failure, null, 2)}\n`);
+      process.stdout.write(cliText(`${JSON.stringify(failure, null, 2)}\n`));
     } else if (error instanceof DeployError) {
       // A failed rollout still applied objects: report what was done before the error.
       print(error.report);
@@ -370,7 +373,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // A command may end with a code of its own (`status`: 2 when the cluster differs).
     return interrupts.exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
-    for (const line of failureLines(error)) process.stderr.write(`${line}\n`);
+    for (const line of failureLines(error)) process.stderr.write(`${cliText(line)}\n`);
     return interrupts.exitCode() ?? 1;
   } finally {
     interrupts.dispose();

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { formatStatusText, status, statusExitCode } from '../core/status.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
-import { createCliLogger } from './logger.js';
+import { cliText, createCliLogger } from './logger.js';
 
 /** The flags of `spread status`. */
 interface StatusFlags {
@@ -61,7 +61,7 @@ export function defineStatus(cmd: Command): Command {
         logger,
       });
       process.stdout.write(
-        flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report),
+        cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report)),
       );
       process.exitCode = statusExitCode(report);
     });

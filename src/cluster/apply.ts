@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { optionRef } from '../core/option-ref.js';
 import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
 import {
   formatGroupKind,
@@ -247,7 +248,7 @@ export async function planObjects(
           const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
           failures.push({
             object: o,
-            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: --adopt, or the input adopt: true)`,
+            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: ${optionRef('adopt')})`,
           });
           return undefined;
         }
@@ -256,7 +257,7 @@ export async function planObjects(
         if (live && !owner && options.applySetId && !options.adopt) {
           failures.push({
             object: o,
-            message: `exists, but no spread deployment owns it (no ${PART_OF} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt, or the input adopt: true; with --force-conflicts where another manager owns its fields)`,
+            message: `exists, but no spread deployment owns it (no ${PART_OF} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (${optionRef('adopt')}; with ${optionRef('force-conflicts')} where another manager owns its fields)`,
           });
           return undefined;
         }
@@ -302,7 +303,7 @@ export async function planObjects(
           }
           if (live && options.replace && isImmutableFieldError(error))
             throw new Error(
-              `${objectError(o.object, error)}; --replace does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it`,
+              `${objectError(o.object, error)}; ${optionRef('replace')} does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it`,
             );
           throw error;
         }
@@ -885,11 +886,12 @@ export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'fo
     .filter(Boolean);
   let message = error.message;
   if (error.code === 409 && error.reason === 'Conflict' && !options?.forceConflicts) {
-    message += ' (another field manager owns these fields; use --force-conflicts to take them over)';
+    message += ` (another field manager owns these fields; use ${optionRef('force-conflicts')} to take them over)`;
   }
   if (error.code === 401) message = `unauthorized: the server refused the credentials (${message})`;
   if (error.code === 403) message = `forbidden: ${message}`;
-  if (isImmutableFieldError(error)) message += ' (use --replace to delete and re-create the object)';
+  if (isImmutableFieldError(error))
+    message += ` (use ${optionRef('replace')} to delete and re-create the object)`;
   if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;
   return message;
 }

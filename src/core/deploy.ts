@@ -43,6 +43,7 @@ import {
   splitPrune,
 } from './converge.js';
 import { type Logger, traceRequests } from './logger.js';
+import { optionRef } from './option-ref.js';
 import { readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -85,8 +86,9 @@ export interface DeployOptions {
    */
   readonly pruneCrds?: boolean;
   /**
-   * Annotations put on every object (e.g. the commit, run URL and time of the deploy); the front end
-   * decides which. Empty or absent: none.
+   * Annotations put on every object this deploy changes (e.g. the commit, run URL and time of the
+   * deploy); the front end decides which. Empty or absent: none, and those an earlier deploy put on
+   * are removed.
    */
   readonly annotations?: Readonly<Record<string, string>>;
   /**
@@ -183,7 +185,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       fieldManager: FIELD_MANAGER,
       forceConflicts: options.forceConflicts,
       replace: options.replace ?? false,
-      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+      // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
+      // declare them, so server-side apply removes the ones spread set before.
+      preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
       adopt: options.adopt ?? false,
       onWarning: (object: KubeObject, warning: string) => {
         const o = read.objects.find(
@@ -322,42 +326,49 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         durationMs: Date.now() - started,
       };
       if (options.rollbackOnFailure && revisionBefore !== undefined) {
-        logger.error(error.message);
-        await logger.group(`Roll back to revision ${revisionBefore}`, async () => {
-          const stored = await readRevision(client, set, revisionBefore);
-          if (!stored)
-            throw new DeployError(
-              new Error(`${error.message}\nrevision ${revisionBefore} to roll back to is gone`),
-              failed,
-            );
-          const back = stored.objects.map((object) => ({
-            object,
-            source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
-          }));
-          // Ownership is checked as in a deploy: an object made by hand since the revision was
-          // current is not taken over (unless --adopt).
-          const backPlan = await planObjects(client, discovery, back, {
-            ...applyOptions,
-            applySetId: set.id,
-            // A revision holds no per-deploy annotations: keep the live ones, so that an object
-            // the rollback does not change is not written.
-            preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+        // The rollout's error is the deploy's error, printed once by the front end at the end.
+        logger.warn(`the rollout failed; rolling back to revision ${revisionBefore}`);
+        await logger
+          .group(`Roll back to revision ${revisionBefore}`, async () => {
+            const stored = await readRevision(client, set, revisionBefore);
+            if (!stored)
+              throw new DeployError(
+                new Error(`${error.message}\nrevision ${revisionBefore} to roll back to is gone`),
+                failed,
+              );
+            const back = stored.objects.map((object) => ({
+              object,
+              source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
+            }));
+            // Ownership is checked as in a deploy: an object made by hand since the revision was
+            // current is not taken over (unless --adopt).
+            const backPlan = await planObjects(client, discovery, back, {
+              ...applyOptions,
+              applySetId: set.id,
+              // A revision holds no per-deploy annotations: keep the live ones, so that an object
+              // the rollback does not change is not written.
+              preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+            });
+            const previousNow = await readParent(client, set);
+            const backConverged = await converge(client, discovery, set, previousNow, backPlan, {
+              apply: applyOptions,
+              groupOf: groupOfLive(discovery),
+              prune: true,
+              logger,
+              ...(lock ? { lock } : {}),
+            });
+            await settle(client, backConverged, options);
+            await recordRollback(client, set, stored, revisionBefore, {
+              ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+              keep: options.historyLimit ?? 10,
+            });
+            logger.info(`rolled back to revision ${revisionBefore}`);
+          })
+          .catch((rollbackError: unknown) => {
+            // The rollback's own error ends the deploy then: the rollout's is shown here, once.
+            if (!(rollbackError instanceof DeployError)) logger.error(error.message);
+            throw rollbackError;
           });
-          const previousNow = await readParent(client, set);
-          const backConverged = await converge(client, discovery, set, previousNow, backPlan, {
-            apply: applyOptions,
-            groupOf: groupOfLive(discovery),
-            prune: true,
-            logger,
-            ...(lock ? { lock } : {}),
-          });
-          await settle(client, backConverged, options);
-          await recordRollback(client, set, stored, revisionBefore, {
-            ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-            keep: options.historyLimit ?? 10,
-          });
-          logger.info(`rolled back to revision ${revisionBefore}`);
-        });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
           ...failed,
           rolledBackTo: revisionBefore,
@@ -464,7 +475,7 @@ function annotationConflicts(
       if (owner)
         failures.push({
           object: p,
-          message: `conflict with "${owner.manager}": it owns the annotation ${key}, which spread sets on every object it changes (another manager's copy, e.g. an object re-created from an export); use --force-conflicts to take it over`,
+          message: `conflict with "${owner.manager}": it owns the annotation ${key}, which spread sets on every object it changes (another manager's copy, e.g. an object re-created from an export); use ${optionRef('force-conflicts')} to take it over`,
         });
     }
   }

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cliText } from '../../src/cli/logger.js';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
@@ -492,7 +493,7 @@ describe('first deploys and bad input', () => {
         (e) => e,
       );
       expect(refused).toBeInstanceOf(ApplyError);
-      expect(refused.message).toContain(
+      expect(cliText(refused.message)).toContain(
         '--replace does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it',
       );
       expect((await getJson(`widgets.${group}`, 'ws')).spec.size).toBe(1);
@@ -732,8 +733,9 @@ describe('taking over from client-side kubectl apply', () => {
     // Not spread's: refused in the plan, untouched, until --adopt takes it over.
     const refused = await run(dir(name, { 'deployment.yaml': manifest })).catch((e) => e);
     expect(refused).toBeInstanceOf(ApplyError);
-    expect(refused.message).toContain(
-      `/${name} (deployment.yaml:1): exists, but no spread deployment owns it (no applyset.kubernetes.io/part-of label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt, or the input adopt: true; with --force-conflicts where another manager owns its fields)`,
+    // The core names options by key; the CLI spells them as its flags (the Action as its inputs).
+    expect(cliText(refused.message)).toContain(
+      `/${name} (deployment.yaml:1): exists, but no spread deployment owns it (no applyset.kubernetes.io/part-of label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt; with --force-conflicts where another manager owns its fields)`,
     );
     // Untouched by spread (the deployment controller may still write its status and its revision
     // annotation meanwhile, so resourceVersion and annotations may move).
@@ -803,7 +805,7 @@ describe('immutable fields and ReplicationController rollouts', () => {
     const before = await getJson('pod', 'barepod');
     const refused = await run(dir('barepod', { 'pod.yaml': pod('2') })).catch((e) => e);
     expect(refused).toBeInstanceOf(ApplyError);
-    expect(refused.message).toMatch(
+    expect(cliText(refused.message)).toMatch(
       /pod updates may not change fields.*\(use --replace to delete and re-create the object\)/s,
     );
     const r = await run(dir('barepod', { 'pod.yaml': pod('2') }), { replace: true });
