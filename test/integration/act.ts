@@ -4,11 +4,12 @@
 // of the local directory. Nothing is pulled. act's JSON log gives each step's result, outputs and
 // job summary.
 //
-//   const repo = scratchRepo({ workflow, action: true, copy: { 'deploy/app': 'examples/mattermost' } });
+//   const repo = await scratchRepo({ workflow, action: true, copy: { 'deploy/app': 'examples/mattermost' } });
 //   const run = await runAct({ repo, secrets: { KUBECONFIG: text } });
 //   run.code; run.step('deploy').outputs.deployment; run.step('deploy').summary; run.log
+//   afterAll(removeScratch);
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './helpers.js';
@@ -58,12 +59,20 @@ function exec(cmd: string, args: readonly string[], cwd: string, env: NodeJS.Pro
   });
 }
 
+const scratch: string[] = [];
+
+/** Removes every scratch repository and act HOME made so far (call it in afterAll). */
+export function removeScratch(): void {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * Makes a git repository in a new temporary directory with the given files, committed on `branch`,
  * and returns its path. Throws when git fails.
  */
 export async function scratchRepo(options: ScratchRepoOptions = {}): Promise<string> {
   const repo = mkdtempSync(path.join(tmpdir(), 'spread-act-repo-'));
+  scratch.push(repo);
   const write = (file: string, content: string) => {
     mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
     writeFileSync(path.join(repo, file), content);
@@ -103,6 +112,12 @@ export interface ActOptions {
   vars?: Record<string, string> | undefined;
   /** Start act's cache server (ACTIONS_CACHE_URL for the steps). Default: no cache server. */
   cacheServer?: boolean | undefined;
+  /**
+   * The image of `ubuntu-latest`. Default: none, host mode. With an image that the engine at
+   * DOCKER_HOST already holds (never pulled), jobs run in containers; for a dry run (`-n`), which
+   * plans every step and creates no container (in host mode `-n` still runs the steps).
+   */
+  image?: string | undefined;
   /** More act flags, e.g. `['-n']` for a dry run, `['--local-repository', 'owner/name@v1=/dir']`. */
   args?: readonly string[] | undefined;
 }
@@ -127,15 +142,17 @@ export interface ActStep {
 export interface ActRun {
   /** act's exit code: 0 when every job succeeded. */
   code: number;
-  /** The log as act prints it (one line per message, secrets masked by act). */
+  /** The log as act shows it (one line per message; secrets and `::add-mask::` values masked). */
   log: string;
   /**
-   * Everything act wrote (JSON lines and any other output), for checks that nothing leaked, except
-   * the `::add-mask::` entries: act's JSON log carries their values in fields its text log masks.
+   * Everything act wrote: its JSON log lines and any other output. Its fields carry values that the
+   * log shows masked (`::add-mask::` values, outputs), so check what a user sees in `log`.
    */
   raw: string;
   /** The steps in the order they ran. */
   steps: ActStep[];
+  /** Each job's result (`success`, `failure`) by job id. */
+  jobs: Record<string, string>;
   /** The step with this id (the first one, when several jobs have it); throws when none ran. */
   step(id: string): ActStep;
 }
@@ -184,16 +201,19 @@ interface LogEntry {
   content?: string;
   /** A workflow command as the step wrote it (`::error file=…,line=…::…`). */
   raw?: string;
+  jobResult?: string;
 }
 
 /**
- * Runs act once in the repository, in host mode (`-P ubuntu-latest=-self-hosted`), with a fresh HOME
+ * Runs act once in the repository, in host mode (`-P ubuntu-latest=-self-hosted`) unless `image` is
+ * given, with a fresh HOME
  * (act keeps its workspace copies and settings there) and a PATH of Node 24, kubectl and the system:
  * none of this process's environment reaches the steps but what `env` and `secrets` give.
  * Values go through files, never on act's command line. Never throws on act's exit code.
  */
 export async function runAct(options: ActOptions): Promise<ActRun> {
   const home = mkdtempSync(path.join(tmpdir(), 'spread-act-home-'));
+  scratch.push(home);
   const files = path.join(home, 'act-files');
   mkdirSync(files);
   const file = (name: string, text: string) => {
@@ -204,7 +224,7 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
   const args = [
     options.event ?? 'push',
     '-P',
-    'ubuntu-latest=-self-hosted',
+    `ubuntu-latest=${options.image ?? '-self-hosted'}`,
     '--json',
     '--action-offline-mode',
     '--container-daemon-socket',
@@ -225,9 +245,11 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
   if (options.job) args.push('-j', options.job);
   if (options.cacheServer) args.push('--cache-server-path', path.join(home, 'act-cache-server'));
   else args.push('--no-cache-server');
+  if (options.image) args.push('--pull=false');
   args.push(...(options.args ?? []));
 
-  const env = { ...baseEnv(home), PATH: stepPath() };
+  const env: NodeJS.ProcessEnv = { ...baseEnv(home), PATH: stepPath() };
+  if (options.image) env.DOCKER_HOST = process.env.DOCKER_HOST;
   const { code, raw } = await new Promise<{ code: number; raw: string }>((resolve, reject) => {
     const child = spawn(actBinary(), args, { cwd: options.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let raw = '';
@@ -238,8 +260,8 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
   });
 
   const log: string[] = [];
-  const kept: string[] = [];
   const steps = new Map<string, ActStep>();
+  const jobs: Record<string, string> = {};
   for (const line of raw.split('\n')) {
     if (line.trim() === '') continue;
     let entry: LogEntry;
@@ -247,13 +269,11 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
       entry = JSON.parse(line) as LogEntry;
     } catch {
       log.push(line); // act's own output before the logger starts, or a Go panic
-      kept.push(line);
       continue;
     }
-    if (entry.command === 'add-mask') continue;
-    kept.push(line);
     const msg = (entry.msg ?? '').replace(/\n$/, '');
     log.push(entry.raw_output ? `  | ${msg.replace(/\n/g, '\n  | ')}` : msg);
+    if (entry.jobID && entry.jobResult) jobs[entry.jobID] = entry.jobResult;
     if (!entry.stepID || !entry.jobID) continue;
     const key = `${entry.jobID}\0${entry.stepID.join('.')}`;
     let step = steps.get(key);
@@ -262,7 +282,7 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
       steps.set(key, step);
     }
     if (entry.raw_output) step.log += `${msg}\n`;
-    else if (entry.command && entry.raw) step.log += entry.raw;
+    else if (entry.command && entry.command !== 'add-mask' && entry.raw) step.log += entry.raw;
     if (entry.stepResult) step.result = entry.stepResult;
     if (entry.command === 'set-output' && entry.name !== undefined)
       step.outputs[entry.name] = entry.arg ?? '';
@@ -272,8 +292,9 @@ export async function runAct(options: ActOptions): Promise<ActRun> {
   return {
     code,
     log: log.join('\n'),
-    raw: kept.join('\n'),
+    raw,
     steps: list,
+    jobs,
     step(id: string): ActStep {
       const found = list.find((s) => s.id === id);
       if (!found)
