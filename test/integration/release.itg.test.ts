@@ -219,6 +219,21 @@ test(`a patch of an older minor (v${version} after v${major}.999.0) leaves :${ma
   expect(await inRegistry(`${ns}/older`, major!)).toBeUndefined();
 });
 
+test('a push of a branch runs no job (act, unlike GitHub, ignores the `tags:` filter: the jobs check the ref)', async () => {
+  const repo = await scratchRepo({ copy: COPY, files: { 'CHANGELOG.md': changelog() } });
+  const run = await runAct({
+    repo,
+    event: 'push',
+    payload: { ref: 'refs/heads/main' },
+    workflows: '.github/workflows/release.yml',
+    vars: { DRY_RUN: 'true' },
+    args: standIns(),
+  });
+  expect(run.code, run.log).toBe(0);
+  expect(run.jobs).toEqual({});
+  expect(run.steps).toEqual([]);
+});
+
 // Each failure is an `::error` annotation and the job summary; the test reads the summary, since act
 // 0.2.89 drops the `::error` line of a failing step from its JSON log in about one run of three
 // (measured: 8 and 9 of 12 runs kept it; the summary, 12 of 12).
