@@ -1,7 +1,7 @@
 // The CLI as users install it: `npm pack` of this checkout, `npm install -g` of the tarball into an
 // empty prefix (offline, with an empty npm cache and no npmrc: a package without dependencies needs
 // no registry), and the installed `spread` run from a directory outside the checkout with no
-// node_modules above it and only Node itself on PATH besides the prefix.
+// node_modules above it, with a minimal environment: the prefix's bin, then Node 24, then the system.
 import { execFileSync, spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -11,6 +11,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -112,6 +113,8 @@ beforeAll(async () => {
   expect(install.stderr).toBe('');
   expect(install.stdout).toMatch(/^added 1 package\b/m);
 }, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
   test('holds what runs and the docs, nothing else (no tests, fixtures, sources or CI files)', () => {
