@@ -157,6 +157,33 @@ export interface ActRun {
   step(id: string): ActStep;
 }
 
+/**
+ * Steps that failed without a single `::error` command in their log. The Action always ends a failed
+ * step with one (core.setFailed), so such a step lost its last output to act: in host mode act runs
+ * each step on a pty and, when the process exits non-zero, closes the pty without reading what is
+ * still buffered (pkg/container/host_environment.go `exec` of v0.2.89 returns on cmd.Run's error
+ * before `<-logctx.Done()`). GitHub's runner reads a step's output to the end.
+ */
+export function lostOutput(run: ActRun): ActStep[] {
+  return run.steps.filter((s) => s.result === 'failure' && !s.log.includes('::error'));
+}
+
+/**
+ * runAct, run again (at most `attempts` times in all) while a failed step lost its output to act
+ * (see lostOutput). Only for workflows that can run twice with the same result.
+ */
+export async function runActWholeLog(options: ActOptions, attempts = 3): Promise<ActRun> {
+  let run = await runAct(options);
+  for (let i = 1; i < attempts && lostOutput(run).length > 0; i++) {
+    const lost = lostOutput(run).map((s) => s.id);
+    process.stderr.write(
+      `act lost the last output of failed step(s) ${lost.join(', ')}; running the workflow again\n`,
+    );
+    run = await runAct(options);
+  }
+  return run;
+}
+
 /** The act binary: $SPREAD_ACT, else `act` in SPREAD_BIN_DIR (.cluster/env links it there). */
 export function actBinary(env: NodeJS.ProcessEnv = process.env): string {
   const bin = env.SPREAD_ACT ?? (env.SPREAD_BIN_DIR ? path.join(env.SPREAD_BIN_DIR, 'act') : '');

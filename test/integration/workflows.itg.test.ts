@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { removeScratch, runAct, scratchRepo } from './act.js';
+import { removeScratch, runAct, runActWholeLog, scratchRepo } from './act.js';
 import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
 
 const STAND_IN = path.join(ROOT, 'test/fixtures/act/stand-in');
@@ -176,7 +176,7 @@ describe("the project's workflows under act", () => {
         },
       }),
     });
-    const run = await runAct({ repo });
+    const run = await runActWholeLog({ repo });
     expect(run.code).not.toBe(0);
     expect(run.step('deploy').result).toBe('success');
     expect(run.step('check').result).toBe('failure');
