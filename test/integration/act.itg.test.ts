@@ -361,6 +361,8 @@ describe('the Action under act', () => {
       },
       repository: { full_name: 'acme/shop', private: true },
     };
+    // After the push test: mattermost is as deployed there; hello-build, deleted there, is to create
+    // from the image that test pushed.
     api.requests.length = 0;
     const run = await runAct({ repo, event: 'pull_request', payload, env, secrets });
     expect(run.code, run.log).toBe(0);

@@ -157,25 +157,34 @@ export interface ActRun {
   step(id: string): ActStep;
 }
 
+/** Whether a failed step's log is whole: by default, it holds an `::error` command. */
+export type WholeLog = (step: ActStep) => boolean;
+
+const endsWithError: WholeLog = (step) => step.log.includes('::error');
+
 /**
- * Steps that failed without a single `::error` command in their log. The Action always ends a failed
- * step with one (core.setFailed), so such a step lost its last output to act: in host mode act runs
- * each step on a pty and, when the process exits non-zero, closes the pty without reading what is
- * still buffered (pkg/container/host_environment.go `exec` of v0.2.89 returns on cmd.Run's error
- * before `<-logctx.Done()`). GitHub's runner reads a step's output to the end.
+ * Failed steps whose log is not whole. act can lose the last output of a step that fails: in host
+ * mode it runs each step on a pty and, when the process exits non-zero, closes the pty without
+ * reading what is still buffered (pkg/container/host_environment.go `exec` of v0.2.89 returns on
+ * cmd.Run's error before `<-logctx.Done()`). GitHub's runner reads a step's output to the end. The
+ * Action always ends a failed step with an `::error` command (core.setFailed), the default test.
  */
-export function lostOutput(run: ActRun): ActStep[] {
-  return run.steps.filter((s) => s.result === 'failure' && !s.log.includes('::error'));
+export function lostOutput(run: ActRun, whole: WholeLog = endsWithError): ActStep[] {
+  return run.steps.filter((s) => s.result === 'failure' && !whole(s));
 }
 
 /**
  * runAct, run again (at most `attempts` times in all) while a failed step lost its output to act
- * (see lostOutput). Only for workflows that can run twice with the same result.
+ * (see lostOutput). Only for workflows that give the same result when run twice.
  */
-export async function runActWholeLog(options: ActOptions, attempts = 3): Promise<ActRun> {
+export async function runActWholeLog(
+  options: ActOptions,
+  whole: WholeLog = endsWithError,
+  attempts = 3,
+): Promise<ActRun> {
   let run = await runAct(options);
-  for (let i = 1; i < attempts && lostOutput(run).length > 0; i++) {
-    const lost = lostOutput(run).map((s) => s.id);
+  for (let i = 1; i < attempts && lostOutput(run, whole).length > 0; i++) {
+    const lost = lostOutput(run, whole).map((s) => s.id);
     process.stderr.write(
       `act lost the last output of failed step(s) ${lost.join(', ')}; running the workflow again\n`,
     );
