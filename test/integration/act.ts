@@ -3,6 +3,11 @@
 // (Node 24 from node_modules), and `actions/checkout` of the repository itself is replaced by a copy
 // of the local directory. Nothing is pulled. act's JSON log gives each step's result, outputs and
 // job summary.
+// Host mode as act implements it: the workspace is empty until `actions/checkout` copies the
+// repository into it (.git included, git-ignored files left out), so `uses: ./` needs a checkout
+// step first; the steps inherit act's own environment, so runAct gives act a clean one; secrets,
+// env and vars go through files (`--secret-file` …), not the command line; another public action
+// can be replaced with a local directory (`--local-repository owner/name@ref=DIR`).
 //
 //   const repo = await scratchRepo({ workflow, action: true, copy: { 'deploy/app': 'examples/mattermost' } });
 //   const run = await runAct({ repo, secrets: { KUBECONFIG: text } });
