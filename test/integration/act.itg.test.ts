@@ -398,6 +398,24 @@ describe('the Action under act', () => {
     for (const c of api.comments) for (const s of credentials()) expect(c.body.includes(s)).toBe(false);
   });
 
+  test('an action.yml with an expression in an input description does not load (the defect act found)', async () => {
+    const text = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+    const broken = text.replace(
+      /(\n {2}kubeconfig:\n {4}description: >-\n)/,
+      `$1      Example: ${expr('secrets.KUBECONFIG')}.\n`,
+    );
+    expect(broken).not.toBe(text);
+    const repo = await scratchRepo({
+      copy: { dist: 'dist' },
+      files: { 'action.yml': broken },
+      workflow: workflow(['push'], [spread('load', { ...target(), path: '.', mode: 'plan' })]),
+    });
+    const run = await runAct({ repo, env, secrets });
+    expect(run.code).not.toBe(0);
+    expect(run.step('load').result).toBe('failure');
+    expect(run.log).toMatch(/Line: \d+ Column \d+: expressions are not allowed here/);
+  });
+
   test('every input of action.yml was given through the runner by a workflow of this file', () => {
     const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
       inputs: Record<string, unknown>;
