@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { type ActRun, removeScratch, runAct, scratchRepo } from './act.js';
+import { type ActRun, lostOutput, removeScratch, runAct, runActWholeLog, scratchRepo } from './act.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
 import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
 
@@ -320,7 +320,9 @@ describe('the Action under act', () => {
       },
       workflow: failureWorkflow,
     });
-    const run = await runAct({ repo, env, secrets });
+    // The workflow gives the same result when run again (act can lose a failed step's last lines).
+    const run = await runActWholeLog({ repo, env, secrets });
+    expect(lostOutput(run), run.log).toEqual([]);
     expect(run.code, run.log).not.toBe(0);
 
     const context = run.step('context');
@@ -359,6 +361,8 @@ describe('the Action under act', () => {
       },
       repository: { full_name: 'acme/shop', private: true },
     };
+    // After the push test: mattermost is as deployed there; hello-build, deleted there, is to create
+    // from the image that test pushed.
     api.requests.length = 0;
     const run = await runAct({ repo, event: 'pull_request', payload, env, secrets });
     expect(run.code, run.log).toBe(0);
@@ -392,6 +396,24 @@ describe('the Action under act', () => {
     expect(run.step('skipped').log).toContain('no environment for feature/x');
     expectNoCredential(run);
     for (const c of api.comments) for (const s of credentials()) expect(c.body.includes(s)).toBe(false);
+  });
+
+  test('an action.yml with an expression in an input description does not load (the defect act found)', async () => {
+    const text = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+    const broken = text.replace(
+      /(\n {2}kubeconfig:\n {4}description: >-\n)/,
+      `$1      Example: ${expr('secrets.KUBECONFIG')}.\n`,
+    );
+    expect(broken).not.toBe(text);
+    const repo = await scratchRepo({
+      copy: { dist: 'dist' },
+      files: { 'action.yml': broken },
+      workflow: workflow(['push'], [spread('load', { ...target(), path: '.', mode: 'plan' })]),
+    });
+    const run = await runAct({ repo, env, secrets });
+    expect(run.code).not.toBe(0);
+    expect(run.step('load').result).toBe('failure');
+    expect(run.log).toMatch(/Line: \d+ Column \d+: expressions are not allowed here/);
   });
 
   test('every input of action.yml was given through the runner by a workflow of this file', () => {

@@ -3,6 +3,11 @@
 // (Node 24 from node_modules), and `actions/checkout` of the repository itself is replaced by a copy
 // of the local directory. Nothing is pulled. act's JSON log gives each step's result, outputs and
 // job summary.
+// Host mode as act implements it: the workspace is empty until `actions/checkout` copies the
+// repository into it (.git included, git-ignored files left out), so `uses: ./` needs a checkout
+// step first; the steps inherit act's own environment, so runAct gives act a clean one; secrets,
+// env and vars go through files (`--secret-file` …), not the command line; another public action
+// can be replaced with a local directory (`--local-repository owner/name@ref=DIR`).
 //
 //   const repo = await scratchRepo({ workflow, action: true, copy: { 'deploy/app': 'examples/mattermost' } });
 //   const run = await runAct({ repo, secrets: { KUBECONFIG: text } });
@@ -155,6 +160,42 @@ export interface ActRun {
   jobs: Record<string, string>;
   /** The step with this id (the first one, when several jobs have it); throws when none ran. */
   step(id: string): ActStep;
+}
+
+/** Whether a failed step's log is whole: by default, it holds an `::error` command. */
+export type WholeLog = (step: ActStep) => boolean;
+
+const endsWithError: WholeLog = (step) => step.log.includes('::error');
+
+/**
+ * Failed steps whose log is not whole. act can lose the last output of a step that fails: in host
+ * mode it runs each step on a pty and, when the process exits non-zero, closes the pty without
+ * reading what is still buffered (pkg/container/host_environment.go `exec` of v0.2.89 returns on
+ * cmd.Run's error before `<-logctx.Done()`). GitHub's runner reads a step's output to the end. The
+ * Action always ends a failed step with an `::error` command (core.setFailed), the default test.
+ */
+export function lostOutput(run: ActRun, whole: WholeLog = endsWithError): ActStep[] {
+  return run.steps.filter((s) => s.result === 'failure' && !whole(s));
+}
+
+/**
+ * runAct, run again (at most `attempts` times in all) while a failed step lost its output to act
+ * (see lostOutput). Only for workflows that give the same result when run twice.
+ */
+export async function runActWholeLog(
+  options: ActOptions,
+  whole: WholeLog = endsWithError,
+  attempts = 3,
+): Promise<ActRun> {
+  let run = await runAct(options);
+  for (let i = 1; i < attempts && lostOutput(run, whole).length > 0; i++) {
+    const lost = lostOutput(run, whole).map((s) => s.id);
+    process.stderr.write(
+      `act lost the last output of failed step(s) ${lost.join(', ')}; running the workflow again\n`,
+    );
+    run = await runAct(options);
+  }
+  return run;
 }
 
 /** The act binary: $SPREAD_ACT, else `act` in SPREAD_BIN_DIR (.cluster/env links it there). */

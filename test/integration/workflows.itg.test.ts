@@ -5,15 +5,17 @@
 //   and runs nothing; it does not read the action.yml of `uses: ./`, which the real run below does).
 // - e2e.yml runs for real in host mode against the local cluster, with a stand-in for
 //   helm/kind-action that points at the local cluster instead of creating a kind cluster.
-// Not run for real: ci.yml's `check` and check-dist.yml (each needs its own `npm ci` and a full build
-// of dist/, minutes on the test machine; `.ci/run` runs the same commands) and ci.yml's `test` (it is
-// `.ci/run`, this very suite).
+// - check-dist.yml runs in host mode with its `npm ci` and `npm run build` replaced by a step that
+//   leaves dist/ alone or changes it, so its compare step and the upload on failure run for real.
+// Not run for real: ci.yml's `check` job and the npm ci and build of check-dist.yml (each an
+// `npm ci` and a full build of dist/, minutes on the test machine; `.ci/run` runs the same
+// commands), and ci.yml's `test` job (it is `.ci/run`, this very suite).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { removeScratch, runAct, scratchRepo } from './act.js';
+import { lostOutput, removeScratch, runAct, runActWholeLog, scratchRepo } from './act.js';
 import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
 
 const STAND_IN = path.join(ROOT, 'test/fixtures/act/stand-in');
@@ -150,6 +152,39 @@ describe("the project's workflows under act", () => {
       expect(run.log.includes(line.replace(/^.*?:\s*/, '').trim())).toBe(false);
   });
 
+  test.each([
+    ['the build leaves dist/ as committed: the job passes, nothing is uploaded', false],
+    ['the build changes dist/: the compare step fails and the expected dist/ is uploaded', true],
+  ])('check-dist.yml, its npm ci and build replaced by a step: %s', async (_name, changes) => {
+    const workflow = parse(readFileSync(path.join(ROOT, '.github/workflows/check-dist.yml'), 'utf8')) as {
+      jobs: { 'check-dist': { steps: { run?: string; name?: string }[] } };
+    };
+    const steps = workflow.jobs['check-dist'].steps;
+    expect(steps.map((s) => s.run).filter(Boolean)).toContain('npm run build');
+    workflow.jobs['check-dist'].steps = steps
+      .filter((s) => s.run !== 'npm ci')
+      .map((s) =>
+        s.run === 'npm run build'
+          ? { name: 'build (stand-in)', run: changes ? 'echo "// changed" >> dist/index.js' : 'true' }
+          : s,
+      );
+    const repo = await scratchRepo({
+      action: true,
+      files: { '.github/workflows/check-dist.yml': stringify(workflow) },
+    });
+    // The compare step's output ends with git diff --stat.
+    const run = await runActWholeLog({ repo, args: standIns() }, (s) => s.log.includes('1 file changed'));
+    expect(lostOutput(run, (s) => s.log.includes('1 file changed'))).toEqual([]);
+    expect(run.step('diff').result).toBe(changes ? 'failure' : 'success');
+    expect(run.jobs['check-dist']).toBe(changes ? 'failure' : 'success');
+    const upload = run.steps.filter((s) => s.log.includes('stand-in for actions/upload-artifact'));
+    if (changes) {
+      expect(run.step('diff').log).toContain('dist/ differs from the build of this commit');
+      expect(run.step('diff').log).toContain('M dist/index.js');
+      expect(upload).toHaveLength(1);
+    } else expect(upload).toHaveLength(0);
+  });
+
   test("e2e.yml's secret check fails when the Secret's value is in an output", async () => {
     const e2e = parse(readFileSync(path.join(ROOT, '.github/workflows/e2e.yml'), 'utf8')) as {
       jobs: { kind: { steps: { name?: string }[] } };
@@ -176,7 +211,7 @@ describe("the project's workflows under act", () => {
         },
       }),
     });
-    const run = await runAct({ repo });
+    const run = await runActWholeLog({ repo });
     expect(run.code).not.toBe(0);
     expect(run.step('deploy').result).toBe('success');
     expect(run.step('check').result).toBe('failure');
