@@ -72,7 +72,7 @@ for (const chunk of readdirSync(path.join(root, 'build/ncc')).filter((f) => /^\d
 // Node prints no source line once an uncaughtException listener exists, and exits with 1 as here.
 const guard = `const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  process.stderr.write(\`spread needs Node.js 24 or newer; this is \${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\\n\`);
+  process.stderr.write(\`spread needs Node.js 24 or newer; this is \${process.version} (\${process.execPath}). Put Node 24 first on PATH; in a checkout of spread, after npm ci, that is node_modules/.bin.\\n\`);
   process.exit(1);
 }
 const describeFatal = (error) => {

@@ -4,13 +4,12 @@
 // SPREAD_ACTION_ENTRY runs another build of the entry point (e.g. a private tsc build) instead.
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type ActionEvent, runActionStep, type StepResult } from './action-runner.js';
+import { type GitHubApi, startGitHubApi } from './github-api.js';
 import { kubeconfigContent, kubeconfigPath, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
 
 const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
@@ -21,66 +20,8 @@ const SECRET_V2 = `pw-${Math.random().toString(36).slice(2)}-two`;
 
 // --- a stand-in for the GitHub REST API: issue comments of one repository -------------------------
 
-interface Comment {
-  id: number;
-  issue: number;
-  body: string;
-  html_url: string;
-}
-const api = { comments: [] as Comment[], requests: [] as string[], auth: new Set<string>(), nextId: 1000 };
-let server: Server;
+let api: GitHubApi;
 let apiUrl: string;
-
-async function body(req: IncomingMessage): Promise<Record<string, string>> {
-  let text = '';
-  for await (const chunk of req) text += chunk;
-  return text ? JSON.parse(text) : {};
-}
-
-function startApi(): Promise<void> {
-  server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    api.requests.push(`${req.method} ${url.pathname}`);
-    api.auth.add(String(req.headers.authorization));
-    const json = (status: number, data: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(data));
-    };
-    const list = /^\/repos\/acme\/shop\/issues\/(\d+)\/comments$/.exec(url.pathname);
-    // Pull request 500: GitHub having a bad moment.
-    if (list?.[1] === '500') return json(500, { message: 'Server Error' });
-    const one = /^\/repos\/acme\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname);
-    if (list && req.method === 'GET')
-      return json(
-        200,
-        api.comments.filter((c) => c.issue === Number(list[1])),
-      );
-    if (list && req.method === 'POST') {
-      const id = api.nextId++;
-      const c = {
-        id,
-        issue: Number(list[1]),
-        body: (await body(req)).body!,
-        html_url: `https://gh/acme/shop/pull/${list[1]}#issuecomment-${id}`,
-      };
-      api.comments.push(c);
-      return json(201, c);
-    }
-    if (one && req.method === 'PATCH') {
-      const c = api.comments.find((x) => x.id === Number(one[1]));
-      if (!c) return json(404, { message: 'Not Found' });
-      c.body = (await body(req)).body!;
-      return json(200, c);
-    }
-    json(404, { message: 'Not Found' });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve();
-    }),
-  );
-}
 
 // --- a runner ----------------------------------------------------------------------------------------
 
@@ -218,12 +159,13 @@ const pr = {
 
 describe('the bundled Action, as the runner runs it', () => {
   beforeAll(async () => {
-    await startApi();
+    api = await startGitHubApi();
+    apiUrl = api.url;
     await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
     writeApp('deploy/web', '1', SECRET_V1);
   });
   afterAll(async () => {
-    server?.close();
+    await api?.close();
     await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
       allowFail: true,
     });
