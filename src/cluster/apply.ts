@@ -73,6 +73,12 @@ export interface ApplyOptions {
    */
   readonly preserveAnnotations?: readonly string[];
   /**
+   * Annotation keys whose live values are kept while nothing else about the object changes, and
+   * written anew with any other change (spread's source annotation: a moved or renamed file alone
+   * changes no object, and the plan does not show it).
+   */
+  readonly keepUnlessChanged?: readonly string[];
+  /**
    * The ApplySet id of this deployment: an object labelled part of another ApplySet is refused in
    * the plan (as Helm refuses another release's objects), unless `adopt`.
    */
@@ -270,8 +276,10 @@ export async function planObjects(
               deferred: `its Namespace ${ns} is created by this deploy`,
             };
         }
-        const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
-        o = { ...o, object };
+        // `object` is what the dry run and the fingerprint see; `o` what an update or create writes.
+        const declared = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
+        const object = keepAnnotations(declared, live, options.keepUnlessChanged ?? []);
+        o = { ...o, object: declared };
         // Before the fingerprint: a recorded state says nothing about the CRD's new schema.
         if (changingKinds.has(formatGroupKind(groupKindOf(o.object))))
           return {
@@ -285,7 +293,7 @@ export async function planObjects(
         if (live && options.fingerprints?.size) {
           const print = objectFingerprint(object, live, options.fieldManager);
           if (print !== undefined && options.fingerprints.has(print))
-            return { ...o, resource, action: 'unchanged', after: live, live, fingerprint: print };
+            return { ...o, object, resource, action: 'unchanged', after: live, live, fingerprint: print };
         }
         let after: KubeObject;
         try {
@@ -316,7 +324,9 @@ export async function planObjects(
         const owned = managedBy(live, options.fieldManager) && !ownsStringData(live, options.fieldManager);
         const action: PlannedAction =
           owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
-        return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
+        // Unchanged: the object as the dry run saw it, which its recorded fingerprint then matches.
+        if (action === 'unchanged') return { ...o, object, resource, action, after, live };
+        return { ...o, resource, action, after, live, changes };
       } catch (error) {
         failures.push({ object: given, message: objectError(given.object, error, options) });
         return undefined;

@@ -13,6 +13,7 @@ import {
   findPruneCandidates,
   labelForApplySet,
   readParent,
+  SPREAD,
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
@@ -188,6 +189,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
       // declare them, so server-side apply removes the ones spread set before.
       preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
+      keepUnlessChanged: [SPREAD.source],
       adopt: options.adopt ?? false,
       onWarning: (object: KubeObject, warning: string) => {
         const o = read.objects.find(

@@ -461,6 +461,7 @@ export async function applyObjectSet(
       ...apply,
       applySetId: set.id,
       preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+      keepUnlessChanged: [SPREAD.source],
     }),
   );
   const groupOf = (o: SourcedObject) => {

@@ -403,6 +403,7 @@ async function planStates(
     replace: true,
     concurrency,
     preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+    keepUnlessChanged: [SPREAD.source],
   };
   try {
     return statesOfPlan(await planObjects(client, discovery, objects, options));

@@ -309,6 +309,32 @@ describe('prune', () => {
   });
 });
 
+describe('where objects come from', () => {
+  test('a moved or renamed file changes no object; the next real change records the new file', async () => {
+    const cm = (v: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: moved\ndata: {k: "${v}"}\n`;
+    await run(dir('moved', { '.k2e/a.yaml': cm('1') }));
+    const before = await getJson('configmap', 'moved');
+    const renamed = dir('moved', { '.k2e/b.yaml': cm('1') });
+    const planned = await run(renamed, { mode: 'plan' });
+    expect(planned.objects.map((o) => `${o.name} ${o.action} ${o.source}`)).toEqual([
+      'moved unchanged .k2e/b.yaml:1',
+    ]);
+    const deployed = await run(renamed);
+    expect(deployed.objects.map((o) => o.action)).toEqual(['unchanged']);
+    const after = await getJson('configmap', 'moved');
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(after.metadata.annotations['spread.rsprd.com/source']).toBe('.k2e/a.yaml');
+    const changed = dir('moved', { '.k2e/b.yaml': cm('2') });
+    const plan2 = await run(changed, { mode: 'plan' });
+    expect(plan2.objects[0]?.changes?.map((c) => c.path)).toEqual(['data.k']);
+    expect((await run(changed)).objects.map((o) => o.action)).toEqual(['configured']);
+    expect((await getJson('configmap', 'moved')).metadata.annotations['spread.rsprd.com/source']).toBe(
+      '.k2e/b.yaml',
+    );
+  });
+});
+
 describe('first deploys and bad input', () => {
   test('CRD + custom resource + Namespace + objects in it, all in one first deploy', async () => {
     const group = `${uniqueName('w')}.example.com`;
