@@ -120,6 +120,7 @@ const deployWorkflow = workflow(
       wait: 'true',
       'wait-load-balancer': 'false',
       prune: 'true',
+      'prune-crds': 'false',
       'force-conflicts': 'true',
       replace: 'true',
       adopt: 'false',
