@@ -8,7 +8,7 @@ import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { prepareImages } from '../image/index.js';
-import { type DeployReport, formatReportText } from '../report/report.js';
+import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import { version } from '../version.js';
 import { contextOf, durationArg } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
@@ -309,16 +309,7 @@ const commands: readonly CommandSpec[] = [
         if (flags.output === 'json') process.stdout.write(`${JSON.stringify({ images }, null, 2)}\n`);
         else if (images.length === 0) process.stdout.write('no images are marked & in this directory\n');
         else {
-          for (const i of images) {
-            const what = i.built
-              ? i.pushed
-                ? 'built and pushed'
-                : 'built'
-              : i.pushed
-                ? 'pushed'
-                : 'unchanged';
-            process.stdout.write(`${i.reference} ${what}  (${i.source})\n`);
-          }
+          for (const i of images) process.stdout.write(`${i.reference} ${imageAction(i)}  (${i.source})\n`);
         }
       }),
   },

@@ -103,6 +103,13 @@ export function objectRef(o: Pick<ObjectReport, 'kind' | 'name' | 'apiVersion'>)
   return `${o.kind.toLowerCase()}${group}/${o.name}`;
 }
 
+/** What happened to an image, in words: `built and pushed`, `built`, `pushed`, `unchanged`, or (plan) `to build`. */
+export function imageAction(i: Pick<ImageReport, 'built' | 'pushed' | 'wouldBuild'>): string {
+  if (i.wouldBuild) return 'to build';
+  if (i.built) return i.pushed ? 'built and pushed' : 'built';
+  return i.pushed ? 'pushed' : 'unchanged';
+}
+
 /**
  * The report as text for a terminal, one line an object as `kubectl apply` prints them
  * (`deployment.apps/web created`), with the namespace and source file, then the rollout and a total.
@@ -123,18 +130,7 @@ export function formatReportText(report: DeployReport): string {
     else if (report.mode === 'plan' && o.action === 'update' && (o.changes?.length ?? 0) === 0)
       lines.push('      (no value changes: spread takes over field ownership)');
   }
-  for (const i of report.images ?? []) {
-    const what = i.wouldBuild
-      ? 'to build'
-      : i.built
-        ? i.pushed
-          ? 'built and pushed'
-          : 'built'
-        : i.pushed
-          ? 'pushed'
-          : 'unchanged';
-    lines.push(`  image ${i.reference} ${what}  (${i.source})`);
-  }
+  for (const i of report.images ?? []) lines.push(`  image ${i.reference} ${imageAction(i)}  (${i.source})`);
   for (const r of report.rollout) {
     const mark = r.ready ? 'ready' : 'NOT READY';
     lines.push(
