@@ -11,7 +11,7 @@ ARG BASE=node:24-slim
 FROM ${BASE}
 LABEL org.opencontainers.image.title="spread" \
       org.opencontainers.image.description="Kubernetes deploys from CI in one step: build, push, apply, prune, wait, report." \
-      org.opencontainers.image.source="https://github.com/redspread/spread" \
+      org.opencontainers.image.source="https://github.com/redspread/spread-action" \
       org.opencontainers.image.licenses="Apache-2.0"
 COPY LICENSE package.json /opt/spread/
 COPY dist/ /opt/spread/dist/
