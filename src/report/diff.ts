@@ -1,4 +1,5 @@
 import diff from 'microdiff';
+import { toJson } from '../deployment/json.js';
 import { isCoreSecret, type KubeObject } from '../deployment/kube-object.js';
 import { REDACTED } from '../deployment/render.js';
 
@@ -63,6 +64,6 @@ function formatPath(path: readonly (string | number)[]): string {
 }
 
 function short(v: unknown): string {
-  const text = JSON.stringify(v) ?? 'null';
+  const text = toJson(v) ?? 'null';
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }

@@ -110,34 +110,27 @@ const CASES: readonly (readonly [fixture: string, fragment: string, file: string
     1,
   ],
   ['manifest-duplicate.yaml', 'ConfigMap x/a is defined twice', 'manifest-duplicate.yaml', 5],
-  // YAML traps
+  // YAML traps: values kubectl reads as booleans or numbers in string fields, which the API refuses
   [
     'trap-env-yes',
-    'env FOO value yes is read as a boolean (true) by YAML 1.1 readers such as kubectl; quote it: "yes"',
+    'env FOO value yes is read as a boolean (true) (as kubectl reads it)',
     'deployment.yaml',
     13,
   ],
-  ['trap-env-octal', 'env MODE value 0755 was read as a number (755); quote it: "0755"', 'app.ctr', 4],
-  ['trap-env-exponent', 'env LIMIT value 1e3 was read as a number (1000); quote it: "1e3"', 'app.ctr', 4],
-  ['trap-env-null', 'env EMPTY value null was read as null; quote it: "null"', 'app.ctr', 4],
-  ['trap-sexagesimal', 'env TIMEOUT value 1:30 is read as a number (90)', 'app.ctr', 4],
-  ['trap-label-bool', 'label enabled true was read as a boolean (true); quote it: "true"', '.k2e/cm.yaml', 6],
-  [
-    'trap-annotation-number',
-    'annotation revision 3 was read as a number (3); quote it: "3"',
-    '.k2e/cm.yaml',
-    6,
-  ],
+  ['trap-env-octal', 'env MODE value 0755 is read as a number (493) (as kubectl reads it)', 'app.ctr', 4],
+  ['trap-env-exponent', 'env LIMIT value 1e3 is read as a number (1000)', 'app.ctr', 4],
+  ['trap-label-bool', 'label enabled true is read as a boolean (true)', '.k2e/cm.yaml', 6],
+  ['trap-annotation-number', 'annotation revision 3 is read as a number (3)', '.k2e/cm.yaml', 6],
   ['trap-configmap-on', 'data debug on is read as a boolean (true)', '.k2e/cm.yaml', 6],
-  [
-    'trap-secret-bigint',
-    'stringData account (value not shown) was read as a number that loses precision',
-    '.k2e/secret.yaml',
-    6,
-  ],
+  ['trap-secret-bigint', 'stringData account (value not shown) was read as a number', '.k2e/secret.yaml', 6],
   ['trap-command-no', 'command[1] no is read as a boolean (false)', 'app.ctr', 4],
-  ['trap-args-float', 'args[1] 1.10 was read as a number (1.1); quote it: "1.10"', 'app.ctr', 2],
-  ['trap-rc-selector', 'selector version 2 was read as a number (2)', 'rc.yaml', 7],
+  [
+    'trap-args-float',
+    'args[1] 1.10 is read as a number (1.1) (as kubectl reads it), where the API wants a string; quote it: "1.10"',
+    'app.ctr',
+    2,
+  ],
+  ['trap-rc-selector', 'selector version 2 is read as a number (2)', 'rc.yaml', 7],
   ['trap-template-label', 'label canary off is read as a boolean (false)', 'deployment.yaml', 9],
 ];
 
