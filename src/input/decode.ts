@@ -298,19 +298,17 @@ export interface DecodeResult {
 }
 
 /**
- * Checks that a file is UTF-8 text and returns it without a byte-order mark.
- * Rejects UTF-16 (BOM `FF FE`/`FE FF`, or NUL bytes between characters) and binary content, since
- * YAML readers in the Kubernetes toolchain accept only UTF-8 in practice.
+ * Checks that a file is text as kubectl reads it and returns it without a byte-order mark: UTF-8,
+ * or UTF-16 with a BOM (`FF FE` little-endian, `FE FF` big-endian), which kubectl decodes through
+ * `unicode.BOMOverride` (k8s.io/cli-runtime's file visitor). Rejects UTF-16 without a BOM (NUL
+ * bytes between characters: kubectl fails on its control characters) and binary content. Bytes that
+ * are not UTF-8 are refused, where kubectl reads each as U+FFFD and stores the damaged text.
  *
  * @returns the text, or an error message naming what the file looks like.
  */
 export function textOf(bytes: Uint8Array): { text: string } | { error: string } {
-  if (
-    bytes.length >= 2 &&
-    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
-  ) {
-    return { error: 'is UTF-16 encoded; save it as UTF-8' };
-  }
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return utf16(bytes, 'utf-16le');
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return utf16(bytes, 'utf-16be');
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
     // ASCII text saved as UTF-16 without a BOM has a NUL beside every character.
@@ -318,7 +316,10 @@ export function textOf(bytes: Uint8Array): { text: string } | { error: string } 
     const sample = Math.min(bytes.length, 512);
     for (let i = 0; i < sample; i++) if (bytes[i] === 0) nuls++;
     return nuls * 3 >= sample
-      ? { error: 'looks UTF-16 encoded (NUL bytes between characters); save it as UTF-8' }
+      ? {
+          error:
+            'looks UTF-16 encoded without a byte-order mark (NUL bytes between characters); save it as UTF-8',
+        }
       : { error: 'is not a text file (it holds NUL bytes)' };
   }
   let text: string;
@@ -328,6 +329,17 @@ export function textOf(bytes: Uint8Array): { text: string } | { error: string } 
     return { error: 'is not UTF-8 text' };
   }
   return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+}
+
+function utf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): { text: string } | { error: string } {
+  try {
+    // The decoder drops the BOM itself (ignoreBOM false).
+    return { text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
+  } catch {
+    return {
+      error: `is not ${encoding === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE'} text, though it starts with its byte-order mark`,
+    };
+  }
 }
 
 /**

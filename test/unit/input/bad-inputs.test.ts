@@ -21,8 +21,7 @@ const CASES: readonly (readonly [fixture: string, fragment: string, file: string
   ['rc-empty', 'rc.yaml is empty', 'rc.yaml', 0],
   ['ctr-empty', 'web.ctr is empty', 'web.ctr', 0],
   // encodings
-  ['utf16-bom', 'rc.yaml is UTF-16 encoded; save it as UTF-8', 'rc.yaml', 0],
-  ['utf16-no-bom', 'rc.yaml looks UTF-16 encoded', 'rc.yaml', 0],
+  ['utf16-no-bom', 'rc.yaml looks UTF-16 encoded without a byte-order mark', 'rc.yaml', 0],
   ['binary', '.k2e/blob.yaml is not a text file', '.k2e/blob.yaml', 0],
   ['latin1', '.k2e/cm.yaml is not UTF-8 text', '.k2e/cm.yaml', 0],
   // YAML

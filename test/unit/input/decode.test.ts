@@ -144,8 +144,7 @@ describe('compact values', () => {
 
 describe('textOf / decodeBytes encodings', () => {
   test.each([
-    ['UTF-16LE with BOM', new Uint8Array([0xff, 0xfe, 0x61, 0, 0x3a, 0]), /UTF-16/],
-    ['UTF-16BE with BOM', new Uint8Array([0xfe, 0xff, 0, 0x61, 0, 0x3a]), /UTF-16/],
+    ['UTF-16LE with a BOM and an odd length', new Uint8Array([0xff, 0xfe, 0x61, 0, 0x3a]), /UTF-16LE/],
     ['UTF-16 without BOM', new Uint8Array([0, 0x61, 0, 0x3a, 0, 0x20, 0, 0x31]), /UTF-16/],
     [
       'binary with a NUL',
@@ -163,6 +162,21 @@ describe('textOf / decodeBytes encodings', () => {
 
   test('UTF-8 with BOM decodes', () => {
     expect(decodeBytes('f.yaml', enc('\uFEFFa: é\n')).values[0]?.value).toEqual({ a: 'é' });
+  });
+
+  test('UTF-16 with a BOM decodes, little- and big-endian, as kubectl decodes it', () => {
+    const text = 'a: é\n---\nb: 0400\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(le);
+    for (let i = 0; i < be.length; i += 2) [be[i], be[i + 1]] = [le[i + 1]!, le[i]!];
+    for (const bytes of [le, be]) {
+      const { values, issues } = decodeBytes('f.yaml', bytes);
+      expect(issues).toEqual([]);
+      expect(values.map((v) => [v.value, v.source.line])).toEqual([
+        [{ a: 'é' }, 1],
+        [{ b: 256 }, 3],
+      ]);
+    }
   });
 });
 
