@@ -11,7 +11,7 @@ import {
   type Scalar,
   visit,
 } from 'yaml';
-import { jsonKey, jsonValue, keyProblem, kubectlTags } from './kubectl-yaml.js';
+import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
 import { type InputIssue, IssueList, type Source } from './source.js';
 
 /** A path into a decoded value: mapping keys and sequence indexes, e.g. `['spec', 'containers', 0]`. */
@@ -358,15 +358,8 @@ export function decodeBytes(file: string, bytes: Uint8Array): DecodeResult {
   return decodeText(file, text.text);
 }
 
-/** The `yaml` library's options that read YAML as kubectl does (see kubectl-yaml.ts). */
-const PARSE_OPTIONS = {
-  version: '1.1',
-  customTags: kubectlTags,
-  intAsBigInt: true,
-  merge: true,
-  uniqueKeys: true,
-  prettyErrors: false,
-} as const;
+/** {@link KUBECTL_YAML}, duplicate keys refused, errors without the library's code excerpts. */
+const PARSE_OPTIONS = { ...KUBECTL_YAML, uniqueKeys: true, prettyErrors: false } as const;
 
 /**
  * Decodes multi-document YAML (JSON is read as the YAML it is) into one value per non-empty

@@ -1,4 +1,4 @@
-import type { ScalarTag, Tags } from 'yaml';
+import { type ScalarTag, Schema, type Tags } from 'yaml';
 
 /**
  * How kubectl reads YAML, so that spread sends the API server the same JSON. kubectl decodes files
@@ -98,6 +98,18 @@ export function kubectlTags(tags: Tags): Tags {
   });
   return [...kept, goInt, goFloat];
 }
+
+/**
+ * The `yaml` library's options that read YAML as kubectl does: YAML 1.1, {@link kubectlTags}, merge
+ * keys, integers as BigInt (made numbers again by {@link jsonValue} where exact). The schema is built
+ * once: a `customTags` function would build it again for every parse.
+ */
+export const KUBECTL_YAML = {
+  version: '1.1',
+  schema: new Schema({ schema: 'yaml-1.1', customTags: kubectlTags, merge: true }),
+  intAsBigInt: true,
+  merge: true,
+} as const;
 
 /** Why a mapping key cannot be a JSON key for kubectl; undefined when it can. */
 export function keyProblem(key: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, type Node, parse } from 'yaml';
 import { type DecodedValue, isMergeKey } from './decode.js';
-import { kubectlTags } from './kubectl-yaml.js';
+import { KUBECTL_YAML } from './kubectl-yaml.js';
 import type { IssueList } from './source.js';
 
 /**
@@ -142,9 +142,6 @@ function trapOf(node: Node): Trap | undefined {
   return { reading: reading(value) };
 }
 
-/** The `yaml` library's options for one plain scalar read as kubectl reads it. */
-const KUBECTL_SCALAR = { version: '1.1', customTags: kubectlTags, intAsBigInt: true } as const;
-
 /**
  * True when `text`, written as a plain YAML scalar, would be read as something other than a string
  * by kubectl (YAML 1.1 as go-yaml v2 reads it), another YAML 1.1 reader or a YAML 1.2 (core schema)
@@ -153,7 +150,7 @@ const KUBECTL_SCALAR = { version: '1.1', customTags: kubectlTags, intAsBigInt: t
 export function resolvesToNonString(text: string): boolean {
   if (text === '') return true;
   if (!/^(?:[-+.~0-9<]|(?:y|n|yes|no|true|false|on|off|null)$)/i.test(text)) return false;
-  for (const options of [KUBECTL_SCALAR, { version: '1.1' }, { version: '1.2' }] as const) {
+  for (const options of [KUBECTL_YAML, { version: '1.1' }, { version: '1.2' }] as const) {
     try {
       if (typeof parse(text, options) !== 'string') return true;
     } catch {
