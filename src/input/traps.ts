@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, type Node, parse } from 'yaml';
 import { type DecodedValue, isMergeKey } from './decode.js';
-import { KUBECTL_YAML } from './kubectl-yaml.js';
+import { jsonKey, KUBECTL_YAML } from './kubectl-yaml.js';
 import type { IssueList } from './source.js';
 
 /**
@@ -121,7 +121,7 @@ function walk(
       continue;
     }
     if (!isScalar(pair.key)) continue;
-    const key = String(pair.key.value);
+    const key = jsonKey(pair.key.value);
     if (head === '*' || head === key) walk(value, pair.value as Node, rest, [...path, key], found);
   }
 }

@@ -118,3 +118,11 @@ describe('Secret values in trap messages', () => {
       expect(m).not.toMatch(/0755123|755123|252499|98765432109876543210|9876543210987654/);
   });
 });
+
+describe('traps under keys kubectl renames', () => {
+  test('a label written under the key y is named by its JSON key "true"', () => {
+    expect(trapsOf('kind: ConfigMap\nmetadata:\n  labels:\n    y: yes\n', 'object')).toEqual([
+      '4: label true yes is read as a boolean (true) (as kubectl reads it), where the API wants a string; quote it: "yes"',
+    ]);
+  });
+});
