@@ -179,9 +179,9 @@ function problemText(
   if (secret) {
     // A Secret's value is never printed, not even to point at a quoting mistake in it.
     const kind = trap.reading.split(' (')[0];
-    return `${fieldName(value, path)} (value not shown) was read as ${kind}; put the value in double quotes`;
+    return `${fieldName(value, path)} (value not shown) is read by kubectl as ${kind}; put the value in double quotes`;
   }
-  return `${fieldName(value, path)} ${text} is read as ${trap.reading} (as kubectl reads it), where the API wants a string; quote it: ${JSON.stringify(text)}`;
+  return `${fieldName(value, path)} ${text} is read by kubectl as ${trap.reading}, where the API wants a string; quote it: ${JSON.stringify(text)}`;
 }
 
 /** Whether a path is a value of a core/v1 Secret's `data` or `stringData`. */

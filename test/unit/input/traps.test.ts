@@ -13,21 +13,21 @@ function trapsOf(text: string, role: 'object' | 'container' = 'container'): stri
 
 describe('YAML traps in string fields', () => {
   test.each([
-    ['yes', 'read as a boolean (true)'],
-    ['on', 'read as a boolean (true)'],
-    ['n', 'read as a boolean (false)'],
-    ['true', 'read as a boolean (true)'],
-    ['0755', 'read as a number (493)'],
-    ['1e3', 'read as a number (1000)'],
-    ['0x1F', 'read as a number (31)'],
-    ['0o17', 'read as a number (15)'],
-    ['9007199254740993', 'read as a number (9007199254740993)'],
-    ['12345678901234567890', 'read as a number (12345678901234567890)'],
+    ['yes', 'a boolean (true)'],
+    ['on', 'a boolean (true)'],
+    ['n', 'a boolean (false)'],
+    ['true', 'a boolean (true)'],
+    ['0755', 'a number (493)'],
+    ['1e3', 'a number (1000)'],
+    ['0x1F', 'a number (31)'],
+    ['0o17', 'a number (15)'],
+    ['9007199254740993', 'a number (9007199254740993)'],
+    ['12345678901234567890', 'a number (12345678901234567890)'],
   ])('env value %s is reported with the quoting fix', (plain, reading) => {
     const [msg, ...rest] = trapsOf(`image: x\nenv:\n  - name: FOO\n    value: ${plain}\n`);
     expect(rest).toEqual([]);
     expect(msg).toContain(`4: env FOO value ${plain} `);
-    expect(msg).toContain(`${reading} (as kubectl reads it), where the API wants a string`);
+    expect(msg).toContain(`read by kubectl as ${reading}, where the API wants a string`);
     expect(msg).toContain(`quote it: "${plain}"`);
   });
 
@@ -111,8 +111,8 @@ describe('Secret values in trap messages', () => {
       'apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData:\n  pin: 0755123\n  token: 98765432109876543210\n';
     const messages = trapsOf(text, 'object');
     expect(messages).toEqual([
-      '5: stringData pin (value not shown) was read as a number; put the value in double quotes',
-      '6: stringData token (value not shown) was read as a number; put the value in double quotes',
+      '5: stringData pin (value not shown) is read by kubectl as a number; put the value in double quotes',
+      '6: stringData token (value not shown) is read by kubectl as a number; put the value in double quotes',
     ]);
     for (const m of messages)
       expect(m).not.toMatch(/0755123|755123|252499|98765432109876543210|9876543210987654/);
@@ -122,7 +122,7 @@ describe('Secret values in trap messages', () => {
 describe('traps under keys kubectl renames', () => {
   test('a label written under the key y is named by its JSON key "true"', () => {
     expect(trapsOf('kind: ConfigMap\nmetadata:\n  labels:\n    y: yes\n', 'object')).toEqual([
-      '4: label true yes is read as a boolean (true) (as kubectl reads it), where the API wants a string; quote it: "yes"',
+      '4: label true yes is read by kubectl as a boolean (true), where the API wants a string; quote it: "yes"',
     ]);
   });
 });
