@@ -33,7 +33,10 @@ export interface Case {
 export const INTENDED: Readonly<
   Record<
     string,
-    { readonly check: 'spread-refuses' | 'spread-accepts' | 'stored-differs'; readonly reason: string }
+    {
+      readonly check: 'spread-refuses' | 'spread-accepts' | 'stored-differs' | 'kubectl-partial';
+      readonly reason: string;
+    }
   >
 > = {
   'duplicate-key': {
@@ -62,7 +65,7 @@ export const INTENDED: Readonly<
       'The mapping key `-0.0`: kubectl makes it the key "-0", spread "0" (a JavaScript Map key cannot be -0).',
   },
   'invalid-writes-nothing': {
-    check: 'spread-refuses',
+    check: 'kubectl-partial',
     reason:
       'A directory with an invalid object: kubectl applies the valid objects and reports the others, spread checks every object first and writes nothing.',
   },
@@ -562,6 +565,18 @@ function structureCases(): Case[] {
     one('st-syntax', 'a YAML syntax error', cm('st-syntax', 'data:\n  a: [b\n'), { fails: true }),
     one('st-notmap', 'a document that is a sequence', '- a\n- b\n', { fails: true }),
     one('st-tab', 'a tab in the indentation', cm('st-tab', 'data:\n\ta: b\n'), { fails: true }),
+    {
+      id: 'st-partial',
+      title: 'a valid and an invalid object',
+      states: [
+        {
+          'st-partial-a.yaml': cm('st-partial-a', 'data: {a: b}\n'),
+          'st-partial-b.yaml': cm('st-partial-b', 'data: {a: yes}\n'),
+        },
+      ],
+      fails: true,
+      intended: 'invalid-writes-nothing',
+    },
   ];
   return cases;
 }

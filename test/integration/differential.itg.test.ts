@@ -236,9 +236,11 @@ const fixtures = readdirSync(path.join(ROOT, 'test/fixtures/good'))
   .map((name) => ({ name, skip: FIXTURES_NOT_RUN[name] }));
 const checkOf = (c: Case) => (c.intended ? INTENDED[c.intended]?.check : undefined);
 /** Cases both tools apply: compared by what they store. */
-const succeeding = all.filter((c) => !c.fails && !checkOf(c)?.startsWith('spread-'));
+const succeeding = all.filter(
+  (c) => !c.fails && checkOf(c) !== 'spread-refuses' && checkOf(c) !== 'spread-accepts',
+);
 /** Cases kubectl or spread refuses: compared by exit code and message, one at a time. */
-const refusing = all.filter((c) => c.fails || checkOf(c)?.startsWith('spread-'));
+const refusing = all.filter((c) => !succeeding.includes(c));
 const sides: Side[] = [];
 const temp = mkdtempSync(path.join(tmpdir(), 'spread-differential-'));
 
@@ -349,6 +351,10 @@ describe('Differential: spread deploy stores what kubectl apply --server-side st
       if (check === 'spread-refuses' && rk.code !== 0)
         disagreements.push(`${label}: intended "${c.intended}", but kubectl failed too: ${rk.stderr.trim()}`);
       if (check !== 'spread-refuses' && rk.code === 0) disagreements.push(`${label}: kubectl succeeded`);
+      if (check === 'kubectl-partial' && !/serverside-applied/.test(rk.stdout))
+        disagreements.push(
+          `${label}: intended "${c.intended}", but kubectl applied nothing: ${rk.stdout.trim()}`,
+        );
       if (check === 'spread-accepts') {
         if (rs.code !== 0)
           disagreements.push(`${label}: intended "${c.intended}", but spread failed: ${rs.stderr.trim()}`);
