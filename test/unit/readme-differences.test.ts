@@ -5,7 +5,9 @@ import { INTENDED } from '../integration/differential-corpus.js';
 
 test("the README's table of intended differences from kubectl is the differential test's", () => {
   const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
-  const rows = readme.split('\n').filter((line) => /^\| `[a-z0-9-]+` \| (spread-|stored-|kubectl-)/.test(line));
+  const rows = readme
+    .split('\n')
+    .filter((line) => /^\| `[a-z0-9-]+` \| (spread-|stored-|kubectl-)/.test(line));
   expect(rows).toEqual(
     Object.entries(INTENDED).map(([key, { check, reason }]) => `| \`${key}\` | ${check} | ${reason} |`),
   );
