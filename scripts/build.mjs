@@ -64,13 +64,27 @@ for (const chunk of readdirSync(path.join(root, 'build/ncc')).filter((f) => /^\d
   writeFileSync(path.join(dist, chunk), cjsGlobals + code);
 }
 // The bundle needs Node 24 (undici in @kubernetes/client-node fails to load on older releases), so
-// each entry point checks the version before importing it; an error while loading the bundle is
-// printed as a stack only, since Node would otherwise print the offending minified line, megabytes long.
+// each entry point checks the version before importing it.
+// Errors that nothing catches (a failure while loading the bundle, an exception in a callback, an
+// unhandled rejection) are printed by `describeFatal`: the name, the message (at most 20 lines) and at
+// most 20 `at` frames, each line cut to 300 characters. Node's own printing starts with the source line of the throw, which in
+// the bundle is one minified line of 400,000 characters; a SyntaxError's stack holds that line too.
+// Node prints no source line once an uncaughtException listener exists, and exits with 1 as here.
 const guard = `const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  process.stderr.write(\`spread needs Node.js 24 or newer; this is \${process.version}. After npm ci, use node_modules/.bin/node (see README: Prerequisites).\\n\`);
+  process.stderr.write(\`spread needs Node.js 24 or newer; this is \${process.version} (\${process.execPath}). Put Node 24 first on PATH; in a checkout of spread, after npm ci, that is node_modules/.bin.\\n\`);
   process.exit(1);
 }
+const describeFatal = (error) => {
+  const clip = (s) => (s.length > 300 ? \`\${s.slice(0, 299)}…\` : s);
+  const head = error instanceof Error ? \`\${error.name}: \${error.message}\` : String(error);
+  const frames = String(error?.stack ?? '').split('\\n').filter((l) => /^\\s+at /.test(l)).slice(0, 20);
+  return [...head.split('\\n').slice(0, 20), ...frames].map(clip).join('\\n');
+};
+process.on('uncaughtException', (error) => {
+  process.stderr.write(\`spread: internal error: \${describeFatal(error)}\\n\`);
+  process.exit(1);
+});
 `;
 // Node's compile cache (module.enableCompileCache, as tsc uses it): a later run on the same machine
 // (a self-hosted runner, a developer's shell) skips compiling the bundle, about 50 ms. It lives in
@@ -92,7 +106,7 @@ let ${name};
 try {
   ({ ${name} } = await import('${file}'));
 } catch (error) {
-  process.stderr.write(\`spread failed to load: \${error?.stack ?? error}\\n\`);
+  process.stderr.write(\`spread failed to load: \${describeFatal(error)}\\n\`);
   process.exit(1);
 }
 `;
@@ -117,7 +131,11 @@ const CLI_NODE_OPTIONS = '--max-semi-space-size=16';
 // - A child ended by a signal gets an `::error::` line saying so (it could not say why itself).
 // - No child when the user set the option (or NODE_OPTIONS does), or debugs (--inspect: the child
 //   would take the same port), or when it cannot be started: the Action runs in this process.
-const reexec = `if (process.env.SPREAD_ACTION_CHILD && process.channel) {
+// - Writes to a closed stdout or stderr (the runner gone) are dropped in both processes, so neither
+//   dies of EPIPE: the child must live on to stop and release its Lease (as src/frontend/interrupts.ts
+//   does for the loaded bundle).
+const reexec = `for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+if (process.env.SPREAD_ACTION_CHILD && process.channel) {
   delete process.env.SPREAD_ACTION_CHILD;
   process.channel.unref();
   process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));

@@ -43,3 +43,33 @@ export async function upsertComment(
   const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
   return { action: 'updated', id: data.id, url: data.html_url };
 }
+
+/**
+ * Why posting the plan comment failed, in words that match what happened. Only an answer that is about
+ * the token's rights (HTTP 403, or the 404 GitHub gives for what a token may not see) names the
+ * permission the token needs; an unreachable API (DNS, refused connection: Octokit reports those as
+ * status 500 without a response), a refused token (401), a rate limit or a server error says so.
+ *
+ * @param error what {@link upsertComment} threw (an Octokit RequestError, or any error).
+ * @param apiUrl GITHUB_API_URL, named when it could not be reached.
+ */
+export function describeCommentError(error: unknown, apiUrl: string): string {
+  const e = error as {
+    status?: unknown;
+    response?: { headers?: Record<string, unknown> };
+    message?: unknown;
+  };
+  const message = String(e?.message ?? error);
+  const status = typeof e?.status === 'number' ? e.status : undefined;
+  if (status === undefined || !e.response) return `could not reach the GitHub API at ${apiUrl}: ${message}`;
+  const http = `HTTP ${status}: ${message}`;
+  if (status === 401) return `the GitHub API refused the token (${http}): is github-token a valid token?`;
+  if (
+    (status === 403 || status === 429) &&
+    (/rate limit/i.test(message) || String(e.response.headers?.['x-ratelimit-remaining']) === '0')
+  )
+    return `the GitHub API's rate limit was reached (${http}); the next run posts the plan`;
+  if (status === 403 || status === 404)
+    return `the token may not comment on the pull request (${http}): it needs pull-requests: write, which the read-only token of a fork's pull request lacks`;
+  return `the GitHub API answered ${http}`;
+}

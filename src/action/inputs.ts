@@ -37,6 +37,8 @@ export interface Inputs {
   readonly layerCache: 'auto' | boolean;
   /** Delete objects of this deployment that the directory no longer holds. */
   readonly prune: boolean;
+  /** Prune dropped CRDs too, with their custom resources (kept otherwise). */
+  readonly pruneCrds: boolean;
   readonly wait: boolean;
   /** Rollout wait limit in milliseconds (input given as a duration, e.g. `5m`). */
   readonly timeoutMs: number;
@@ -74,6 +76,7 @@ export const DEFAULTS = {
   push: 'true',
   'layer-cache': 'auto',
   prune: 'true',
+  'prune-crds': 'false',
   wait: 'true',
   timeout: '5m',
   mode: 'deploy',
@@ -160,6 +163,7 @@ export function parseInputs(get: (name: string) => string): Inputs {
       throw new Error(`expected auto, true or false, got "${v}"`);
     }),
     prune: bool('prune'),
+    pruneCrds: bool('prune-crds'),
     wait: bool('wait'),
     timeoutMs: checked('timeout', parseDuration),
     mode,

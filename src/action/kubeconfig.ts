@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { decodeKubeconfigContent, type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+import type { RunnerEnv } from './runner.js';
 
 /** The kubeconfig the deploy uses, and how to clean up after it. */
 export interface PreparedKubeconfig {
@@ -24,15 +25,16 @@ export interface PreparedKubeconfig {
  * to it for child processes, and {@link PreparedKubeconfig.cleanup} removes it (also on exit: a
  * cancelled run's SIGINT/SIGTERM stops the deploy, see frontend/interrupts.ts, and the process exits).
  *
- * Without content, the environment's kubeconfig files are used as they are.
+ * Without content, the environment's kubeconfig is used ({@link RunnerEnv.kubeconfig}: the rule of
+ * every front end, kubectl's).
  * @throws KubeconfigError when the content is not a kubeconfig or lacks the context.
  */
 export function prepareKubeconfig(
   content: string,
   context: string,
-  env: { readonly temp: string; readonly kubeconfigPaths: readonly string[] },
+  env: { readonly temp: string; readonly kubeconfig: KubeconfigSource },
 ): PreparedKubeconfig {
-  if (content.trim() === '') return { source: { paths: env.kubeconfigPaths }, cleanup: () => {} };
+  if (content.trim() === '') return { source: env.kubeconfig, cleanup: () => {} };
   const decoded = decodeKubeconfigContent(content);
   for (const value of new Set([content, content.trim(), decoded, decoded.trim()])) core.setSecret(value);
   for (const line of decoded.split('\n')) {

@@ -1,5 +1,12 @@
 import * as core from '@actions/core';
 import type { Logger } from '../core/logger.js';
+import { type OptionKey, phraseOptions } from '../core/option-ref.js';
+
+/** How the Action names a deploy option in its messages: its input, `the input replace: true`. */
+export const actionOption = (key: OptionKey): string => `the input ${key}: true`;
+
+/** `text` with the options it refers to spelled as the Action's inputs. */
+export const actionText = (text: string): string => phraseOptions(text, actionOption);
 
 /** Where an annotation lands: file relative to the deployed directory and a 1-based line. */
 type Where = { file?: string | undefined; line?: number | undefined } | undefined;
@@ -22,10 +29,10 @@ export function createActionLogger(options: ActionLoggerOptions): Logger {
       ? { file: options.locate(w.file), ...(w.line ? { startLine: w.line } : {}) }
       : {};
   return {
-    info: (m) => core.info(m),
-    warn: (m, w) => core.warning(m, props(w)),
-    error: (m, w) => core.error(m, props(w)),
-    debug: (m) => core.debug(m),
+    info: (m) => core.info(actionText(m)),
+    warn: (m, w) => core.warning(actionText(m), props(w)),
+    error: (m, w) => core.error(actionText(m), props(w)),
+    debug: (m) => core.debug(actionText(m)),
     group: (name, fn) => core.group(name, fn),
   };
 }

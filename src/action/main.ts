@@ -1,33 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
 import { defaultHolder } from '../cluster/lock.js';
 import { DeployError, deploy } from '../core/deploy.js';
-import { locatedFailures } from '../core/errors.js';
+import { type LocatedFailure, locatedFailures } from '../core/errors.js';
 import { deletes } from '../core/manage.js';
+import { phraseOptionsIn } from '../core/option-ref.js';
 import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
-import { addDeploySummary, type SummaryReport } from '../report/summary.js';
-import { upsertComment } from './comment.js';
+import {
+  addDeploySummary,
+  addFailureSummary,
+  type Operation,
+  type SummaryReport,
+} from '../report/summary.js';
+import { describeCommentError, upsertComment } from './comment.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionsLayerCache } from './layer-cache.js';
-import { createActionLogger } from './logger.js';
+import { actionOption, actionText, createActionLogger } from './logger.js';
+import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from './outputs.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
-
-/** Longest `plan` output, in characters (a step's outputs share GitHub's 1 MiB). */
-const PLAN_OUTPUT_LIMIT = 256 * 1024;
 
 /**
  * The Action: inputs → target context → kubeconfig → deploy (read, plan, apply, prune, wait: the
- * core's log groups) → outputs, job summary and, for a plan on a pull request, the plan comment.
- * Any failure fails the step; located failures (a manifest's file and line) become file annotations
- * relative to the workspace, so they land on the pull request's diff. Writing the summary or the
- * comment only warns when it fails.
+ * core's log groups) → report file, outputs (each capped, see outputs.ts), job summary and, for a
+ * plan on a pull request, the plan comment. Any failure fails the step, with a job summary and a
+ * report file saying why; located failures (a manifest's file and line) become file annotations
+ * relative to the workspace, so they land on the pull request's diff. Messages name options as the
+ * Action's inputs. Writing the summary, the report file or the comment only warns when it fails.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // A cancelled run (SIGINT, then SIGTERM) stops the deploy, which releases its Lease.
@@ -35,11 +42,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let cleanup = () => {};
   let locate = (file: string) => file;
   let annotate = true;
+  let inputs: Inputs | undefined;
+  let published = false;
+  const runner = readRunnerEnv(env);
   try {
-    const inputs = getInputs();
-    const runner = readRunnerEnv(env);
+    inputs = getInputs();
+    const given = inputs;
     annotate = inputs.annotate;
-    locate = (file) => workspacePath(runner.workspace, inputs.path, file);
+    locate = (file) => workspacePath(runner.workspace, given.path, file);
     const context = targetContext(inputs, runner);
     if (context === undefined) return;
     const kube = prepareKubeconfig(inputs.kubeconfig, context, runner);
@@ -62,6 +72,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       replace: inputs.replace,
       adopt: inputs.adopt,
       prune: inputs.prune,
+      pruneCrds: inputs.pruneCrds,
       images: {
         ...(inputs.registry ? { registry: inputs.registry } : {}),
         // The commit, shortened as the CLI does, unless a tag is given.
@@ -93,26 +104,49 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     try {
       report = await deploy(options);
     } catch (error) {
-      if (error instanceof DeployError) await publish(error.report, inputs, runner, error.message);
+      if (error instanceof DeployError) {
+        published = true;
+        await publish(error.report, inputs, runner, { error: failureOf(error, locate) });
+      }
       throw error;
     }
     await publish(report, inputs, runner);
   } catch (error) {
+    const failure = failureOf(error, locate);
     // Failures with a place become annotations on that file; one without a place is the message
     // of setFailed below, which already prints it as an error.
-    for (const f of locatedFailures(error).filter((x) => x.file)) {
-      const props =
-        annotate && f.file ? { file: locate(f.file), ...(f.line ? { startLine: f.line } : {}) } : {};
+    for (const f of failure.failures.filter((x) => x.file)) {
+      const props = annotate && f.file ? { file: f.file, ...(f.line ? { startLine: f.line } : {}) } : {};
       if (f.severity === 'warning') core.warning(f.message, props);
       else core.error(f.message, props);
     }
-    core.setFailed((error as Error).message ?? String(error));
+    // A run that failed before it had a report (bad input, unknown context, a failed plan) still
+    // gets a job summary and a report file, with the error.
+    if (!published) await publishFailure(failure, inputs, runner);
+    core.setFailed(failure.error);
   } finally {
     cleanup();
     interrupts.dispose();
     const interrupted = interrupts.exitCode();
     if (interrupted !== undefined) process.exitCode = interrupted;
   }
+}
+
+/** A failure as the Action shows it: options spelled as its inputs, files relative to the workspace. */
+interface ActionFailure {
+  readonly error: string;
+  readonly failures: readonly LocatedFailure[];
+}
+
+function failureOf(error: unknown, locate: (file: string) => string): ActionFailure {
+  return {
+    error: actionText((error as Error)?.message ?? String(error)),
+    failures: locatedFailures(error).map((f) => ({
+      ...f,
+      message: actionText(f.message),
+      ...(f.file ? { file: locate(f.file) } : {}),
+    })),
+  };
 }
 
 /**
@@ -180,41 +214,71 @@ async function runDelete(
     logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
     signal,
   });
-  await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner);
+  await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner, { operation: 'delete' });
+}
+
+/** What {@link publish} adds to a report: the failure, and the run's operation when it is not the report's mode. */
+interface PublishOptions {
+  readonly error?: ActionFailure;
+  readonly operation?: Operation;
+}
+
+/**
+ * Writes the whole report to a JSON file in RUNNER_TEMP (output `report-file`): the report on
+ * success, `{error, failures, report?}` on failure, the shape of the CLI's `--output json`. A name of
+ * its own per step, so that several steps of a job keep theirs. Undefined when it cannot be written
+ * (with a warning): the outputs then say so instead of naming it.
+ */
+function writeReportFile(runner: RunnerEnv, content: unknown): string | undefined {
+  const file = path.join(runner.temp, `spread-report-${randomBytes(6).toString('hex')}.json`);
+  try {
+    mkdirSync(runner.temp, { recursive: true });
+    writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+    core.setOutput('report-file', file);
+    return file;
+  } catch (error) {
+    core.warning(`could not write the report file ${file}: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 async function publish(
-  report: SummaryReport,
+  given: SummaryReport,
   inputs: Inputs,
   runner: RunnerEnv,
-  failure?: string,
+  options: PublishOptions = {},
 ): Promise<void> {
+  // Messages of the core name options by key; the Action's readers know them as inputs.
+  const report = phraseOptionsIn(given, actionOption);
   const links = runLinks(runner);
   const sha = runner.pullRequest?.headSha || runner.sha;
   const c = countActions(report);
-  core.setOutput('deployment', report.deployment);
-  core.setOutput('namespace', report.namespace);
-  core.setOutput('context', report.context);
-  if (report.revision !== undefined) core.setOutput('revision', String(report.revision));
-  core.setOutput('objects', JSON.stringify(report.objects));
-  if (report.images !== undefined) core.setOutput('images', JSON.stringify(report.images));
-  core.setOutput('created', c.created + c.create);
-  core.setOutput('configured', c.configured + c.update + c.replace);
-  core.setOutput('unchanged', c.unchanged);
-  core.setOutput('pruned', c.pruned + c.prune);
-  core.setOutput(
-    'changed',
-    c.created + c.create + c.configured + c.update + c.replace + c.pruned + c.prune > 0,
-  );
-  core.setOutput(
-    'plan',
-    formatPlanMarkdown(report, { ...links, ...(sha ? { sha } : {}), limit: PLAN_OUTPUT_LIMIT }),
-  );
+  const reportFile =
+    writeReportFile(
+      runner,
+      options.error ? { error: options.error.error, failures: options.error.failures, report } : report,
+    ) ?? 'the job summary (the report file could not be written)';
+  const cap = { reportFile };
+  const output = (name: string, value: string | number | boolean) =>
+    core.setOutput(name, capText(String(value), cap));
+  output('deployment', report.deployment);
+  output('namespace', report.namespace);
+  output('context', report.context);
+  if (report.revision !== undefined) output('revision', String(report.revision));
+  core.setOutput('objects', capJsonArray(report.objects, 'objects', cap));
+  if (report.images !== undefined) core.setOutput('images', capJsonArray(report.images, 'images', cap));
+  output('created', c.created + c.create);
+  output('configured', c.configured + c.update + c.replace);
+  output('unchanged', c.unchanged);
+  output('pruned', c.pruned + c.prune);
+  output('changed', c.created + c.create + c.configured + c.update + c.replace + c.pruned + c.prune > 0);
+  output('plan', planOutput(report, { ...links, ...(sha ? { sha } : {}) }, reportFile));
   try {
     addDeploySummary(core.summary, report, {
       ...links,
       ...(sha ? { sha } : {}),
-      ...(failure ? { failure } : {}),
+      ...(options.error ? { failure: options.error.error } : {}),
+      ...(options.operation ? { operation: options.operation } : {}),
     });
     await core.summary.write();
   } catch (error) {
@@ -240,10 +304,55 @@ async function publish(
       core.info(`plan comment ${result.action}: ${result.url}`);
       core.setOutput('comment-url', result.url);
     } catch (error) {
-      // A fork's pull request gets a read-only token: the plan is still in the summary.
+      // The plan is still in the summary and the outputs; posting it only warns.
       core.warning(
-        `could not post the plan on pull request #${runner.pullRequest.number}: ${(error as Error).message} (the token needs pull-requests: write)`,
+        `could not post the plan on pull request #${runner.pullRequest.number}: ${describeCommentError(error, runner.apiUrl)}`,
       );
     }
+  }
+}
+
+/**
+ * The `plan` output: the plan as Markdown within the output limit. Trimmed by formatPlanMarkdown
+ * (diffs first, then rows) to fit, with a line naming the report file, which holds every change.
+ */
+function planOutput(
+  report: SummaryReport,
+  links: { commitUrl?: string; runUrl?: string; sha?: string },
+  reportFile: string,
+): string {
+  const whole = formatPlanMarkdown(report, links);
+  if (Buffer.byteLength(whole) <= OUTPUT_LIMIT_BYTES) return whole;
+  const note = `\n\nThe whole report, every object and change, is in ${reportFile} (output report-file).`;
+  // Characters are at most 4 bytes: shrink the character limit until the bytes fit.
+  let chars = OUTPUT_LIMIT_BYTES - Buffer.byteLength(note);
+  let text = formatPlanMarkdown(report, { ...links, limit: chars });
+  while (Buffer.byteLength(text) + Buffer.byteLength(note) > OUTPUT_LIMIT_BYTES && chars > 1024) {
+    chars = Math.floor(chars * 0.8);
+    text = formatPlanMarkdown(report, { ...links, limit: chars });
+  }
+  return capText(`${text}${note}`, { reportFile });
+}
+
+/**
+ * A run that failed before it had a report: the report file with the error, and a job summary
+ * with it. Writing the summary only warns when it fails.
+ */
+async function publishFailure(
+  failure: ActionFailure,
+  inputs: Inputs | undefined,
+  runner: RunnerEnv,
+): Promise<void> {
+  writeReportFile(runner, { error: failure.error, failures: failure.failures });
+  try {
+    const runUrl = runLinks(runner).runUrl;
+    addFailureSummary(core.summary, failure.error, failure.failures, {
+      operation: inputs?.mode ?? 'deploy',
+      ...(inputs ? { target: inputs.name || inputs.path } : {}),
+      ...(runUrl ? { runUrl } : {}),
+    });
+    await core.summary.write();
+  } catch (error) {
+    core.warning(`could not write the job summary: ${(error as Error).message}`);
   }
 }

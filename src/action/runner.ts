@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { KubeconfigSource } from '../cluster/kubeconfig.js';
+import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import type { RefInfo } from './environments.js';
 
 /**
@@ -23,8 +25,11 @@ export interface RunnerEnv extends RefInfo {
   readonly pullRequest?: { readonly number: number; readonly headSha: string };
   /** The event's `repository.private`; undefined when the event does not say. */
   readonly repositoryPrivate?: boolean;
-  /** The kubeconfig files of the environment (KUBECONFIG, else ~/.kube/config). */
-  readonly kubeconfigPaths: readonly string[];
+  /**
+   * The environment's kubeconfig, by the rule the CLI follows too (frontend/kubeconfig.ts): the files
+   * of KUBECONFIG that exist, else ~/.kube/config (or the in-cluster service account).
+   */
+  readonly kubeconfig: KubeconfigSource;
   /** DOCKER_HOST: the Docker engine that builds images; undefined: the default socket. */
   readonly dockerHost?: string;
   /** DOCKER_CONFIG, else ~/.docker: registry credentials (docker/login-action writes them there). */
@@ -52,7 +57,6 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
       pullRequest = undefined;
     }
   }
-  const kubeconfigPaths = (env.KUBECONFIG ?? '').split(path.delimiter).filter(Boolean);
   return {
     workspace,
     temp: env.RUNNER_TEMP || path.join(workspace, '..', '_temp'),
@@ -68,8 +72,7 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
     runAttempt: env.GITHUB_RUN_ATTEMPT ?? '',
     ...(pullRequest ? { pullRequest } : {}),
     ...(repositoryPrivate !== undefined ? { repositoryPrivate } : {}),
-    kubeconfigPaths:
-      kubeconfigPaths.length > 0 ? kubeconfigPaths : [path.join(env.HOME ?? '', '.kube', 'config')],
+    kubeconfig: kubeconfigSource(undefined, env),
     ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
     dockerConfigDir: env.DOCKER_CONFIG || path.join(env.HOME ?? '', '.docker'),
   };

@@ -1,9 +1,16 @@
 import type { Logger } from '../core/logger.js';
+import { type OptionKey, phraseOptions } from '../core/option-ref.js';
 import { formatSource } from '../input/source.js';
+
+/** How the CLI names a deploy option in its messages: its flag, `--replace`. */
+export const cliOption = (key: OptionKey): string => `--${key}`;
+
+/** `text` with the options it refers to spelled as the CLI's flags. */
+export const cliText = (text: string): string => phraseOptions(text, cliOption);
 
 /** The CLI's logger: everything on stderr (stdout holds only the report), debug lines with --verbose. */
 export function createCliLogger(verbose: boolean, stream: NodeJS.WritableStream = process.stderr): Logger {
-  const write = (line: string) => stream.write(`${line}\n`);
+  const write = (line: string) => stream.write(`${cliText(line)}\n`);
   const where = (w?: { file?: string; line?: number }) =>
     w?.file ? `${formatSource({ file: w.file, line: w.line ?? 0 })}: ` : '';
   return {

@@ -11,7 +11,7 @@ import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText } from '../report/report.js';
 import { version } from '../version.js';
 import { contextOf, durationArg } from './args.js';
-import { createCliLogger } from './logger.js';
+import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { defineStatus } from './status.js';
 
@@ -39,6 +39,7 @@ interface ClusterFlags {
   replace: boolean;
   adopt: boolean;
   prune: boolean;
+  pruneCrds: boolean;
   allowEmpty: boolean;
   concurrency: number;
   annotate: boolean;
@@ -139,8 +140,16 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
       false,
     )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
+    .option(
+      '--prune-crds',
+      'prune CRDs the directory dropped too, with every custom resource of them (kept by default)',
+      false,
+    )
     .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
-    .option('--no-annotate', "don't annotate changed objects with the commit, run URL and time of the deploy")
+    .option(
+      '--no-annotate',
+      "don't annotate changed objects with the commit, run URL and time of the deploy (and remove those an earlier deploy set)",
+    )
     .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
     .option('-v, --verbose', 'trace input reading and API requests', false);
   if (mode === 'plan') return cmd;
@@ -174,7 +183,7 @@ async function runDeploy(
   const ci = ciContext(process.env, dir ?? '.');
   const print = (report: DeployReport) =>
     process.stdout.write(
-      flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report),
+      cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report)),
     );
   let report: DeployReport;
   try {
@@ -191,6 +200,7 @@ async function runDeploy(
       replace: flags.replace,
       adopt: flags.adopt,
       prune: flags.prune,
+      pruneCrds: flags.pruneCrds,
       allowEmpty: flags.allowEmpty,
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, dir ?? '.', process.env),
@@ -212,7 +222,7 @@ async function runDeploy(
         failures: locatedFailures(error),
         ...(error instanceof DeployError ? { report: error.report } : {}),
       };
-      process.stdout.write(`${JSON.stringify(failure, null, 2)}\n`);
+      process.stdout.write(cliText(`${JSON.stringify(failure, null, 2)}\n`));
     } else if (error instanceof DeployError) {
       // A failed rollout still applied objects: report what was done before the error.
       print(error.report);
@@ -355,14 +365,15 @@ export function program(): Command {
   return root;
 }
 
-/** Runs the CLI; exit code 1 on any failure, with every error on stderr. */
+/** Runs the CLI; exit code 1 on any failure, with every error on stderr, else the command's own (0 by default). */
 export async function main(argv: readonly string[]): Promise<number> {
   const interrupts = trapInterrupts({ error: (m) => process.stderr.write(`${m}\n`) });
   try {
     await program().parseAsync([...argv]);
-    return interrupts.exitCode() ?? 0;
+    // A command may end with a code of its own (`status`: 2 when the cluster differs).
+    return interrupts.exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
-    for (const line of failureLines(error)) process.stderr.write(`${line}\n`);
+    for (const line of failureLines(error)) process.stderr.write(`${cliText(line)}\n`);
     return interrupts.exitCode() ?? 1;
   } finally {
     interrupts.dispose();

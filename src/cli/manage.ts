@@ -12,7 +12,7 @@ import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { formatReportText } from '../report/report.js';
 import { contextOf, durationArg } from './args.js';
-import { createCliLogger } from './logger.js';
+import { cliText, createCliLogger } from './logger.js';
 
 /** Flags every Manager command takes. */
 interface ManageFlags {
@@ -76,7 +76,7 @@ function base(argument: string | undefined, flags: ManageFlags) {
 }
 
 function print(flags: ManageFlags, value: unknown, text: () => string): void {
-  process.stdout.write(flags.output === 'json' ? `${JSON.stringify(value, null, 2)}\n` : text());
+  process.stdout.write(cliText(flags.output === 'json' ? `${JSON.stringify(value, null, 2)}\n` : text()));
 }
 
 /** `5s`, `3m`, `2h`, `4d` — kubectl's AGE column. */

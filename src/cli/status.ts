@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
-import { formatStatusText, status } from '../core/status.js';
+import { formatStatusText, status, statusExitCode } from '../core/status.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
-import { createCliLogger } from './logger.js';
+import { cliText, createCliLogger } from './logger.js';
 
 /** The flags of `spread status`. */
 interface StatusFlags {
@@ -18,12 +18,13 @@ interface StatusFlags {
  * directory with each entity's source, attached objects and images (`&` builds marked), touching no
  * cluster; with `--context` (or `--kubeconfig`), also each object's state in the cluster
  * (`missing`, `in sync`, `differs`, `rejected`) by a server-side dry run, and the objects a deploy
- * would prune. `--output json` prints the {@link StatusReport}. Returns `cmd`.
+ * would prune. `--output json` prints the {@link StatusReport}. Exits 0 in sync, 2 when objects
+ * differ, are missing or would be pruned, 1 on an error ({@link statusExitCode}). Returns `cmd`.
  */
 export function defineStatus(cmd: Command): Command {
   return cmd
     .description(
-      'show the entities of a directory and where each comes from; with --context, whether each object is in sync with the cluster',
+      'show the entities of a directory and where each comes from; with --context, whether each object is in sync with the cluster (exit 0 in sync, 2 differs, 1 error)',
     )
     .argument('[path]', 'directory in spread layout', '.')
     .option('--context <context>', 'compare with the cluster of this kubeconfig context (nothing is written)')
@@ -60,7 +61,8 @@ export function defineStatus(cmd: Command): Command {
         logger,
       });
       process.stdout.write(
-        flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report),
+        cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report)),
       );
+      process.exitCode = statusExitCode(report);
     });
 }

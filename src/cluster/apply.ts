@@ -1,6 +1,13 @@
 import pLimit from 'p-limit';
+import { optionRef } from '../core/option-ref.js';
 import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isCoreNamespace, isCoreSecret } from '../deployment/kube-object.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  isCoreSecret,
+  isCrd,
+} from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
@@ -8,14 +15,15 @@ import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './d
 import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
 import { takeOverClientSideApply } from './takeover.js';
 
-/** What applying did to one object. `pruned` is added by prune. */
-export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned';
+/** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
+export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
 
 /**
  * What the plan expects applying to do to one object. `replace`: an immutable field changes and
- * `--replace` was given, so the object is deleted and created again.
+ * `--replace` was given, so the object is deleted and created again. `keep`: a prune candidate that
+ * stays (a Namespace still in use, a CRD), with the reason in the report's `note`.
  */
-export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'replace';
+export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'replace' | 'keep';
 
 /** One object of the set with what the server said about it. */
 export interface AppliedObject extends SourcedObject {
@@ -64,6 +72,12 @@ export interface ApplyOptions {
    * annotations: commit, run URL, time), so that they alone never make an object differ.
    */
   readonly preserveAnnotations?: readonly string[];
+  /**
+   * Annotation keys whose live values are kept while nothing else about the object changes, and
+   * written anew with any other change (spread's source annotation: a moved or renamed file alone
+   * changes no object, and the plan does not show it).
+   */
+  readonly keepUnlessChanged?: readonly string[];
   /**
    * The ApplySet id of this deployment: an object labelled part of another ApplySet is refused in
    * the plan (as Helm refuses another release's objects), unless `adopt`.
@@ -240,7 +254,7 @@ export async function planObjects(
           const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
           failures.push({
             object: o,
-            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: --adopt, or the input adopt: true)`,
+            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: ${optionRef('adopt')})`,
           });
           return undefined;
         }
@@ -249,7 +263,7 @@ export async function planObjects(
         if (live && !owner && options.applySetId && !options.adopt) {
           failures.push({
             object: o,
-            message: `exists, but no spread deployment owns it (no ${PART_OF} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt, or the input adopt: true; with --force-conflicts where another manager owns its fields)`,
+            message: `exists, but no spread deployment owns it (no ${PART_OF} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (${optionRef('adopt')}; with ${optionRef('force-conflicts')} where another manager owns its fields)`,
           });
           return undefined;
         }
@@ -262,8 +276,10 @@ export async function planObjects(
               deferred: `its Namespace ${ns} is created by this deploy`,
             };
         }
-        const object = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
-        o = { ...o, object };
+        // `object` is what the dry run and the fingerprint see; `o` what an update or create writes.
+        const declared = keepAnnotations(o.object, live, options.preserveAnnotations ?? []);
+        const object = keepAnnotations(declared, live, options.keepUnlessChanged ?? []);
+        o = { ...o, object: declared };
         // Before the fingerprint: a recorded state says nothing about the CRD's new schema.
         if (changingKinds.has(formatGroupKind(groupKindOf(o.object))))
           return {
@@ -277,7 +293,7 @@ export async function planObjects(
         if (live && options.fingerprints?.size) {
           const print = objectFingerprint(object, live, options.fieldManager);
           if (print !== undefined && options.fingerprints.has(print))
-            return { ...o, resource, action: 'unchanged', after: live, live, fingerprint: print };
+            return { ...o, object, resource, action: 'unchanged', after: live, live, fingerprint: print };
         }
         let after: KubeObject;
         try {
@@ -295,7 +311,7 @@ export async function planObjects(
           }
           if (live && options.replace && isImmutableFieldError(error))
             throw new Error(
-              `${objectError(o.object, error)}; --replace does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it`,
+              `${objectError(o.object, error)}; ${optionRef('replace')} does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it`,
             );
           throw error;
         }
@@ -308,7 +324,9 @@ export async function planObjects(
         const owned = managedBy(live, options.fieldManager) && !ownsStringData(live, options.fieldManager);
         const action: PlannedAction =
           owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
-        return { ...o, resource, action, after, live, ...(action === 'update' ? { changes } : {}) };
+        // Unchanged: the object as the dry run saw it, which its recorded fingerprint then matches.
+        if (action === 'unchanged') return { ...o, object, resource, action, after, live };
+        return { ...o, resource, action, after, live, changes };
       } catch (error) {
         failures.push({ object: given, message: objectError(given.object, error, options) });
         return undefined;
@@ -598,7 +616,8 @@ async function checkDeferred(
   const namespaceExists = namespaceLookup(client, options.signal);
   await Promise.all(
     pending
-      .filter((p) => p.deferred && !checked.has(p))
+      // A replaced object waits for nothing: its dry run is known to fail on the immutable field.
+      .filter((p) => p.deferred && p.action !== 'replace' && !checked.has(p))
       .map((p) =>
         limit(async () => {
           const resource = await discovery.resolve(p.object.apiVersion, p.object.kind);
@@ -769,10 +788,6 @@ function crdKinds(objects: readonly SourcedObject[]): Map<string, { crd: Sourced
   return out;
 }
 
-function isCrd(object: KubeObject): boolean {
-  return object.kind === 'CustomResourceDefinition' && object.apiVersion.startsWith('apiextensions.k8s.io/');
-}
-
 /**
  * Polls a CRD until its `Established` condition is True (kube-apiserver's establishing controller
  * sets it shortly after the names are accepted, typically within a few hundred milliseconds).
@@ -850,7 +865,8 @@ function isEstablished(crd: KubeObject | undefined): boolean {
 export function isImmutableFieldError(error: unknown): boolean {
   if (!(error instanceof KubeApiError) || error.code !== 422) return false;
   const texts = [error.message, ...(error.status?.details?.causes ?? []).map((c) => c.message ?? '')];
-  return texts.some((t) => /immutable/i.test(t));
+  // A Pod's spec is immutable but for a few fields; its validation says so in other words.
+  return texts.some((t) => /immutable|pod updates may not change fields/i.test(t));
 }
 
 /** Deletes an object (background propagation) and waits until it is gone, at most 2 minutes. */
@@ -880,11 +896,12 @@ export function explainApiError(error: unknown, options?: Pick<ApplyOptions, 'fo
     .filter(Boolean);
   let message = error.message;
   if (error.code === 409 && error.reason === 'Conflict' && !options?.forceConflicts) {
-    message += ' (another field manager owns these fields; use --force-conflicts to take them over)';
+    message += ` (another field manager owns these fields; use ${optionRef('force-conflicts')} to take them over)`;
   }
   if (error.code === 401) message = `unauthorized: the server refused the credentials (${message})`;
   if (error.code === 403) message = `forbidden: ${message}`;
-  if (isImmutableFieldError(error)) message += ' (use --replace to delete and re-create the object)';
+  if (isImmutableFieldError(error))
+    message += ` (use ${optionRef('replace')} to delete and re-create the object)`;
   if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;
   return message;
 }

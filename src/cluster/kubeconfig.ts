@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 
 /**
@@ -33,7 +34,8 @@ export class KubeconfigError extends Error {
 
 /**
  * Loads a kubeconfig and selects `context` (or its current context). A context that does not exist
- * is an error listing those that do: spread never falls back to another cluster.
+ * is an error listing those that do: spread never falls back to another cluster. Of `paths`, at
+ * least one file must exist (an error names them all otherwise).
  *
  * @throws KubeconfigError
  */
@@ -45,6 +47,14 @@ export function loadKubeconfig(source: KubeconfigSource, context?: string): Reso
       kc.loadFromString(decodeKubeconfigContent(source.content));
       origin = 'the kubeconfig content';
     } else if (source.paths && source.paths.length > 0) {
+      // The front ends drop the files of $KUBECONFIG that do not exist (frontend/kubeconfig.ts);
+      // when none does, the error names them all rather than the first one's ENOENT.
+      if (!source.paths.some((file) => existsSync(file)))
+        throw new KubeconfigError(
+          source.paths.length === 1
+            ? `no kubeconfig: ${source.paths[0]} does not exist`
+            : `no kubeconfig: none of these files exists: ${source.paths.join(', ')}`,
+        );
       // client-node has no public merge of several files with kubectl's first-wins rule, so merge
       // the later files in reverse: mergeConfig lets the file merged last win.
       const [first, ...rest] = source.paths;

@@ -237,7 +237,11 @@ export async function acquireLock(
         held = false;
         stopped = true;
         clearInterval(timer);
-        options.onLost?.(live?.spec.holderIdentity ?? '');
+        try {
+          options.onLost?.(live?.spec.holderIdentity ?? '');
+        } catch {
+          // A callback that fails (a log write) must not reject `renewing`, which release awaits.
+        }
         return;
       }
     }
@@ -263,7 +267,8 @@ export async function acquireLock(
     async release() {
       stopped = true;
       clearInterval(timer);
-      await renewing;
+      // Whatever a renewal ended with, the Lease is still deleted.
+      await renewing.catch(() => {});
       if (!held) return;
       held = false;
       try {

@@ -11,7 +11,7 @@ import {
   SPREAD,
   writeParent,
 } from '../cluster/applyset.js';
-import type { KubeClient } from '../cluster/client.js';
+import { KubeApiError, type KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../cluster/fingerprint.js';
 import type { DeployLock } from '../cluster/lock.js';
@@ -20,6 +20,7 @@ import {
   formatGroupKind,
   groupKindOf,
   isCoreNamespace,
+  isCrd,
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
@@ -36,6 +37,11 @@ export interface ConvergeOptions {
   readonly groupOf: (o: SourcedObject) => number;
   /** Prune objects of the set that `plan` does not hold. */
   readonly prune: boolean;
+  /**
+   * Prune CustomResourceDefinitions the directory dropped too (deleting one deletes every custom
+   * resource of it). Default false: such a CRD is kept, and reported so, with its custom resources counted.
+   */
+  readonly pruneCrds?: boolean;
   readonly logger: Logger;
   /** The deploy lock: checked before prune, so a deploy that lost its lock never prunes. */
   readonly lock?: DeployLock;
@@ -51,10 +57,24 @@ export interface ConvergeOptions {
   readonly recordFingerprints?: boolean;
 }
 
-/** What {@link converge} did. */
-export interface Converged {
+/** What {@link converge} did: what it applied, and what prune deleted and kept. */
+export interface Converged extends PruneDecision {
   readonly applied: AppliedObject[];
+}
+
+/** A prune candidate that is not deleted, and why (one sentence, for the report). */
+export interface KeptObject {
+  readonly candidate: PruneCandidate;
+  readonly reason: string;
+}
+
+/** The prune candidates split into those deleted and those kept; see {@link splitPrune}. */
+export interface PruneDecision {
+  /** The candidates that prune deletes. */
   readonly pruned: PruneCandidate[];
+  readonly kept: KeptObject[];
+  /** For each CRD in `pruned`: how many custom resources deleting it deletes. */
+  readonly notes: Map<PruneCandidate, string>;
 }
 
 /**
@@ -124,11 +144,13 @@ export async function converge(
   if (prints && prints.length === 0 && applied.length > MAX_FINGERPRINTS)
     logger.debug(`${applied.length} objects: more than ${MAX_FINGERPRINTS}, so no fingerprints are recorded`);
   let pruned: PruneCandidate[] = [];
-  let keptNamespaces: PruneCandidate[] = [];
+  let kept: KeptObject[] = [];
+  let notes = new Map<PruneCandidate, string>();
   if (options.prune) {
     options.lock?.assertHeld();
     pruned = await logger.group('Prune', async () => {
-      const { prune: candidates, kept } = keepUsedNamespaces(
+      const decision = await splitPrune(
+        client,
         await findPruneCandidates(client, discovery, set, previous, plan, {
           concurrency: options.apply.concurrency,
           onForbidden: (what) =>
@@ -137,24 +159,27 @@ export async function converge(
             ),
         }),
         plan,
+        { pruneCrds: options.pruneCrds ?? false },
       );
-      keptNamespaces = kept;
+      kept = decision.kept;
+      notes = decision.notes;
       for (const k of kept)
-        logger.info(
-          `namespace/${k.object.metadata.name} kept: the directory dropped it, but objects of this deployment are in it`,
-        );
+        logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
       // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).
       const limit = pLimit(options.apply.concurrency);
-      await Promise.all(candidates.map((c) => limit(() => deleteObjects(client, [c]))));
-      for (const c of candidates)
-        logger.info(`${c.object.kind.toLowerCase()}/${c.object.metadata.name} pruned`);
-      return candidates;
+      await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
+      for (const c of decision.pruned) {
+        const note = decision.notes.get(c);
+        logger.info(`${candidateRef(c)} pruned${note ? ` (${note})` : ''}`);
+      }
+      return decision.pruned;
     });
-    // A kept Namespace stays in the set's group-kinds, so a later deploy prunes it once it is empty of ours.
+    // Kept objects stay in the set's group-kinds, so a later deploy still finds them (and prunes a
+    // kept Namespace once it is empty of ours).
     await write(
       parentObject(
         set,
-        [...gks(plan), ...(keptNamespaces.length > 0 ? ['Namespace'] : [])],
+        [...gks(plan), ...kept.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
         nss(plan),
         prints,
       ),
@@ -162,20 +187,69 @@ export async function converge(
   } else if (prints) {
     await write(parentObject(set, unionGks, unionNss, prints));
   }
-  return { applied, pruned };
+  return { applied, pruned, kept, notes };
 }
 
 /**
- * Splits prune candidates: a Namespace that still holds objects of `plan` is kept, since deleting it
- * would delete them (the Namespace lifecycle); the rest are pruned.
+ * Splits prune candidates into those deleted and those kept:
+ * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
+ *   Namespace lifecycle);
+ * - a CustomResourceDefinition is kept unless `pruneCrds` (Helm's rule: deleting a CRD deletes every
+ *   custom resource of it, whoever made them); its custom resources are counted (one LIST with
+ *   `limit=1`, counted by `metadata.remainingItemCount`) for the report, kept or pruned.
  */
-export function keepUsedNamespaces(
+export async function splitPrune(
+  client: KubeClient,
   candidates: readonly PruneCandidate[],
   plan: readonly SourcedObject[],
-): { prune: PruneCandidate[]; kept: PruneCandidate[] } {
+  options: { readonly pruneCrds?: boolean } = {},
+): Promise<PruneDecision> {
   const used = new Set(plan.map((o) => o.object.metadata.namespace).filter(Boolean));
-  const isKept = (c: PruneCandidate) => isCoreNamespace(c.object) && used.has(c.object.metadata.name);
-  return { prune: candidates.filter((c) => !isKept(c)), kept: candidates.filter(isKept) };
+  const pruned: PruneCandidate[] = [];
+  const kept: KeptObject[] = [];
+  const notes = new Map<PruneCandidate, string>();
+  for (const c of candidates) {
+    if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
+      kept.push({ candidate: c, reason: 'objects of this deployment are still in it' });
+    } else if (isCrd(c.object)) {
+      const held = await countCustomResources(client, c.object);
+      if (options.pruneCrds) {
+        pruned.push(c);
+        notes.set(c, `deletes ${held} with it`);
+      } else {
+        kept.push({
+          candidate: c,
+          reason: `a CRD is pruned only when asked for, since deleting it deletes its ${held}`,
+        });
+      }
+    } else pruned.push(c);
+  }
+  return { pruned, kept, notes };
+}
+
+/** "3 custom resources" of a CRD as the cluster has it (every namespace); "its custom resources" when they cannot be listed. */
+async function countCustomResources(client: KubeClient, crd: KubeObject): Promise<string> {
+  const spec = (crd as { spec?: CrdSpec }).spec;
+  const version = spec?.versions?.find((v) => v.storage)?.name ?? spec?.versions?.[0]?.name;
+  if (!spec?.group || !spec.names?.plural || !version) return 'custom resources';
+  try {
+    const list = await client.request<{ items?: unknown[]; metadata?: { remainingItemCount?: number } }>({
+      method: 'GET',
+      path: `/apis/${spec.group}/${version}/${spec.names.plural}`,
+      query: { limit: '1' },
+    });
+    const n = (list.body.items?.length ?? 0) + (list.body.metadata?.remainingItemCount ?? 0);
+    return `${n} custom resource${n === 1 ? '' : 's'}`;
+  } catch (error) {
+    if (error instanceof KubeApiError && error.code === 404) return '0 custom resources';
+    return 'custom resources (they could not be counted)';
+  }
+}
+
+interface CrdSpec {
+  group?: string;
+  names?: { plural?: string };
+  versions?: { name?: string; storage?: boolean }[];
 }
 
 /**
@@ -212,7 +286,7 @@ export function appliedRef(a: AppliedObject): ObjectReport {
 }
 
 /** A pruned (or, in a plan, to-be-pruned) object as a report line; its source is read from its annotation. */
-export function prunedRef(c: PruneCandidate, action: 'prune' | 'pruned'): ObjectReport {
+export function prunedRef(c: PruneCandidate, action: 'prune' | 'pruned', note?: string): ObjectReport {
   const m = c.object.metadata;
   return {
     apiVersion: c.object.apiVersion,
@@ -221,7 +295,25 @@ export function prunedRef(c: PruneCandidate, action: 'prune' | 'pruned'): Object
     name: m.name ?? '',
     action,
     source: m.annotations?.[SPREAD.source] ?? '',
+    ...(note ? { note } : {}),
   };
+}
+
+/** A kept prune candidate (see {@link splitPrune}) as a report line, saying why it stays. */
+export function keptRef(k: KeptObject, action: 'keep' | 'kept'): ObjectReport {
+  return { ...prunedRef(k.candidate, 'prune'), action, note: k.reason };
+}
+
+/** The report lines of a prune decision: what is (or would be) pruned, then what is kept. */
+export function pruneRefs(d: PruneDecision, mode: 'plan' | 'deploy'): ObjectReport[] {
+  return [
+    ...d.pruned.map((c) => prunedRef(c, mode === 'plan' ? 'prune' : 'pruned', d.notes.get(c))),
+    ...d.kept.map((k) => keptRef(k, mode === 'plan' ? 'keep' : 'kept')),
+  ];
+}
+
+function candidateRef(c: PruneCandidate): string {
+  return `${c.object.kind.toLowerCase()}/${c.object.metadata.name}`;
 }
 
 /** One waited object's rollout outcome as a report line. */

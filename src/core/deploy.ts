@@ -13,6 +13,7 @@ import {
   findPruneCandidates,
   labelForApplySet,
   readParent,
+  SPREAD,
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
@@ -37,12 +38,13 @@ import {
   type Converged,
   converge,
   FIELD_MANAGER,
-  keepUsedNamespaces,
-  prunedRef,
+  pruneRefs,
   rolloutRef,
   sourceRef,
+  splitPrune,
 } from './converge.js';
 import { type Logger, traceRequests } from './logger.js';
+import { optionRef } from './option-ref.js';
 import { readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -54,7 +56,10 @@ export interface DeployOptions {
   readonly kubeconfig: KubeconfigSource;
   /** kubeconfig context; the current context when absent. */
   readonly context?: string;
-  /** Namespace for namespaced objects that name none; the context's namespace when absent. */
+  /**
+   * Namespace for namespaced objects that name none; the context's namespace when absent. Given, it
+   * is enforced as kubectl's `-n` is: an object naming another namespace is an input error.
+   */
   readonly namespace?: string;
   /** The deployment's name; the directory's name (as a DNS-1123 label) when absent. */
   readonly name?: string;
@@ -77,8 +82,14 @@ export interface DeployOptions {
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
   readonly prune: boolean;
   /**
-   * Annotations put on every object (e.g. the commit, run URL and time of the deploy); the front end
-   * decides which. Empty or absent: none.
+   * Prune CustomResourceDefinitions the directory dropped as well, with every custom resource of
+   * them. Default false: a dropped CRD is kept and reported as kept, with its custom resources counted.
+   */
+  readonly pruneCrds?: boolean;
+  /**
+   * Annotations put on every object this deploy changes (e.g. the commit, run URL and time of the
+   * deploy); the front end decides which. Empty or absent: none, and those an earlier deploy put on
+   * are removed.
    */
   readonly annotations?: Readonly<Record<string, string>>;
   /**
@@ -150,6 +161,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const read = await logger.group('Read', () =>
       readDeployment(options.path, {
         namespace,
+        enforceNamespace: Boolean(options.namespace),
         name: options.name,
         isNamespaced: (gk) => discovery.isNamespaced(gk),
         // A plan of an empty directory shows what a deploy with --allow-empty would prune.
@@ -174,7 +186,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       fieldManager: FIELD_MANAGER,
       forceConflicts: options.forceConflicts,
       replace: options.replace ?? false,
-      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+      // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
+      // declare them, so server-side apply removes the ones spread set before.
+      preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
+      keepUnlessChanged: [SPREAD.source],
       adopt: options.adopt ?? false,
       onWarning: (object: KubeObject, warning: string) => {
         const o = read.objects.find(
@@ -194,8 +209,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         read.objects,
         {
           ...options.images,
-          // A plan writes nothing, not even to a registry: it pins what the registry already holds.
-          ...(options.mode === 'plan' ? { build: false, push: false } : {}),
+          // A plan writes nothing, not even to a registry: it pins what the registry already holds
+          // and names the images the deploy would build.
+          ...(options.mode === 'plan' ? { build: false, push: false, plan: true } : {}),
           root: options.path,
           signal: options.signal,
         },
@@ -239,8 +255,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
     const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
     if (options.mode === 'plan') {
-      const candidates = mayPrune
-        ? keepUsedNamespaces(
+      const decision = mayPrune
+        ? await splitPrune(
+            client,
             await findPruneCandidates(client, discovery, set, previous, objects, {
               onForbidden: (what) =>
                 logger.warn(
@@ -248,12 +265,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
                 ),
             }),
             objects,
-          ).prune
-        : [];
+            { pruneCrds: options.pruneCrds ?? false },
+          )
+        : { pruned: [], kept: [], notes: new Map() };
       return {
         ...base,
         mode: 'plan',
-        objects: [...planned.map(plannedRef), ...candidates.map((c) => prunedRef(c, 'prune'))],
+        objects: [...planned.map(plannedRef), ...pruneRefs(decision, 'plan')],
         rollout: [],
         durationMs: Date.now() - started,
       };
@@ -274,6 +292,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       apply: applyOptions,
       groupOf: read.groupOf,
       prune: mayPrune,
+      pruneCrds: options.pruneCrds ?? false,
       logger,
       ...(lock ? { lock } : {}),
       ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
@@ -282,14 +301,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         if (!lock && (await deploymentNamespaceExists())) await takeLock();
       },
     });
-    const reported = [
-      ...converged.applied.map(appliedRef),
-      ...converged.pruned.map((c) => prunedRef(c, 'pruned')),
-    ];
+    const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
     try {
       const rollout = await settle(client, converged, options);
       // A deploy that changed nothing is the current revision again; it records no new one.
-      const unchanged = reported.every((o) => o.action === 'unchanged');
+      const unchanged = reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
       const revision =
         unchanged && revisionBefore !== undefined
           ? { revision: revisionBefore }
@@ -312,40 +328,49 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         durationMs: Date.now() - started,
       };
       if (options.rollbackOnFailure && revisionBefore !== undefined) {
-        logger.error(error.message);
-        await logger.group(`Roll back to revision ${revisionBefore}`, async () => {
-          const stored = await readRevision(client, set, revisionBefore);
-          if (!stored)
-            throw new DeployError(
-              new Error(`${error.message}\nrevision ${revisionBefore} to roll back to is gone`),
-              failed,
-            );
-          const back = stored.objects.map((object) => ({
-            object,
-            source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
-          }));
-          // Ownership is checked as in a deploy: an object made by hand since the revision was
-          // current is not taken over (unless --adopt).
-          const backPlan = await planObjects(client, discovery, back, {
-            ...applyOptions,
-            applySetId: set.id,
-            preserveAnnotations: [],
+        // The rollout's error is the deploy's error, printed once by the front end at the end.
+        logger.warn(`the rollout failed; rolling back to revision ${revisionBefore}`);
+        await logger
+          .group(`Roll back to revision ${revisionBefore}`, async () => {
+            const stored = await readRevision(client, set, revisionBefore);
+            if (!stored)
+              throw new DeployError(
+                new Error(`${error.message}\nrevision ${revisionBefore} to roll back to is gone`),
+                failed,
+              );
+            const back = stored.objects.map((object) => ({
+              object,
+              source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
+            }));
+            // Ownership is checked as in a deploy: an object made by hand since the revision was
+            // current is not taken over (unless --adopt).
+            const backPlan = await planObjects(client, discovery, back, {
+              ...applyOptions,
+              applySetId: set.id,
+              // A revision holds no per-deploy annotations: keep the live ones, so that an object
+              // the rollback does not change is not written.
+              preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+            });
+            const previousNow = await readParent(client, set);
+            const backConverged = await converge(client, discovery, set, previousNow, backPlan, {
+              apply: applyOptions,
+              groupOf: groupOfLive(discovery),
+              prune: true,
+              logger,
+              ...(lock ? { lock } : {}),
+            });
+            await settle(client, backConverged, options);
+            await recordRollback(client, set, stored, revisionBefore, {
+              ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+              keep: options.historyLimit ?? 10,
+            });
+            logger.info(`rolled back to revision ${revisionBefore}`);
+          })
+          .catch((rollbackError: unknown) => {
+            // The rollback's own error ends the deploy then: the rollout's is shown here, once.
+            if (!(rollbackError instanceof DeployError)) logger.error(error.message);
+            throw rollbackError;
           });
-          const previousNow = await readParent(client, set);
-          const backConverged = await converge(client, discovery, set, previousNow, backPlan, {
-            apply: applyOptions,
-            groupOf: groupOfLive(discovery),
-            prune: true,
-            logger,
-            ...(lock ? { lock } : {}),
-          });
-          await settle(client, backConverged, options);
-          await recordRollback(client, set, stored, revisionBefore, {
-            ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-            keep: options.historyLimit ?? 10,
-          });
-          logger.info(`rolled back to revision ${revisionBefore}`);
-        });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
           ...failed,
           rolledBackTo: revisionBefore,
@@ -452,7 +477,7 @@ function annotationConflicts(
       if (owner)
         failures.push({
           object: p,
-          message: `conflict with "${owner.manager}": it owns the annotation ${key}, which spread sets on every object it changes (another manager's copy, e.g. an object re-created from an export); use --force-conflicts to take it over`,
+          message: `conflict with "${owner.manager}": it owns the annotation ${key}, which spread sets on every object it changes (another manager's copy, e.g. an object re-created from an export); use ${optionRef('force-conflicts')} to take it over`,
         });
     }
   }

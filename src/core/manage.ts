@@ -3,6 +3,7 @@ import {
   APPLYSET,
   type ApplySet,
   applySetFor,
+  DEPLOY_ANNOTATION_KEYS,
   deleteObjects,
   findPruneCandidates,
   type ParentState,
@@ -35,7 +36,7 @@ import {
 } from '../deployment/kube-object.js';
 import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
-import { appliedRef, converge, prunedRef, rolloutRef } from './converge.js';
+import { appliedRef, converge, pruneRefs, rolloutRef } from './converge.js';
 import { DeployError, FIELD_MANAGER } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
 
@@ -453,21 +454,31 @@ export async function applyObjectSet(
     ...(options.signal ? { signal: options.signal } : {}),
   };
   // A rollback refuses what a deploy refuses: objects made by hand since, or another deployment's.
+  // A revision holds no per-deploy annotations: their live values are kept, so that an object the
+  // rollback does not change is not written.
   const plan = await options.logger.group('Plan', () =>
-    planObjects(client, discovery, objects, { ...apply, applySetId: set.id }),
+    planObjects(client, discovery, objects, {
+      ...apply,
+      applySetId: set.id,
+      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+      keepUnlessChanged: [SPREAD.source],
+    }),
   );
   const groupOf = (o: SourcedObject) => {
     const gk = groupKindOf(o.object);
     return applyRank(gk, discovery.isNamespaced(gk) ?? true);
   };
-  const { applied, pruned } = await converge(client, discovery, set, previous, plan, {
+  const converged = await converge(client, discovery, set, previous, plan, {
     apply,
     groupOf,
     prune: true,
     logger: options.logger,
     ...(options.lock ? { lock: options.lock } : {}),
   });
-  return { applied, objects: [...applied.map(appliedRef), ...pruned.map((c) => prunedRef(c, 'pruned'))] };
+  return {
+    applied: converged.applied,
+    objects: [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')],
+  };
 }
 
 async function lockFor(client: KubeClient, set: ApplySet, options: ManageWriteOptions): Promise<DeployLock> {

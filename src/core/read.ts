@@ -10,6 +10,8 @@ import type { Logger } from './logger.js';
 export interface ReadOptions {
   /** Namespace for namespaced objects that name none. */
   readonly namespace: string;
+  /** `namespace` was given explicitly: objects naming another namespace are errors (see DeploymentOptions). */
+  readonly enforceNamespace?: boolean;
   /** The deployment's (Application's) name; the directory's name when absent. */
   readonly name?: string | undefined;
   /** Scope of a GroupKind from discovery, when a cluster is at hand. */
@@ -46,6 +48,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   }).entity();
   const deployment = deploymentOf(application, {
     namespace: options.namespace,
+    ...(options.enforceNamespace ? { enforceNamespace: true } : {}),
     trace,
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
   });

@@ -122,6 +122,18 @@ export interface StatusReport {
   readonly warnings: readonly string[];
 }
 
+/**
+ * The exit code of `spread status`, as `diff` and `kapp diff --exit-status` have it: 0 when the
+ * cluster was not asked or matches the directory, 2 when objects are missing or differ or a deploy
+ * would prune some, 1 when the server rejects an object (an error outranks a difference).
+ */
+export function statusExitCode(report: Pick<StatusReport, 'counts' | 'notInDirectory'>): 0 | 1 | 2 {
+  const c = report.counts;
+  if (!c.compared) return 0;
+  if (c.rejected > 0) return 1;
+  return c.missing > 0 || c.differs > 0 || (report.notInDirectory?.length ?? 0) > 0 ? 2 : 0;
+}
+
 /** The cluster state of one object, keyed by {@link objectKey}. */
 export interface ClusterState {
   readonly state: ObjectState;
@@ -316,6 +328,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     const discovery = await Discovery.load(client);
     const read = await readDeployment(options.path, {
       namespace,
+      enforceNamespace: Boolean(options.namespace),
       name: options.name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       logger,
@@ -390,6 +403,7 @@ async function planStates(
     replace: true,
     concurrency,
     preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+    keepUnlessChanged: [SPREAD.source],
   };
   try {
     return statesOfPlan(await planObjects(client, discovery, objects, options));
@@ -430,10 +444,11 @@ export function formatStatusText(report: StatusReport): string {
       const inner = `${prefix}${last ? '   ' : '│  '}`;
       if (!item.node) {
         const o = node.objects[i - node.children.length];
-        for (const c of o?.changes ?? []) lines.push(`${inner}    ${formatChange(c)}`);
+        for (const c of o?.changes ?? []) lines.push(`${inner}    ${formatChange(c, `${inner}    `)}`);
         return;
       }
-      for (const c of item.node.object?.changes ?? []) lines.push(`${inner}    ${formatChange(c)}`);
+      for (const c of item.node.object?.changes ?? [])
+        lines.push(`${inner}    ${formatChange(c, `${inner}    `)}`);
       walk(item.node, inner);
     });
   };

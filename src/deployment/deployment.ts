@@ -16,6 +16,11 @@ export interface DeploymentOptions {
   /** Namespace given to namespaced objects that name none (the context's namespace, else `default`). */
   readonly namespace: string;
   /**
+   * The namespace was given explicitly (`-n`, the input `namespace`): a namespaced object that names
+   * another one is an error, as kubectl's "the namespace from the provided object does not match".
+   */
+  readonly enforceNamespace?: boolean;
+  /**
    * Whether a kind is namespaced, from API discovery; undefined when discovery does not know it.
    * Then a CustomResourceDefinition of the same set decides (`spec.scope`), then the built-in
    * table of cluster-scoped kinds (scope.ts); anything else is namespaced.
@@ -173,6 +178,12 @@ export class Deployment {
       options.trace?.(
         `${formatSource(item.source)}: ${formatGroupKind(gk)} ${name}: namespace defaulted to ${options.namespace}`,
       );
+    } else if (namespaced && options.enforceNamespace && meta.namespace !== options.namespace) {
+      issues.error(
+        item.source,
+        `${formatGroupKind(gk)} ${meta.name}: its namespace ${String(meta.namespace)} does not match the namespace ${options.namespace} given explicitly; drop its metadata.namespace, or deploy to ${String(meta.namespace)}`,
+      );
+      return;
     } else if (!namespaced && meta.namespace !== undefined) {
       issues.warning(
         item.source,

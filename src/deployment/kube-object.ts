@@ -57,6 +57,11 @@ export function isCoreNamespace(object: Pick<KubeObject, 'apiVersion' | 'kind'>)
   return object.kind === 'Namespace' && object.apiVersion === 'v1';
 }
 
+/** Whether an object is an apiextensions.k8s.io CustomResourceDefinition (any version). */
+export function isCrd(object: Pick<KubeObject, 'apiVersion' | 'kind'>): boolean {
+  return object.kind === 'CustomResourceDefinition' && object.apiVersion.startsWith('apiextensions.k8s.io/');
+}
+
 /** An object of the set with the place it was read from. */
 export interface SourcedObject {
   readonly object: KubeObject;

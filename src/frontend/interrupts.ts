@@ -23,12 +23,34 @@ export function interruptSignal(): AbortSignal | undefined {
   return current;
 }
 
+const guarded = new WeakSet<NodeJS.EventEmitter>();
+
+/**
+ * Makes writes to a closed stdout or stderr harmless: they are dropped instead of ending the process.
+ * A pipe whose reader went away (a runner killed with SIGKILL, `spread deploy | head -1`) makes the
+ * next write fail with EPIPE, which Node emits as an `error` event on the stream, and an unhandled one
+ * ends the process at once: a deploy in progress would die with its Lease held until it expires. A
+ * deploy whose output nobody reads still stops or ends, releasing its Lease (Node ignores SIGPIPE).
+ * Installed once per stream, for the life of the process.
+ */
+export function ignoreClosedOutput(
+  streams: readonly NodeJS.EventEmitter[] = [process.stdout, process.stderr],
+): void {
+  for (const stream of streams) {
+    if (guarded.has(stream)) continue;
+    guarded.add(stream);
+    stream.on('error', () => {});
+  }
+}
+
 /**
  * Turns SIGINT (Ctrl-C) and SIGTERM (a CI runner cancelling the job) into an abort, so that a deploy
  * stops its requests and waits, releases its Lease and exits 130 or 143, instead of dying with the
- * Lease held until it expires. A second signal ends the process at once with the same code.
+ * Lease held until it expires. A second signal ends the process at once with the same code. Writes to
+ * a closed stdout or stderr are dropped from then on ({@link ignoreClosedOutput}).
  */
 export function trapInterrupts(logger: Pick<Logger, 'error'>): Interrupts {
+  ignoreClosedOutput();
   const controller = new AbortController();
   let received: keyof typeof EXIT_CODES | undefined;
   const handler = (name: keyof typeof EXIT_CODES) => () => {

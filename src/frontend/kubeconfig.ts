@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
 
 /**
- * The kubeconfig the CLI uses, kubectl's rule (client-go's clientcmd loading rules): `--kubeconfig`
+ * The kubeconfig of the environment, for every front end (the CLI, and the Action when its
+ * `kubeconfig` input is empty): kubectl's rule (client-go's clientcmd loading rules): `--kubeconfig`
  * (which must exist), else `$KUBECONFIG` (a list joined by the path delimiter, merged, the first
  * file to set a value winning; files that do not exist are skipped, duplicates read once), else the
  * in-cluster service account when running in a Pod with no home, else `~/.kube/config`. When no file
- * of `$KUBECONFIG` exists, all are kept, so that the error names them.
+ * of `$KUBECONFIG` exists, all are kept, so that the error of loadKubeconfig names them all.
  */
 export function kubeconfigSource(
   flag: string | undefined,

@@ -83,7 +83,8 @@ export function parseRegistry(registry: string): string {
  * - the same name from two context directories is an error naming both files, as is the same name
  *   written with two tags, and a mark with a digest (a digest cannot be built);
  * - an invalid reference is an error at the file and line of the `image` field.
- * Images not marked are never built; an invalid one is a warning (Kubernetes fails to pull it).
+ * Images not marked are never built; an invalid one is an error too, at its `image` field: the API
+ * server would accept it, and every pod of it would then fail with InvalidImageName.
  * No I/O.
  */
 export function planBuilds(application: Application, options: PlanBuildsOptions): BuildPlan {
@@ -95,7 +96,7 @@ export function planBuilds(application: Application, options: PlanBuildsOptions)
     const container = containerOf(image);
     if (!image.build) {
       const parsed = tryParseReference(image.raw);
-      if (parsed.error !== undefined) issues.warning(where, parsed.error, container);
+      if (parsed.error !== undefined) issues.error(where, parsed.error, container);
       continue;
     }
     const name = image.raw.slice(BUILD_MARK.length);

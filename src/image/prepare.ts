@@ -40,9 +40,15 @@ export interface ImageOptions {
   readonly push?: boolean | undefined;
   /**
    * Build images (default true). Off: nothing is built or pushed; each image is pinned to what the
-   * registry holds for its tag when that was built from the same context, else left unpinned with a warning.
+   * registry holds for its tag (with a warning when that was built from another context); a tag the
+   * registry lacks is an error, since no pod could pull it.
    */
   readonly build?: boolean | undefined;
+  /**
+   * A plan: nothing is built or pushed (whatever `build` and `push` say), and an image the registry
+   * does not hold from the same context is reported as one the deploy would build (`wouldBuild`).
+   */
+  readonly plan?: boolean | undefined;
   /** The Docker engine: a DOCKER_HOST value or its parts; `/var/run/docker.sock` when absent. */
   readonly docker?: DockerConnection | undefined;
   /** The directory holding config.json (`$DOCKER_CONFIG`); `~/.docker` when absent. */
@@ -75,6 +81,8 @@ export interface ImageReport {
   readonly built: boolean;
   /** The image was pushed by this run (false when the registry already held it). */
   readonly pushed: boolean;
+  /** Plan only: the registry does not hold this tag from this context, so the deploy builds (and pushes) it. */
+  readonly wouldBuild?: boolean;
   /** The context directory relative to the input root (`.` for the root). */
   readonly context: string;
   /** Where the image is first marked, `web/web.ctr:3`. */
@@ -251,16 +259,20 @@ export async function prepareImages(
       });
 
       // 1. The registry already holds this tag, built from the same context: nothing to do.
-      if (push || !build) {
+      let held: { digest: string } | undefined;
+      let lookedUp = false;
+      if (push || !build || options.plan) {
         const registry = await registryFor(host);
         try {
           const manifest = await registry.manifest(b.repository.path, tag);
+          lookedUp = true;
           if (manifest) {
             const labels = await registry.imageLabels(b.repository.path, manifest);
             if (labels?.[CONTEXT_DIGEST_LABEL] === context.digest) {
               logger.info(`${tagged} is in the registry, built from the same context: ${manifest.digest}`);
               return done(manifest.digest, false, false);
             }
+            held = manifest;
             logger.debug(`${tagged} is in the registry, built from another context`);
           }
         } catch (e) {
@@ -269,8 +281,24 @@ export async function prepareImages(
           logger.warn(`could not look up ${tagged} in the registry: ${(e as Error).message}`);
         }
       }
+      if (options.plan) {
+        logger.info(`${tagged}: the deploy builds it (the registry does not hold it from this context)`);
+        return { ...done(undefined, false, false), wouldBuild: true };
+      }
       if (!build) {
-        logger.warn(`${tagged} is not built from this context yet (building is off); deploying it unpinned`);
+        if (held) {
+          logger.warn(
+            `${tagged} in the registry was built from another context (building is off); deploying it as it is`,
+          );
+          return done(held.digest, false, false);
+        }
+        if (lookedUp)
+          throw new Error(
+            `${tagged} (marked at ${formatSource(b.declaredIn)}) is not in the registry and building is off: no pod could pull it; build it first, or deploy with building on`,
+          );
+        logger.warn(
+          `${tagged}: the registry could not be asked whether it holds it (building is off); deploying it unpinned`,
+        );
         return done(undefined, false, false);
       }
 

@@ -59,8 +59,8 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
     .map(({ o }) => o);
   const unchanged = report.objects.filter((o) => o.action === 'unchanged');
   const counts = plan
-    ? `**${c.create}** to create · **${c.update}** to update${c.replace ? ` · **${c.replace}** to replace` : ''} · **${c.prune}** to prune · ${c.unchanged} unchanged`
-    : `**${c.created}** created · **${c.configured}** configured · **${c.pruned}** pruned · ${c.unchanged} unchanged`;
+    ? `**${c.create}** to create · **${c.update}** to update${c.replace ? ` · **${c.replace}** to replace` : ''} · **${c.prune}** to prune${c.keep ? ` · **${c.keep}** kept from prune` : ''} · ${c.unchanged} unchanged`
+    : `**${c.created}** created · **${c.configured}** configured · **${c.pruned}** pruned${c.kept ? ` · **${c.kept}** kept from prune` : ''} · ${c.unchanged} unchanged`;
   const footer = footerLine(options);
 
   if (changing.length === 0) {
@@ -129,7 +129,8 @@ export function renderPlanComment(report: DeployReport, options: PlanMarkdownOpt
 
 function tableRow(o: ObjectReport): string {
   const icon = ACTION_ICON[o.action] ?? '';
-  return `| ${icon} ${o.action} | \`${code(objectRef(o))}\` | ${cell(o.namespace ?? '')} | ${o.source ? `\`${code(o.source)}\`` : ''} |`;
+  const note = o.note ? ` (${cell(o.note)})` : '';
+  return `| ${icon} ${o.action} | \`${code(objectRef(o))}\`${note} | ${cell(o.namespace ?? '')} | ${o.source ? `\`${code(o.source)}\`` : ''} |`;
 }
 
 function diffBlock(o: ObjectReport): string {
@@ -153,6 +154,12 @@ function diffBlock(o: ObjectReport): string {
 function diffLines(c: FieldChange): string[] {
   if (c.op === 'add') return [`+ ${c.path}: ${c.after}`];
   if (c.op === 'remove') return [`- ${c.path}: ${c.before}`];
+  // A line diff's own `-`/`+` lines, indented under the field, still colour as diff lines.
+  if (c.lines)
+    return [
+      `  ${c.path}:`,
+      ...c.lines.map((l) => (/^[-+]/.test(l) ? `${l[0]}   ${l.slice(1)}` : `    ${l}`)),
+    ];
   return [`- ${c.path}: ${c.before}`, `+ ${c.path}: ${c.after}`];
 }
 

@@ -1,3 +1,4 @@
+import { structuredPatch } from 'diff';
 import diff from 'microdiff';
 import { toJson } from '../deployment/json.js';
 import { isCoreSecret, type KubeObject } from '../deployment/kube-object.js';
@@ -11,7 +12,20 @@ export interface FieldChange {
   /** Values as short JSON text; Secret values are {@link REDACTED}. Absent for the side that does not exist. */
   readonly before?: string;
   readonly after?: string;
+  /**
+   * For a string changed on one of several lines: the line diff in unified form (`@@ -a,b +c,d @@`
+   * hunk headers, then ` context`, `-old`, `+new` lines; three lines of context, at most
+   * {@link MAX_DIFF_LINES}). `before` and `after` then hold the changed region only.
+   */
+  readonly lines?: readonly string[];
 }
+
+/** Longest value shown whole, in characters of JSON; a longer string shows its changed region. */
+const SHORT = 120;
+/** Characters shown on each side of a long string's changed region. */
+const CONTEXT = 24;
+/** Lines of a line diff shown at most; the rest are counted. */
+export const MAX_DIFF_LINES = 200;
 
 /** Fields every write or the server changes, which say nothing about what the user changed. */
 const IGNORED = new Set([
@@ -41,16 +55,65 @@ export function diffObjects(live: KubeObject, after: KubeObject): FieldChange[] 
     const show = (v: unknown) => (hide ? REDACTED : short(v));
     if (d.type === 'CREATE') out.push({ op: 'add', path, after: show(d.value) });
     else if (d.type === 'REMOVE') out.push({ op: 'remove', path, before: show(d.oldValue) });
+    else if (!hide && typeof d.oldValue === 'string' && typeof d.value === 'string')
+      out.push({ op: 'change', path, ...stringChange(d.oldValue, d.value) });
     else out.push({ op: 'change', path, before: show(d.oldValue), after: show(d.value) });
   }
   return out;
 }
 
-/** `+ path: value`, `- path: value`, `~ path: before → after`. */
-export function formatChange(c: FieldChange): string {
+/**
+ * `+ path: value`, `- path: value`, `~ path: before → after`; a change with a line diff is
+ * `~ path:` followed by its lines, each on a line of its own starting with `indent` and two spaces.
+ */
+export function formatChange(c: FieldChange, indent = ''): string {
   if (c.op === 'add') return `+ ${c.path}: ${c.after}`;
   if (c.op === 'remove') return `- ${c.path}: ${c.before}`;
+  if (c.lines) return [`~ ${c.path}:`, ...c.lines.map((l) => `${indent}  ${l}`)].join('\n');
   return `~ ${c.path}: ${c.before} → ${c.after}`;
+}
+
+/**
+ * A changed string as a reader needs it: whole when short; else the changed region with
+ * {@link CONTEXT} characters around it (`"…abc[old]def…"`), so that a change past any fixed
+ * prefix still shows; and, when either side has several lines, the line diff (jsdiff).
+ */
+function stringChange(before: string, after: string): Pick<FieldChange, 'before' | 'after' | 'lines'> {
+  const region = changedRegion(before, after);
+  if (!before.includes('\n') && !after.includes('\n')) return region;
+  const hunks = structuredPatch('', '', before, after, '', '', { context: 3 }).hunks;
+  const lines = hunks.flatMap((h) => [
+    `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
+    ...h.lines.map((l) => l.replace(/\r$/, '')),
+  ]);
+  const shown =
+    lines.length > MAX_DIFF_LINES
+      ? [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines`]
+      : lines;
+  return { ...region, lines: shown };
+}
+
+/** Both strings as JSON, or, when either is long, the part from the first to the last differing character. */
+function changedRegion(before: string, after: string): { before: string; after: string } {
+  if (JSON.stringify(before).length <= SHORT && JSON.stringify(after).length <= SHORT)
+    return { before: JSON.stringify(before), after: JSON.stringify(after) };
+  let start = 0;
+  const max = Math.min(before.length, after.length);
+  while (start < max && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < max - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  const cut = (text: string) => {
+    const from = Math.max(0, start - CONTEXT);
+    const to = Math.min(text.length, text.length - end + CONTEXT);
+    let middle = JSON.stringify(text.slice(from, to)).slice(1, -1);
+    let tail = to < text.length;
+    if (middle.length > SHORT) {
+      middle = middle.slice(0, SHORT);
+      tail = true;
+    }
+    return `"${from > 0 ? '…' : ''}${middle}${tail ? '…' : ''}"`;
+  };
+  return { before: cut(before), after: cut(after) };
 }
 
 function formatPath(path: readonly (string | number)[]): string {
@@ -65,5 +128,5 @@ function formatPath(path: readonly (string | number)[]): string {
 
 function short(v: unknown): string {
   const text = toJson(v) ?? 'null';
-  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+  return text.length > SHORT ? `${text.slice(0, SHORT - 3)}…` : text;
 }

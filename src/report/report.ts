@@ -21,6 +21,11 @@ export interface ObjectReport {
    * deploy checks it as soon as that exists, before anything after it is written.
    */
   readonly deferred?: string;
+  /**
+   * For `keep`/`kept`: why a candidate of prune stays (a Namespace still in use, a CRD that holds
+   * custom resources); for a CRD's `prune`/`pruned`: how many custom resources go with it.
+   */
+  readonly note?: string;
 }
 
 /** One waited object's rollout outcome. */
@@ -67,6 +72,8 @@ export const ACTION_ICON: Readonly<Record<string, string>> = {
   prune: '🗑️',
   pruned: '🗑️',
   replace: '♻️',
+  keep: '🔒',
+  kept: '🔒',
   unchanged: '·',
 };
 
@@ -83,6 +90,8 @@ export function countActions(
     update: 0,
     prune: 0,
     replace: 0,
+    keep: 0,
+    kept: 0,
   };
   for (const o of report.objects) counts[o.action] = (counts[o.action] ?? 0) + 1;
   return counts as Record<ObjectAction | PlannedAction, number>;
@@ -105,7 +114,8 @@ export function formatReportText(report: DeployReport): string {
   for (const o of report.objects) {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
     lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}  (${o.source})`);
-    for (const c of o.changes ?? []) lines.push(`      ${formatChange(c)}`);
+    for (const c of o.changes ?? []) lines.push(`      ${formatChange(c, '      ')}`);
+    if (o.note) lines.push(`      (${o.note})`);
     if (report.mode === 'plan' && o.deferred)
       lines.push(`      (not checked yet: ${o.deferred}; the deploy checks it before going on)`);
     // An update whose values all stay: the apply moves field ownership to spread (an object kubectl
@@ -114,7 +124,15 @@ export function formatReportText(report: DeployReport): string {
       lines.push('      (no value changes: spread takes over field ownership)');
   }
   for (const i of report.images ?? []) {
-    const what = i.built ? (i.pushed ? 'built and pushed' : 'built') : i.pushed ? 'pushed' : 'unchanged';
+    const what = i.wouldBuild
+      ? 'to build'
+      : i.built
+        ? i.pushed
+          ? 'built and pushed'
+          : 'built'
+        : i.pushed
+          ? 'pushed'
+          : 'unchanged';
     lines.push(`  image ${i.reference} ${what}  (${i.source})`);
   }
   for (const r of report.rollout) {
@@ -126,8 +144,8 @@ export function formatReportText(report: DeployReport): string {
   const c = countActions(report);
   lines.push(
     report.mode === 'plan'
-      ? `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.unchanged} unchanged, ${c.prune} to prune`
-      : `${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned in ${(report.durationMs / 1000).toFixed(1)}s`,
+      ? `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.unchanged} unchanged, ${c.prune} to prune${c.keep ? `, ${c.keep} kept from prune` : ''}`
+      : `${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned${c.kept ? `, ${c.kept} kept from prune` : ''} in ${(report.durationMs / 1000).toFixed(1)}s`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -15,12 +15,20 @@ export type SummaryReport = DeployReport & {
   readonly revision?: number;
 };
 
+/** What a run of spread did: the word its summary's heading uses. */
+export type Operation = 'deploy' | 'plan' | 'delete';
+
 /** Options of {@link addDeploySummary}. */
 export interface SummaryOptions {
   readonly commitUrl?: string;
   readonly runUrl?: string;
   /** The commit, shown shortened beside its link. */
   readonly sha?: string;
+  /**
+   * What the run did, for the heading: `plan` and `deploy` follow the report's mode; `delete` (the
+   * Action's mode delete, whose report lists the deleted objects as pruned) is named as such.
+   */
+  readonly operation?: Operation;
   /** Why the deploy failed, when it did (the report then says what was done before). */
   readonly failure?: string;
   /** Upper limit in bytes (default {@link SUMMARY_LIMIT_BYTES}). */
@@ -74,11 +82,12 @@ function fill(
   planChars: number | undefined,
 ): void {
   const plan = report.mode === 'plan';
+  const operation = plan ? 'plan' : (options.operation ?? 'deploy');
   const c = countActions(report);
-  const mark = options.failure ? '❌' : plan ? '📋' : '🚀';
+  const mark = options.failure ? '❌' : MARKS[operation];
   const revision = report.revision !== undefined ? ` · revision ${report.revision}` : '';
   summary.addHeading(
-    `${mark} spread ${plan ? 'plan' : 'deploy'}: ${escapeHtml(report.deployment)} → ${escapeHtml(report.context)}${revision}`,
+    `${mark} spread ${operation}: ${escapeHtml(report.deployment)} → ${escapeHtml(report.context)}${revision}`,
     2,
   );
   const facts = [`namespace <code>${escapeHtml(report.namespace)}</code>`];
@@ -93,7 +102,9 @@ function fill(
   summary.addRaw(
     plan
       ? `<p><strong>${c.create}</strong> to create · <strong>${c.update}</strong> to update${c.replace ? ` · <strong>${c.replace}</strong> to replace` : ''} · <strong>${c.prune}</strong> to prune · ${c.unchanged} unchanged</p>`
-      : `<p><strong>${c.created}</strong> created · <strong>${c.configured}</strong> configured · <strong>${c.pruned}</strong> pruned · ${c.unchanged} unchanged</p>`,
+      : operation === 'delete'
+        ? `<p><strong>${c.pruned}</strong> deleted</p>`
+        : `<p><strong>${c.created}</strong> created · <strong>${c.configured}</strong> configured · <strong>${c.pruned}</strong> pruned · ${c.unchanged} unchanged</p>`,
     true,
   );
 
@@ -126,7 +137,7 @@ function fill(
       ...report.images.map((i) => [
         `<code>${escapeHtml(i.name)}:${escapeHtml(i.tag)}</code>`,
         i.digest ? `<code>${escapeHtml(i.digest)}</code>` : '',
-        i.built ? '✅' : '',
+        i.built ? '✅' : i.wouldBuild ? 'to build' : '',
         i.pushed ? '✅' : '',
         `<code>${escapeHtml(i.source)}</code>`,
       ]),
@@ -165,10 +176,83 @@ function fill(
   }
 }
 
+const MARKS: Record<Operation, string> = { deploy: '🚀', plan: '📋', delete: '🗑️' };
+
+/** A failure to show in {@link addFailureSummary}: a message, and where it is when it has a place. */
+export interface SummaryFailure {
+  readonly message: string;
+  /** The file as the reader finds it (the Action: relative to the workspace). */
+  readonly file?: string;
+  readonly line?: number;
+  readonly severity: 'error' | 'warning';
+}
+
+/** Options of {@link addFailureSummary}. */
+export interface FailureSummaryOptions {
+  readonly operation: Operation;
+  /** What was to be deployed, when known: the deployment's name or its directory. */
+  readonly target?: string;
+  readonly runUrl?: string;
+  /** Upper limit in bytes (default {@link SUMMARY_LIMIT_BYTES}). */
+  readonly limitBytes?: number;
+}
+
+/**
+ * Fills `summary` (replacing its buffer) for a run that failed before it had a report (bad input,
+ * an unknown context, a failed plan): a heading, the error, and a table of the located failures
+ * (file, line, message), so the job summary says what went wrong. Rows are left out, with a note,
+ * to stay within `limitBytes`. Call `summary.write()` afterwards.
+ */
+export function addFailureSummary(
+  summary: typeof core.summary,
+  error: string,
+  failures: readonly SummaryFailure[],
+  options: FailureSummaryOptions,
+): void {
+  const limit = options.limitBytes ?? SUMMARY_LIMIT_BYTES;
+  const build = (rows: number): number => {
+    summary.emptyBuffer();
+    const target = options.target ? `: ${escapeHtml(options.target)}` : '';
+    summary.addHeading(`❌ spread ${options.operation} failed${target}`, 2);
+    if (options.runUrl) summary.addRaw(`<p><a href="${attr(options.runUrl)}">run</a></p>`, true);
+    summary.addRaw(`<pre>${escapeHtml(error)}</pre>`, true);
+    const located = failures.filter((f) => f.file);
+    if (located.length > 0) {
+      const omitted = located.length - rows;
+      summary.addTable([
+        [
+          { data: 'Severity', header: true },
+          { data: 'File', header: true },
+          { data: 'Problem', header: true },
+        ],
+        ...located
+          .slice(0, rows)
+          .map((f) => [
+            f.severity,
+            `<code>${escapeHtml(`${f.file}${f.line ? `:${f.line}` : ''}`)}</code>`,
+            escapeHtml(f.message),
+          ]),
+        ...(omitted > 0 ? [['', '', `… and ${omitted} more (trimmed to fit the summary limit)`]] : []),
+      ]);
+    }
+    return Buffer.byteLength(summary.stringify());
+  };
+  const total = failures.filter((f) => f.file).length;
+  if (build(total) <= limit) return;
+  let lo = 0;
+  let hi = total;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (build(mid) <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  build(lo);
+}
+
 function objectRow(o: ObjectReport): string[] {
   return [
     `${ACTION_ICON[o.action] ?? ''} ${o.action}${o.replaced ? ' (replaced)' : ''}`,
-    `<code>${escapeHtml(objectRef(o))}</code>`,
+    `<code>${escapeHtml(objectRef(o))}</code>${o.note ? ` (${escapeHtml(o.note)})` : ''}`,
     escapeHtml(o.namespace ?? ''),
     o.source ? `<code>${escapeHtml(o.source)}</code>` : '',
   ];

@@ -2,16 +2,15 @@
 // runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, RUNNER_TEMP), against the
 // local cluster, with a local HTTP server standing in for the GitHub REST API (GITHUB_API_URL).
 // SPREAD_ACTION_ENTRY runs another build of the entry point (e.g. a private tsc build) instead.
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type ActionEvent, runActionStep, type StepResult } from './action-runner.js';
-import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+import { type GitHubApi, startGitHubApi } from './github-api.js';
+import { kubeconfigContent, kubeconfigPath, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
 
 const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
 const ns = uniqueName('itg-action');
@@ -21,64 +20,8 @@ const SECRET_V2 = `pw-${Math.random().toString(36).slice(2)}-two`;
 
 // --- a stand-in for the GitHub REST API: issue comments of one repository -------------------------
 
-interface Comment {
-  id: number;
-  issue: number;
-  body: string;
-  html_url: string;
-}
-const api = { comments: [] as Comment[], requests: [] as string[], auth: new Set<string>(), nextId: 1000 };
-let server: Server;
+let api: GitHubApi;
 let apiUrl: string;
-
-async function body(req: IncomingMessage): Promise<Record<string, string>> {
-  let text = '';
-  for await (const chunk of req) text += chunk;
-  return text ? JSON.parse(text) : {};
-}
-
-function startApi(): Promise<void> {
-  server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    api.requests.push(`${req.method} ${url.pathname}`);
-    api.auth.add(String(req.headers.authorization));
-    const json = (status: number, data: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(data));
-    };
-    const list = /^\/repos\/acme\/shop\/issues\/(\d+)\/comments$/.exec(url.pathname);
-    const one = /^\/repos\/acme\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname);
-    if (list && req.method === 'GET')
-      return json(
-        200,
-        api.comments.filter((c) => c.issue === Number(list[1])),
-      );
-    if (list && req.method === 'POST') {
-      const id = api.nextId++;
-      const c = {
-        id,
-        issue: Number(list[1]),
-        body: (await body(req)).body!,
-        html_url: `https://gh/acme/shop/pull/${list[1]}#issuecomment-${id}`,
-      };
-      api.comments.push(c);
-      return json(201, c);
-    }
-    if (one && req.method === 'PATCH') {
-      const c = api.comments.find((x) => x.id === Number(one[1]));
-      if (!c) return json(404, { message: 'Not Found' });
-      c.body = (await body(req)).body!;
-      return json(200, c);
-    }
-    json(404, { message: 'Not Found' });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve();
-    }),
-  );
-}
 
 // --- a runner ----------------------------------------------------------------------------------------
 
@@ -117,6 +60,39 @@ function expectNoSecret(r: StepResult): void {
   for (const text of [shownLog(r.log), r.outputsText, r.summary])
     for (const s of secrets())
       expect(text.includes(s), `a secret value leaked: ${s.slice(0, 12)}…`).toBe(false);
+}
+
+/** The pids whose parent is `pid`, from /proc. */
+function childrenOf(pid: number | undefined): string[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // ended while listing
+      }
+    });
+}
+
+/** Whether process `pid` has ended (gone, or a zombie nobody reaped yet). */
+function ended(pid: string): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** A LoadBalancer Service never gets an address here, so wait-load-balancer waits until stopped. */
+function writeLoadBalancer(dir: string, name: string): void {
+  mkdirSync(path.join(workspace, dir, '.k2e'), { recursive: true });
+  writeFileSync(
+    path.join(workspace, dir, '.k2e/lb.yaml'),
+    `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n`,
+  );
 }
 
 // --- the deployed directory --------------------------------------------------------------------------
@@ -183,12 +159,13 @@ const pr = {
 
 describe('the bundled Action, as the runner runs it', () => {
   beforeAll(async () => {
-    await startApi();
+    api = await startGitHubApi();
+    apiUrl = api.url;
     await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
     writeApp('deploy/web', '1', SECRET_V1);
   });
   afterAll(async () => {
-    server?.close();
+    await api?.close();
     await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
       allowFail: true,
     });
@@ -224,7 +201,11 @@ describe('the bundled Action, as the runner runs it', () => {
     expect(r.log).toContain('::group::Apply');
     expect(api.requests).toEqual([]);
     expectNoSecret(r);
-    expect(readdirSync(r.temp)).toEqual([]);
+    // RUNNER_TEMP holds the report file only (no kubeconfig), with the whole report.
+    expect(readdirSync(r.temp)).toEqual([path.basename(r.outputs['report-file']!)]);
+    const file = JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8'));
+    expect(file).toMatchObject({ deployment: 'web', namespace: ns, mode: 'deploy' });
+    expect(file.objects).toEqual(objects);
     const live = await kubectl([
       '--context',
       'spread-local',
@@ -311,6 +292,14 @@ describe('the bundled Action, as the runner runs it', () => {
     const r = await step({ ...base, path: 'deploy/broken' });
     expect(r.code).not.toBe(0);
     expect(r.log).toMatch(/::error file=deploy\/broken\/\.k2e\/bad\.yaml,line=\d+::/);
+    // No report yet, still a job summary and a report file with the error.
+    expect(r.summary).toContain('<h2>❌ spread deploy failed: deploy/broken</h2>');
+    expect(r.summary).toMatch(/<code>deploy\/broken\/\.k2e\/bad\.yaml:\d+<\/code>/);
+    const file = JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8'));
+    expect(file.error).toMatch(
+      /^1 error in the input:\n {2}.k2e\/bad.yaml:6: Service object has no metadata.name/,
+    );
+    expect(file.failures[0].file).toBe('deploy/broken/.k2e/bad.yaml');
     expectNoSecret(r);
   });
 
@@ -355,6 +344,8 @@ describe('the bundled Action, as the runner runs it', () => {
     expect(objects.length).toBeGreaterThan(0);
     expect(new Set(objects.map((o) => o.action))).toEqual(new Set(['pruned']));
     expect(r.outputs.pruned).toBe(String(objects.length));
+    expect(r.summary).toContain('<h2>🗑️ spread delete: gone → spread-local');
+    expect(r.summary).not.toContain('spread deploy');
     const left = await kubectl([
       '--context',
       'spread-local',
@@ -425,13 +416,177 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     const seen = JSON.parse(readFileSync(record, 'utf8')) as { file: string; mode: string; exec: boolean };
     expect(seen.file.startsWith(`${r.temp}/`)).toBe(true);
     expect(seen).toMatchObject({ mode: '600', exec: true });
-    expect(readdirSync(r.temp)).toEqual([]);
+    expect(readdirSync(r.temp)).toEqual([path.basename(r.outputs['report-file']!)]);
+  });
+
+  // One rule for every front end (frontend/kubeconfig.ts): the CLI skipped the file, the Action failed with ENOENT.
+  test('no kubeconfig input: a file of $KUBECONFIG that does not exist is skipped, as kubectl and the CLI do', async () => {
+    const missing = path.join(mkdtempSync(path.join(tmpdir(), 'spread-kc-')), 'missing');
+    const env = { GITHUB_API_URL: apiUrl, KUBECONFIG: `${missing}:${kubeconfigPath()}` };
+    const inputs = { context: 'spread-local', namespace: ns, path: 'deploy/web', mode: 'plan' };
+    const r = await runActionStep({ entry: ENTRY, workspace, inputs, env });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.context).toBe('spread-local');
+    const none = await runActionStep({
+      entry: ENTRY,
+      workspace,
+      inputs,
+      env: { ...env, KUBECONFIG: missing },
+    });
+    expect(none.code).not.toBe(0);
+    expect(none.log).toContain(`::error::no kubeconfig: ${missing} does not exist`);
+  });
+
+  // The harness itself: a failing kubectl fed on stdin used to throw inside its `close` handler, so
+  // the test waited for its timeout instead of failing.
+  test('the harness: a failing kubectl call with stdin input rejects', { timeout: 30_000 }, async () => {
+    await expect(
+      kubectl(['--context', 'spread-local', '-n', ns, 'apply', '-f', '-'], { input: 'kind: NoSuchKind\n' }),
+    ).rejects.toThrow(/^kubectl --context spread-local -n .* apply -f - failed: /);
+    const allowed = await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], {
+      input: 'kind: NoSuchKind\n',
+      allowFail: true,
+    });
+    expect(allowed.code).not.toBe(0);
+  });
+
+  test('object-annotations: false removes the commit, run URL and time an earlier deploy put on', async () => {
+    const annotations = async () =>
+      JSON.parse(
+        (
+          await kubectl([
+            ...['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'notes-settings'],
+            ...['-o', 'jsonpath={.metadata.annotations}'],
+          ])
+        ).stdout,
+      ) as Record<string, string>;
+    const keys = ['spread.rsprd.com/commit', 'spread.rsprd.com/run-url', 'spread.rsprd.com/deployed-at'];
+    writeApp('deploy/notes', '1', SECRET_V1, 'notes');
+    const first = await step({ ...base, path: 'deploy/notes' });
+    expect(first.code, first.log).toBe(0);
+    expect(Object.keys(await annotations())).toEqual(expect.arrayContaining(keys));
+    writeApp('deploy/notes', '2', SECRET_V1, 'notes');
+    const second = await step({ ...base, path: 'deploy/notes', 'object-annotations': 'false' });
+    expect(second.code, second.log).toBe(0);
+    const after = await annotations();
+    expect(after['spread.rsprd.com/source']).toBeDefined();
+    for (const key of keys) expect(after, key).not.toHaveProperty([key]);
+  });
+
+  test('a comment the API fails to take (HTTP 500) warns with what happened, not with the token', async () => {
+    writeApp('deploy/web', '5', SECRET_V1);
+    const r = await step(
+      { ...base, path: 'deploy/web', mode: 'plan' },
+      {
+        ...pr,
+        payload: {
+          number: 500,
+          pull_request: { number: 500, head: { sha: pr.payload.pull_request.head.sha } },
+        },
+      },
+    );
+    expect(r.code, r.log).toBe(0);
+    expect(r.log).toContain(
+      '::warning::could not post the plan on pull request #500: the GitHub API answered HTTP 500: Server Error',
+    );
+    expect(r.log).not.toContain('pull-requests: write');
+    writeApp('deploy/web', '1', SECRET_V1);
+  });
+
+  test('messages name the options as inputs of the Action, never as CLI flags', async () => {
+    await kubectl(['--context', 'spread-local', '-n', ns, 'create', 'configmap', 'handmade-settings']);
+    writeApp('deploy/handmade', '1', SECRET_V1, 'handmade');
+    const r = await step({ ...base, path: 'deploy/handmade' });
+    expect(r.code).not.toBe(0);
+    expect(r.log).toMatch(
+      /::error file=deploy\/handmade\/\.k2e\/objects\.yaml,line=1::.*Adopt it to take it over \(the input adopt: true; with the input force-conflicts: true where/,
+    );
+    expect(shownLog(r.log)).not.toMatch(/--adopt|--force-conflicts|⟦/);
+    expect(r.summary).toContain('the input adopt: true');
+    expect(readFileSync(r.outputs['report-file']!, 'utf8')).toContain('the input adopt: true');
+    // The same refusal from the CLI names its flags.
+    const cli = await runNode('dist/cli/index.js', [
+      ...['deploy', path.join(workspace, 'deploy/handmade'), 'spread-local', '-n', ns],
+      ...['--kubeconfig', kubeconfigPath()],
+    ]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain('Adopt it to take it over (--adopt; with --force-conflicts where');
+    expect(cli.stderr).not.toMatch(/the input|⟦/);
+  });
+
+  test('rollback-on-failure: the rollout error is printed once, then the rollback', async () => {
+    const app = (image: string) =>
+      writeFileSync(
+        path.join(workspace, 'deploy/roll/deployment.yaml'),
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: roll}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: roll}}\n  template:\n    metadata: {labels: {app: roll}}\n    spec: {containers: [{name: roll, image: "${image}"}]}\n`,
+      );
+    mkdirSync(path.join(workspace, 'deploy/roll'), { recursive: true });
+    app('registry.k8s.io/pause:3.10');
+    const good = await step({ ...base, path: 'deploy/roll', wait: 'true' });
+    expect(good.code, good.log).toBe(0);
+    app('unpullable.invalid/roll:2');
+    const r = await step({ ...base, path: 'deploy/roll', wait: 'true', 'rollback-on-failure': 'true' });
+    expect(r.code).not.toBe(0);
+    const errors = r.log.split('\n').filter((l) => l.startsWith('::error'));
+    expect(
+      errors.filter((l) => l.includes('ImagePullBackOff')),
+      r.log,
+    ).toHaveLength(1);
+    expect(errors.find((l) => l.includes('ImagePullBackOff'))).toContain('rolled back to revision 1');
+    expect(r.summary).toContain('<strong>Failed:</strong>');
+  });
+
+  // At 5,000 objects `objects` was 643 KB, and passing it through `env:` failed the next step with
+  // "argument list too long" (Linux caps one environment string at 128 KiB).
+  test('thousands of objects: every output within 64 KiB, usable through env, the report file holds them all', async () => {
+    const count = 2000;
+    const d = path.join(workspace, 'deploy/many/.k2e');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(
+      path.join(d, 'settings.yaml'),
+      Array.from(
+        { length: count },
+        (_, i) =>
+          `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: many-settings-${i}\ndata: {n: "${i}"}\n`,
+      ).join('---\n'),
+    );
+    const r = await step({ ...base, path: 'deploy/many', name: 'many', mode: 'plan' });
+    expect(r.code, r.log.slice(-2000)).toBe(0);
+    for (const [name, value] of Object.entries(r.outputs))
+      expect(Buffer.byteLength(value), name).toBeLessThanOrEqual(64 * 1024);
+    // What the next step does with them: every output in its environment.
+    const env = Object.fromEntries(
+      Object.entries(r.outputs).map(([k, v]) => [`OUT_${k.toUpperCase().replace(/-/g, '_')}`, v]),
+    );
+    const next = spawnSync(process.execPath, ['-e', 'process.stdout.write(process.env.OUT_OBJECTS)'], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    });
+    expect(next.error).toBeUndefined();
+    expect(next.status).toBe(0);
+    const shown = JSON.parse(next.stdout) as unknown[];
+    expect(shown.length).toBeLessThan(count);
+    expect(shown.at(-1)).toMatch(
+      new RegExp(
+        `^… truncated: \\d+ of ${count} objects not shown .*; all of them are in ${r.outputs['report-file']} \\(output report-file\\)$`,
+      ),
+    );
+    expect(r.outputs.plan).toContain(`is in ${r.outputs['report-file']} (output report-file)`);
+    expect(r.outputs.created).toBe(String(count));
+    const file = JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')) as {
+      objects: { name: string }[];
+    };
+    expect(file.objects).toHaveLength(count);
+    expect(new Set(file.objects.map((o) => o.name)).size).toBe(count);
+    expect(file.objects.slice(0, shown.length - 1)).toEqual(shown.slice(0, -1));
   });
 
   test('an invalid input names itself', async () => {
     const r = await step({ ...base, mode: 'apply' });
     expect(r.code).not.toBe(0);
     expect(r.log).toContain('::error::input mode: expected deploy, plan or delete, got "apply"');
+    expect(r.summary).toContain('<h2>❌ spread deploy failed</h2>');
+    expect(r.summary).toContain('<pre>input mode: expected deploy, plan or delete, got "apply"</pre>');
   });
 
   // The runner's `node dist/index.js` runs the Action in a child Node with --max-semi-space-size=16.
@@ -445,12 +600,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
   ] as const)(
     'a cancelled job (%s to `node dist/index.js`): the deploy in its child Node stops and releases its Lease',
     async (signal, code, seen) => {
-      // A LoadBalancer Service never gets an address here, so wait-load-balancer waits until stopped.
-      mkdirSync(path.join(workspace, 'deploy/lb/.k2e'), { recursive: true });
-      writeFileSync(
-        path.join(workspace, 'deploy/lb/.k2e/lb.yaml'),
-        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
-      );
+      writeLoadBalancer('deploy/lb', 'lb');
       const lease = async () =>
         (await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'lease', '-o', 'name'])).stdout.trim();
       let child: ChildProcess | undefined;
@@ -477,16 +627,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         await new Promise((r) => setTimeout(r, 100));
       expect(log()).toMatch(/waiting for 1 of 1/);
       // The runner started one Node; the deploy runs in its child, with the option on its command line.
-      const children = readdirSync('/proc')
-        .filter((d) => /^\d+$/.test(d))
-        .filter((d) => {
-          try {
-            const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-            return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child?.pid;
-          } catch {
-            return false; // ended while listing
-          }
-        });
+      const children = childrenOf(child?.pid);
       expect(children).toHaveLength(1);
       const argv = readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').filter(Boolean);
       expect(argv).toContain('--max-semi-space-size=16');
@@ -500,4 +641,54 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       expect(await lease()).toBe('');
     },
   );
+  // The runner killed outright and its end of the log pipe closed: the child's next write fails with
+  // EPIPE, which used to end it at once with its Lease held (until the Lease expired, and even then the
+  // object stayed). It must still stop and delete its Lease before it exits.
+  test('a runner SIGKILLed with the log pipe closed: the child still deletes its Lease before it exits', async () => {
+    writeLoadBalancer('deploy/lb-epipe', 'lb-epipe');
+    const lease = async () =>
+      (
+        await kubectl([
+          ...['--context', 'spread-local', '-n', ns, 'get', 'lease', 'spread.lb-epipe'],
+          ...['--ignore-not-found', '-o', 'name'],
+        ])
+      ).stdout.trim();
+    let child: ChildProcess | undefined;
+    let log = () => '';
+    const running = runActionStep({
+      entry: ENTRY,
+      workspace,
+      inputs: {
+        ...base,
+        path: 'deploy/lb-epipe',
+        name: 'lb-epipe',
+        wait: 'true',
+        'wait-load-balancer': 'true',
+        timeout: '5m',
+      },
+      env: { GITHUB_API_URL: apiUrl },
+      onSpawn: (c, l) => {
+        child = c;
+        log = l;
+      },
+    });
+    const started = Date.now();
+    while (!/waiting for 1 of 1/.test(log()) && Date.now() - started < 30_000)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(log()).toMatch(/waiting for 1 of 1/);
+    expect(await lease()).toBe('lease.coordination.k8s.io/spread.lb-epipe');
+    const [deployer] = childrenOf(child?.pid);
+    expect(deployer).toBeDefined();
+    // The reading ends of stdout and stderr close, then the runner's Node is killed.
+    child?.stdout?.destroy();
+    child?.stderr?.destroy();
+    child?.kill('SIGKILL');
+    await running;
+    // The orphaned child stops (IPC channel closed); bounded so that a child that never ends fails here.
+    const killed = Date.now();
+    while (!ended(deployer!) && Date.now() - killed < 60_000) await new Promise((r) => setTimeout(r, 100));
+    expect(ended(deployer!)).toBe(true);
+    // Checked once it has ended: a Lease left behind stays as an object even after it expires.
+    expect(await lease()).toBe('');
+  });
 });

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cliText } from '../../src/cli/logger.js';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
@@ -308,6 +309,32 @@ describe('prune', () => {
   });
 });
 
+describe('where objects come from', () => {
+  test('a moved or renamed file changes no object; the next real change records the new file', async () => {
+    const cm = (v: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: moved\ndata: {k: "${v}"}\n`;
+    await run(dir('moved', { '.k2e/a.yaml': cm('1') }));
+    const before = await getJson('configmap', 'moved');
+    const renamed = dir('moved', { '.k2e/b.yaml': cm('1') });
+    const planned = await run(renamed, { mode: 'plan' });
+    expect(planned.objects.map((o) => `${o.name} ${o.action} ${o.source}`)).toEqual([
+      'moved unchanged .k2e/b.yaml:1',
+    ]);
+    const deployed = await run(renamed);
+    expect(deployed.objects.map((o) => o.action)).toEqual(['unchanged']);
+    const after = await getJson('configmap', 'moved');
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(after.metadata.annotations['spread.rsprd.com/source']).toBe('.k2e/a.yaml');
+    const changed = dir('moved', { '.k2e/b.yaml': cm('2') });
+    const plan2 = await run(changed, { mode: 'plan' });
+    expect(plan2.objects[0]?.changes?.map((c) => c.path)).toEqual(['data.k']);
+    expect((await run(changed)).objects.map((o) => o.action)).toEqual(['configured']);
+    expect((await getJson('configmap', 'moved')).metadata.annotations['spread.rsprd.com/source']).toBe(
+      '.k2e/b.yaml',
+    );
+  });
+});
+
 describe('first deploys and bad input', () => {
   test('CRD + custom resource + Namespace + objects in it, all in one first deploy', async () => {
     const group = `${uniqueName('w')}.example.com`;
@@ -320,7 +347,8 @@ describe('first deploys and bad input', () => {
       '.k2e/3-cm.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c1\n  namespace: ${target}\ndata: {a: b}\n`,
     };
     try {
-      const r = await run(dir('crd', files));
+      // The deployment's namespace is the one its objects name: an explicit other one is an error.
+      const r = await run(dir('crd', files), { namespace: target });
       expect(r.objects.map((o) => `${o.kind}:${o.action}`).sort()).toEqual(
         [
           'ConfigMap:created',
@@ -336,7 +364,7 @@ describe('first deploys and bad input', () => {
         ...files,
         '.k2e/2-widget.yaml': files['.k2e/2-widget.yaml'].replace('size: 3', 'size: 4'),
       });
-      const again = await run(root, { name: 'crd' });
+      const again = await run(root, { name: 'crd', namespace: target });
       expect(Object.fromEntries(again.objects.map((o) => [o.kind, o.action]))).toEqual({
         ConfigMap: 'unchanged',
         CustomResourceDefinition: 'unchanged',
@@ -354,11 +382,26 @@ describe('first deploys and bad input', () => {
     }
   });
 
+  test("an explicit namespace that contradicts an object's own: an error naming file and line, nothing written (as kubectl -n)", async () => {
+    const root = dir('nsclash', {
+      '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\ndata: {a: b}\n',
+      '.k2e/other.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: elsewhere\n  namespace: kube-public\ndata: {a: b}\n`,
+    });
+    for (const mode of ['plan', 'deploy'] as const) {
+      const error = await run(root, { mode }).catch((e) => e);
+      expect(error.message).toContain(
+        `.k2e/other.yaml:1: ConfigMap elsewhere: its namespace kube-public does not match the namespace ${ns} given explicitly; drop its metadata.namespace, or deploy to kube-public`,
+      );
+    }
+    await expectNotFound(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'fine']);
+    await expectNotFound(['--context', 'spread-local', '-n', 'kube-public', 'get', 'configmap', 'elsewhere']);
+  });
+
   test('a deployment namespace that does not exist and that the directory does not create: one error, nothing written', async () => {
     const missing = uniqueName('itg-nons');
     const files = {
       '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: b}\n',
-      '.k2e/other.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: in-other\n  namespace: ${ns}\ndata: {a: b}\n`,
+      '.k2e/other.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\ndata: {a: b}\n',
     };
     const root = dir('nons', files);
     for (const mode of ['deploy', 'plan'] as const) {
@@ -476,7 +519,7 @@ describe('first deploys and bad input', () => {
         (e) => e,
       );
       expect(refused).toBeInstanceOf(ApplyError);
-      expect(refused.message).toContain(
+      expect(cliText(refused.message)).toContain(
         '--replace does not re-create a CustomResourceDefinition, since deleting it deletes every custom resource of it',
       );
       expect((await getJson(`widgets.${group}`, 'ws')).spec.size).toBe(1);
@@ -540,15 +583,22 @@ describe('first deploys and bad input', () => {
       await run(dir('keepns', { '.k2e/ns.yaml': ns, '.k2e/cm.yaml': cm }), { namespace: target });
       const dropped = dir('keepns', { '.k2e/cm.yaml': cm });
       const planned = await run(dropped, { namespace: target, mode: 'plan' });
-      expect(planned.objects.map((o) => `${o.kind} ${o.action}`)).toEqual(['ConfigMap unchanged']);
+      expect(planned.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+        'ConfigMap unchanged',
+        'Namespace keep',
+      ]);
+      expect(planned.objects[1]?.note).toBe('objects of this deployment are still in it');
       const infos: string[] = [];
       const deployed = await run(dropped, {
         namespace: target,
         logger: { ...silentLogger, info: (m: string) => infos.push(m) },
       });
-      expect(deployed.objects.map((o) => `${o.kind} ${o.action}`)).toEqual(['ConfigMap unchanged']);
+      expect(deployed.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+        'ConfigMap unchanged',
+        'Namespace kept',
+      ]);
       expect(infos).toContain(
-        `namespace/${target} kept: the directory dropped it, but objects of this deployment are in it`,
+        `namespace/${target} kept: the directory dropped it, but objects of this deployment are still in it`,
       );
       const parent = await getJson('secret', 'spread.keepns', target);
       expect(parent.metadata.annotations['applyset.kubernetes.io/contains-group-kinds']).toBe(
@@ -557,6 +607,54 @@ describe('first deploys and bad input', () => {
       expect((await getJson('namespace', target)).status.phase).toBe('Active');
     } finally {
       await kubectl(['--context', 'spread-local', 'delete', 'namespace', target, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
+  test('a CRD dropped from the directory is kept with its custom resources, counted in plan and deploy; --prune-crds deletes it', async () => {
+    const group = `${uniqueName('keep')}.example.com`;
+    const widget = (name: string) =>
+      `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec: {size: 1}\n`;
+    const crdName = `widgets.${group}`;
+    try {
+      await run(
+        dir('keepcrd', { '.k2e/0-crd.yaml': crdYaml(group, ['v1']), '.k2e/1-w.yaml': widget('ours') }),
+      );
+      // A custom resource somebody else made, which deleting the CRD would delete too.
+      await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '-f', '-'], { input: widget('theirs') });
+      const dropped = dir('keepcrd', {
+        '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keepcrd\n',
+      });
+      const planned = await run(dropped, { mode: 'plan' });
+      const row = (r: DeployReport, kind: string) => r.objects.find((o) => o.kind === kind);
+      expect(row(planned, 'Widget')?.action).toBe('prune');
+      expect(row(planned, 'CustomResourceDefinition')).toMatchObject({
+        action: 'keep',
+        note: 'a CRD is pruned only when asked for, since deleting it deletes its 2 custom resources',
+      });
+      const deployed = await run(dropped);
+      expect(row(deployed, 'Widget')?.action).toBe('pruned');
+      expect(row(deployed, 'CustomResourceDefinition')?.action).toBe('kept');
+      await getJson('widget', 'theirs');
+      expect((await getJson('crd', crdName)).metadata.name).toBe(crdName);
+      // Still tracked, so a later deploy can still prune it when asked to.
+      const parent = await getJson('secret', 'spread.keepcrd');
+      expect(parent.metadata.annotations['applyset.kubernetes.io/contains-group-kinds']).toContain(
+        'CustomResourceDefinition.apiextensions.k8s.io',
+      );
+      const asked = await run(dropped, { mode: 'plan', pruneCrds: true });
+      expect(row(asked, 'CustomResourceDefinition')).toMatchObject({
+        action: 'prune',
+        note: 'deletes 1 custom resource with it',
+      });
+      const pruned = await run(dropped, { pruneCrds: true });
+      expect(row(pruned, 'CustomResourceDefinition')?.action).toBe('pruned');
+      // The CRD's finalizer deletes its custom resources first, then the CRD.
+      await kubectl(['--context', 'spread-local', 'wait', '--for=delete', `crd/${crdName}`, '--timeout=60s']);
+      await expectNotFound(['--context', 'spread-local', 'get', 'crd', crdName]);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'crd', crdName, '--ignore-not-found'], {
         allowFail: true,
       });
     }
@@ -661,12 +759,17 @@ describe('taking over from client-side kubectl apply', () => {
     // Not spread's: refused in the plan, untouched, until --adopt takes it over.
     const refused = await run(dir(name, { 'deployment.yaml': manifest })).catch((e) => e);
     expect(refused).toBeInstanceOf(ApplyError);
-    expect(refused.message).toContain(
-      `/${name} (deployment.yaml:1): exists, but no spread deployment owns it (no applyset.kubernetes.io/part-of label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt, or the input adopt: true; with --force-conflicts where another manager owns its fields)`,
+    // The core names options by key; the CLI spells them as its flags (the Action as its inputs).
+    expect(cliText(refused.message)).toContain(
+      `/${name} (deployment.yaml:1): exists, but no spread deployment owns it (no applyset.kubernetes.io/part-of label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (--adopt; with --force-conflicts where another manager owns its fields)`,
     );
-    expect((await getJson('deployment', name)).metadata.resourceVersion).toBe(
-      before.metadata.resourceVersion,
-    );
+    // Untouched by spread (the deployment controller may still write its status and its revision
+    // annotation meanwhile, so resourceVersion and annotations may move).
+    const after = await getJson('deployment', name);
+    expect(after.metadata.generation).toBe(before.metadata.generation);
+    expect(after.metadata.labels).toEqual(before.metadata.labels);
+    const keys = Object.keys({ ...after.metadata.labels, ...after.metadata.annotations });
+    expect(keys.filter((k) => /spread|applyset/.test(k))).toEqual([]);
     await run(dir(name, { 'deployment.yaml': manifest }), { adopt: true });
     await run(dir(name, { 'deployment.yaml': manifest.replace('name: first', 'name: second') }));
     const live = await getJson('deployment', name);
@@ -693,23 +796,49 @@ describe('taking over from client-side kubectl apply', () => {
 });
 
 describe('immutable fields and ReplicationController rollouts', () => {
-  test('a selector change with --replace re-creates the object', async () => {
+  // Alone, and after an object of an earlier apply group (which once made the deploy dry-run the
+  // replaced object again, and fail on its immutable field).
+  test.each([
+    ['alone', 'resel', {}],
+    [
+      'beside a ConfigMap applied first',
+      'reselcm',
+      { '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: reselcm\ndata: {a: b}\n' },
+    ],
+  ])('a selector change with --replace re-creates the object (%s)', async (_, name, extra) => {
     const base = deployment('new')
-      .replace(/name: web\n/, 'name: resel\n')
-      .replace(/app: web/g, 'app: resel');
-    await run(dir('resel', { 'deployment.yaml': base }));
-    const before = await getJson('deployment', 'resel');
+      .replace(/name: web\n/, `name: ${name}\n`)
+      .replace(/app: web/g, `app: ${name}`);
+    await run(dir(name, { 'deployment.yaml': base, ...extra }));
+    const before = await getJson('deployment', name);
     const changed = base
-      .replace('matchLabels: {app: resel}', 'matchLabels: {app: resel, v: "2"}')
-      .replace('labels: {app: resel}', 'labels: {app: resel, v: "2"}');
-    const r = await run(dir('resel', { 'deployment.yaml': changed }), { replace: true });
+      .replace(`matchLabels: {app: ${name}}`, `matchLabels: {app: ${name}, v: "2"}`)
+      .replace(`labels: {app: ${name}}`, `labels: {app: ${name}, v: "2"}`);
+    const r = await run(dir(name, { 'deployment.yaml': changed, ...extra }), { replace: true });
     expect(r.objects.find((o) => o.kind === 'Deployment')).toMatchObject({
       action: 'configured',
       replaced: true,
     });
-    const after = await getJson('deployment', 'resel');
+    const after = await getJson('deployment', name);
     expect(after.metadata.uid).not.toBe(before.metadata.uid);
-    expect(after.spec.selector.matchLabels).toEqual({ app: 'resel', v: '2' });
+    expect(after.spec.selector.matchLabels).toEqual({ app: name, v: '2' });
+  });
+
+  test('a bare Pod whose spec changes: refused with the --replace hint; --replace re-creates it', async () => {
+    const pod = (value: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: barepod\nspec:\n  containers:\n  - name: c\n    image: busybox:1\n    env: [{name: V, value: "${value}"}]\n`;
+    await run(dir('barepod', { 'pod.yaml': pod('1') }));
+    const before = await getJson('pod', 'barepod');
+    const refused = await run(dir('barepod', { 'pod.yaml': pod('2') })).catch((e) => e);
+    expect(refused).toBeInstanceOf(ApplyError);
+    expect(cliText(refused.message)).toMatch(
+      /pod updates may not change fields.*\(use --replace to delete and re-create the object\)/s,
+    );
+    const r = await run(dir('barepod', { 'pod.yaml': pod('2') }), { replace: true });
+    expect(r.objects.find((o) => o.kind === 'Pod')).toMatchObject({ action: 'configured', replaced: true });
+    const after = await getJson('pod', 'barepod');
+    expect(after.metadata.uid).not.toBe(before.metadata.uid);
+    expect(after.spec.containers[0].env).toEqual([{ name: 'V', value: '2' }]);
   });
 
   test('an RC pod template change replaces every pod, never fewer than replicas-1 Ready', async () => {

@@ -208,6 +208,26 @@ describe('spread deploy against the local cluster', () => {
     expect(again.objects.filter((o) => o.kind === 'Secret').map((o) => o.action)).toEqual(['created']);
   });
 
+  test('an invalid image reference (upper case) fails at its file and line before anything is written', async () => {
+    const dir = copyDir(example, 'badimage');
+    writeFileSync(
+      path.join(dir, '.k2e/cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: badimage-cm\ndata: {a: b}\n',
+    );
+    writeFileSync(
+      path.join(dir, 'pod.yaml'),
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: badimage\nspec:\n  containers:\n  - name: c\n    image: Nginx:1.27\n',
+    );
+    const error = await deployTo(dir).catch((e) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toMatch(/pod\.yaml:8/);
+    expect(error.message).toMatch(/must be lowercase/);
+    const cm = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'badimage-cm'], {
+      allowFail: true,
+    });
+    expect(cm.stderr).toMatch(/not found/);
+  });
+
   test('an invalid object among valid ones: the plan names its file and line, nothing is written', async () => {
     const dir = copyDir(example, 'broken');
     writeFileSync(

@@ -1,41 +1,102 @@
-// The GitLab component (templates/deploy.yml) run by gitlab-ci-local with the shell executor against
-// the local cluster: the job's script as GitLab runs it, its dotenv report and its artifacts.
+// The GitLab component (templates/deploy.yml) run by gitlab-ci-local against the local cluster: the
+// job's script as GitLab runs it, its dotenv report and its artifacts.
+// - The shell executor runs this checkout's dist/ (input `package`) on this machine.
+// - The docker executor runs the component's default way: spread's image, built here from the
+//   repository's Dockerfile on the local engine with a base made from local parts
+//   (scripts/local-images.sh, since nothing can be pulled), its container on the host's network (the
+//   engine has no bridge), the cluster's kubeconfig a file-type CI/CD variable.
 // The project is a temporary git repository that includes the template with `include: local` (a
-// `component:` include needs a GitLab server) and runs this checkout's dist/ (input `package`).
-// SPREAD_PACKAGE_DIR runs another build (a directory with dist/spread.js, dist/cli/index.js, gitlab/).
+// `component:` include needs a GitLab server).
+// SPREAD_PACKAGE_DIR runs another build in the shell executor (a directory with dist/spread.js,
+// dist/cli/index.js, gitlab/).
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { stringify } from 'yaml';
 import { kubectl, ROOT, uniqueName } from './helpers.js';
 
 const PACKAGE = process.env.SPREAD_PACKAGE_DIR ?? ROOT;
 const GCL = path.join(ROOT, 'node_modules/.bin/gitlab-ci-local');
 const ns = uniqueName('itg-gitlab');
+const image = `spread.local/spread:${ns}`;
 const project = mkdtempSync(path.join(tmpdir(), 'spread-gitlab-'));
+/** Longest line a job log may hold: a stack of the bundle would print a minified line of 400,000. */
+const LINE_LIMIT = 2_000;
 
-function pipeline(jobs: string): string {
-  return `stages: [plan, deploy]\n${jobs}`;
+const has = (cmd: string, args: string[]) => {
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+// gitlab-ci-local copies the project and the artifacts with rsync (Debian package `rsync`); the docker
+// executor needs the engine, and the local images need BusyBox (busybox-static). All are installed
+// by .ci/run (scripts/install-system.sh, npm ci, scripts/cluster/up.sh), so CI never skips.
+const missing = [
+  ...(existsSync(GCL) ? [] : ['gitlab-ci-local (npm ci)']),
+  ...(has('rsync', ['--version']) ? [] : ['rsync']),
+];
+const missingDocker = [
+  ...(has('docker', ['version']) ? [] : ['a Docker engine at DOCKER_HOST']),
+  ...(has('busybox', ['true']) || existsSync('/bin/busybox') ? [] : ['busybox (busybox-static)']),
+];
+if (process.env.CI === 'true' && missing.length + missingDocker.length > 0) {
+  throw new Error(
+    `gitlab.itg.test.ts needs ${[...missing, ...missingDocker].join(', ')}; .ci/run provides them, so CI does not skip`,
+  );
 }
 
-const include = (inputs: Record<string, string | boolean>) =>
-  `  - local: templates/deploy.yml\n    inputs:\n${Object.entries(inputs)
-    .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
-    .join('\n')}\n`;
+interface Run {
+  code: number;
+  log: string;
+}
 
-async function gcl(job: string): Promise<{ code: number; log: string }> {
+/** Runs one job; `docker` uses the docker executor with the locally built helper image. */
+async function gcl(
+  job: string,
+  options: { docker?: { helperImage: string }; env?: NodeJS.ProcessEnv; variablesFile?: string } = {},
+): Promise<Run> {
+  const executor = options.docker
+    ? ['--network', 'host', '--helper-image', options.docker.helperImage, '--pull-policy', 'if-not-present']
+    : ['--force-shell-executor'];
+  const variables = options.variablesFile ? ['--variables-file', options.variablesFile] : [];
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [GCL, '--force-shell-executor', '--no-color', '--home', path.join(project, '.home'), job],
-      { env: { ...process.env, KUBECONFIG: process.env.KUBECONFIG }, cwd: project },
+      [GCL, ...executor, ...variables, '--no-color', '--home', path.join(project, '.home'), job],
+      { env: { ...process.env, ...options.env }, cwd: project },
     );
     let log = '';
     child.stdout.on('data', (d) => (log += d));
     child.stderr.on('data', (d) => (log += d));
     child.on('close', (code) => resolve({ code: code ?? 1, log }));
   });
+}
+
+/** The files a job uploaded: its artifacts and its dotenv report, as gitlab-ci-local keeps them. */
+function artifacts(job: string) {
+  const dir = path.join(project, '.gitlab-ci-local/artifacts', job);
+  const read = (f: string) => readFileSync(path.join(dir, f), 'utf8');
+  return {
+    planMd: () => read('.spread/plan.md'),
+    summaryMd: () => read('.spread/summary.md'),
+    reportJson: () => JSON.parse(read('.spread/report.json')),
+    dotenv: () => dotenv(path.join(dir, '.gitlab-ci-reports/dotenv/.spread/spread.env')),
+  };
 }
 
 const dotenv = (file: string) =>
@@ -46,28 +107,111 @@ const dotenv = (file: string) =>
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
 
-/** gitlab-ci-local copies the project with rsync (Debian package `rsync`). */
-const hasRsync = (() => {
-  try {
-    execFileSync('rsync', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const longestLine = (log: string) => Math.max(...log.split('\n').map((l) => l.length));
 
-describe.skipIf(!existsSync(GCL) || !hasRsync)('the GitLab component in gitlab-ci-local', () => {
+const include = (inputs: Record<string, string | boolean>) =>
+  `  - local: templates/deploy.yml\n    inputs:\n${Object.entries(inputs)
+    .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
+    .join('\n')}\n`;
+
+/** A directory with one ConfigMap, whose value `a` the tests change. */
+const configMapApp = (a: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "${a}"\n`;
+
+const kubeconfigOfContext = async () =>
+  (await kubectl(['config', 'view', '--flatten', '--minify', '--context', 'spread-local'])).stdout;
+
+describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', () => {
   beforeAll(async () => {
     await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
     cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
     cpSync(path.join(ROOT, 'examples/mattermost'), path.join(project, 'app'), { recursive: true });
+    mkdirSync(path.join(project, 'settings/.k2e'), { recursive: true });
+    writeFileSync(path.join(project, 'settings/.k2e/settings.yaml'), configMapApp('1'));
+    // A YAML error on line 6: the failed job's artifacts name rc.yaml:6.
+    mkdirSync(path.join(project, 'broken'));
+    writeFileSync(
+      path.join(project, 'broken/rc.yaml'),
+      'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: web\n  labels: [oops\n',
+    );
     mkdirSync(path.join(project, '.home'));
     const common = { path: 'app', context: 'spread-local', namespace: ns, package: PACKAGE, wait: false };
+    const settings = { ...common, path: 'settings', 'resource-group': 'spread-settings' };
+    const jobs = [
+      { ...common, stage: 'plan', 'job-name': 'plan', mode: 'plan', 'environment-action': 'prepare' },
+      { ...common, stage: 'deploy', 'job-name': 'deploy', 'environment-url': 'https://shop.example.com' },
+      {
+        ...common,
+        package: '',
+        stage: 'plan',
+        'job-name': 'no-package',
+        mode: 'plan',
+        'resource-group': 'spread-no-package',
+      },
+      {
+        ...common,
+        package: 'some-package',
+        stage: 'plan',
+        'job-name': 'no-version',
+        mode: 'plan',
+        'resource-group': 'spread-no-version',
+      },
+      { ...common, path: 'broken', stage: 'deploy', 'job-name': 'broken', 'resource-group': 'spread-broken' },
+      // Every input the CLI has beyond the first ones, on a deploy (they must reach the CLI, which
+      // refuses unknown flags) and on a plan (which takes none of the deploy-only ones).
+      ...(['deploy', 'plan'] as const).map((mode) => ({
+        ...common,
+        stage: mode,
+        mode,
+        'job-name': `all-inputs-${mode}`,
+        'resource-group': `spread-all-inputs-${mode}`,
+        adopt: true,
+        'prune-crds': true,
+        'force-conflicts': true,
+        replace: true,
+        'rollback-on-failure': true,
+        'lock-timeout': '45s',
+        tag: 'v1.2.3',
+        'build-args': 'GREETING=hello world\nSECRET_TOKEN=s3cr3t-build-value\n',
+      })),
+      {
+        ...common,
+        stage: 'plan',
+        'job-name': 'bad-build-args',
+        mode: 'plan',
+        'build-args': 'NOEQUALS',
+        'resource-group': 'spread-bad-build-args',
+      },
+      { ...settings, stage: 'deploy', 'job-name': 'settings' },
+      { ...settings, stage: 'deploy', 'job-name': 'settings-forced', 'force-conflicts': true },
+      {
+        ...common,
+        stage: 'plan',
+        'job-name': 'own-kubeconfig',
+        mode: 'plan',
+        'resource-group': 'spread-own-kubeconfig',
+      },
+      {
+        ...common,
+        package: '',
+        image,
+        stage: 'deploy',
+        'job-name': 'image-deploy',
+        'resource-group': 'spread-image',
+      },
+      {
+        ...common,
+        package: '',
+        image,
+        path: 'broken',
+        stage: 'deploy',
+        'job-name': 'image-broken',
+        'resource-group': 'spread-image-broken',
+      },
+    ];
     writeFileSync(
       path.join(project, '.gitlab-ci.yml'),
-      pipeline(
-        `include:\n${include({ ...common, stage: 'plan', 'job-name': 'plan', mode: 'plan', 'environment-action': 'prepare' })}${include({ ...common, stage: 'deploy', 'job-name': 'deploy', 'environment-url': 'https://shop.example.com' })}${include({ path: 'app', context: 'spread-local', namespace: ns, package: '', stage: 'plan', 'job-name': 'no-package', mode: 'plan', 'resource-group': 'spread-no-package' })}${include({ ...common, package: 'some-package', stage: 'plan', 'job-name': 'no-version', mode: 'plan', 'resource-group': 'spread-no-version' })}`,
-      ),
+      `stages: [plan, deploy]\ninclude:\n${jobs.map(include).join('')}`,
     );
     const git = (...args: string[]) => execFileSync('git', args, { cwd: project });
     git('init', '-q', '-b', 'main');
@@ -81,48 +225,241 @@ describe.skipIf(!existsSync(GCL) || !hasRsync)('the GitLab component in gitlab-c
     await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
       allowFail: true,
     });
+    rmSync(project, { recursive: true, force: true });
   });
 
-  test('deploy: the dotenv report, the Markdown artifacts, the objects in the cluster', async () => {
-    const r = await gcl('deploy');
-    expect(r.code, r.log).toBe(0);
-    const out = path.join(project, '.spread');
-    expect(dotenv(path.join(out, 'spread.env'))).toMatchObject({
-      SPREAD_DEPLOYMENT: 'app',
-      SPREAD_NAMESPACE: ns,
-      SPREAD_CONTEXT: 'spread-local',
-      SPREAD_CHANGED: 'true',
-      SPREAD_IMAGES: '[]',
-      SPREAD_ENVIRONMENT_URL: 'https://shop.example.com',
+  describe('shell executor, this checkout', () => {
+    test('deploy: the dotenv report, the Markdown artifacts, the objects in the cluster', async () => {
+      const r = await gcl('deploy');
+      expect(r.code, r.log).toBe(0);
+      const out = artifacts('deploy');
+      expect(out.dotenv()).toMatchObject({
+        SPREAD_OUTCOME: 'success',
+        SPREAD_ERROR: '',
+        SPREAD_DEPLOYMENT: 'app',
+        SPREAD_NAMESPACE: ns,
+        SPREAD_CONTEXT: 'spread-local',
+        SPREAD_CHANGED: 'true',
+        SPREAD_IMAGES: '[]',
+        SPREAD_ENVIRONMENT_URL: 'https://shop.example.com',
+      });
+      expect(out.summaryMd()).toContain('### Deploy: `app` → context `spread-local`');
+      expect(out.reportJson().deployment).toBe('app');
+      expect(r.log).not.toContain('mattermost-example-password');
+      await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'rc', 'mattermost']);
     });
-    expect(readFileSync(path.join(out, 'summary.md'), 'utf8')).toContain(
-      '### Deploy: `app` → context `spread-local`',
-    );
-    expect(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')).deployment).toBe('app');
-    expect(r.log).not.toContain('mattermost-example-password');
-    await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'rc', 'mattermost']);
+
+    test('plan after the deploy: no changes, in plan.md', async () => {
+      const r = await gcl('plan');
+      expect(r.code, r.log).toBe(0);
+      expect(artifacts('plan').planMd()).toContain('✅ **No changes.**');
+      expect(artifacts('plan').dotenv().SPREAD_CHANGED).toBe('false');
+    });
+
+    test('a failed job (a YAML error) leaves plan.md, summary.md and the dotenv report with the error, and a log without minified code', async () => {
+      const r = await gcl('broken');
+      expect(r.code).not.toBe(0);
+      expect(r.log).toContain('rc.yaml:6');
+      expect(longestLine(r.log)).toBeLessThan(LINE_LIMIT);
+      expect(r.log).not.toMatch(/is not iterable|internal error/);
+      const out = artifacts('broken');
+      for (const md of [out.planMd(), out.summaryMd()]) {
+        expect(md).toContain('### ❌ Deploy failed: directory `broken`, context `spread-local`');
+        expect(md).toMatch(/rc\.yaml:6: YAML: Flow sequence/);
+      }
+      expect(out.dotenv()).toMatchObject({
+        SPREAD_OUTCOME: 'failure',
+        SPREAD_DEPLOYMENT: '',
+        SPREAD_CHANGED: '',
+      });
+      expect(out.dotenv().SPREAD_ERROR).toMatch(/^\S[^\n]* rc\.yaml:6: YAML: Flow sequence/);
+    });
+
+    test('the inputs prune-crds, force-conflicts, replace, adopt, rollback-on-failure, lock-timeout, tag and build-args reach the CLI; build argument values stay out of the log', async () => {
+      const deploy = await gcl('all-inputs-deploy');
+      expect(deploy.code, deploy.log).toBe(0);
+      const command = (log: string) =>
+        log.split('\n').find((l) => / > spread (deploy|plan) app /.test(l)) ?? '';
+      expect(command(deploy.log)).toContain(
+        `spread deploy app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --no-wait --timeout 5m --lock-timeout 45s --rollback-on-failure --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
+      );
+      const plan = await gcl('all-inputs-plan');
+      expect(plan.code, plan.log).toBe(0);
+      expect(command(plan.log)).toContain(
+        `spread plan app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
+      );
+      for (const log of [deploy.log, plan.log]) expect(log).not.toMatch(/s3cr3t-build-value|hello world/);
+      const bad = await gcl('bad-build-args');
+      expect(bad.code).not.toBe(0);
+      expect(bad.log).toContain("spread: input 'build-args': expected KEY=VALUE on each line");
+    });
+
+    test('force-conflicts: a value another field manager took over fails the deploy, naming it; with the input, the deploy takes it back', async () => {
+      const first = await gcl('settings');
+      expect(first.code, first.log).toBe(0);
+      await kubectl([
+        '--context',
+        'spread-local',
+        '-n',
+        ns,
+        'patch',
+        'configmap',
+        'settings',
+        '--type=merge',
+        '--field-manager=intruder',
+        '-p',
+        '{"data":{"a":"2"}}',
+      ]);
+      writeFileSync(path.join(project, 'settings/.k2e/settings.yaml'), configMapApp('3'));
+      const refused = await gcl('settings');
+      expect(refused.code).not.toBe(0);
+      expect(refused.log).toMatch(/conflict with "intruder"/);
+      expect(artifacts('settings').dotenv().SPREAD_OUTCOME).toBe('failure');
+      expect(artifacts('settings').planMd()).toMatch(/conflict with "intruder"/);
+      const forced = await gcl('settings-forced');
+      expect(forced.code, forced.log).toBe(0);
+      const live = await kubectl([
+        '--context',
+        'spread-local',
+        '-n',
+        ns,
+        'get',
+        'configmap',
+        'settings',
+        '-o',
+        'jsonpath={.data.a}',
+      ]);
+      expect(live.stdout).toBe('3');
+    });
+
+    test('SPREAD_KUBECONFIG (base64, as GitLab masks it): spread reads a 0600 file in a 0700 directory, removed when the job ends', async () => {
+      // A `node` first on PATH records the file spread is given, then runs the real Node.
+      const bin = mkdtempSync(path.join(tmpdir(), 'spread-gitlab-node-'));
+      const record = path.join(bin, 'kubeconfig-seen');
+      writeFileSync(
+        path.join(bin, 'node'),
+        `#!/bin/sh\nif [ -n "$KUBECONFIG" ] && [ ! -e '${record}' ]; then stat -c '%a %n' "$KUBECONFIG" "$(dirname "$KUBECONFIG")" > '${record}'; fi\nexec '${process.execPath}' "$@"\n`,
+      );
+      chmodSync(path.join(bin, 'node'), 0o755);
+      const variablesFile = path.join(project, '.home/own-kubeconfig.yml');
+      writeFileSync(
+        variablesFile,
+        stringify({ SPREAD_KUBECONFIG: Buffer.from(await kubeconfigOfContext()).toString('base64') }),
+      );
+      const temp = mkdtempSync(path.join(tmpdir(), 'spread-gitlab-tmp-'));
+      const r = await gcl('own-kubeconfig', {
+        variablesFile,
+        // No other kubeconfig: only SPREAD_KUBECONFIG can reach the cluster.
+        env: {
+          PATH: `${bin}:${process.env.PATH}`,
+          KUBECONFIG: path.join(temp, 'none'),
+          TMPDIR: temp,
+          NODE_DISABLE_COMPILE_CACHE: '1',
+        },
+      });
+      expect(r.code, r.log).toBe(0);
+      const [file, dir] = readFileSync(record, 'utf8').trim().split('\n');
+      expect(file).toMatch(new RegExp(`^600 ${temp}/spread-job\\.\\w+/kubeconfig$`));
+      expect(dir).toMatch(/^700 /);
+      expect(existsSync(file!.slice(4))).toBe(false);
+      expect(readdirSync(temp)).toEqual([]);
+      expect(r.log).not.toContain('client-key-data');
+    });
+
+    test('an empty input package with an image that has no spread, or a package name without version: the job fails saying what to set, installing nothing', async () => {
+      const none = await gcl('no-package', { env: { SPREAD_HOME: '' } });
+      expect(none.code).not.toBe(0);
+      expect(none.log).toContain(
+        "does not provide spread (no $SPREAD_HOME/dist/cli/index.js); use spread's image (input 'image')",
+      );
+      expect(none.log).not.toMatch(/npm (install|error)/);
+      const unpinned = await gcl('no-version');
+      expect(unpinned.code).not.toBe(0);
+      expect(unpinned.log).toContain(
+        "spread: set the component's input 'version' to the exact version of some-package",
+      );
+      expect(unpinned.log).not.toMatch(/npm (install|error)/);
+    });
   });
 
-  test('plan after the deploy: no changes, in plan.md', async () => {
-    const r = await gcl('plan');
-    expect(r.code, r.log).toBe(0);
-    const out = path.join(project, '.spread');
-    expect(readFileSync(path.join(out, 'plan.md'), 'utf8')).toContain('✅ **No changes.**');
-    expect(dotenv(path.join(out, 'spread.env')).SPREAD_CHANGED).toBe('false');
-  });
+  describe.skipIf(missingDocker.length > 0)(
+    "docker executor, spread's image built from this checkout",
+    () => {
+      let helperImage = '';
+      let variablesFile = '';
+      beforeAll(async () => {
+        const built = execFileSync('bash', [path.join(ROOT, 'scripts/local-images.sh')], {
+          encoding: 'utf8',
+        });
+        const images = Object.fromEntries(
+          built
+            .trim()
+            .split('\n')
+            .map((l) => l.split('=')),
+        );
+        helperImage = images.SPREAD_GCL_HELPER_IMAGE;
+        execFileSync(
+          'docker',
+          [
+            'build',
+            '--quiet',
+            '--network',
+            'none',
+            '--build-arg',
+            `BASE=${images.SPREAD_NODE_BASE_IMAGE}`,
+            '-t',
+            image,
+            ROOT,
+          ],
+          { env: { ...process.env, DOCKER_BUILDKIT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] },
+        );
+        // The kubeconfig as a file-type CI/CD variable (its certificates inline), as GitLab gives it.
+        variablesFile = path.join(project, '.home/file-kubeconfig.yml');
+        writeFileSync(
+          variablesFile,
+          stringify({ KUBECONFIG: { type: 'file', values: { '*': await kubeconfigOfContext() } } }),
+        );
+      });
+      afterAll(() => {
+        execFileSync('docker', ['image', 'rm', '--force', image], { stdio: 'ignore' });
+      });
 
-  test('an empty input package (GitLab refuses a missing one), or a package name without version: the job fails saying what to set, installing nothing', async () => {
-    const none = await gcl('no-package');
-    expect(none.code).not.toBe(0);
-    expect(none.log).toContain(
-      "spread: set the component's input 'package' to the npm package that provides spread (with 'version')",
-    );
-    expect(none.log).not.toMatch(/npm (install|error)/);
-    const unpinned = await gcl('no-version');
-    expect(unpinned.code).not.toBe(0);
-    expect(unpinned.log).toContain(
-      "spread: set the component's input 'version' to the exact version of some-package",
-    );
-    expect(unpinned.log).not.toMatch(/npm (install|error)/);
-  });
+      test('the image runs spread as the non-root user node, from /opt/spread', () => {
+        const run = (...args: string[]) =>
+          execFileSync('docker', ['run', '--rm', '--network', 'none', ...args], { encoding: 'utf8' }).trim();
+        expect(run(image, '--version')).toBe(
+          JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
+        );
+        expect(run('--entrypoint', 'id', image, '-u')).toBe('1000');
+        expect(run('--entrypoint', 'sh', image, '-c', 'echo "$SPREAD_HOME"; ls /opt/spread/gitlab')).toBe(
+          '/opt/spread\nreport.mjs',
+        );
+      });
+
+      test('deploy: the job runs in the image against the local cluster; artifacts and dotenv report', async () => {
+        const r = await gcl('image-deploy', { docker: { helperImage }, variablesFile });
+        expect(r.code, r.log).toBe(0);
+        expect(r.log).toContain(`image-deploy starting ${image}`);
+        const out = artifacts('image-deploy');
+        expect(out.dotenv()).toMatchObject({
+          SPREAD_OUTCOME: 'success',
+          SPREAD_DEPLOYMENT: 'app',
+          SPREAD_NAMESPACE: ns,
+          SPREAD_CONTEXT: 'spread-local',
+        });
+        expect(out.summaryMd()).toContain('### Deploy: `app` → context `spread-local`');
+        expect(r.log).not.toContain('mattermost-example-password');
+      });
+
+      test('a failed job leaves plan.md, summary.md and the dotenv report with the error, and a log without minified code', async () => {
+        const r = await gcl('image-broken', { docker: { helperImage }, variablesFile });
+        expect(r.code).not.toBe(0);
+        expect(longestLine(r.log)).toBeLessThan(LINE_LIMIT);
+        const out = artifacts('image-broken');
+        expect(out.planMd()).toMatch(/### ❌ Deploy failed: directory `broken`[\s\S]*rc\.yaml:6: YAML/);
+        expect(out.summaryMd()).toMatch(/rc\.yaml:6: YAML/);
+        expect(out.dotenv()).toMatchObject({ SPREAD_OUTCOME: 'failure' });
+      });
+    },
+  );
 });

@@ -18,15 +18,20 @@ export async function kubectl(
 ) {
   const bin = process.env.SPREAD_KUBECTL ?? 'kubectl';
   if (options.input !== undefined) {
-    return new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
+    return new Promise<{ stdout: string; stderr: string; code: number }>((resolve, reject) => {
       const child = spawn(bin, args, { env: process.env });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
+      // A kubectl that cannot start, or ends before reading its input (EPIPE on stdin), rejects
+      // too: a throw inside these handlers would be uncaught and leave the test waiting.
+      child.on('error', reject);
+      child.stdin.on('error', () => {});
       child.on('close', (code) => {
-        if (code !== 0 && !options.allowFail) throw new Error(`kubectl ${args.join(' ')} failed: ${stderr}`);
-        resolve({ stdout, stderr, code: code ?? 1 });
+        if (code !== 0 && !options.allowFail)
+          reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr}`));
+        else resolve({ stdout, stderr, code: code ?? 1 });
       });
       child.stdin.end(options.input);
     });

@@ -204,7 +204,7 @@ describe('build and push an & image', () => {
     expect(c.images[0]).toMatchObject({ built: false, pushed: false, digest: b.images[0]!.digest });
   });
 
-  test('build off: pinned to what the registry holds for the same context, else left unpinned', async () => {
+  test('build off: pinned to what the registry holds for the same context; a tag it lacks is an error', async () => {
     const current = await prepare(dir);
     const logger = recorder();
     const looked = await prepare(dir, { build: false, docker: 'unix:///nonexistent.sock' }, logger);
@@ -217,14 +217,31 @@ describe('build and push an & image', () => {
       dir,
       { build: false, tag: 'never-built', docker: 'unix:///nonexistent.sock' },
       logger,
+    ).catch((e) => e);
+    expect(missing).toBeInstanceOf(Error);
+    expect(missing.message).toMatch(
+      new RegExp(
+        `${registryHost}/${namespace}/hello:never-built \\(marked at .*\\) is not in the registry and building is off`,
+      ),
     );
-    expect(missing.images[0]).toMatchObject({
+  });
+
+  test('a plan builds nothing and names the image the deploy would build', async () => {
+    const logger = recorder();
+    const planned = await prepare(
+      dir,
+      { tag: 'plan-only', plan: true, docker: 'unix:///nonexistent.sock' },
+      logger,
+    );
+    expect(planned.images[0]).toMatchObject({
+      built: false,
+      pushed: false,
+      wouldBuild: true,
       digest: undefined,
-      reference: `${registryHost}/${namespace}/hello:never-built`,
     });
-    expect(logger.lines).toContainEqual(
-      expect.stringMatching(/^warn: .*never-built is not built from this context yet/),
-    );
+    const known = await prepare(dir, { plan: true, docker: 'unix:///nonexistent.sock' }, logger);
+    expect(known.images[0]!.wouldBuild).toBeUndefined();
+    expect(known.images[0]!.digest).toMatch(/^sha256:/);
   });
 
   test('push off: built locally, deployed by tag without digest', async () => {

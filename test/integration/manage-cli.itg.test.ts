@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { defineDelete, defineHistory, defineList, defineRollback } from '../../src/cli/manage.js';
 import { deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
+import { kubeconfigPath, kubectl, runNode, uniqueName } from './helpers.js';
 
 const ns = uniqueName('itg-mcli');
 const ctx = ['--context', 'spread-local'];
@@ -86,5 +86,49 @@ describe('spread history / rollback / list / delete (CLI definitions)', () => {
       objects: [{ kind: 'ConfigMap', name: 'cfg' }],
     });
     expect(await cli('list', 'spread-local', '-n', ns)).toBe('No spread deployments found.\n');
+  });
+});
+
+describe('spread status (the built CLI): exit 0 in sync, 2 differs, 1 error', () => {
+  const sns = uniqueName('itg-status');
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'spread-status-')), 'st');
+  const write = (data: string, extra = '') =>
+    writeFileSync(
+      path.join(dir, '.k2e', 'cm.yaml'),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: st}\ndata: {v: "${data}"}\n${extra}`,
+    );
+  const statusCode = async () =>
+    (await runNode('dist/cli/index.js', ['status', dir, '--context', 'spread-local', '-n', sns])).code;
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', sns]);
+    mkdirSync(path.join(dir, '.k2e'), { recursive: true });
+    write('a');
+    await deploy({
+      path: dir,
+      kubeconfig: { paths: [kubeconfigPath()] },
+      context: 'spread-local',
+      namespace: sns,
+      mode: 'deploy',
+      wait: false,
+      timeoutMs: 60_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 4,
+      logger: silentLogger,
+    });
+  });
+  afterAll(async () => {
+    await kubectl([...ctx, 'delete', 'namespace', sns, '--wait=false'], { allowFail: true });
+  });
+
+  test('in sync, then a changed value, then an object the server rejects', async () => {
+    expect(await statusCode()).toBe(0);
+    write('b');
+    expect(await statusCode()).toBe(2);
+    write(
+      'a',
+      '---\napiVersion: v1\nkind: Service\nmetadata: {name: bad}\nspec:\n  ports: [{port: 99999}]\n',
+    );
+    expect(await statusCode()).toBe(1);
   });
 });

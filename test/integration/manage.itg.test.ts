@@ -206,3 +206,61 @@ describe('history, rollback, list and delete on the local cluster', () => {
     await expect(history('shop', base)).rejects.toThrow(/no deployment shop/);
   });
 });
+
+describe('a rollback writes only what differs', () => {
+  const rns = uniqueName('itg-rb');
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'spread-rb-')), 'rb');
+  const rbase = { ...base, namespace: rns };
+  const write = (value: string) => {
+    mkdirSync(path.join(dir, '.k2e'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'deployment.yaml'),
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: rb}\nspec:\n  selector: {matchLabels: {app: rb}}\n  template:\n    metadata: {labels: {app: rb}}\n    spec:\n      containers: [{name: web, image: "nginx:1.27"}]\n',
+    );
+    writeFileSync(
+      path.join(dir, '.k2e', 'cm.yaml'),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: rb}\ndata: {k: "${value}"}\n`,
+    );
+  };
+  const run = (commit: string) =>
+    deploy({
+      ...rbase,
+      path: dir,
+      mode: 'deploy',
+      wait: false,
+      timeoutMs: 60_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 8,
+      commit,
+      annotations: {
+        'spread.rsprd.com/commit': commit,
+        'spread.rsprd.com/deployed-at': `2026-01-0${commit.length % 9}T00:00:00Z`,
+      },
+    });
+  const get = async (kind: string) =>
+    JSON.parse((await kubectl([...ctx, '-n', rns, 'get', kind, 'rb', '-o', 'json'])).stdout);
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', rns]);
+  });
+  afterAll(async () => {
+    await kubectl([...ctx, 'delete', 'namespace', rns, '--wait=false'], { allowFail: true });
+  });
+
+  test('an object the rollback does not change stays as it is: reported unchanged, annotations and generation kept', async () => {
+    write('one');
+    await run('a1');
+    write('two');
+    await run('b22');
+    const before = await get('deployment');
+    const report = await rollback('rb', undefined, { ...rbase, timeoutMs: 60_000 });
+    const action = (kind: string) => report.objects.find((o) => o.kind === kind)?.action;
+    expect(action('Deployment')).toBe('unchanged');
+    expect(action('ConfigMap')).toBe('configured');
+    const after = await get('deployment');
+    expect(after.metadata.generation).toBe(before.metadata.generation);
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(after.metadata.annotations['spread.rsprd.com/commit']).toBe('a1');
+    expect((await get('configmap')).data).toEqual({ k: 'one' });
+  });
+});

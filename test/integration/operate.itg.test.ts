@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import type { Logger } from '../../src/core/logger.js';
+import { clusterDir } from './env.js';
 import { kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
 
 // Acceptance of the "operating deployments" issue on the local cluster: failed rollouts fail fast
@@ -182,7 +183,8 @@ describe('interrupted deploys converge', () => {
   });
 
   test('the API server stopped during a deploy: non-zero, says what was and was not applied, prunes nothing; a re-run converges', async () => {
-    const pidFile = path.join(ROOT, '.cluster/run/kube-apiserver.pid');
+    // The API server of the cluster this run was given (SPREAD_CLUSTER_DIR), never another one.
+    const pidFile = path.join(clusterDir(), 'run/kube-apiserver.pid');
     const resume = () => process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGCONT');
     const old = dir('outage', { '.k2e/keep.yaml': configMaps('keep', 1, 'x') });
     await run(old, { wait: false });

@@ -67,8 +67,8 @@ describe('loadKubeconfig', () => {
   });
 
   test('an unreadable file is a KubeconfigError', () => {
-    expect(() => loadKubeconfig({ paths: ['/nonexistent/kubeconfig'] })).toThrow(
-      /cannot read the kubeconfig/,
+    expect(() => loadKubeconfig({ paths: [mkdtempSync(path.join(tmpdir(), 'spread-kc-'))] })).toThrow(
+      /cannot read the kubeconfig: .*EISDIR/,
     );
   });
 });
@@ -104,6 +104,19 @@ describe('kubeconfig errors never quote the file', () => {
   test('content that is no kubeconfig says so', () => {
     expect(() => loadKubeconfig({ content: 'YXBpVmVyc2lvbjogdjEK' })).toThrow(
       /holds no clusters and no contexts/,
+    );
+  });
+});
+
+describe('loadKubeconfig: files', () => {
+  test('when no file exists, the error names every one (not the first ENOENT)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'spread-kc-'));
+    const [a, b] = [path.join(dir, 'a'), path.join(dir, 'b')];
+    expect(() => loadKubeconfig({ paths: [a, b] })).toThrow(
+      new KubeconfigError(`no kubeconfig: none of these files exists: ${a}, ${b}`),
+    );
+    expect(() => loadKubeconfig({ paths: [a] })).toThrow(
+      new KubeconfigError(`no kubeconfig: ${a} does not exist`),
     );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { defaultHolder, leaseExpired, leaseName, microTime } from '../../../src/cluster/lock.js';
+import { KubeApiError, type KubeClient } from '../../../src/cluster/client.js';
+import { acquireLock, defaultHolder, leaseExpired, leaseName, microTime } from '../../../src/cluster/lock.js';
 
 const t0 = Date.parse('2025-01-01T00:00:00Z');
 
@@ -52,5 +53,53 @@ describe('lease expiry (renewTime + leaseDurationSeconds < now)', () => {
     expect(defaultHolder()).toMatch(new RegExp(`/${process.pid} #[0-9a-f]{6}$`));
     // Two deploys of one process are two holders.
     expect(defaultHolder()).not.toBe(defaultHolder());
+  });
+});
+
+describe('release', () => {
+  // A client that grants the Lease, then answers the first renewal with a 409 and shows the Lease
+  // held by another deploy: the lock is lost, and the onLost callback (a log write) fails.
+  function takenOverClient() {
+    const requests: string[] = [];
+    let reads = 0;
+    const lease = (holder: string) => ({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'spread.web', namespace: 'a', resourceVersion: '1', uid: 'u' },
+      spec: { holderIdentity: holder, leaseDurationSeconds: 30 },
+    });
+    const client = {
+      async getOrUndefined() {
+        reads++;
+        return reads === 1 ? undefined : lease('someone else');
+      },
+      async request(r: { method: string }) {
+        requests.push(r.method);
+        if (r.method === 'POST') return { body: lease('me') };
+        throw new KubeApiError(409, 'PUT lease', { reason: 'Conflict', code: 409 }, '');
+      },
+    };
+    return { client: client as unknown as KubeClient, requests };
+  }
+
+  test('never throws, even when a renewal ended in a callback that threw', async () => {
+    const { client, requests } = takenOverClient();
+    let lost!: () => void;
+    const lostCalled = new Promise<void>((resolve) => {
+      lost = resolve;
+    });
+    const lock = await acquireLock(client, 'web', 'a', {
+      holder: 'me',
+      renewIntervalMs: 5,
+      onLost: () => {
+        lost();
+        throw new Error('write EPIPE');
+      },
+    });
+    await lostCalled;
+    await expect(lock.release()).resolves.toBeUndefined();
+    expect(lock.held).toBe(false);
+    // Someone else's Lease now: not deleted.
+    expect(requests).not.toContain('DELETE');
   });
 });

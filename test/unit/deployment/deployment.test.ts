@@ -70,6 +70,28 @@ describe('Deployment.fromObjects', () => {
     expect(d.warnings[0]?.message).toMatch(/cluster-scoped/);
   });
 
+  test('an enforced namespace: objects naming another one are errors, all at once; cluster-scoped ones are not', () => {
+    const objects = [
+      obj('v1', 'ConfigMap', 'same', { metadata: { name: 'same', namespace: 'n' } }),
+      obj('v1', 'ConfigMap', 'other', { metadata: { name: 'other', namespace: 'o' } }),
+      obj('apps/v1', 'Deployment', 'web', { metadata: { name: 'web', namespace: 'p' } }),
+      obj('v1', 'Namespace', 'x', { metadata: { name: 'x', namespace: 'q' } }),
+    ];
+    expect(Deployment.fromObjects(objects, { namespace: 'n' }).objects()).toHaveLength(4);
+    let error: unknown;
+    try {
+      Deployment.fromObjects(objects, { namespace: 'n', enforceNamespace: true });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    const errors = (error as InputError).issues.filter((i) => i.severity === 'error');
+    expect(errors.map((i) => `${i.source.line}: ${i.message}`)).toEqual([
+      `${objects[1]!.source.line}: ConfigMap other: its namespace o does not match the namespace n given explicitly; drop its metadata.namespace, or deploy to o`,
+      `${objects[2]!.source.line}: Deployment.apps web: its namespace p does not match the namespace n given explicitly; drop its metadata.namespace, or deploy to p`,
+    ]);
+  });
+
   test('labels and annotations are applied to every object, overwriting', () => {
     const d = Deployment.fromObjects(
       [obj('v1', 'ConfigMap', 'a', { metadata: { name: 'a', labels: { keep: '1', over: 'old' } } })],

@@ -105,11 +105,11 @@ describe('planBuilds', () => {
     ]);
   });
 
-  test('an invalid referenced image is only a warning', async () => {
+  test('an invalid referenced image is an error (its pods would fail with InvalidImageName)', async () => {
     const plan = planBuilds(await app(tree({ 'a.ctr': 'image: Nginx\n' })), { requireRegistry: true });
     expect(plan.builds).toEqual([]);
     expect(plan.issues.map((i) => [i.severity, i.message])).toEqual([
-      ['warning', expect.stringContaining('must be lowercase')],
+      ['error', expect.stringContaining('must be lowercase')],
     ]);
   });
 

@@ -18,7 +18,7 @@ describe('diffObjects', () => {
       metadata: { name: 'web', resourceVersion: '2', generation: 2, labels: { tier: 'web' } },
       spec: { replicas: 2, template: { spec: { containers: [{ name: 'a', image: 'x:2', ports: [] }] } } },
     });
-    expect(diffObjects(live, after).map(formatChange)).toEqual([
+    expect(diffObjects(live, after).map((c) => formatChange(c))).toEqual([
       '+ metadata.labels: {"tier":"web"}',
       '~ spec.replicas: 1 → 2',
       '~ spec.template.spec.containers[0].image: "x:1" → "x:2"',
@@ -48,7 +48,9 @@ describe('diffObjects', () => {
       metadata: { name: 's' },
       data: { pw: 'bmV3', user: 'dQ==' },
     };
-    const text = diffObjects(live, after).map(formatChange).join('\n');
+    const text = diffObjects(live, after)
+      .map((c) => formatChange(c))
+      .join('\n');
     expect(text).toContain('~ data.pw: <redacted> → <redacted>');
     expect(text).toContain('+ data.user: <redacted>');
     expect(text).not.toMatch(/b2xk|bmV3|dQ==/);
@@ -62,6 +64,79 @@ describe('diffObjects', () => {
       metadata: { name: 'c' },
       data: { 'app.conf': 'x' },
     };
-    expect(diffObjects(live, after).map(formatChange)).toEqual(['+ data["app.conf"]: "x"']);
+    expect(diffObjects(live, after).map((c) => formatChange(c))).toEqual(['+ data["app.conf"]: "x"']);
+  });
+});
+
+describe('long and multi-line strings: a change is never hidden behind a cut', () => {
+  const cm = (data: Record<string, string>): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c' },
+    data,
+  });
+
+  test('a long single-line string changed near its end shows the changed region on both sides', () => {
+    const prefix = 'x'.repeat(300);
+    const [c] = diffObjects(cm({ url: `${prefix}-old-tail` }), cm({ url: `${prefix}-new-tail` }));
+    expect(c).toMatchObject({ op: 'change', path: 'data.url' });
+    expect(c!.before).not.toBe(c!.after);
+    expect(c!.before).toBe(`"…${'x'.repeat(23)}-old-tail"`);
+    expect(c!.after).toBe(`"…${'x'.repeat(23)}-new-tail"`);
+    expect(c!.lines).toBeUndefined();
+  });
+
+  test('a change in the middle of a long string: context on both sides, ellipses at both ends', () => {
+    const a = `${'a'.repeat(200)}OLD${'b'.repeat(200)}`;
+    const b = `${'a'.repeat(200)}NEW${'b'.repeat(200)}`;
+    const [c] = diffObjects(cm({ k: a }), cm({ k: b }));
+    expect(c!.before).toBe(`"…${'a'.repeat(24)}OLD${'b'.repeat(24)}…"`);
+    expect(c!.after).toBe(`"…${'a'.repeat(24)}NEW${'b'.repeat(24)}…"`);
+  });
+
+  test('a multi-line string gets a line diff with context, after any length of unchanged lines', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i}`);
+    const changed = [...lines];
+    changed[30] = 'line 30 changed';
+    const [c] = diffObjects(
+      cm({ 'app.conf': `${lines.join('\n')}\n` }),
+      cm({ 'app.conf': `${changed.join('\n')}\n` }),
+    );
+    expect(c!.lines).toEqual([
+      '@@ -28,7 +28,7 @@',
+      ' line 27',
+      ' line 28',
+      ' line 29',
+      '-line 30',
+      '+line 30 changed',
+      ' line 31',
+      ' line 32',
+      ' line 33',
+    ]);
+    expect(formatChange(c!, '  ').split('\n').slice(0, 3)).toEqual([
+      '~ data["app.conf"]:',
+      '    @@ -28,7 +28,7 @@',
+      '     line 27',
+    ]);
+  });
+
+  test('short strings are shown whole, as before', () => {
+    expect(diffObjects(cm({ k: 'a' }), cm({ k: 'b' })).map((c) => formatChange(c))).toEqual([
+      '~ data.k: "a" → "b"',
+    ]);
+  });
+
+  test('a Secret value that spans lines is never line-diffed', () => {
+    const s = (v: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      stringData: { pem: v },
+    });
+    const [c] = diffObjects(
+      s('-----BEGIN-----\nAAAA\n-----END-----'),
+      s('-----BEGIN-----\nBBBB\n-----END-----'),
+    );
+    expect(c).toEqual({ op: 'change', path: 'stringData.pem', before: '<redacted>', after: '<redacted>' });
   });
 });

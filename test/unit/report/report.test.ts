@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { formatPlanMarkdown } from '../../../src/report/comment.js';
 import { countActions, type DeployReport, formatReportText, objectRef } from '../../../src/report/report.js';
 
 const report: DeployReport = {
@@ -102,6 +103,39 @@ describe('report', () => {
     expect(text).toContain('      ~ spec.replicas: 1 → 2');
     expect(text).toContain('0 to create, 1 to update, 0 to replace, 0 unchanged, 0 to prune');
     expect(text).not.toContain('no value changes');
+  });
+
+  test('a line diff reads under its field, in the text report and the Markdown plan', () => {
+    const plan: DeployReport = {
+      ...report,
+      mode: 'plan',
+      objects: [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          namespace: 'prod',
+          name: 'conf',
+          action: 'update',
+          source: 'cm.yaml:1',
+          changes: [
+            {
+              op: 'change',
+              path: 'data["app.conf"]',
+              before: '"a"',
+              after: '"b"',
+              lines: ['@@ -1,2 +1,2 @@', ' keep', '-old', '+new'],
+            },
+          ],
+        },
+      ],
+      rollout: [],
+    };
+    expect(formatReportText(plan)).toContain(
+      '      ~ data["app.conf"]:\n        @@ -1,2 +1,2 @@\n         keep\n        -old\n        +new\n',
+    );
+    expect(formatPlanMarkdown(plan)).toContain(
+      '```diff\n  data["app.conf"]:\n    @@ -1,2 +1,2 @@\n     keep\n-   old\n+   new\n```',
+    );
   });
 
   test('a planned update without changed values says that only ownership moves', () => {

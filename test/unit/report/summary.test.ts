@@ -1,7 +1,12 @@
 import * as core from '@actions/core';
 import { describe, expect, test } from 'vitest';
 import type { ObjectReport } from '../../../src/report/report.js';
-import { addDeploySummary, SUMMARY_LIMIT_BYTES, type SummaryReport } from '../../../src/report/summary.js';
+import {
+  addDeploySummary,
+  addFailureSummary,
+  SUMMARY_LIMIT_BYTES,
+  type SummaryReport,
+} from '../../../src/report/summary.js';
 
 const obj = (
   i: number,
@@ -125,5 +130,63 @@ describe('addDeploySummary', () => {
     const html = render(big, { limitBytes: 64 * 1024 });
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(64 * 1024);
     expect(html).toMatch(/… and \d+ more \(trimmed to fit the summary limit/);
+  });
+});
+
+describe('the operation in the heading', () => {
+  test('mode delete is labelled a delete, with the deleted count, not a deploy', () => {
+    const deleted: SummaryReport = { ...report, objects: [obj(1, 'pruned'), obj(2, 'pruned')], rollout: [] };
+    const html = render(deleted, { operation: 'delete' });
+    expect(html).toContain('<h2>🗑️ spread delete: web → production · revision 7</h2>');
+    expect(html).toContain('<p><strong>2</strong> deleted</p>');
+    expect(html).not.toContain('spread deploy');
+  });
+
+  test('a plan stays a plan whatever the operation says', () => {
+    expect(render({ ...report, mode: 'plan' }, { operation: 'deploy' })).toContain('<h2>📋 spread plan: web');
+  });
+});
+
+describe('addFailureSummary: a run that failed before it had a report', () => {
+  const failures = [
+    {
+      message: 'Service: metadata.name is required',
+      file: 'deploy/web/.k2e/svc.yaml',
+      line: 3,
+      severity: 'error' as const,
+    },
+    { message: 'a <b> tag', file: 'deploy/web/.k2e/cm.yaml', line: 1, severity: 'warning' as const },
+    { message: 'no place', severity: 'error' as const },
+  ];
+  const renderFailure = (limitBytes?: number) => {
+    addFailureSummary(core.summary, '2 error(s) in the input; nothing was deployed', failures, {
+      operation: 'deploy',
+      target: 'deploy/web',
+      runUrl: 'https://gh/r/1',
+      ...(limitBytes ? { limitBytes } : {}),
+    });
+    const text = core.summary.stringify();
+    core.summary.emptyBuffer();
+    return text;
+  };
+
+  test('heading, the error, and each located failure with its file and line', () => {
+    const html = renderFailure();
+    expect(html).toContain('<h2>❌ spread deploy failed: deploy/web</h2>');
+    expect(html).toContain('<pre>2 error(s) in the input; nothing was deployed</pre>');
+    expect(html).toContain(
+      '<td>error</td><td><code>deploy/web/.k2e/svc.yaml:3</code></td><td>Service: metadata.name is required</td>',
+    );
+    expect(html).toContain(
+      '<td>warning</td><td><code>deploy/web/.k2e/cm.yaml:1</code></td><td>a &lt;b&gt; tag</td>',
+    );
+    expect(html).not.toContain('no place');
+  });
+
+  test('rows are left out, with a note, to fit the limit', () => {
+    const whole = Buffer.byteLength(renderFailure());
+    const html = renderFailure(whole - 10);
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(whole - 10);
+    expect(html).toContain('… and 1 more (trimmed to fit the summary limit)');
   });
 });

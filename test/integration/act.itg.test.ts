@@ -1,0 +1,425 @@
+// The Action under a real workflow runner: act (host mode) runs workflows with `uses: ./` in a scratch
+// repository holding the UNMODIFIED action.yml and dist/, against the local cluster, Docker engine and
+// registry of .cluster/env, with a local stand-in for the GitHub REST API. act reads action.yml, fills
+// in the defaults (`${{ github.token }}`), evaluates the expressions of the workflow, passes outputs to
+// later steps and collects the job summary, as GitHub's runner does; the direct `node dist/index.js`
+// tests in action.itg.test.ts cover the rest more cheaply.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { type ActRun, lostOutput, removeScratch, runAct, runActWholeLog, scratchRepo } from './act.js';
+import { type GitHubApi, startGitHubApi } from './github-api.js';
+import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+
+const ns = uniqueName('itg-act');
+const GITHUB_TOKEN = `ghs_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+const BOT_TOKEN = `ghp_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+
+/** `${{ x }}`, an expression of the workflow. */
+const expr = (x: string) => `\${{ ${x} }}`;
+
+type Step = Record<string, unknown>;
+
+/** A workflow of one job `spread` on ubuntu-latest (host mode under act) that checks out the repository first. */
+function workflow(on: string[], steps: Step[]): string {
+  return stringify({
+    name: 'spread',
+    on,
+    permissions: { contents: 'read', 'pull-requests': 'write' },
+    jobs: {
+      spread: { 'runs-on': 'ubuntu-latest', steps: [{ uses: 'actions/checkout@v4' }, ...steps] },
+    },
+  });
+}
+
+/** The Action's inputs each workflow of this file gives, to check that every input is exercised. */
+const exercised = new Set<string>();
+function spread(id: string, inputs: Record<string, string>, extra: Step = {}): Step {
+  for (const k of Object.keys(inputs)) exercised.add(k);
+  return { id, uses: './', with: inputs, ...extra };
+}
+
+const target = () => ({ kubeconfig: expr('secrets.KUBECONFIG'), context: 'spread-local', namespace: ns });
+
+let api: GitHubApi;
+let env: Record<string, string>;
+let secrets: Record<string, string>;
+let registryPassword: string;
+
+/** Every credential of the runs: kubeconfig (whole, base64, its key/token/password values), registry, tokens. */
+function credentials(): string[] {
+  const kubeconfig = kubeconfigContent();
+  const values = kubeconfig
+    .split('\n')
+    .filter((l) => /key-data|certificate-data|token|password/.test(l))
+    .map((l) => l.replace(/^.*?:\s*/, '').trim())
+    .filter((v) => v.length >= 16);
+  expect(values.length, 'the kubeconfig holds keys to look for').toBeGreaterThanOrEqual(2);
+  const dockerConfig = readFileSync(path.join(env.DOCKER_CONFIG!, 'config.json'), 'utf8');
+  const auths = [...dockerConfig.matchAll(/"auth"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!);
+  return [
+    kubeconfig,
+    Buffer.from(kubeconfig).toString('base64'),
+    ...values,
+    registryPassword,
+    ...auths,
+    GITHUB_TOKEN,
+    BOT_TOKEN,
+  ];
+}
+
+/** No credential in the log act shows, in any step's outputs or in any job summary. */
+function expectNoCredential(run: ActRun): void {
+  const texts = [run.log, ...run.steps.flatMap((s) => [s.summary, ...Object.values(s.outputs)])];
+  for (const secret of credentials())
+    for (const text of texts)
+      expect(text.includes(secret), `a credential leaked: ${secret.slice(0, 8)}…`).toBe(false);
+}
+
+async function live(kind: string, name: string, jsonpath: string): Promise<string> {
+  const r = await kubectl(
+    ['--context', 'spread-local', '-n', ns, 'get', kind, name, '-o', `jsonpath=${jsonpath}`],
+    {
+      allowFail: true,
+    },
+  );
+  return r.code === 0 ? r.stdout : `(not found: ${r.stderr.trim()})`;
+}
+
+beforeAll(async () => {
+  api = await startGitHubApi();
+  registryPassword = readFileSync(process.env.SPREAD_REGISTRY_PASSWORD_FILE!, 'utf8').trim();
+  env = {
+    DOCKER_HOST: process.env.DOCKER_HOST!,
+    DOCKER_CONFIG: process.env.DOCKER_CONFIG!,
+    GITHUB_API_URL: api.url,
+  };
+  secrets = { KUBECONFIG: kubeconfigContent(), GITHUB_TOKEN, BOT_TOKEN };
+  await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+});
+afterAll(async () => {
+  removeScratch();
+  await api?.close();
+  await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+    allowFail: true,
+  });
+});
+
+const registry = () => `${process.env.SPREAD_REGISTRY}/${ns}`;
+
+// The workflows are made when the file loads, so that the last test sees every input they give.
+const deployWorkflow = workflow(
+  ['push'],
+  [
+    spread('deploy', {
+      ...target(),
+      path: 'deploy/mattermost',
+      timeout: '2m',
+      wait: 'true',
+      'wait-load-balancer': 'false',
+      prune: 'true',
+      'force-conflicts': 'true',
+      replace: 'true',
+      adopt: 'false',
+      concurrency: '4',
+      'lock-timeout': '1m',
+      annotate: 'true',
+    }),
+    {
+      id: 'read',
+      name: 'read the outputs',
+      env: { OBJECTS: expr('steps.deploy.outputs.objects'), REVISION: expr('steps.deploy.outputs.revision') },
+      run: [
+        `test "${expr('steps.deploy.outputs.deployment')}" = mattermost`,
+        `test "${expr('steps.deploy.outputs.namespace')}" = "${ns}"`,
+        `test "${expr('steps.deploy.outputs.changed')}" = true`,
+        'test "$REVISION" = 1',
+        `echo "deployment=${expr('steps.deploy.outputs.deployment')}" >> "$GITHUB_OUTPUT"`,
+        `echo "created=${expr('steps.deploy.outputs.created')}" >> "$GITHUB_OUTPUT"`,
+        `echo "kinds=$(node -e 'console.log(JSON.parse(process.env.OBJECTS).map((o) => o.kind).sort().join(","))')" >> "$GITHUB_OUTPUT"`,
+      ].join('\n'),
+    },
+    spread('build', {
+      ...target(),
+      path: 'deploy/hello-build',
+      registry: registry(),
+      tag: 'act-1',
+      'build-args': `BASE=${process.env.SPREAD_BASE_IMAGE}`,
+      build: 'true',
+      push: 'true',
+      'layer-cache': 'false',
+      'object-annotations': 'false',
+      timeout: '2m',
+    }),
+    spread('prebuilt', {
+      ...target(),
+      path: 'deploy/hello-build',
+      mode: 'plan',
+      registry: registry(),
+      tag: 'act-1',
+      build: 'false',
+      push: 'false',
+      comment: 'false',
+    }),
+    spread('delete', { ...target(), path: 'deploy/hello-build', name: 'hello-build', mode: 'delete' }),
+  ],
+);
+
+const failureWorkflow = workflow(
+  ['push'],
+  [
+    spread('context', { ...target(), context: 'nope', path: 'deploy/stuck' }, { 'continue-on-error': true }),
+    spread(
+      'rollout',
+      { ...target(), path: 'deploy/stuck', timeout: '90s', 'rollback-on-failure': 'true' },
+      { 'continue-on-error': true },
+    ),
+    spread('broken', { ...target(), path: 'deploy/broken' }),
+    { id: 'after', run: 'echo not reached' },
+  ],
+);
+
+const pullRequestWorkflow = workflow(
+  ['pull_request'],
+  [
+    // In plan mode on a pull request the base branch (main) chooses the context.
+    spread('plan', {
+      kubeconfig: expr('secrets.KUBECONFIG'),
+      namespace: ns,
+      path: 'deploy/mattermost',
+      mode: 'plan',
+      environments: 'main=spread-local\nrelease/*=spread-team-a',
+    }),
+    spread('plan-bot', {
+      ...target(),
+      path: 'deploy/hello-build',
+      mode: 'plan',
+      registry: registry(),
+      build: 'false',
+      push: 'false',
+      tag: 'act-1',
+      'github-token': expr('secrets.BOT_TOKEN'),
+    }),
+    spread('no-comment', {
+      ...target(),
+      path: 'deploy/hello-build',
+      mode: 'plan',
+      registry: registry(),
+      build: 'false',
+      push: 'false',
+      tag: 'act-1',
+      comment: 'false',
+    }),
+    // In deploy mode on a pull request the head branch (feature/x) chooses: no line maps it.
+    spread('preview', {
+      kubeconfig: expr('secrets.KUBECONFIG'),
+      namespace: ns,
+      path: 'deploy/mattermost',
+      environments: 'main=spread-local',
+    }),
+    {
+      id: 'skipped',
+      if: "steps.preview.outputs.skipped == 'true'",
+      run: `echo "no environment for ${expr('github.head_ref')}"`,
+    },
+  ],
+);
+
+describe('the Action under act', () => {
+  test('push: the unmodified action.yml deploys examples/mattermost, a later step reads the outputs; an & image is built, pushed, planned without building, deleted', async () => {
+    const repo = await scratchRepo({
+      action: true,
+      copy: { 'deploy/mattermost': 'examples/mattermost', 'deploy/hello-build': 'examples/hello-build' },
+      workflow: deployWorkflow,
+    });
+    const run = await runAct({ repo, env, secrets });
+    expect(run.code, run.log).toBe(0);
+
+    const deploy = run.step('deploy');
+    expect(deploy.result).toBe('success');
+    expect(deploy.outputs).toMatchObject({
+      deployment: 'mattermost',
+      namespace: ns,
+      context: 'spread-local',
+    });
+    const objects = JSON.parse(deploy.outputs.objects!) as { kind: string; name: string; action: string }[];
+    expect(objects.map((o) => `${o.kind}/${o.name}:${o.action}`).sort()).toEqual([
+      'ReplicationController/mattermost:created',
+      'Secret/mattermost-db:created',
+      'Service/mattermost:created',
+    ]);
+    expect(deploy.summary).toContain('spread deploy: mattermost → spread-local');
+    expect(deploy.summary).toContain('<code>replicationcontroller/mattermost</code>');
+
+    // The next step saw the outputs both through expressions and through env:.
+    expect(run.step('read').result).toBe('success');
+    expect(run.step('read').outputs).toEqual({
+      deployment: 'mattermost',
+      created: '3',
+      kinds: 'ReplicationController,Secret,Service',
+    });
+    expect(await live('rc', 'mattermost', '{.status.readyReplicas}')).toBe('1');
+    // object-annotations defaults to true: the commit of the scratch repository.
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    expect(await live('rc', 'mattermost', '{.metadata.annotations.spread\\.rsprd\\.com/commit}')).toBe(sha);
+
+    const build = run.step('build');
+    expect(build.result).toBe('success');
+    const images = JSON.parse(build.outputs.images!) as {
+      reference: string;
+      digest: string;
+      built: boolean;
+      pushed: boolean;
+    }[];
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatchObject({ built: true, pushed: true, tag: 'act-1' });
+    expect(images[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(images[0]!.reference).toBe(`${registry()}/hello-build:act-1@${images[0]!.digest}`);
+    expect(build.summary).toContain('hello-build');
+    expect(run.step('prebuilt').result).toBe('success');
+    const prebuilt = JSON.parse(run.step('prebuilt').outputs.images!) as {
+      digest: string;
+      built: boolean;
+      pushed: boolean;
+    }[];
+    // Not built, not pushed: the tag the build step pushed is what the plan deploys.
+    expect(prebuilt).toEqual([
+      expect.objectContaining({ reference: `${registry()}/hello-build:act-1`, built: false, pushed: false }),
+    ]);
+
+    const deleted = run.step('delete');
+    expect(deleted.result).toBe('success');
+    const gone = JSON.parse(deleted.outputs.objects!) as { kind: string; action: string }[];
+    expect(gone.length).toBeGreaterThan(0);
+    expect(new Set(gone.map((o) => o.action))).toEqual(new Set(['pruned']));
+    expect(await live('deployment', 'hello-build', '{.metadata.name}')).toMatch(/^\(not found/);
+    expect(api.requests).toEqual([]);
+    expectNoCredential(run);
+  });
+
+  test('failures fail their step with the reason: an unknown context, a rollout that cannot succeed, a broken directory with file:line', async () => {
+    const repo = await scratchRepo({
+      action: true,
+      files: {
+        'deploy/broken/.k2e/objects.yaml':
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n',
+        'deploy/stuck/deployment.yaml': [
+          'apiVersion: apps/v1',
+          'kind: Deployment',
+          'metadata: {name: stuck}',
+          'spec:',
+          '  replicas: 1',
+          '  selector: {matchLabels: {app: stuck}}',
+          '  template:',
+          '    metadata: {labels: {app: stuck}}',
+          '    spec: {containers: [{name: web, image: "unpullable.invalid/web:1"}]}',
+          '',
+        ].join('\n'),
+      },
+      workflow: failureWorkflow,
+    });
+    // The workflow gives the same result when run again (act can lose a failed step's last lines).
+    const run = await runActWholeLog({ repo, env, secrets });
+    expect(lostOutput(run), run.log).toEqual([]);
+    expect(run.code, run.log).not.toBe(0);
+
+    const context = run.step('context');
+    expect(context.result).toBe('failure');
+    expect(context.log, run.log).toMatch(
+      /::error::context "nope" does not exist in .*; available contexts: .*spread-local/,
+    );
+
+    const rollout = run.step('rollout');
+    expect(rollout.result).toBe('failure');
+    expect(rollout.log).toMatch(/ImagePullBackOff|ErrImagePull/);
+    expect(rollout.summary).toContain('stuck');
+
+    const broken = run.step('broken');
+    expect(broken.result).toBe('failure');
+    expect(broken.log).toMatch(/::error file=deploy\/broken\/\.k2e\/objects\.yaml,line=\d+/);
+    expect(broken.log).toMatch(/::error::1 error in the input:%0A {2}\.k2e\/objects\.yaml:\d+: YAML: /);
+    expect(run.steps.some((s) => s.id === 'after')).toBe(false);
+    // Nothing of the broken directory was written.
+    expect(await live('configmap', 'fine', '{.metadata.name}')).toMatch(/^\(not found/);
+    expectNoCredential(run);
+  });
+
+  test('pull_request: plans post one comment each through the local API (github.token by default, or github-token); environments; comment false; deploy mode skips a head branch no line maps', async () => {
+    const repo = await scratchRepo({
+      action: true,
+      copy: { 'deploy/mattermost': 'examples/mattermost', 'deploy/hello-build': 'examples/hello-build' },
+      workflow: pullRequestWorkflow,
+    });
+    const payload = {
+      number: 12,
+      pull_request: {
+        number: 12,
+        head: { ref: 'feature/x', sha: 'feedfacefeedfacefeedfacefeedfacefeedface' },
+        base: { ref: 'main' },
+      },
+      repository: { full_name: 'acme/shop', private: true },
+    };
+    // After the push test: mattermost is as deployed there; hello-build, deleted there, is to create
+    // from the image that test pushed.
+    api.requests.length = 0;
+    const run = await runAct({ repo, event: 'pull_request', payload, env, secrets });
+    expect(run.code, run.log).toBe(0);
+
+    const plan = run.step('plan');
+    expect(plan.outputs).toMatchObject({
+      context: 'spread-local',
+      changed: 'false',
+      deployment: 'mattermost',
+    });
+    const mine = api.comments.filter((c) => c.issue === 12);
+    expect(mine.map((c) => c.body.split('\n')[0])).toEqual([
+      `<!-- spread-plan:spread-local/${ns}/mattermost -->`,
+      `<!-- spread-plan:spread-local/${ns}/hello-build -->`,
+    ]);
+    expect(mine[0]!.body).toContain('No changes.');
+    expect(mine[1]!.body).toContain('to create');
+    expect(plan.outputs['comment-url']).toBe(mine[0]!.html_url);
+    expect(run.step('plan-bot').outputs['comment-url']).toBe(mine[1]!.html_url);
+    // The default `${{ github.token }}` (act: the GITHUB_TOKEN secret), then the explicit input.
+    expect([...api.auth]).toEqual([`token ${GITHUB_TOKEN}`, `token ${BOT_TOKEN}`]);
+    expect(run.step('no-comment').outputs.changed).toBe('true');
+    expect(run.step('no-comment').outputs['comment-url'] ?? '').toBe('');
+    expect(api.comments).toHaveLength(2);
+    expect(plan.summary).toContain('Plan');
+
+    expect(run.step('preview').outputs.skipped).toBe('true');
+    expect(run.step('preview').log).toContain(
+      '::notice::branch "feature/x" matches no line of the environments input',
+    );
+    expect(run.step('skipped').log).toContain('no environment for feature/x');
+    expectNoCredential(run);
+    for (const c of api.comments) for (const s of credentials()) expect(c.body.includes(s)).toBe(false);
+  });
+
+  test('an action.yml with an expression in an input description does not load (the defect act found)', async () => {
+    const text = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+    const broken = text.replace(
+      /(\n {2}kubeconfig:\n {4}description: >-\n)/,
+      `$1      Example: ${expr('secrets.KUBECONFIG')}.\n`,
+    );
+    expect(broken).not.toBe(text);
+    const repo = await scratchRepo({
+      copy: { dist: 'dist' },
+      files: { 'action.yml': broken },
+      workflow: workflow(['push'], [spread('load', { ...target(), path: '.', mode: 'plan' })]),
+    });
+    const run = await runAct({ repo, env, secrets });
+    expect(run.code).not.toBe(0);
+    expect(run.step('load').result).toBe('failure');
+    expect(run.log).toMatch(/Line: \d+ Column \d+: expressions are not allowed here/);
+  });
+
+  test('every input of action.yml was given through the runner by a workflow of this file', () => {
+    const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, unknown>;
+    };
+    expect([...exercised].sort()).toEqual(Object.keys(action.inputs).sort());
+  });
+});

@@ -1,0 +1,172 @@
+// gitlab/report.mjs, the GitLab component's report step, run as the job runs it (`node
+// gitlab/report.mjs REPORT.json OUT_DIR STATUS`) on the shapes `spread deploy|plan -o json` writes:
+// a report, a failure {error, failures, report?}, nothing at all. Every case writes all three files.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const script = path.resolve('gitlab/report.mjs');
+
+const report = {
+  deployment: 'web',
+  namespace: 'shop',
+  context: 'prod',
+  mode: 'deploy',
+  objects: [
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      namespace: 'shop',
+      name: 'web',
+      action: 'created',
+      source: 'svc.yaml:1',
+    },
+  ],
+  images: [],
+  rollout: [
+    {
+      kind: 'Deployment',
+      namespace: 'shop',
+      name: 'web',
+      ready: false,
+      message: 'ImagePullBackOff',
+      durationMs: 4200,
+    },
+  ],
+  durationMs: 5000,
+};
+
+function run(content: string | undefined, status: number, env: NodeJS.ProcessEnv = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-report-'));
+  const file = path.join(dir, 'report.json');
+  if (content !== undefined) writeFileSync(file, content);
+  const out = path.join(dir, 'out');
+  const r = spawnSync(process.execPath, [script, file, out, String(status)], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, SPREAD_INPUT_MODE: 'deploy', SPREAD_INPUT_PATH: 'deploy/web', ...env },
+  });
+  const read = (f: string) => readFileSync(path.join(out, f), 'utf8');
+  const dotenv = Object.fromEntries(
+    read('spread.env')
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+  return { ...r, plan: read('plan.md'), summary: read('summary.md'), dotenv };
+}
+
+describe('gitlab/report.mjs', () => {
+  test.each([
+    {
+      name: 'a report',
+      content: JSON.stringify({ ...report, rollout: [] }),
+      status: 0,
+      plan: ['### Deploy: `web` → context `prod`, namespace `shop`', '`service/web`'],
+      dotenv: {
+        SPREAD_OUTCOME: 'success',
+        SPREAD_ERROR: '',
+        SPREAD_DEPLOYMENT: 'web',
+        SPREAD_CHANGED: 'true',
+      },
+    },
+    {
+      name: 'an input error: the message and each place',
+      content: JSON.stringify({
+        error: '2 errors in the input',
+        failures: [
+          { message: 'YAML: bad indentation', file: 'rc.yaml', line: 6, severity: 'error' },
+          {
+            message: 'unknown field "spec.replica"',
+            file: 'web/deployment.yaml',
+            line: 9,
+            severity: 'error',
+          },
+        ],
+      }),
+      status: 1,
+      plan: [
+        '### ❌ Deploy failed: directory `deploy/web`',
+        'error: 2 errors in the input\n  rc.yaml:6: YAML: bad indentation\n  web/deployment.yaml:9: unknown field "spec.replica"',
+      ],
+      dotenv: {
+        SPREAD_OUTCOME: 'failure',
+        SPREAD_ERROR: '2 errors in the input',
+        SPREAD_DEPLOYMENT: '',
+        SPREAD_CHANGED: '',
+      },
+    },
+    {
+      name: 'a failed rollout: the error, then what was applied',
+      content: JSON.stringify({
+        error: 'rollout failed: deployment/web: ImagePullBackOff',
+        failures: [],
+        report,
+      }),
+      status: 1,
+      plan: [
+        '### ❌ Deploy failed: `web`, context `prod`, namespace `shop`',
+        'error: rollout failed: deployment/web: ImagePullBackOff',
+        '#### What was applied before the failure',
+        '#### Deploy: `web`',
+      ],
+      dotenv: {
+        SPREAD_OUTCOME: 'failure',
+        SPREAD_DEPLOYMENT: 'web',
+        SPREAD_NAMESPACE: 'shop',
+        SPREAD_CHANGED: 'true',
+      },
+    },
+    {
+      name: 'nothing written (spread stopped before its report, e.g. a bad flag)',
+      content: undefined,
+      status: 1,
+      plan: ['error: spread exited with status 1 before writing a report; its errors are in the job log'],
+      dotenv: { SPREAD_OUTCOME: 'failure', SPREAD_DEPLOYMENT: '' },
+    },
+    {
+      name: 'not JSON',
+      content: 'Killed\n',
+      status: 137,
+      plan: ['is not JSON'],
+      dotenv: { SPREAD_OUTCOME: 'failure' },
+    },
+  ])('$name: plan.md, summary.md and spread.env, exit code 0', ({ content, status, plan, dotenv }) => {
+    const r = run(content, status);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    for (const text of plan) expect(r.plan).toContain(text);
+    expect(r.summary.startsWith(r.plan)).toBe(true);
+    expect(r.dotenv).toMatchObject(dotenv);
+  });
+
+  test('a failed plan without a report changed nothing', () => {
+    const r = run(JSON.stringify({ error: 'x', failures: [] }), 1, { SPREAD_INPUT_MODE: 'plan' });
+    expect(r.plan).toContain('### ❌ Plan failed');
+    expect(r.dotenv.SPREAD_CHANGED).toBe('false');
+  });
+
+  test('summary.md adds the rollout table', () => {
+    const r = run(JSON.stringify({ error: 'rollout failed', failures: [], report }), 1);
+    expect(r.summary).toContain('| `deployment/web` | ❌ | ImagePullBackOff | 4.2s |');
+  });
+
+  test('dotenv values are one line and at most 1,000 characters', () => {
+    const r = run(JSON.stringify({ error: `first\n  second ${'x'.repeat(3000)}`, failures: [] }), 1);
+    expect(r.dotenv.SPREAD_ERROR).toMatch(/^first second x+…$/);
+    expect(r.dotenv.SPREAD_ERROR?.length).toBe(1000);
+  });
+
+  test('a report the bundle cannot format: the files still say so, the error is short lines, exit code 1', () => {
+    const r = run(JSON.stringify({ deployment: 'web', objects: [null], rollout: [] }), 0);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      'spread report: could not format the report: TypeError: Cannot read properties of null',
+    );
+    expect(r.stderr).toMatch(/ {4}at .*dist\/spread\.js:\d+:\d+/);
+    expect(Math.max(...`${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.length))).toBeLessThan(400);
+    expect(r.plan).toContain('could not format the report');
+    expect(r.dotenv.SPREAD_OUTCOME).toBe('failure');
+  });
+});
