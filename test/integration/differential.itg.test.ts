@@ -266,6 +266,8 @@ async function newSides(label: string): Promise<[Side, Side]> {
 beforeAll(async () => {
   const crd = path.join(temp, 'crd.yaml');
   writeFileSync(crd, PROBE_CRD);
+  // A run just before deleted it: wait until it is gone (at once when there is none).
+  await kubectlRun(['wait', '--for=delete', '--timeout=120s', `crd/probes.${PROBE_GROUP}`]);
   const r = await kubectlRun(['apply', '--server-side', '-f', crd]);
   if (r.code !== 0) throw new Error(`the Probe CRD: ${r.stderr}`);
   await kubectlRun(['wait', '--for=condition=Established', '--timeout=60s', `crd/probes.${PROBE_GROUP}`]);
@@ -274,6 +276,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const side of sides)
     await kubectlRun(['delete', 'namespace', side.ns, '--wait=false', '--ignore-not-found']);
+  await kubectlRun(['delete', 'crd', `probes.${PROBE_GROUP}`, '--wait=false', '--ignore-not-found']);
   rmSync(temp, { recursive: true, force: true });
 });
 
