@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
+import { fromJson, toJson } from '../deployment/json.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -163,7 +164,7 @@ export class KubeClient {
     url.pathname = joinPath(this.server.pathname, req.path);
     for (const [k, v] of Object.entries(req.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const body = req.body === undefined ? undefined : toJson(req.body);
     const headers: Record<string, string> = {
       ...(opts.headers as Record<string, string>),
       Accept: req.accept ?? 'application/json',
@@ -197,7 +198,7 @@ export class KubeClient {
             const warnings = parseWarnings(res.headers.warning);
             if (status >= 200 && status < 300) {
               try {
-                resolve({ status, body: (raw ? JSON.parse(raw) : undefined) as T, warnings });
+                resolve({ status, body: (raw ? fromJson(raw) : undefined) as T, warnings });
               } catch {
                 reject(
                   new KubeApiError(

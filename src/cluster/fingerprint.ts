@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { toJson } from '../deployment/json.js';
 import { isCoreSecret, type KubeObject } from '../deployment/kube-object.js';
 
 /**
@@ -87,7 +88,7 @@ export function applyEntries(o: KubeObject, fieldManager: string): ManagedFields
 
 /** JSON with object keys sorted, so that equal values give equal text whatever their key order. */
 export function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, value) =>
+  return toJson(v, (_k, value) =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
       : value,

@@ -1,4 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { fromJson, toJson } from '../deployment/json.js';
 import type { KubeObject } from '../deployment/kube-object.js';
 import type { ApplySet } from './applyset.js';
 import { SPREAD } from './applyset.js';
@@ -77,12 +78,12 @@ export function revisionSecretName(deployment: string, revision: number): string
 
 /** The object set as stored: JSON, gzip, base64 (a Secret's `data` value holds the gzip bytes). */
 export function encodeObjects(objects: readonly KubeObject[]): string {
-  return gzipSync(Buffer.from(JSON.stringify(objects), 'utf8')).toString('base64');
+  return gzipSync(Buffer.from(toJson(objects), 'utf8')).toString('base64');
 }
 
 /** The inverse of {@link encodeObjects}. @throws Error when the text is not gzip of a JSON array. */
 export function decodeObjects(data: string): KubeObject[] {
-  const parsed = JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as unknown;
+  const parsed = fromJson(gunzipSync(Buffer.from(data, 'base64')).toString('utf8'));
   if (!Array.isArray(parsed)) throw new Error('a revision holds no object list');
   return parsed as KubeObject[];
 }

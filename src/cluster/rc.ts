@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { toJson } from '../deployment/json.js';
 import type { KubeObject } from '../deployment/kube-object.js';
 import type { KubeClient } from './client.js';
 
@@ -120,7 +121,7 @@ export async function replaceOldPods(
 }
 
 function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, value) =>
+  return toJson(v, (_k, value) =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
       : value,

@@ -6,9 +6,12 @@ import {
   isSeq,
   LineCounter,
   type Node,
+  type Pair,
   parseAllDocuments,
   type Scalar,
+  visit,
 } from 'yaml';
+import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
 import { type InputIssue, IssueList, type Source } from './source.js';
 
 /** A path into a decoded value: mapping keys and sequence indexes, e.g. `['spec', 'containers', 0]`. */
@@ -233,7 +236,7 @@ function positionsOf(
   }
   if (isMap(target)) {
     const own = target.items.filter((pair) => isScalar(pair.key) && !isMergeKey(pair.key));
-    const keys = own.map((pair) => flatten(String((pair.key as Scalar).value)));
+    const keys = own.map((pair) => flatten(jsonKey((pair.key as Scalar).value)));
     const values = new Array<Positions | undefined>(own.length);
     const merges = target.items.filter((pair) => isMergeKey(pair.key) && pair.value);
     const merged: Positions[] | undefined = merges.length > 0 ? [] : undefined;
@@ -271,7 +274,7 @@ function childNode(node: Node, key: string | number, resolve: (n: Node) => Node)
   }
   if (!isMap(node)) return undefined;
   for (const pair of node.items) {
-    if (isScalar(pair.key) && !isMergeKey(pair.key) && String(pair.key.value) === String(key)) {
+    if (isScalar(pair.key) && !isMergeKey(pair.key) && jsonKey(pair.key.value) === String(key)) {
       return (pair.value ?? undefined) as Node | undefined;
     }
   }
@@ -295,19 +298,17 @@ export interface DecodeResult {
 }
 
 /**
- * Checks that a file is UTF-8 text and returns it without a byte-order mark.
- * Rejects UTF-16 (BOM `FF FE`/`FE FF`, or NUL bytes between characters) and binary content, since
- * YAML readers in the Kubernetes toolchain accept only UTF-8 in practice.
+ * Checks that a file is text as kubectl reads it and returns it without a byte-order mark: UTF-8,
+ * or UTF-16 with a BOM (`FF FE` little-endian, `FE FF` big-endian), which kubectl decodes through
+ * `unicode.BOMOverride` (k8s.io/cli-runtime's file visitor). Rejects UTF-16 without a BOM (NUL
+ * bytes between characters: kubectl fails on its control characters) and binary content. Bytes that
+ * are not UTF-8 are refused, where kubectl reads each as U+FFFD and stores the damaged text.
  *
  * @returns the text, or an error message naming what the file looks like.
  */
 export function textOf(bytes: Uint8Array): { text: string } | { error: string } {
-  if (
-    bytes.length >= 2 &&
-    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
-  ) {
-    return { error: 'is UTF-16 encoded; save it as UTF-8' };
-  }
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return utf16(bytes, 'utf-16le');
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return utf16(bytes, 'utf-16be');
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
     // ASCII text saved as UTF-16 without a BOM has a NUL beside every character.
@@ -315,7 +316,10 @@ export function textOf(bytes: Uint8Array): { text: string } | { error: string } 
     const sample = Math.min(bytes.length, 512);
     for (let i = 0; i < sample; i++) if (bytes[i] === 0) nuls++;
     return nuls * 3 >= sample
-      ? { error: 'looks UTF-16 encoded (NUL bytes between characters); save it as UTF-8' }
+      ? {
+          error:
+            'looks UTF-16 encoded without a byte-order mark (NUL bytes between characters); save it as UTF-8',
+        }
       : { error: 'is not a text file (it holds NUL bytes)' };
   }
   let text: string;
@@ -325,6 +329,17 @@ export function textOf(bytes: Uint8Array): { text: string } | { error: string } 
     return { error: 'is not UTF-8 text' };
   }
   return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+}
+
+function utf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): { text: string } | { error: string } {
+  try {
+    // The decoder drops the BOM itself (ignoreBOM false).
+    return { text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
+  } catch {
+    return {
+      error: `is not ${encoding === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE'} text, though it starts with its byte-order mark`,
+    };
+  }
 }
 
 /**
@@ -343,27 +358,32 @@ export function decodeBytes(file: string, bytes: Uint8Array): DecodeResult {
   return decodeText(file, text.text);
 }
 
+/** {@link KUBECTL_YAML}, duplicate keys refused, errors without the library's code excerpts. */
+const PARSE_OPTIONS = { ...KUBECTL_YAML, uniqueKeys: true, prettyErrors: false } as const;
+
 /**
  * Decodes multi-document YAML (JSON is read as the YAML it is) into one value per non-empty
- * document. Empty and comment-only documents are skipped. CRLF line ends and a leading BOM are
- * accepted. Duplicate mapping keys are errors (the `yaml` library's `uniqueKeys`, as the API
- * server's strict decoding rejects them); `<<` merge keys and anchors work as in YAML 1.1.
+ * document, with the values kubectl sends for the same text (sigs.k8s.io/yaml: YAML 1.1 scalars,
+ * Go's integer syntax, integers exact in the int64 range as BigInt past 2^53; see kubectl-yaml.ts).
+ * Empty and comment-only documents are skipped. CRLF line ends and a leading BOM are accepted.
+ * `<<` merge keys and anchors work as in YAML 1.1.
  *
- * Errors: YAML syntax errors as `file:line` issues; the documents of a file with a syntax error are
- * not returned, so a half-read file is never deployed.
+ * Errors, as `file:line` issues, where kubectl fails too: YAML syntax; `.inf`/`.nan` values (no JSON
+ * form); null, int64-overflowing and collection mapping keys. Stricter than kubectl, on purpose:
+ * duplicate mapping keys (kubectl silently keeps the last; the `yaml` library's `uniqueKeys`), also
+ * when two keys give the same JSON key (`1` and `"1"`), and a key written before a `<<` that merges
+ * the same key (go-yaml v2 lets the merge override it, the YAML merge spec does the opposite).
+ * The documents of a file with an error are not returned, so a half-read file is never deployed.
  */
 export function decodeText(file: string, text: string): DecodeResult {
   const issues = new IssueList();
   const lineCounter = new LineCounter();
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const documents = parseAllDocuments(body, {
-    lineCounter,
-    merge: true,
-    uniqueKeys: true,
-    prettyErrors: false,
-  });
+  const documents = parseAllDocuments(body, { lineCounter, ...PARSE_OPTIONS });
   const values: DecodedValue[] = [];
   const docs = Array.isArray(documents) ? documents : [];
+  const lineOf = (node: Node | null | undefined): number =>
+    node?.range ? lineCounter.linePos(node.range[0]).line : 0;
   for (const doc of docs) {
     for (const e of doc.errors) {
       issues.error({ file, line: lineCounter.linePos(e.pos[0]).line }, `YAML: ${firstLine(e.message)}`);
@@ -373,15 +393,17 @@ export function decodeText(file: string, text: string): DecodeResult {
     }
   }
   if (issues.hasErrors) return { values: [], issues: issues.issues };
+  for (const doc of docs)
+    checkJsonForm(doc, lineOf, (node, message) => issues.error({ file, line: lineOf(node) }, message));
+  if (issues.hasErrors) return { values: [], issues: issues.issues };
   for (const doc of docs) {
     const node = doc.contents;
     if (!node) continue;
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: 1000 });
+      value = jsonValue(doc.toJS({ maxAliasCount: 1000, mapAsMap: true }));
     } catch (e) {
-      const line = node.range ? lineCounter.linePos(node.range[0]).line : 0;
-      issues.error({ file, line }, `YAML: ${firstLine((e as Error).message)}`);
+      issues.error({ file, line: lineOf(node) }, `YAML: ${firstLine((e as Error).message)}`);
       continue;
     }
     if (value === null || value === undefined) continue;
@@ -389,6 +411,75 @@ export function decodeText(file: string, text: string): DecodeResult {
     values.push(new DecodedValue(value, file, node as Node, doc, lineCounter));
   }
   return { values, issues: issues.issues };
+}
+
+/**
+ * Reports what has no JSON form for kubectl (`.inf`/`.nan` values; null, uint64 and collection keys)
+ * and the mappings spread refuses on purpose: two keys giving one JSON key, and a key before a `<<`
+ * that merges the same key.
+ */
+function checkJsonForm(
+  doc: Document.Parsed,
+  lineOf: (node: Node | null | undefined) => number,
+  error: (node: Node | null | undefined, message: string) => void,
+): void {
+  visit(doc, {
+    Scalar(key, node) {
+      if (key !== 'key' && typeof node.value === 'number' && !Number.isFinite(node.value))
+        error(
+          node,
+          `${node.source ?? String(node.value)} is read as ${String(node.value)}, which JSON cannot hold (kubectl fails on it too); quote it if it is a string`,
+        );
+    },
+    Map(_key, map) {
+      const seen = new Map<string, Node>();
+      for (const pair of map.items as Pair[]) {
+        const keyNode = pair.key as Node | null;
+        if (isMergeKey(keyNode)) {
+          const merged = mergedKeys(doc, pair.value as Node | null, new Set());
+          for (const [name, own] of seen) {
+            if (merged.has(name))
+              error(
+                own,
+                `key ${name} is written before a << merge that also sets it: kubectl (go-yaml v2) keeps the merged value, the YAML merge spec this one; write << first`,
+              );
+          }
+        } else if (isScalar(keyNode)) {
+          const problem = keyProblem(keyNode.value);
+          if (problem) {
+            error(keyNode, `${problem} (kubectl fails on it too)`);
+            continue;
+          }
+          const name = jsonKey(keyNode.value);
+          const before = seen.get(name);
+          if (before) error(keyNode, `key ${name} is the same JSON key as the one on line ${lineOf(before)}`);
+          seen.set(name, keyNode);
+        } else if (keyNode) {
+          error(keyNode, keyProblem({}) ?? 'invalid mapping key');
+        }
+      }
+    },
+  });
+}
+
+/** The JSON keys a `<<` merge value (a mapping, an alias of one, or a sequence of them) provides. */
+function mergedKeys(doc: Document.Parsed, node: Node | null | undefined, seen: Set<Node>): Set<string> {
+  const keys = new Set<string>();
+  let target = node;
+  for (let i = 0; i < 100 && target && isAlias(target); i++) target = target.resolve(doc);
+  if (!target || seen.has(target)) return keys;
+  seen.add(target);
+  const sources = isSeq(target) ? (target.items as Node[]) : [target];
+  for (const source of sources) {
+    let map: Node | undefined = source;
+    for (let i = 0; i < 100 && map && isAlias(map); i++) map = map.resolve(doc);
+    if (!isMap(map)) continue;
+    for (const pair of map.items) {
+      if (isMergeKey(pair.key)) for (const k of mergedKeys(doc, pair.value as Node, seen)) keys.add(k);
+      else if (isScalar(pair.key)) keys.add(jsonKey(pair.key.value));
+    }
+  }
+  return keys;
 }
 
 /**
@@ -460,6 +551,7 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string' && (value.length > QUOTED_STRING_MAX || /[\r\n]/.test(value)))
     return `a string of ${value.length} characters`;
+  if (typeof value === 'bigint') return `a number (${value})`;
   return `a ${typeof value} (${JSON.stringify(value)})`;
 }
 
@@ -471,6 +563,7 @@ export function describeValue(value: unknown): string {
 export function describeDocument(value: unknown): string {
   if (typeof value === 'string')
     return `a string of ${value.length} characters (a file that is not YAML objects?)`;
-  if (typeof value === 'number' || typeof value === 'boolean') return `a ${typeof value}`;
+  if (typeof value === 'number' || typeof value === 'bigint') return 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
   return describeValue(value);
 }

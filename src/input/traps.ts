@@ -1,15 +1,16 @@
 import { isMap, isScalar, isSeq, type Node, parse } from 'yaml';
 import { type DecodedValue, isMergeKey } from './decode.js';
+import { jsonKey, KUBECTL_YAML } from './kubectl-yaml.js';
 import type { IssueList } from './source.js';
 
 /**
  * YAML traps: a plain (unquoted) scalar in a field the Kubernetes API types as a string, which YAML
- * reads as a boolean, number or null. Both readings count, since the same file goes through YAML 1.2
- * readers (spread, the `yaml` library) and YAML 1.1 readers (kubectl's go-yaml, Helm):
- * - YAML 1.2 core: `true`, `0755` (755), `1e3` (1000), `0x1F`, `.inf`, `null`, `~`;
- * - YAML 1.1 only: `yes`/`no`/`on`/`off`/`y`/`n`, `1:30` (sexagesimal 90), `0b101`.
- * Integers beyond Number.MAX_SAFE_INTEGER are noted as losing precision.
- * Empty values are left alone: an empty string field is read by the API as "" anyway.
+ * reads as a boolean or a number, as kubectl reads it (YAML 1.1: `yes`, `on`, `n`, `0755` → 493,
+ * `1e3`, `0x1F`, `9007199254740993`…; see kubectl-yaml.ts). kubectl sends such a value as is and
+ * the API server refuses it (`cannot unmarshal bool into … of type string`); spread says so before
+ * anything is written, with the file, the line and the quoting fix. `null`, `~` and empty values are
+ * left alone: kubectl sends null and the API server stores "" (a label `legacy: null` is the label
+ * `legacy=""`), and so does spread. `1:30` and dates are strings for kubectl, so not traps.
  *
  * The string-typed fields checked (core/v1 Container, ObjectMeta, ConfigMap, Secret):
  * container `image`, `env[].value`, `args[]`, `command[]`; `metadata.labels`/`annotations`
@@ -120,7 +121,7 @@ function walk(
       continue;
     }
     if (!isScalar(pair.key)) continue;
-    const key = String(pair.key.value);
+    const key = jsonKey(pair.key.value);
     if (head === '*' || head === key) walk(value, pair.value as Node, rest, [...path, key], found);
   }
 }
@@ -128,44 +129,30 @@ function walk(
 /** What a plain scalar turns into, when that is not a string. */
 interface Trap {
   readonly reading: string;
-  readonly yaml11Only: boolean;
 }
-
-const YAML11_CANDIDATE = /^(?:[-+.~0-9]|(?:y|n|yes|no|true|false|on|off|null)$)/i;
 
 function trapOf(node: Node): Trap | undefined {
   if (!isScalar(node) || node.type !== 'PLAIN') return undefined;
   const text = node.source ?? String(node.value);
   if (text === '') return undefined;
   const value = node.value;
-  if (typeof value !== 'string') return { reading: reading(value, text), yaml11Only: false };
-  if (!YAML11_CANDIDATE.test(text)) return undefined;
-  let v11: unknown;
-  try {
-    v11 = parse(text, { version: '1.1' });
-  } catch {
+  // `!!binary` is text for kubectl too.
+  if (typeof value === 'string' || value === null || value === undefined || value instanceof Uint8Array)
     return undefined;
-  }
-  if (typeof v11 === 'string' || v11 === undefined) {
-    // The `yaml` library's 1.1 schema omits `y`/`n`, which go-yaml v2 (kubectl) reads as booleans.
-    if (/^[yY]$/.test(text)) return { reading: 'a boolean (true)', yaml11Only: true };
-    if (/^[nN]$/.test(text)) return { reading: 'a boolean (false)', yaml11Only: true };
-    return undefined;
-  }
-  return { reading: reading(v11, text), yaml11Only: true };
+  return { reading: reading(value) };
 }
 
 /**
  * True when `text`, written as a plain YAML scalar, would be read as something other than a string
- * by a YAML 1.2 (core schema) or YAML 1.1 reader; such strings must be quoted when written.
+ * by kubectl (YAML 1.1 as go-yaml v2 reads it), another YAML 1.1 reader or a YAML 1.2 (core schema)
+ * reader; such strings must be quoted when written.
  */
 export function resolvesToNonString(text: string): boolean {
   if (text === '') return true;
-  if (!YAML11_CANDIDATE.test(text)) return false;
-  if (/^[yYnN]$/.test(text)) return true;
-  for (const version of ['1.1', '1.2'] as const) {
+  if (!/^(?:[-+.~0-9<]|(?:y|n|yes|no|true|false|on|off|null)$)/i.test(text)) return false;
+  for (const options of [KUBECTL_YAML, { version: '1.1' }, { version: '1.2' }] as const) {
     try {
-      if (typeof parse(text, { version }) !== 'string') return true;
+      if (typeof parse(text, options) !== 'string') return true;
     } catch {
       return true;
     }
@@ -173,16 +160,10 @@ export function resolvesToNonString(text: string): boolean {
   return false;
 }
 
-function reading(value: unknown, text: string): string {
+function reading(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return `a boolean (${value})`;
-  if (typeof value === 'number' || typeof value === 'bigint') {
-    const n = Number(value);
-    if (/^[-+]?[0-9_]+$/.test(text) && !Number.isSafeInteger(n)) {
-      return `a number that loses precision (${String(value)})`;
-    }
-    return `a number (${String(value)})`;
-  }
+  if (typeof value === 'number' || typeof value === 'bigint') return `a number (${String(value)})`;
   const type = typeof value;
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
@@ -198,12 +179,9 @@ function problemText(
   if (secret) {
     // A Secret's value is never printed, not even to point at a quoting mistake in it.
     const kind = trap.reading.split(' (')[0];
-    return `${fieldName(value, path)} (value not shown) was read as ${kind}; put the value in double quotes`;
+    return `${fieldName(value, path)} (value not shown) is read by kubectl as ${kind}; put the value in double quotes`;
   }
-  const read = trap.yaml11Only
-    ? `is read as ${trap.reading} by YAML 1.1 readers such as kubectl`
-    : `was read as ${trap.reading}`;
-  return `${fieldName(value, path)} ${text} ${read}; quote it: ${JSON.stringify(text)}`;
+  return `${fieldName(value, path)} ${text} is read by kubectl as ${trap.reading}, where the API wants a string; quote it: ${JSON.stringify(text)}`;
 }
 
 /** Whether a path is a value of a core/v1 Secret's `data` or `stringData`. */

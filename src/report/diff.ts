@@ -1,5 +1,6 @@
 import { structuredPatch } from 'diff';
 import diff from 'microdiff';
+import { toJson } from '../deployment/json.js';
 import { isCoreSecret, type KubeObject } from '../deployment/kube-object.js';
 import { REDACTED } from '../deployment/render.js';
 
@@ -126,6 +127,6 @@ function formatPath(path: readonly (string | number)[]): string {
 }
 
 function short(v: unknown): string {
-  const text = JSON.stringify(v) ?? 'null';
+  const text = toJson(v) ?? 'null';
   return text.length > SHORT ? `${text.slice(0, SHORT - 3)}…` : text;
 }

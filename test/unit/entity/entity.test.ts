@@ -145,19 +145,19 @@ describe('selector defaults', () => {
   };
 
   test.each([
-    ['rc', 'metadata: {name: n}\n', { app: 'n' }, { app: 'n' }],
-    ['rc', 'metadata: {name: n}\nspec: {selector: {k: v}}\n', { k: 'v' }, { k: 'v' }],
-    ['rc', 'metadata: {name: n}\nspec: {template: {metadata: {labels: {t: l}}}}\n', { t: 'l' }, { t: 'l' }],
-    ['deployment', 'metadata: {name: n}\n', { matchLabels: { app: 'n' } }, { app: 'n' }],
+    ['rc', 'metadata: {name: web}\n', { app: 'web' }, { app: 'web' }],
+    ['rc', 'metadata: {name: web}\nspec: {selector: {k: v}}\n', { k: 'v' }, { k: 'v' }],
+    ['rc', 'metadata: {name: web}\nspec: {template: {metadata: {labels: {t: l}}}}\n', { t: 'l' }, { t: 'l' }],
+    ['deployment', 'metadata: {name: web}\n', { matchLabels: { app: 'web' } }, { app: 'web' }],
     [
       'deployment',
-      'metadata: {name: n}\nspec: {selector: {matchLabels: {k: v}}}\n',
+      'metadata: {name: web}\nspec: {selector: {matchLabels: {k: v}}}\n',
       { matchLabels: { k: 'v' } },
       { k: 'v' },
     ],
     [
       'deployment',
-      'metadata: {name: n}\nspec: {template: {metadata: {labels: {t: l}}}}\n',
+      'metadata: {name: web}\nspec: {template: {metadata: {labels: {t: l}}}}\n',
       { matchLabels: { t: 'l' } },
       { t: 'l' },
     ],

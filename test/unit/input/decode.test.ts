@@ -46,11 +46,11 @@ describe('decodeText', () => {
   });
 
   test('anchors, aliases and << merge keys resolve; lineAt follows merges to the anchor', () => {
-    const text = 'base: &b\n  x: 1\n  y: 2\nderived:\n  <<: *b\n  y: 3\n';
+    const text = 'base: &b\n  x: 1\n  w: 2\nderived:\n  <<: *b\n  w: 3\n';
     const { values } = decodeText('m.yaml', text);
     const v = values[0];
-    expect(v?.value).toEqual({ base: { x: 1, y: 2 }, derived: { x: 1, y: 3 } });
-    expect(v?.lineAt(['derived', 'y'])).toBe(6);
+    expect(v?.value).toEqual({ base: { x: 1, w: 2 }, derived: { x: 1, w: 3 } });
+    expect(v?.lineAt(['derived', 'w'])).toBe(6);
     expect(v?.lineAt(['derived', 'x'])).toBe(2);
   });
 
@@ -91,13 +91,13 @@ describe('compact values', () => {
     const text = [
       'base: &b',
       '  x: 1',
-      '  y: [a, b]',
+      '  w: [a, b]',
       'other: &o',
       '  z: {deep: true}',
       '  x: 9',
       'derived:',
       '  <<: [*b, *o]',
-      '  y: 3',
+      '  w: 3',
       'list:',
       '  - *b',
       '  - name: c',
@@ -111,13 +111,13 @@ describe('compact values', () => {
     const paths: ValuePath[] = [
       [],
       ['base', 'x'],
-      ['base', 'y', 1],
-      ['base', 'y', 5],
+      ['base', 'w', 1],
+      ['base', 'w', 5],
       ['derived', 'x'],
-      ['derived', 'y'],
+      ['derived', 'w'],
       ['derived', 'z', 'deep'],
       ['derived', '<<'],
-      ['list', 0, 'y', 0],
+      ['list', 0, 'w', 0],
       ['list', 1, 'image'],
       ['list', 'name'],
       ['list', 2],
@@ -133,8 +133,8 @@ describe('compact values', () => {
       expect([path, compact.lineAt(path)]).toEqual([path, line]);
       expect([path, compact.at(path)?.source.line]).toEqual([path, v.at(path)?.source.line]);
     }
-    expect(compact.at(['derived'])?.value).toEqual({ x: 1, y: 3, z: { deep: true } });
-    expect(compact.at(['list', 0])?.lineAt(['y', 1])).toBe(3);
+    expect(compact.at(['derived'])?.value).toEqual({ x: 1, w: 3, z: { deep: true } });
+    expect(compact.at(['list', 0])?.lineAt(['w', 1])).toBe(3);
     expect(compact.anchorAt(['list', 1, 'image'])).toBe('web');
     expect(compact.anchorAt(['base'])).toBeUndefined();
     expect(compact.anchorAt(['nothing'])).toBeUndefined();
@@ -144,8 +144,7 @@ describe('compact values', () => {
 
 describe('textOf / decodeBytes encodings', () => {
   test.each([
-    ['UTF-16LE with BOM', new Uint8Array([0xff, 0xfe, 0x61, 0, 0x3a, 0]), /UTF-16/],
-    ['UTF-16BE with BOM', new Uint8Array([0xfe, 0xff, 0, 0x61, 0, 0x3a]), /UTF-16/],
+    ['UTF-16LE with a BOM and an odd length', new Uint8Array([0xff, 0xfe, 0x61, 0, 0x3a]), /UTF-16LE/],
     ['UTF-16 without BOM', new Uint8Array([0, 0x61, 0, 0x3a, 0, 0x20, 0, 0x31]), /UTF-16/],
     [
       'binary with a NUL',
@@ -163,6 +162,21 @@ describe('textOf / decodeBytes encodings', () => {
 
   test('UTF-8 with BOM decodes', () => {
     expect(decodeBytes('f.yaml', enc('\uFEFFa: é\n')).values[0]?.value).toEqual({ a: 'é' });
+  });
+
+  test('UTF-16 with a BOM decodes, little- and big-endian, as kubectl decodes it', () => {
+    const text = 'a: é\n---\nb: 0400\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(le);
+    for (let i = 0; i < be.length; i += 2) [be[i], be[i + 1]] = [le[i + 1]!, le[i]!];
+    for (const bytes of [le, be]) {
+      const { values, issues } = decodeBytes('f.yaml', bytes);
+      expect(issues).toEqual([]);
+      expect(values.map((v) => [v.value, v.source.line])).toEqual([
+        [{ a: 'é' }, 1],
+        [{ b: 256 }, 3],
+      ]);
+    }
   });
 });
 
@@ -208,5 +222,55 @@ describe('flattenLists', () => {
     expect(describeValue('x'.repeat(41))).toBe('a string of 41 characters');
     expect(describeValue('a\nb')).toBe('a string of 3 characters');
     expect(describeValue(null)).toBe('nothing (null)');
+  });
+});
+
+describe('values as kubectl sends them', () => {
+  const errors = (text: string) =>
+    decodeText('k.yaml', text)
+      .issues.filter((i) => i.severity === 'error')
+      .map((i) => `${i.source.line}: ${i.message}`);
+
+  test('octal modes, int64 integers and null labels', () => {
+    const text = [
+      'kind: Secret',
+      'metadata: {name: s, labels: {legacy: null}}',
+      'spec: {defaultMode: 0400, exec: 0755, maxBytes: 9007199254740993, max: 9223372036854775807}',
+      '',
+    ].join('\n');
+    expect(decodeText('k.yaml', text).values[0]?.value).toEqual({
+      kind: 'Secret',
+      metadata: { name: 's', labels: { legacy: null } },
+      spec: { defaultMode: 256, exec: 493, maxBytes: 9007199254740993n, max: 9223372036854775807n },
+    });
+  });
+
+  test('keys become the JSON keys kubectl makes of them', () => {
+    const value = decodeText('k.yaml', 'm:\n  y: 1\n  0x10: 2\n  1e6: 3\n  1:20: 5\n  off: 6\n').values[0]
+      ?.value;
+    expect(value).toEqual({ m: { true: 1, 16: 2, '1e+06': 3, '1:20': 5, false: 6 } });
+  });
+
+  test('what kubectl cannot convert to JSON is an error at its line', () => {
+    expect(errors('a: 1\nb: .inf\n')).toEqual([
+      '2: .inf is read as Infinity, which JSON cannot hold (kubectl fails on it too); quote it if it is a string',
+    ]);
+    expect(errors('m:\n  ~: 1\n')).toEqual([
+      '2: a null mapping key (~, null or nothing) has no JSON form (kubectl fails on it too)',
+    ]);
+    expect(errors('m:\n  18446744073709551615: 1\n')).toEqual([
+      '2: a mapping key past the int64 range has no JSON form (kubectl fails on it too)',
+    ]);
+  });
+
+  test('a key written before a << merge of the same key is refused (kubectl and the YAML spec disagree)', () => {
+    expect(errors('b: &b {a: 1, c: 2}\nm:\n  a: 0\n  <<: *b\n')).toEqual([
+      '3: key a is written before a << merge that also sets it: kubectl (go-yaml v2) keeps the merged value, the YAML merge spec this one; write << first',
+    ]);
+    expect(errors('b: &b {a: 1, c: 2}\nm:\n  <<: *b\n  a: 0\n')).toEqual([]);
+  });
+
+  test('two keys with one JSON key are refused', () => {
+    expect(errors('m:\n  1: a\n  "1": b\n')).toEqual(['3: key 1 is the same JSON key as the one on line 2']);
   });
 });

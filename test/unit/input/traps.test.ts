@@ -13,24 +13,32 @@ function trapsOf(text: string, role: 'object' | 'container' = 'container'): stri
 
 describe('YAML traps in string fields', () => {
   test.each([
-    ['yes', 'read as a boolean (true) by YAML 1.1'],
-    ['on', 'read as a boolean (true) by YAML 1.1'],
-    ['n', 'read as a boolean (false) by YAML 1.1'],
-    ['true', 'was read as a boolean (true)'],
-    ['0755', 'was read as a number (755)'],
-    ['1e3', 'was read as a number (1000)'],
-    ['0x1F', 'was read as a number (31)'],
-    ['.inf', 'was read as a number (Infinity)'],
-    ['~', 'was read as null'],
-    ['1:30', 'read as a number (90) by YAML 1.1'],
-    ['12345678901234567890', 'loses precision'],
+    ['yes', 'a boolean (true)'],
+    ['on', 'a boolean (true)'],
+    ['n', 'a boolean (false)'],
+    ['true', 'a boolean (true)'],
+    ['0755', 'a number (493)'],
+    ['1e3', 'a number (1000)'],
+    ['0x1F', 'a number (31)'],
+    ['0o17', 'a number (15)'],
+    ['9007199254740993', 'a number (9007199254740993)'],
+    ['12345678901234567890', 'a number (12345678901234567890)'],
   ])('env value %s is reported with the quoting fix', (plain, reading) => {
     const [msg, ...rest] = trapsOf(`image: x\nenv:\n  - name: FOO\n    value: ${plain}\n`);
     expect(rest).toEqual([]);
     expect(msg).toContain(`4: env FOO value ${plain} `);
-    expect(msg).toContain(reading);
+    expect(msg).toContain(`read by kubectl as ${reading}, where the API wants a string`);
     expect(msg).toContain(`quote it: "${plain}"`);
   });
+
+  // kubectl sends these as they are and the API server takes them: null is stored as "", and
+  // sexagesimal numbers and dates are strings for kubectl (go-yaml v2).
+  test.each(['~', 'null', '1:30', '2001-12-14', '0xFFFFFFFFFFFFFFFFFF', '1e400'])(
+    'env value %s is what kubectl sends, not a trap',
+    (plain) => {
+      expect(trapsOf(`image: x\nenv:\n  - name: FOO\n    value: ${plain}\n`)).toEqual([]);
+    },
+  );
 
   test.each(['"yes"', "'0755'", 'hello', 'v1.2.3', '8080/tcp', '', '-x', '1.2.3.4'])(
     '%s is left alone',
@@ -87,6 +95,8 @@ describe('resolvesToNonString', () => {
     ['null', true],
     ['', true],
     ['y', true],
+    ['0o17', true],
+    ['1:20', true],
     ['hello', false],
     ['1.2.3', false],
     ['web', false],
@@ -101,9 +111,18 @@ describe('Secret values in trap messages', () => {
       'apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData:\n  pin: 0755123\n  token: 98765432109876543210\n';
     const messages = trapsOf(text, 'object');
     expect(messages).toEqual([
-      '5: stringData pin (value not shown) was read as a number; put the value in double quotes',
-      '6: stringData token (value not shown) was read as a number that loses precision; put the value in double quotes',
+      '5: stringData pin (value not shown) is read by kubectl as a number; put the value in double quotes',
+      '6: stringData token (value not shown) is read by kubectl as a number; put the value in double quotes',
     ]);
-    for (const m of messages) expect(m).not.toMatch(/0755123|755123|98765432109876543210|9876543210987654/);
+    for (const m of messages)
+      expect(m).not.toMatch(/0755123|755123|252499|98765432109876543210|9876543210987654/);
+  });
+});
+
+describe('traps under keys kubectl renames', () => {
+  test('a label written under the key y is named by its JSON key "true"', () => {
+    expect(trapsOf('kind: ConfigMap\nmetadata:\n  labels:\n    y: yes\n', 'object')).toEqual([
+      '4: label true yes is read by kubectl as a boolean (true), where the API wants a string; quote it: "yes"',
+    ]);
   });
 });
