@@ -11,6 +11,7 @@ import { phraseOptionsIn } from '../core/option-ref.js';
 import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
+import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
 import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
 import {
@@ -25,7 +26,6 @@ import { getInputs, type Inputs } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionsLayerCache } from './layer-cache.js';
 import { actionOption, actionText, createActionLogger } from './logger.js';
-import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from './outputs.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 
 /**
