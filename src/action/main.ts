@@ -272,7 +272,18 @@ async function publish(
   output('unchanged', c.unchanged);
   output('pruned', c.pruned + c.prune);
   output('changed', c.created + c.create + c.configured + c.update + c.replace + c.pruned + c.prune > 0);
-  output('plan', planOutput(report, { ...links, ...(sha ? { sha } : {}) }, reportFile));
+  output(
+    'plan',
+    planOutput(
+      report,
+      {
+        ...links,
+        ...(sha ? { sha } : {}),
+        ...(options.operation === 'delete' ? { operation: 'delete' as const } : {}),
+      },
+      reportFile,
+    ),
+  );
   try {
     addDeploySummary(core.summary, report, {
       ...links,
@@ -318,7 +329,7 @@ async function publish(
  */
 function planOutput(
   report: SummaryReport,
-  links: { commitUrl?: string; runUrl?: string; sha?: string },
+  links: { commitUrl?: string; runUrl?: string; sha?: string; operation?: 'delete' },
   reportFile: string,
 ): string {
   const whole = formatPlanMarkdown(report, links);
