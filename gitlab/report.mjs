@@ -202,7 +202,7 @@ function failureMarkdown({ report, error, failures }) {
       .filter((f) => f && typeof f.message === 'string' && !error.includes(f.message))
       .map(
         (f) =>
-          `  ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.severity === 'warning' ? 'warning: ' : ''}${f.message}`,
+          `  ${f.file ? `${projectPath(f.file)}${f.line ? `:${f.line}` : ''}: ` : ''}${f.severity === 'warning' ? 'warning: ' : ''}${f.message}`,
       ),
   ];
   const parts = [
@@ -262,8 +262,9 @@ function dotenvText({ report, error }) {
     SPREAD_OUTCOME: error === undefined ? 'success' : 'failure',
     SPREAD_ERROR: error ?? '',
     SPREAD_DEPLOYMENT: report?.deployment ?? '',
-    SPREAD_NAMESPACE: report?.namespace ?? '',
-    SPREAD_CONTEXT: report?.context ?? '',
+    // A failure before the report still names where it was going (the inputs).
+    SPREAD_NAMESPACE: report?.namespace ?? env.SPREAD_INPUT_NAMESPACE ?? '',
+    SPREAD_CONTEXT: report?.context ?? env.SPREAD_INPUT_CONTEXT ?? '',
     SPREAD_REVISION: report?.revision === undefined ? '' : String(report.revision),
     SPREAD_IMAGES: imagesValue(report?.images ?? []),
     SPREAD_CHANGED: changed,
@@ -275,6 +276,11 @@ function dotenvText({ report, error }) {
       return `${k}=${line.length > DOTENV_VALUE_LIMIT ? `${line.slice(0, DOTENV_VALUE_LIMIT - 1)}…` : line}`;
     })
     .join('\n')}\n`;
+}
+
+/** A file of the deployed directory as a path in the project (the component's `path` input joined to it). */
+function projectPath(file) {
+  return path.isAbsolute(file) ? file : path.posix.join(env.SPREAD_INPUT_PATH || '.', file);
 }
 
 /** A fenced code block whose fence is longer than any run of backticks in the text. */

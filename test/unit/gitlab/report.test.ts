@@ -45,7 +45,14 @@ function run(content: string | undefined, status: number, env: NodeJS.ProcessEnv
   const out = path.join(dir, 'out');
   const r = spawnSync(process.execPath, [script, file, out, String(status)], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, SPREAD_INPUT_MODE: 'deploy', SPREAD_INPUT_PATH: 'deploy/web', ...env },
+    env: {
+      PATH: process.env.PATH,
+      SPREAD_INPUT_MODE: 'deploy',
+      SPREAD_INPUT_PATH: 'deploy/web',
+      SPREAD_INPUT_NAMESPACE: 'team-a',
+      SPREAD_INPUT_CONTEXT: 'prod',
+      ...env,
+    },
   });
   const read = (f: string) => readFileSync(path.join(out, f), 'utf8');
   const dotenv = Object.fromEntries(
@@ -88,13 +95,17 @@ describe('gitlab/report.mjs', () => {
       status: 1,
       plan: [
         '### ❌ Deploy failed: directory `deploy/web`',
-        'error: 2 errors in the input\n  rc.yaml:6: YAML: bad indentation\n  web/deployment.yaml:9: unknown field "spec.replica"',
+        // Places in the project, under the component's path input (deploy/web).
+        'error: 2 errors in the input\n  deploy/web/rc.yaml:6: YAML: bad indentation\n  deploy/web/web/deployment.yaml:9: unknown field "spec.replica"',
       ],
       dotenv: {
         SPREAD_OUTCOME: 'failure',
         SPREAD_ERROR: '2 errors in the input',
         SPREAD_DEPLOYMENT: '',
         SPREAD_CHANGED: '',
+        // Where it was going, from the inputs, though no report says so.
+        SPREAD_NAMESPACE: 'team-a',
+        SPREAD_CONTEXT: 'prod',
       },
     },
     {
