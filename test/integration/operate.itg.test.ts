@@ -97,6 +97,21 @@ describe('a rollout that cannot succeed', () => {
   });
 });
 
+describe('a workload whose pods cannot be created', () => {
+  test('a missing ServiceAccount fails the rollout early with the reason, not at the timeout', async () => {
+    const sa = web('registry.example/web:1')
+      .replace(/name: web\n/, 'name: nosa\n')
+      .replace(/app: web/g, 'app: nosa')
+      .replace('    spec:\n', '    spec:\n      serviceAccountName: nope\n');
+    expect(sa).toContain('serviceAccountName: nope');
+    const started = Date.now();
+    const error = await run(dir('nosa', { 'deployment.yaml': sa }), { timeoutMs: 120_000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(DeployError);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(error.message).toMatch(/pods cannot be created: FailedCreate .*serviceaccount "nope" not found/);
+  });
+});
+
 describe('a rollback that fails too', () => {
   test('one error naming both failures, and the report of what the deploy did', async () => {
     const root = (image: string) =>
