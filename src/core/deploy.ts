@@ -145,6 +145,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     );
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
   const namespace = options.namespace || resolved.namespace;
+  if (!isDnsLabel(namespace))
+    throw new Error(
+      `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
+    );
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   let lock: DeployLock | undefined;
   try {

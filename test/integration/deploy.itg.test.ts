@@ -267,6 +267,20 @@ describe('spread deploy against the local cluster', () => {
     expect(r.stderr).toMatch(/spread-team-a/);
   });
 
+  test('the CLI: a namespace that is no DNS label is refused as such, not reported missing', async () => {
+    const r = await runNode('dist/cli/index.js', [
+      'plan',
+      'examples/mattermost',
+      'spread-local',
+      '-n',
+      'BadNS',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('namespace "BadNS" is not a valid namespace name: a DNS-1123 label');
+    expect(r.stderr).toContain('e.g. badns');
+    expect(r.stderr).not.toContain('kubectl create namespace');
+  });
+
   test('the CLI: a --name that is no DNS label is refused as given, naming the label it could be', async () => {
     const r = await runNode('dist/cli/index.js', [
       'plan',
