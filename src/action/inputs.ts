@@ -74,6 +74,8 @@ export interface Inputs {
   readonly deployment: boolean;
   /** The GitHub environment of that deployment; empty: the context (see action.yml). */
   readonly environment: string;
+  /** After a deploy, the pull request's plan comment says what was deployed. */
+  readonly deployComment: boolean;
 }
 
 /** The defaults of action.yml, which an input left empty takes (the runner passes them, tests may not). */
@@ -98,6 +100,7 @@ export const DEFAULTS = {
   comment: 'true',
   concurrency: '16',
   deployment: 'false',
+  'deploy-comment': 'false',
 } as const satisfies Record<string, string>;
 
 /**
@@ -194,6 +197,7 @@ export function parseInputs(get: (name: string) => string): Inputs {
     urlFrom: checked('url-from', (v) => (v ? parseUrlFrom(v) : undefined)),
     deployment: bool('deployment'),
     environment: read('environment'),
+    deployComment: bool('deploy-comment'),
   };
 }
 

@@ -11,7 +11,7 @@ import { phraseOptionsIn } from '../core/option-ref.js';
 import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
-import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
+import { formatPlanMarkdown, planMarker, renderDeployComment, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
 import {
   addDeploySummary,
@@ -19,7 +19,7 @@ import {
   type Operation,
   type SummaryReport,
 } from '../report/summary.js';
-import { describeCommentError, upsertComment } from './comment.js';
+import { describeCommentError, pullRequestsOf, upsertComment } from './comment.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs } from './inputs.js';
@@ -353,6 +353,14 @@ async function publish(
   } catch (error) {
     core.warning(`could not write the job summary: ${(error as Error).message}`);
   }
+  if (
+    report.mode === 'deploy' &&
+    inputs.deployComment &&
+    !options.error &&
+    options.operation !== 'delete' &&
+    inputs.githubToken
+  )
+    await updateDeployComment(report, inputs, runner, { ...links, ...(sha ? { sha } : {}) });
   if (report.mode === 'plan' && runner.pullRequest && inputs.comment) {
     if (!inputs.githubToken) {
       core.notice('no github-token: the plan is not posted on the pull request');
@@ -378,6 +386,41 @@ async function publish(
         `could not post the plan on pull request #${runner.pullRequest.number}: ${describeCommentError(error, runner.apiUrl)}`,
       );
     }
+  }
+}
+
+/**
+ * Input `deploy-comment`: the deployment's plan comment on its pull request (the event's, else those
+ * the commit belongs to, e.g. the merged one of a push to main) says what was deployed, where, the URL
+ * and the revision. A comment is created when the plan posted none. Problems only warn.
+ */
+async function updateDeployComment(
+  report: SummaryReport,
+  inputs: Inputs,
+  runner: RunnerEnv,
+  links: { commitUrl?: string; runUrl?: string; sha?: string },
+): Promise<void> {
+  const api = { token: inputs.githubToken, apiUrl: runner.apiUrl, repository: runner.repository };
+  try {
+    const numbers = runner.pullRequest
+      ? [runner.pullRequest.number]
+      : links.sha
+        ? await pullRequestsOf(api, links.sha)
+        : [];
+    if (numbers.length === 0) core.info('deploy-comment: the commit belongs to no pull request');
+    for (const pullRequest of numbers) {
+      const result = await upsertComment(
+        { ...api, pullRequest },
+        planMarker(report),
+        renderDeployComment(report, links),
+      );
+      core.info(`deploy comment ${result.action} on pull request #${pullRequest}: ${result.url}`);
+      core.setOutput('comment-url', result.url);
+    }
+  } catch (error) {
+    core.warning(
+      `could not update the pull request comment after the deploy: ${describeCommentError(error, runner.apiUrl)}`,
+    );
   }
 }
 

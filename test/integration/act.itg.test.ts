@@ -232,7 +232,7 @@ const pullRequestWorkflow = workflow(
 const deploymentWorkflow = stringify({
   name: 'spread',
   on: ['push'],
-  permissions: { contents: 'read', deployments: 'write' },
+  permissions: { contents: 'read', deployments: 'write', 'pull-requests': 'write' },
   jobs: {
     spread: {
       'runs-on': 'ubuntu-latest',
@@ -246,6 +246,7 @@ const deploymentWorkflow = stringify({
           deployment: 'true',
           environment: 'production',
           'url-from': 'ingress/web',
+          'deploy-comment': 'true',
         }),
         { id: 'read-url', run: `echo "url=${expr('steps.visible.outputs.url')}" >> "$GITHUB_OUTPUT"` },
         spread(
@@ -477,6 +478,8 @@ describe('the Action under act', () => {
     const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
     const before = api.deployments.length;
     api.deploymentCalls.length = 0;
+    // The commit is that of a merged pull request: the deploy leaves its comment there.
+    api.commitPulls[sha] = [21];
     const run = await runAct({ repo, env, secrets });
     expect(run.code, run.log).toBe(0);
     expect(run.step('visible').result).toBe('success');
@@ -505,6 +508,11 @@ describe('the Action under act', () => {
     expect(ok!.statuses[1]).toMatchObject({ environment_url: `https://${host}` });
     expect(ok!.statuses[1]!.log_url).toMatch(/^https:\/\/github\.com\/acme\/shop\/actions\/runs\/\d+/);
     expect(failed!.statuses.map((s) => s.state)).toEqual(['in_progress', 'failure']);
+    const comments = api.comments.filter((c) => c.issue === 21);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain(`### 🚀 Deployed \`web\` → context \`spread-local\``);
+    expect(comments[0]!.body).toContain(`<https://${host}>`);
+    expect(run.step('visible').outputs['comment-url']).toBe(comments[0]!.html_url);
     // The job's default token (github.token), which needs deployments: write.
     expect(api.auth.has(`token ${GITHUB_TOKEN}`)).toBe(true);
     expectNoCredential(run);

@@ -53,6 +53,8 @@ export interface GitHubApi {
    * `statuses <id>`, `status <id> <state>`; clear it with `deploymentCalls.length = 0`.
    */
   deploymentCalls: string[];
+  /** The pull requests of a commit (GET /repos/{r}/commits/{sha}/pulls), by sha; none when absent. */
+  commitPulls: Record<string, number[]>;
   /** Tokens (`token X` Authorization values) without `deployments: write`: their Deployments calls answer 403. */
   noDeploymentsWrite: Set<string>;
   close(): Promise<void>;
@@ -69,6 +71,7 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
  * /repos/{repository}/issues/{number}/comments, PATCH /repos/{repository}/issues/comments/{id};
  * POST and GET (`?environment=`) /repos/{repository}/deployments (newest first, as GitHub lists
  * them), POST and GET /repos/{repository}/deployments/{id}/statuses (newest first, `per_page`);
+ * GET /repos/{repository}/commits/{sha}/pulls (from `commitPulls`);
  * anything else answers 404, and the comments of pull request 500 answer 500. Comment URLs point to
  * https://gh/{repository}/pull/{number}. A token in `noDeploymentsWrite` gets GitHub's 403
  * "Resource not accessible by integration" from the Deployments API.
@@ -80,6 +83,7 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
   const deployments: Deployment[] = [];
   const deploymentCalls: string[] = [];
   const noDeploymentsWrite = new Set<string>();
+  const commitPulls: Record<string, number[]> = {};
   let nextId = 1000;
   const prefix = `/repos/${repository}/issues/`;
   const server = createServer(async (req, res) => {
@@ -90,6 +94,12 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(data));
     };
+    const pulls = new RegExp(`^/repos/${repository}/commits/([0-9a-f]+)/pulls$`).exec(url.pathname);
+    if (pulls && req.method === 'GET')
+      return json(
+        200,
+        (commitPulls[pulls[1]!] ?? []).map((number) => ({ number, state: 'closed' })),
+      );
     const deploys = `/repos/${repository}/deployments`;
     if (url.pathname === deploys || url.pathname.startsWith(`${deploys}/`)) {
       if (noDeploymentsWrite.has(String(req.headers.authorization)))
@@ -185,6 +195,7 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
         deployments,
         deploymentCalls,
         noDeploymentsWrite,
+        commitPulls,
         close: () => new Promise<void>((done) => server.close(() => done())),
       }),
     ),

@@ -348,3 +348,47 @@ describe('GitHub deployment statuses (input deployment)', () => {
     expect(r.log).not.toContain(READ_ONLY);
   });
 });
+
+describe('the pull request comment after a deploy (input deploy-comment)', () => {
+  test('the plan comment of the merged pull request says what was deployed, where, the URL and the revision; off by default', async () => {
+    const pr: ActionEvent = {
+      name: 'pull_request',
+      refName: '31/merge',
+      headRef: 'feature/y',
+      baseRef: 'main',
+      payload: { number: 31, pull_request: { number: 31, head: { sha: SHA } } },
+    };
+    write('shop', { 'deployment.yaml': deployment('shop', 'registry.k8s.io/pause:3.9') });
+    const plan = await step({ ...base, path: 'shop', mode: 'plan' }, pr);
+    expect(plan.code, plan.log).toBe(0);
+    const comment = api.comments.find((c) => c.issue === 31)!;
+    expect(comment.body).toContain('### Plan: `shop`');
+
+    // A deploy without the input leaves the plan standing.
+    api.commitPulls[SHA] = [31];
+    const quiet = await step({ ...base, path: 'shop', wait: 'false' });
+    expect(quiet.code, quiet.log).toBe(0);
+    expect(comment.body).toContain('### Plan: `shop`');
+
+    write('shop', { 'deployment.yaml': deployment('shop', 'registry.k8s.io/pause:3.10') });
+    api.requests.length = 0;
+    const r = await step({ ...base, path: 'shop', wait: 'false', 'deploy-comment': 'true' });
+    expect(r.code, r.log).toBe(0);
+    expect(api.requests).toEqual([
+      `GET /repos/acme/shop/commits/${SHA}/pulls`,
+      'GET /repos/acme/shop/issues/31/comments',
+      `PATCH /repos/acme/shop/issues/comments/${comment.id}`,
+    ]);
+    expect(api.comments.filter((c) => c.issue === 31)).toHaveLength(1);
+    expect(comment.body.split('\n')[0]).toBe(`<!-- spread-plan:spread-local/${ns}/shop -->`);
+    expect(comment.body).toContain(
+      `### 🚀 Deployed \`shop\` → context \`spread-local\`, namespace \`${ns}\``,
+    );
+    expect(comment.body).toContain(
+      `revision **${r.outputs.revision}** · <https://${host('shop')}> · commit [\`0123456\`](https://gh/acme/shop/commit/${SHA})`,
+    );
+    expect(comment.body).toContain('| ✏️ configured | `deployment.apps/shop` |');
+    expect(comment.body).not.toContain('### Plan');
+    expect(r.outputs['comment-url']).toBe(comment.html_url);
+  });
+});

@@ -34,6 +34,7 @@ const DEFAULTS: Inputs = {
   urlFrom: undefined,
   deployment: false,
   environment: '',
+  deployComment: false,
 };
 
 const parse = (map: Record<string, string>) => parseInputs((name) => map[name] ?? '');
