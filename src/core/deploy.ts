@@ -181,7 +181,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const urlFrom = options.urlFrom;
     if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))
       throw new Error(
-        `url-from ${urlFrom.kind}/${urlFrom.name}: the directory holds no ${urlFrom.kind === 'service' ? 'Service' : urlFrom.kind === 'ingress' ? 'Ingress' : 'HTTPRoute'} named ${urlFrom.name}`,
+        `the object named for the URL, ${urlFrom.kind}/${urlFrom.name}, is not in the directory: it holds no ${urlFrom.kind === 'service' ? 'Service' : urlFrom.kind === 'ingress' ? 'Ingress' : 'HTTPRoute'} named ${urlFrom.name}`,
       );
     logger.info(
       `${read.objects.length} object${read.objects.length === 1 ? '' : 's'} in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
@@ -482,7 +482,7 @@ async function findUrl(
     if (found) options.logger.info(`URL ${found.url} (${found.object})`);
     else if (options.urlFrom)
       options.logger.warn(
-        `url-from ${options.urlFrom.kind}/${options.urlFrom.name}: it has no address yet, so there is no URL`,
+        `the object named for the URL, ${options.urlFrom.kind}/${options.urlFrom.name}, has no host or address yet: no URL`,
       );
     return found?.url;
   } catch (error) {

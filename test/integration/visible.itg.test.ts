@@ -170,7 +170,7 @@ describe("the application's URL", () => {
     const missing = await step({ ...base, path: 'routed', 'url-from': 'service/nope' });
     expect(missing.code).not.toBe(0);
     expect(missing.log).toContain(
-      '::error::url-from service/nope: the directory holds no Service named nope',
+      '::error::the object named for the URL, service/nope, is not in the directory: it holds no Service named nope',
     );
     const image = await kubectl([
       '--context',
