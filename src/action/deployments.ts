@@ -112,9 +112,10 @@ export async function startDeployment(
 }
 
 /**
- * Marks the environment's deployments whose latest status is `success` (or `in_progress`, a run
- * that ended without a final status) `inactive`, but for `keep`: after a newer deploy, and when
- * `mode: delete` took the environment down. Problems only warn.
+ * Marks the environment's deployments whose latest status is `success` `inactive` (GitHub's own rule
+ * for `auto_inactive`, applied here to production environments too), but for `keep`: after a newer
+ * deploy, and when `mode: delete` took the environment down. One still `in_progress` may be another
+ * run's, so it is left alone. Problems only warn.
  *
  * @returns the ids marked inactive.
  */
@@ -137,7 +138,7 @@ export async function markInactive(target: DeploymentTarget, warn: Warn, keep?: 
         per_page: 1,
       });
       const latest = statuses[0]?.state;
-      if (latest !== 'success' && latest !== 'in_progress') continue;
+      if (latest !== 'success') continue;
       await octokit.rest.repos.createDeploymentStatus({
         owner,
         repo,
