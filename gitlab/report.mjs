@@ -233,6 +233,23 @@ function rolloutMarkdown(report) {
     : '';
 }
 
+/**
+ * The images as a JSON array that still parses when cut to GitLab's dotenv limit (the bundle's
+ * capJsonArray: the first images, then an object saying how many were left out); `[]` when too long
+ * and the bundle could not be loaded.
+ */
+function imagesValue(images) {
+  const whole = JSON.stringify(images);
+  if (whole.length <= DOTENV_VALUE_LIMIT) return whole;
+  if (!bundle) return '[]';
+  return bundle.capJsonArray(images, 'images', {
+    reportFile,
+    reportFileName: `the artifact ${path.basename(reportFile)}`,
+    limitName: "a dotenv value's limit in GitLab",
+    limitBytes: DOTENV_VALUE_LIMIT,
+  });
+}
+
 /** spread.env: one KEY=value line each, values on one line and at most DOTENV_VALUE_LIMIT characters. */
 function dotenvText({ report, error }) {
   // Without a report, a failed plan changed nothing, and a failed deploy may have changed anything.
@@ -249,7 +266,7 @@ function dotenvText({ report, error }) {
     SPREAD_NAMESPACE: report?.namespace ?? '',
     SPREAD_CONTEXT: report?.context ?? '',
     SPREAD_REVISION: report?.revision === undefined ? '' : String(report.revision),
-    SPREAD_IMAGES: JSON.stringify(report?.images ?? []),
+    SPREAD_IMAGES: imagesValue(report?.images ?? []),
     SPREAD_CHANGED: changed,
     // The input environment-url, else where the deployed application answers.
     SPREAD_ENVIRONMENT_URL: env.SPREAD_ENVIRONMENT_URL || (typeof report?.url === 'string' ? report.url : ''),

@@ -380,9 +380,14 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             logger.info(`rolled back to revision ${revisionBefore}`);
           })
           .catch((rollbackError: unknown) => {
-            // The rollback's own error ends the deploy then: the rollout's is shown here, once.
-            if (!(rollbackError instanceof DeployError)) logger.error(error.message);
-            throw rollbackError;
+            if (rollbackError instanceof DeployError) throw rollbackError;
+            // Both failures in one error, printed once by the front end, with the deploy's report.
+            throw new DeployError(
+              new Error(
+                `${error.message}\nthe rollback to revision ${revisionBefore} failed too: ${(rollbackError as Error).message}`,
+              ),
+              failed,
+            );
           });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
           ...failed,

@@ -245,6 +245,20 @@ describe('spread deploy against the local cluster', () => {
     expect(cms.stderr).toMatch(/not found/);
   });
 
+  test('the CLI: an input warning names its file and line once', async () => {
+    const dir = copyDir(example, 'warned');
+    writeFileSync(
+      path.join(dir, '.k2e/role.yaml'),
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: warned-reader\n  namespace: x\nrules: []\n',
+    );
+    const r = await runNode('dist/cli/index.js', ['render', dir]);
+    expect(r.code).toBe(0);
+    const warning = r.stderr.split('\n').find((l) => l.includes('is cluster-scoped'));
+    expect(warning).toBe(
+      'warning: .k2e/role.yaml:1: ClusterRole.rbac.authorization.k8s.io warned-reader is cluster-scoped; its metadata.namespace x is ignored',
+    );
+  });
+
   test('the CLI: a missing context exits non-zero naming the contexts that exist', async () => {
     const r = await runNode('dist/cli/index.js', ['deploy', 'examples/mattermost', 'no-such-context']);
     expect(r.code).not.toBe(0);

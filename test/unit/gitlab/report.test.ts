@@ -186,3 +186,30 @@ describe('gitlab/report.mjs', () => {
     expect(r.dotenv.SPREAD_OUTCOME).toBe('failure');
   });
 });
+
+describe('SPREAD_IMAGES in the dotenv report', () => {
+  test('eight built images: cut to GitLab’s 1,000 characters as JSON that still parses, naming the artifact', () => {
+    const images = Array.from({ length: 8 }, (_, i) => ({
+      name: `registry.example/team/app-${i}`,
+      reference: `registry.example/team/app-${i}:0123456789ab@sha256:${'a'.repeat(64)}`,
+      tag: '0123456789ab',
+      digest: `sha256:${'a'.repeat(64)}`,
+      built: true,
+      pushed: true,
+      source: `app-${i}/app.ctr:3`,
+    }));
+    const r = run(JSON.stringify({ ...report, images }), 0);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.dotenv.SPREAD_IMAGES!.length).toBeLessThanOrEqual(1000);
+    const parsed = JSON.parse(r.dotenv.SPREAD_IMAGES!) as {
+      reference?: string;
+      truncated?: string;
+      left?: number;
+    }[];
+    expect(parsed.length).toBeLessThan(8);
+    expect(parsed[0]!.reference).toBe(images[0]!.reference);
+    expect(parsed.at(-1)!.left).toBe(8 - (parsed.length - 1));
+    expect(parsed.at(-1)!.truncated).toContain("a dotenv value's limit in GitLab");
+    expect(parsed.at(-1)!.truncated).toContain('the artifact report.json');
+  });
+});
