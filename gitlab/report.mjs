@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The GitLab component's report step: turns what `spread deploy|plan -o json` wrote into
 //   spread.env   dotenv report (SPREAD_OUTCOME, SPREAD_ERROR, SPREAD_DEPLOYMENT, SPREAD_NAMESPACE,
-//                SPREAD_CONTEXT, SPREAD_REVISION, SPREAD_IMAGES, SPREAD_CHANGED, SPREAD_ENVIRONMENT_URL)
-//                for `artifacts:reports:dotenv`
+//                SPREAD_CONTEXT, SPREAD_REVISION, SPREAD_IMAGES, SPREAD_CHANGED, SPREAD_ENVIRONMENT_URL:
+//                the input environment-url, else the report's url) for `artifacts:reports:dotenv`,
+//                which GitLab reads the job's dynamic `environment:url` from
 //   plan.md      the plan (or the deploy's report) as Markdown, the same text as the Action's
 //   summary.md   plan.md plus the rollout with durations
 // and, in a merge request pipeline with SPREAD_GITLAB_TOKEN set, creates or updates ONE note per
@@ -268,7 +269,8 @@ function dotenvText({ report, error }) {
     SPREAD_REVISION: report?.revision === undefined ? '' : String(report.revision),
     SPREAD_IMAGES: imagesValue(report?.images ?? []),
     SPREAD_CHANGED: changed,
-    SPREAD_ENVIRONMENT_URL: env.SPREAD_ENVIRONMENT_URL ?? '',
+    // The input environment-url, else where the deployed application answers.
+    SPREAD_ENVIRONMENT_URL: env.SPREAD_ENVIRONMENT_URL || (typeof report?.url === 'string' ? report.url : ''),
   };
   return `${Object.entries(values)
     .map(([k, v]) => {

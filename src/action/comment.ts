@@ -10,6 +10,28 @@ export interface CommentTarget {
   readonly pullRequest: number;
 }
 
+/**
+ * The pull requests a commit belongs to (REST "List pull requests associated with a commit"): for a
+ * deploy on `push`, the merged pull request whose plan comment the deploy updates.
+ *
+ * @throws the API's error.
+ */
+export async function pullRequestsOf(
+  target: Omit<CommentTarget, 'pullRequest'>,
+  sha: string,
+): Promise<number[]> {
+  const [owner, repo] = target.repository.split('/');
+  if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY "${target.repository}" is not owner/repo`);
+  const octokit = getOctokit(target.token, { baseUrl: target.apiUrl });
+  const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+    owner,
+    repo,
+    commit_sha: sha,
+    per_page: 100,
+  });
+  return data.map((p) => p.number);
+}
+
 /** What {@link upsertComment} did. */
 export interface CommentResult {
   readonly action: 'created' | 'updated' | 'unchanged';

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { parseDuration } from '../core/duration.js';
+import { parseUrlFrom, type UrlFrom } from '../report/url.js';
 import { type EnvironmentRule, parseEnvironments } from './environments.js';
 
 /** What the step does: apply and wait, preview with a server-side dry run, or remove the deployment. */
@@ -67,6 +68,14 @@ export interface Inputs {
   readonly githubToken: string;
   /** Requests in flight at once within one apply group. */
   readonly concurrency: number;
+  /** The object whose address is the `url` output; undefined: the rule of report/url.ts. */
+  readonly urlFrom: UrlFrom | undefined;
+  /** Record the deploy as a GitHub Deployment of the commit, with its statuses. */
+  readonly deployment: boolean;
+  /** The GitHub environment of that deployment; empty: the context (see action.yml). */
+  readonly environment: string;
+  /** After a deploy, the pull request's plan comment says what was deployed. */
+  readonly deployComment: boolean;
 }
 
 /** The defaults of action.yml, which an input left empty takes (the runner passes them, tests may not). */
@@ -90,6 +99,8 @@ export const DEFAULTS = {
   annotate: 'true',
   comment: 'true',
   concurrency: '16',
+  deployment: 'false',
+  'deploy-comment': 'false',
 } as const satisfies Record<string, string>;
 
 /**
@@ -183,6 +194,10 @@ export function parseInputs(get: (name: string) => string): Inputs {
       if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${v}"`);
       return n;
     }),
+    urlFrom: checked('url-from', (v) => (v ? parseUrlFrom(v) : undefined)),
+    deployment: bool('deployment'),
+    environment: read('environment'),
+    deployComment: bool('deploy-comment'),
   };
 }
 

@@ -12,7 +12,7 @@ import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
-import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
+import { formatPlanMarkdown, planMarker, renderDeployComment, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
 import {
   addDeploySummary,
@@ -20,7 +20,8 @@ import {
   type Operation,
   type SummaryReport,
 } from '../report/summary.js';
-import { describeCommentError, upsertComment } from './comment.js';
+import { describeCommentError, pullRequestsOf, upsertComment } from './comment.js';
+import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
@@ -88,6 +89,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       rollbackOnFailure: inputs.rollbackOnFailure,
       lockTimeoutMs: inputs.lockTimeoutMs,
       waitLoadBalancer: inputs.waitLoadBalancer,
+      ...(inputs.urlFrom ? { urlFrom: inputs.urlFrom } : {}),
       ...(runLinks(runner).runUrl ? { runUrl: runLinks(runner).runUrl } : {}),
       ...(runner.sha ? { commit: runner.sha } : {}),
       ...(inputs.objectAnnotations
@@ -101,15 +103,18 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       logger: createActionLogger({ annotate, locate }),
     };
     let report: SummaryReport;
+    const github = await startGitHubDeployment(inputs, runner, context);
     try {
       report = await deploy(options);
     } catch (error) {
+      await github?.finish('failure');
       if (error instanceof DeployError) {
         published = true;
         await publish(error.report, inputs, runner, { error: failureOf(error, locate) });
       }
       throw error;
     }
+    await github?.finish('success', report.url);
     await publish(report, inputs, runner);
   } catch (error) {
     const failure = failureOf(error, locate);
@@ -215,6 +220,69 @@ async function runDelete(
     signal,
   });
   await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner, { operation: 'delete' });
+  const target = deploymentTarget(inputs, runner, context ?? '');
+  if (target) {
+    const marked = await markInactive(target, (m) => core.warning(m));
+    core.info(
+      `GitHub deployments of ${target.environment} marked inactive: ${marked.length > 0 ? marked.join(', ') : 'none'}`,
+    );
+  }
+}
+
+/**
+ * The GitHub environment the input `deployment` records to: the input `environment`, else the context
+ * deployed to (on a pull request's head-branch deploy through `environments`, `CONTEXT/BRANCH`, a
+ * transient preview), else GitHub's default `production`. Undefined when the input is off or there is
+ * no token (said with a notice).
+ */
+function deploymentTarget(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  context: string,
+): (DeploymentTarget & { transient: boolean }) | undefined {
+  if (!inputs.deployment) return undefined;
+  if (!inputs.githubToken) {
+    core.notice('no github-token: no GitHub deployment is recorded');
+    return undefined;
+  }
+  const preview = inputs.environments.length > 0 && runner.pullRequest !== undefined;
+  const environment =
+    inputs.environment ||
+    (preview ? `${context}/${branchFor(runner, inputs.mode)}` : context) ||
+    'production';
+  return {
+    token: inputs.githubToken,
+    apiUrl: runner.apiUrl,
+    repository: runner.repository,
+    environment,
+    transient: preview,
+  };
+}
+
+/** Creates the GitHub deployment of this deploy and sets it in_progress (input `deployment`). */
+async function startGitHubDeployment(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  context: string,
+): Promise<DeploymentRun | undefined> {
+  const target = deploymentTarget(inputs, runner, context);
+  if (!target) return undefined;
+  const name = inputs.name || toDnsLabel(path.basename(path.resolve(runner.workspace, inputs.path)));
+  const run = await startDeployment(
+    target,
+    {
+      sha: runner.pullRequest?.headSha || runner.sha,
+      transient: target.transient,
+      description: `spread deploy ${name}`,
+      ...(runLinks(runner).runUrl ? { logUrl: runLinks(runner).runUrl } : {}),
+    },
+    (m) => core.warning(m),
+  );
+  if (run) {
+    core.info(`GitHub deployment ${run.id} to ${target.environment}: in_progress`);
+    core.setOutput('deployment-id', String(run.id));
+  }
+  return run;
 }
 
 /** What {@link publish} adds to a report: the failure, and the run's operation when it is not the report's mode. */
@@ -265,6 +333,7 @@ async function publish(
   output('namespace', report.namespace);
   output('context', report.context);
   if (report.revision !== undefined) output('revision', String(report.revision));
+  output('url', report.url ?? '');
   core.setOutput('objects', capJsonArray(report.objects, 'objects', cap));
   if (report.images !== undefined) core.setOutput('images', capJsonArray(report.images, 'images', cap));
   output('created', c.created + c.create);
@@ -295,6 +364,14 @@ async function publish(
   } catch (error) {
     core.warning(`could not write the job summary: ${(error as Error).message}`);
   }
+  if (
+    report.mode === 'deploy' &&
+    inputs.deployComment &&
+    !options.error &&
+    options.operation !== 'delete' &&
+    inputs.githubToken
+  )
+    await updateDeployComment(report, inputs, runner, { ...links, ...(sha ? { sha } : {}) });
   if (report.mode === 'plan' && runner.pullRequest && inputs.comment) {
     if (!inputs.githubToken) {
       core.notice('no github-token: the plan is not posted on the pull request');
@@ -320,6 +397,41 @@ async function publish(
         `could not post the plan on pull request #${runner.pullRequest.number}: ${describeCommentError(error, runner.apiUrl)}`,
       );
     }
+  }
+}
+
+/**
+ * Input `deploy-comment`: the deployment's plan comment on its pull request (the event's, else those
+ * the commit belongs to, e.g. the merged one of a push to main) says what was deployed, where, the URL
+ * and the revision. A comment is created when the plan posted none. Problems only warn.
+ */
+async function updateDeployComment(
+  report: SummaryReport,
+  inputs: Inputs,
+  runner: RunnerEnv,
+  links: { commitUrl?: string; runUrl?: string; sha?: string },
+): Promise<void> {
+  const api = { token: inputs.githubToken, apiUrl: runner.apiUrl, repository: runner.repository };
+  try {
+    const numbers = runner.pullRequest
+      ? [runner.pullRequest.number]
+      : links.sha
+        ? await pullRequestsOf(api, links.sha)
+        : [];
+    if (numbers.length === 0) core.info('deploy-comment: the commit belongs to no pull request');
+    for (const pullRequest of numbers) {
+      const result = await upsertComment(
+        { ...api, pullRequest },
+        planMarker(report),
+        renderDeployComment(report, links),
+      );
+      core.info(`deploy comment ${result.action} on pull request #${pullRequest}: ${result.url}`);
+      core.setOutput('comment-url', result.url);
+    }
+  } catch (error) {
+    core.warning(
+      `could not update the pull request comment after the deploy: ${describeCommentError(error, runner.apiUrl)}`,
+    );
   }
 }
 

@@ -9,6 +9,7 @@ import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
+import { parseUrlFrom, type UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
 import { contextOf, durationArg } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
@@ -46,6 +47,7 @@ interface ClusterFlags {
   lockTimeout?: number;
   waitLoadBalancer?: boolean;
   rollbackOnFailure?: boolean;
+  urlFrom?: UrlFrom;
   verbose: boolean;
   registry?: string;
   tag?: string;
@@ -170,7 +172,19 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
       'wait until LoadBalancer Services have an address (bounded by --timeout)',
       false,
     )
-    .option('--rollback-on-failure', 'when the rollout fails, apply the previous revision again', false);
+    .option('--rollback-on-failure', 'when the rollout fails, apply the previous revision again', false)
+    .addOption(
+      new Option(
+        '--url-from <KIND/NAME>',
+        "the object whose address is the report's url, e.g. ingress/web (default: the first Ingress with a host, else HTTPRoute with a hostname, else LoadBalancer Service with an address)",
+      ).argParser((v) => {
+        try {
+          return parseUrlFrom(v);
+        } catch (error) {
+          throw new InvalidArgumentError((error as Error).message);
+        }
+      }),
+    );
 }
 
 async function runDeploy(
@@ -207,6 +221,7 @@ async function runDeploy(
       lockTimeoutMs: flags.lockTimeout,
       waitLoadBalancer: flags.waitLoadBalancer,
       rollbackOnFailure: flags.rollbackOnFailure,
+      ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),
       ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
       ...(ci.commit ? { commit: ci.commit } : {}),
       ...(ci.runUrl ? { runUrl: ci.runUrl } : {}),

@@ -16,7 +16,7 @@ import {
   SPREAD,
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
-import { Discovery } from '../cluster/discovery.js';
+import { Discovery, objectPath } from '../cluster/discovery.js';
 import { readRevision, recordRevision, recordRollback, revisionOfParent } from '../cluster/history.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../cluster/lock.js';
@@ -33,6 +33,7 @@ import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
+import { applicationUrl, isUrlFrom, type UrlFrom, urlKindOf } from '../report/url.js';
 import {
   appliedRef,
   type Converged,
@@ -109,6 +110,11 @@ export interface DeployOptions {
   readonly waitLoadBalancer?: boolean;
   /** When the rollout fails, apply the previous revision again and wait for it. Default false. */
   readonly rollbackOnFailure?: boolean;
+  /**
+   * The object whose address is the report's `url` (`--url-from`), instead of the rule of
+   * report/url.ts (Ingress, then HTTPRoute, then LoadBalancer Service). It must be in the directory.
+   */
+  readonly urlFrom?: UrlFrom;
   /** Revisions kept in the history. Default 10. */
   readonly historyLimit?: number;
   readonly logger: Logger;
@@ -176,6 +182,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     for (const w of objectWarnings(read.objects))
       logger.warn(w.message, { file: w.source.file, line: w.source.line });
     const name = read.name;
+    const urlFrom = options.urlFrom;
+    if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))
+      throw new Error(
+        `the object named for the URL, ${urlFrom.kind}/${urlFrom.name}, is not in the directory: it holds no ${urlFrom.kind === 'service' ? 'Service' : urlFrom.kind === 'ingress' ? 'Ingress' : 'HTTPRoute'} named ${urlFrom.name}`,
+      );
     logger.info(
       `${read.objects.length} object${read.objects.length === 1 ? '' : 's'} in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
     );
@@ -314,10 +325,12 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         unchanged && revisionBefore !== undefined
           ? { revision: revisionBefore }
           : await record(client, set, objects, options);
+      const url = await findUrl(client, converged, options);
       return {
         ...base,
         mode: 'deploy',
         ...revision,
+        ...(url ? { url } : {}),
         objects: reported,
         rollout: rollout.map(rolloutRef),
         durationMs: Date.now() - started,
@@ -430,6 +443,61 @@ async function settle(
       ...(options.signal ? { signal: options.signal } : {}),
     }),
   );
+}
+
+/**
+ * The application's URL after the rollout (report/url.ts), from the objects as stored: a
+ * LoadBalancer Service read again (its address may have come during the wait), an HTTPRoute's parent
+ * Gateways read for the scheme. A failed read only warns: the deploy happened.
+ */
+async function findUrl(
+  client: KubeClient,
+  converged: Converged,
+  options: DeployOptions,
+): Promise<string | undefined> {
+  try {
+    const live = await Promise.all(
+      converged.applied.map(async (a) => {
+        const spec = a.live.spec as { type?: string } | undefined;
+        if (urlKindOf(a.live) !== 'service' || spec?.type !== 'LoadBalancer') return a.live;
+        const path = objectPath(a.resource, a.live.metadata.namespace, a.live.metadata.name);
+        return (await client.getOrUndefined<KubeObject>(path, options.signal)) ?? a.live;
+      }),
+    );
+    const gateways = new Map<string, KubeObject | undefined>();
+    for (const o of live) {
+      if (urlKindOf(o) !== 'httproute') continue;
+      for (const ref of (o.spec as { parentRefs?: { kind?: string; namespace?: string; name?: string }[] })
+        ?.parentRefs ?? []) {
+        if ((ref.kind ?? 'Gateway') !== 'Gateway' || !ref.name) continue;
+        const key = `${ref.namespace ?? o.metadata.namespace}/${ref.name}`;
+        if (gateways.has(key)) continue;
+        const [ns, gname] = key.split('/');
+        gateways.set(
+          key,
+          await client
+            .getOrUndefined<KubeObject>(
+              `/apis/gateway.networking.k8s.io/v1/namespaces/${ns}/gateways/${gname}`,
+              options.signal,
+            )
+            .catch(() => undefined),
+        );
+      }
+    }
+    const found = applicationUrl(live, {
+      ...(options.urlFrom ? { from: options.urlFrom } : {}),
+      gateway: (ns, gname) => gateways.get(`${ns}/${gname}`),
+    });
+    if (found) options.logger.info(`URL ${found.url} (${found.object})`);
+    else if (options.urlFrom)
+      options.logger.warn(
+        `the object named for the URL, ${options.urlFrom.kind}/${options.urlFrom.name}, has no host or address yet: no URL`,
+      );
+    return found?.url;
+  } catch (error) {
+    options.logger.warn(`could not read where the application answers: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 /** Records the deployed object set as a new revision; a failure to record only warns (the deploy happened). */

@@ -217,3 +217,28 @@ function longestBacktickRun(s: string): number {
   for (const m of s.matchAll(/`+/g)) max = Math.max(max, m[0].length);
   return max;
 }
+
+/**
+ * The pull request comment after a deploy, replacing the deployment's plan comment (same
+ * {@link planMarker}): a title saying it was deployed, the revision, the application's URL, the
+ * commit and run, then the deploy's report as {@link formatPlanMarkdown} gives it; trimmed to GitHub's
+ * {@link COMMENT_LIMIT_CHARS} (or `options.limit`).
+ */
+export function renderDeployComment(report: DeployReport, options: PlanMarkdownOptions = {}): string {
+  const marker = planMarker(report);
+  const title = `### 🚀 Deployed \`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\``;
+  const facts = [
+    ...(report.revision !== undefined ? [`revision **${report.revision}**`] : []),
+    ...(report.url ? [`<${report.url}>`] : []),
+    ...(options.sha
+      ? [
+          options.commitUrl
+            ? `commit [\`${options.sha.slice(0, 7)}\`](${options.commitUrl})`
+            : `commit \`${options.sha.slice(0, 7)}\``,
+        ]
+      : []),
+  ];
+  const head = join([title, facts.join(' · ')]);
+  const limit = (options.limit ?? COMMENT_LIMIT_CHARS) - marker.length - head.length - 2;
+  return `${marker}\n${head}\n${formatPlanMarkdown(report, { ...options, headingLevel: 4, limit })}`;
+}

@@ -57,6 +57,11 @@ export interface DeployReport {
   readonly rollout: readonly RolloutReport[];
   /** The revision this deploy recorded in the deployment's history (deploy mode, after success). */
   readonly revision?: number;
+  /**
+   * Where the deployed application answers (deploy mode, after success): an Ingress's host, an
+   * HTTPRoute's hostname or a LoadBalancer Service's address (report/url.ts); absent when none has one.
+   */
+  readonly url?: string;
   /** Set when the rollout failed and the previous revision was applied again (`--rollback-on-failure`). */
   readonly rolledBackTo?: number;
   /** Whole run, in milliseconds. */
@@ -138,6 +143,7 @@ export function formatReportText(report: DeployReport): string {
       `  rollout ${r.kind.toLowerCase()}/${r.name}: ${mark} — ${r.message} (${(r.durationMs / 1000).toFixed(1)}s)`,
     );
   }
+  if (report.url) lines.push(`  url ${report.url}`);
   const c = countActions(report);
   lines.push(
     report.mode === 'plan'

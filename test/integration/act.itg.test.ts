@@ -228,6 +228,50 @@ const pullRequestWorkflow = workflow(
   ],
 );
 
+// A job with `environment:` whose URL is the step's output, and GitHub deployment statuses.
+const deploymentWorkflow = stringify({
+  name: 'spread',
+  on: ['push'],
+  permissions: { contents: 'read', deployments: 'write', 'pull-requests': 'write' },
+  jobs: {
+    spread: {
+      'runs-on': 'ubuntu-latest',
+      environment: { name: 'production', url: expr('steps.visible.outputs.url') },
+      steps: [
+        { uses: 'actions/checkout@v4' },
+        spread('visible', {
+          ...target(),
+          path: 'deploy/web',
+          wait: 'false',
+          deployment: 'true',
+          environment: 'production',
+          'url-from': 'ingress/web',
+          'deploy-comment': 'true',
+        }),
+        { id: 'read-url', run: `echo "url=${expr('steps.visible.outputs.url')}" >> "$GITHUB_OUTPUT"` },
+        spread(
+          'visible-broken',
+          {
+            ...target(),
+            path: 'deploy/stuck',
+            timeout: '60s',
+            deployment: 'true',
+            environment: 'production',
+          },
+          { 'continue-on-error': true },
+        ),
+        spread('visible-delete', {
+          ...target(),
+          path: 'deploy/web',
+          mode: 'delete',
+          deployment: 'true',
+          environment: 'production',
+        }),
+      ],
+    },
+  },
+});
+
 describe('the Action under act', () => {
   test('push: the unmodified action.yml deploys examples/mattermost, a later step reads the outputs; an & image is built, pushed, planned without building, deleted', async () => {
     const repo = await scratchRepo({
@@ -397,6 +441,81 @@ describe('the Action under act', () => {
     expect(run.step('skipped').log).toContain('no environment for feature/x');
     expectNoCredential(run);
     for (const c of api.comments) for (const s of credentials()) expect(c.body.includes(s)).toBe(false);
+  });
+
+  test("deployment: true records GitHub deployment statuses through the local API, in order: success with the url, a failed rollout, a delete; the url output is the job's environment URL", async () => {
+    const host = `web.${ns}.example.com`;
+    const repo = await scratchRepo({
+      action: true,
+      files: {
+        'deploy/web/.k2e/web.yaml': [
+          'apiVersion: v1',
+          'kind: Service',
+          'metadata: {name: web}',
+          'spec: {selector: {app: web}, ports: [{port: 80}]}',
+          '---',
+          'apiVersion: networking.k8s.io/v1',
+          'kind: Ingress',
+          'metadata: {name: web}',
+          `spec: {tls: [{hosts: ["${host}"]}], rules: [{host: "${host}"}]}`,
+          '',
+        ].join('\n'),
+        'deploy/stuck/deployment.yaml': [
+          'apiVersion: apps/v1',
+          'kind: Deployment',
+          'metadata: {name: stuck-deploy}',
+          'spec:',
+          '  replicas: 1',
+          '  selector: {matchLabels: {app: stuck-deploy}}',
+          '  template:',
+          '    metadata: {labels: {app: stuck-deploy}}',
+          '    spec: {containers: [{name: web, image: "unpullable.invalid/web:1"}]}',
+          '',
+        ].join('\n'),
+      },
+      workflow: deploymentWorkflow,
+    });
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    const before = api.deployments.length;
+    api.deploymentCalls.length = 0;
+    // The commit is that of a merged pull request: the deploy leaves its comment there.
+    api.commitPulls[sha] = [21];
+    const run = await runAct({ repo, env, secrets });
+    expect(run.code, run.log).toBe(0);
+    expect(run.step('visible').result).toBe('success');
+    expect(run.step('visible').outputs.url).toBe(`https://${host}`);
+    expect(run.step('read-url').outputs.url).toBe(`https://${host}`);
+    expect(run.step('visible-broken').result).toBe('failure');
+    expect(run.step('visible-delete').result).toBe('success');
+
+    const [ok, failed] = api.deployments.slice(before);
+    expect(ok).toMatchObject({ sha, environment: 'production', transient_environment: false });
+    expect(failed).toMatchObject({ sha, environment: 'production' });
+    expect(api.deploymentCalls).toEqual([
+      'create production',
+      `status ${ok!.id} in_progress`,
+      `status ${ok!.id} success`,
+      'list production',
+      'create production',
+      `status ${failed!.id} in_progress`,
+      `status ${failed!.id} failure`,
+      'list production',
+      `statuses ${failed!.id}`,
+      `statuses ${ok!.id}`,
+      `status ${ok!.id} inactive`,
+    ]);
+    expect(ok!.statuses.map((s) => s.state)).toEqual(['in_progress', 'success', 'inactive']);
+    expect(ok!.statuses[1]).toMatchObject({ environment_url: `https://${host}` });
+    expect(ok!.statuses[1]!.log_url).toMatch(/^https:\/\/github\.com\/acme\/shop\/actions\/runs\/\d+/);
+    expect(failed!.statuses.map((s) => s.state)).toEqual(['in_progress', 'failure']);
+    const comments = api.comments.filter((c) => c.issue === 21);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain(`### 🚀 Deployed \`web\` → context \`spread-local\``);
+    expect(comments[0]!.body).toContain(`<https://${host}>`);
+    expect(run.step('visible').outputs['comment-url']).toBe(comments[0]!.html_url);
+    // The job's default token (github.token), which needs deployments: write.
+    expect(api.auth.has(`token ${GITHUB_TOKEN}`)).toBe(true);
+    expectNoCredential(run);
   });
 
   test('an action.yml with an expression in an input description does not load (the defect act found)', async () => {

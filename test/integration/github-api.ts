@@ -1,5 +1,7 @@
-// A stand-in for the GitHub REST API on 127.0.0.1: the issue comments of one repository, which is what
-// the Action's pull request plan comment uses (list, create, update). Point GITHUB_API_URL at `url`.
+// A stand-in for the GitHub REST API on 127.0.0.1, for one repository: the issue comments the
+// Action's pull request plan comment uses (list, create, update), and the Deployments API of the
+// input `deployment` (create a deployment, list them by environment, create and list statuses).
+// Point GITHUB_API_URL at `url`.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +11,29 @@ export interface Comment {
   issue: number;
   body: string;
   html_url: string;
+}
+
+/** A deployment status, as the REST API returns it. */
+export interface DeploymentStatus {
+  id: number;
+  state: string;
+  environment_url?: string;
+  log_url?: string;
+  description?: string;
+  auto_inactive?: boolean;
+}
+
+/** A deployment, as the REST API returns it, with its statuses (oldest first). */
+export interface Deployment {
+  id: number;
+  sha: string;
+  ref: string;
+  environment: string;
+  transient_environment: boolean;
+  required_contexts: string[];
+  auto_merge: boolean;
+  description: string;
+  statuses: DeploymentStatus[];
 }
 
 /** The running stand-in and what it has seen. */
@@ -21,10 +46,21 @@ export interface GitHubApi {
   requests: string[];
   /** Every Authorization header seen. */
   auth: Set<string>;
+  /** The deployments, in the order they were created. */
+  deployments: Deployment[];
+  /**
+   * Each Deployments API call in order, as `create <environment>`, `list <environment>`,
+   * `statuses <id>`, `status <id> <state>`; clear it with `deploymentCalls.length = 0`.
+   */
+  deploymentCalls: string[];
+  /** The pull requests of a commit (GET /repos/{r}/commits/{sha}/pulls), by sha; none when absent. */
+  commitPulls: Record<string, number[]>;
+  /** Tokens (`token X` Authorization values) without `deployments: write`: their Deployments calls answer 403. */
+  noDeploymentsWrite: Set<string>;
   close(): Promise<void>;
 }
 
-async function body(req: IncomingMessage): Promise<Record<string, string>> {
+async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';
   for await (const chunk of req) text += chunk;
   return text ? JSON.parse(text) : {};
@@ -33,13 +69,21 @@ async function body(req: IncomingMessage): Promise<Record<string, string>> {
 /**
  * Starts the stand-in for `repository` (`owner/name`): GET and POST
  * /repos/{repository}/issues/{number}/comments, PATCH /repos/{repository}/issues/comments/{id};
+ * POST and GET (`?environment=`) /repos/{repository}/deployments (newest first, as GitHub lists
+ * them), POST and GET /repos/{repository}/deployments/{id}/statuses (newest first, `per_page`);
+ * GET /repos/{repository}/commits/{sha}/pulls (from `commitPulls`);
  * anything else answers 404, and the comments of pull request 500 answer 500. Comment URLs point to
- * https://gh/{repository}/pull/{number}.
+ * https://gh/{repository}/pull/{number}. A token in `noDeploymentsWrite` gets GitHub's 403
+ * "Resource not accessible by integration" from the Deployments API.
  */
 export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
   const comments: Comment[] = [];
   const requests: string[] = [];
   const auth = new Set<string>();
+  const deployments: Deployment[] = [];
+  const deploymentCalls: string[] = [];
+  const noDeploymentsWrite = new Set<string>();
+  const commitPulls: Record<string, number[]> = {};
   let nextId = 1000;
   const prefix = `/repos/${repository}/issues/`;
   const server = createServer(async (req, res) => {
@@ -50,6 +94,68 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(data));
     };
+    const pulls = new RegExp(`^/repos/${repository}/commits/([0-9a-f]+)/pulls$`).exec(url.pathname);
+    if (pulls && req.method === 'GET')
+      return json(
+        200,
+        (commitPulls[pulls[1]!] ?? []).map((number) => ({ number, state: 'closed' })),
+      );
+    const deploys = `/repos/${repository}/deployments`;
+    if (url.pathname === deploys || url.pathname.startsWith(`${deploys}/`)) {
+      if (noDeploymentsWrite.has(String(req.headers.authorization)))
+        return json(403, {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest/deployments/deployments#create-a-deployment',
+        });
+      if (url.pathname === deploys && req.method === 'POST') {
+        const b = await body(req);
+        const d: Deployment = {
+          id: nextId++,
+          sha: String(b.ref),
+          ref: String(b.ref),
+          environment: String(b.environment ?? 'production'),
+          transient_environment: b.transient_environment === true,
+          required_contexts: (b.required_contexts as string[] | undefined) ?? ['(all)'],
+          auto_merge: b.auto_merge !== false,
+          description: String(b.description ?? ''),
+          statuses: [],
+        };
+        deployments.push(d);
+        deploymentCalls.push(`create ${d.environment}`);
+        const { statuses: _, ...shown } = d;
+        return json(201, shown);
+      }
+      if (url.pathname === deploys && req.method === 'GET') {
+        const environment = url.searchParams.get('environment');
+        deploymentCalls.push(`list ${environment ?? '(all)'}`);
+        return json(
+          200,
+          deployments
+            .filter((d) => environment === null || d.environment === environment)
+            .reverse()
+            .map(({ statuses: _, ...d }) => d),
+        );
+      }
+      const statuses = /^\/(\d+)\/statuses$/.exec(url.pathname.slice(deploys.length));
+      const d = statuses ? deployments.find((x) => x.id === Number(statuses[1])) : undefined;
+      if (!d) return json(404, { message: 'Not Found' });
+      if (req.method === 'POST') {
+        const b = await body(req);
+        const s: DeploymentStatus = { id: nextId++, state: String(b.state) };
+        for (const k of ['environment_url', 'log_url', 'description'] as const)
+          if (typeof b[k] === 'string') s[k] = b[k];
+        if (typeof b.auto_inactive === 'boolean') s.auto_inactive = b.auto_inactive;
+        d.statuses.push(s);
+        deploymentCalls.push(`status ${d.id} ${s.state}`);
+        return json(201, s);
+      }
+      if (req.method === 'GET') {
+        deploymentCalls.push(`statuses ${d.id}`);
+        const perPage = Number(url.searchParams.get('per_page') ?? 30);
+        return json(200, [...d.statuses].reverse().slice(0, perPage));
+      }
+      return json(404, { message: 'Not Found' });
+    }
     const rest = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : '';
     const list = /^(\d+)\/comments$/.exec(rest);
     // Pull request 500: GitHub having a bad moment.
@@ -65,7 +171,7 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
       const c = {
         id,
         issue: Number(list[1]),
-        body: (await body(req)).body!,
+        body: String((await body(req)).body),
         html_url: `https://gh/${repository}/pull/${list[1]}#issuecomment-${id}`,
       };
       comments.push(c);
@@ -74,7 +180,7 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
     if (one && req.method === 'PATCH') {
       const c = comments.find((x) => x.id === Number(one[1]));
       if (!c) return json(404, { message: 'Not Found' });
-      c.body = (await body(req)).body!;
+      c.body = String((await body(req)).body);
       return json(200, c);
     }
     json(404, { message: 'Not Found' });
@@ -86,6 +192,10 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
         comments,
         requests,
         auth,
+        deployments,
+        deploymentCalls,
+        noDeploymentsWrite,
+        commitPulls,
         close: () => new Promise<void>((done) => server.close(() => done())),
       }),
     ),

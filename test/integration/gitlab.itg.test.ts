@@ -24,7 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { kubectl, ROOT, uniqueName } from './helpers.js';
 
 const PACKAGE = process.env.SPREAD_PACKAGE_DIR ?? ROOT;
@@ -118,6 +118,8 @@ const include = (inputs: Record<string, string | boolean>) =>
 const configMapApp = (a: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "${a}"\n`;
 
+const reviewHost = `review-${ns}.example.com`;
+
 const kubeconfigOfContext = async () =>
   (await kubectl(['config', 'view', '--flatten', '--minify', '--context', 'spread-local'])).stdout;
 
@@ -126,6 +128,12 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
     await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
     cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
     cpSync(path.join(ROOT, 'examples/mattermost'), path.join(project, 'app'), { recursive: true });
+    // A review app that answers behind an Ingress: its URL is the environment's.
+    mkdirSync(path.join(project, 'web/.k2e'), { recursive: true });
+    writeFileSync(
+      path.join(project, 'web/.k2e/web.yaml'),
+      `apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\nspec:\n  tls: [{hosts: ["${reviewHost}"]}]\n  rules: [{host: "${reviewHost}"}]\n`,
+    );
     mkdirSync(path.join(project, 'settings/.k2e'), { recursive: true });
     writeFileSync(path.join(project, 'settings/.k2e/settings.yaml'), configMapApp('1'));
     // A YAML error on line 6: the failed job's artifacts name rc.yaml:6.
@@ -173,6 +181,7 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         'lock-timeout': '45s',
         tag: 'v1.2.3',
         'build-args': 'GREETING=hello world\nSECRET_TOKEN=s3cr3t-build-value\n',
+        'url-from': 'service/mattermost',
       })),
       {
         ...common,
@@ -182,6 +191,16 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         'build-args': 'NOEQUALS',
         'resource-group': 'spread-bad-build-args',
       },
+      // A review environment: its URL from the dotenv report, and `mode: delete` as its on_stop job.
+      ...(['review', 'stop-review'] as const).map((job) => ({
+        ...common,
+        path: 'web',
+        stage: 'deploy',
+        'job-name': job,
+        environment: 'review/main',
+        'resource-group': 'spread-review',
+        ...(job === 'stop-review' ? { mode: 'delete', 'environment-action': 'stop' } : {}),
+      })),
       { ...settings, stage: 'deploy', 'job-name': 'settings' },
       { ...settings, stage: 'deploy', 'job-name': 'settings-forced', 'force-conflicts': true },
       {
@@ -209,9 +228,21 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         'resource-group': 'spread-image-broken',
       },
     ];
+    // GitLab merges a job of .gitlab-ci.yml into the included job of the same name: that is how the
+    // deploy job names its stop job. A later job reads the dotenv report as GitLab passes it on.
+    const review = [
+      'review:',
+      '  environment:',
+      '    on_stop: stop-review',
+      'review-url:',
+      '  stage: verify',
+      '  needs: [review]',
+      '  script: [\'echo "review answers at $SPREAD_ENVIRONMENT_URL"\']',
+      '',
+    ].join('\n');
     writeFileSync(
       path.join(project, '.gitlab-ci.yml'),
-      `stages: [plan, deploy]\ninclude:\n${jobs.map(include).join('')}`,
+      `stages: [plan, deploy, verify]\ninclude:\n${jobs.map(include).join('')}${review}`,
     );
     const git = (...args: string[]) => execFileSync('git', args, { cwd: project });
     git('init', '-q', '-b', 'main');
@@ -249,6 +280,53 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'rc', 'mattermost']);
     });
 
+    test("a review environment: its URL read from the dotenv report (the Ingress's https host), passed on to a later job; mode delete as its on_stop job", async () => {
+      const r = await gcl('review');
+      expect(r.code, r.log).toBe(0);
+      const report = artifacts('review').dotenv();
+      expect(report).toMatchObject({ SPREAD_OUTCOME: 'success', SPREAD_DEPLOYMENT: 'web' });
+      expect(report.SPREAD_ENVIRONMENT_URL).toBe(`https://${reviewHost}`);
+      // The job as GitLab sees it (gitlab-ci-local --preview: includes and merges expanded): its
+      // environment's URL is the dotenv variable, which GitLab reads from the job's own report when the
+      // job ends, and its on_stop is the delete job, which stops the same environment.
+      const preview = parse(
+        execFileSync(process.execPath, [GCL, '--preview', '--home', path.join(project, '.home')], {
+          cwd: project,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      ) as Record<
+        string,
+        { environment?: { name?: string; url?: string; on_stop?: string; action?: string } }
+      >;
+      expect(preview.review?.environment).toEqual({
+        name: 'review/main',
+        url: '$SPREAD_ENVIRONMENT_URL',
+        action: 'start',
+        on_stop: 'stop-review',
+      });
+      expect(preview['stop-review']?.environment).toMatchObject({ name: 'review/main', action: 'stop' });
+      const url = preview.review!.environment!.url!.replace(
+        /\$(\w+)/g,
+        (_, name: string) => report[name] ?? '',
+      );
+      expect(url).toBe(`https://${reviewHost}`);
+      const later = await gcl('review-url');
+      expect(later.code, later.log).toBe(0);
+      expect(later.log).toContain(`review answers at https://${reviewHost}`);
+
+      const stop = await gcl('stop-review');
+      expect(stop.code, stop.log).toBe(0);
+      expect(stop.log).toContain(
+        `spread delete web spread-local --namespace ${ns} --lock-timeout 5m --output json`,
+      );
+      const gone = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'ingress', 'web'], {
+        allowFail: true,
+      });
+      expect(gone.stderr).toMatch(/NotFound/);
+      expect(artifacts('stop-review').dotenv().SPREAD_OUTCOME).toBe('success');
+    });
+
     test('plan after the deploy: no changes, in plan.md', async () => {
       const r = await gcl('plan');
       expect(r.code, r.log).toBe(0);
@@ -275,13 +353,13 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       expect(out.dotenv().SPREAD_ERROR).toMatch(/^\S[^\n]* rc\.yaml:6: YAML: Flow sequence/);
     });
 
-    test('the inputs prune-crds, force-conflicts, replace, adopt, rollback-on-failure, lock-timeout, tag and build-args reach the CLI; build argument values stay out of the log', async () => {
+    test('the inputs prune-crds, force-conflicts, replace, adopt, rollback-on-failure, lock-timeout, tag, build-args and url-from reach the CLI; build argument values stay out of the log', async () => {
       const deploy = await gcl('all-inputs-deploy');
       expect(deploy.code, deploy.log).toBe(0);
       const command = (log: string) =>
         log.split('\n').find((l) => / > spread (deploy|plan) app /.test(l)) ?? '';
       expect(command(deploy.log)).toContain(
-        `spread deploy app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --no-wait --timeout 5m --lock-timeout 45s --rollback-on-failure --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
+        `spread deploy app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --no-wait --timeout 5m --lock-timeout 45s --rollback-on-failure --url-from service/mattermost --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
       );
       const plan = await gcl('all-inputs-plan');
       expect(plan.code, plan.log).toBe(0);

@@ -31,6 +31,10 @@ const DEFAULTS: Inputs = {
   comment: true,
   githubToken: '',
   concurrency: 16,
+  urlFrom: undefined,
+  deployment: false,
+  environment: '',
+  deployComment: false,
 };
 
 const parse = (map: Record<string, string>) => parseInputs((name) => map[name] ?? '');
@@ -99,6 +103,16 @@ describe('parseInputs', () => {
       { replace: true, rollbackOnFailure: true },
     ],
     ['adopt', { adopt: 'true' }, { adopt: true }],
+    [
+      'a GitHub deployment to an environment, the URL from an Ingress',
+      { deployment: 'true', environment: 'production', 'url-from': 'ingress/web' },
+      { deployment: true, environment: 'production', urlFrom: { kind: 'ingress', name: 'web' } },
+    ],
+    [
+      'url-from in kubectl short names',
+      { 'url-from': 'svc/lb' },
+      { urlFrom: { kind: 'service', name: 'lb' } },
+    ],
   ])('%s', (_, map, expected) => {
     expect(parse(map)).toEqual({ ...DEFAULTS, ...expected });
   });
@@ -122,6 +136,9 @@ describe('parseInputs', () => {
     ['environments with an empty side', { environments: 'main=' }, /^input environments: line 1/],
     ['context and environments', { context: 'a', environments: 'main=b' }, /give one or the other/],
     ['push without build', { build: 'false', push: 'true' }, /^input push: nothing is built/],
+    ['url-from of a kind without URL', { 'url-from': 'configmap/x' }, /^input url-from: expected KIND\/NAME/],
+    ['url-from without a name', { 'url-from': 'ingress' }, /^input url-from: expected KIND\/NAME/],
+    ['deployment not a boolean', { deployment: 'yes' }, /^input deployment: expected true or false/],
     [
       'layer-cache not auto or a boolean',
       { 'layer-cache': 'yes' },

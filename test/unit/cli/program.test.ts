@@ -56,11 +56,24 @@ describe('the spread program', () => {
       '--lock-timeout',
       '--wait-load-balancer',
       '--rollback-on-failure',
+      '--url-from',
       '--no-build',
     ];
     for (const f of deployOnly) expect(flags('deploy')).toContain(f);
     for (const f of [...deployOnly, '--no-push']) expect(flags('plan')).not.toContain(f);
     expect(flags('build')).not.toContain('--no-build');
     expect(flags('build')).toContain('--no-push');
+  });
+
+  test('--url-from takes KIND/NAME of an Ingress, HTTPRoute or Service, and refuses another kind', () => {
+    const parse = (value: string) => {
+      const deploy = program().commands.find((c) => c.name() === 'deploy')!;
+      const option = deploy.options.find((o) => o.long === '--url-from')!;
+      return option.parseArg!(value, undefined);
+    };
+    expect(parse('svc/web')).toEqual({ kind: 'service', name: 'web' });
+    expect(() => parse('configmap/web')).toThrow(
+      /expected KIND\/NAME of an Ingress, HTTPRoute or LoadBalancer Service .*got "configmap\/web"/,
+    );
   });
 });

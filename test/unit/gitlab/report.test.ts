@@ -158,6 +158,22 @@ describe('gitlab/report.mjs', () => {
     expect(r.dotenv.SPREAD_CHANGED).toBe('false');
   });
 
+  test.each([
+    ['the report url, when the input environment-url is empty', {}, 'https://shop.example.com'],
+    [
+      'the input environment-url over the report url',
+      { SPREAD_ENVIRONMENT_URL: 'https://given.example.com' },
+      'https://given.example.com',
+    ],
+  ])('SPREAD_ENVIRONMENT_URL (GitLab reads environment:url from it): %s', (_, env, url) => {
+    const r = run(JSON.stringify({ ...report, url: 'https://shop.example.com' }), 0, env);
+    expect(r.dotenv.SPREAD_ENVIRONMENT_URL).toBe(url);
+  });
+
+  test('a report without a url: SPREAD_ENVIRONMENT_URL is empty', () => {
+    expect(run(JSON.stringify(report), 0).dotenv.SPREAD_ENVIRONMENT_URL).toBe('');
+  });
+
   test('summary.md adds the rollout table', () => {
     const r = run(JSON.stringify({ error: 'rollout failed', failures: [], report }), 1);
     expect(r.summary).toContain('| `deployment/web` | ❌ | ImagePullBackOff | 4.2s |');

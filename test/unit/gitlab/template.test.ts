@@ -46,12 +46,24 @@ describe('templates/deploy.yml', () => {
     'tag',
     'build-args',
     'lock-timeout',
+    'url-from',
   ])('input %s reaches the script, which has its CLI flag (gitlab.itg.test.ts runs them)', (name) => {
     const variable = `SPREAD_INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
     expect(body).toContain(`${variable}: $[[ inputs.${name} ]]`);
     const script = body.slice(body.indexOf('script:'));
     expect(script).toContain(`$${variable}`);
     expect(script).toMatch(new RegExp(`--${name === 'build-args' ? 'build-arg' : name}(?![\\w-])`));
+  });
+
+  test("the job's environment URL is the dotenv report's SPREAD_ENVIRONMENT_URL (GitLab's dynamic environment URL)", () => {
+    const job = jobsDoc['$[[ inputs.job-name ]]'];
+    expect(job.environment.url).toBe('$SPREAD_ENVIRONMENT_URL');
+    expect(job.artifacts.reports.dotenv).toBe('.spread/spread.env');
+  });
+
+  test('mode delete and the environment action stop are offered, for an on_stop job', () => {
+    expect((inputs.mode as { options?: string[] }).options).toContain('delete');
+    expect((inputs['environment-action'] as { options?: string[] }).options).toContain('stop');
   });
 });
 
