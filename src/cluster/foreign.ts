@@ -20,7 +20,7 @@ export interface ForeignObject {
 export interface NamespaceContents {
   /** Objects not of the deployment, sorted by kind then name. */
   readonly foreign: readonly ForeignObject[];
-  /** Resources that could not be listed (`secrets (403 forbidden)`): they may hold more. */
+  /** Resources that could not be listed (`secrets (no list right)`): they may hold more. */
   readonly unlisted: readonly string[];
 }
 
@@ -103,7 +103,9 @@ export async function findForeignObjects(
           if (error instanceof KubeApiError && error.code === 404) return { resource: r, items: [] };
           const name = r.group ? `${r.resource}.${r.group}` : r.resource;
           unlisted.push(
-            `${name} (${error instanceof KubeApiError ? `${error.code} ${error.message}` : (error as Error).message})`,
+            error instanceof KubeApiError && error.code === 403
+              ? `${name} (no list right)`
+              : `${name} (${error instanceof KubeApiError ? `${error.code} ${error.message}` : (error as Error).message})`,
           );
           return { resource: r, items: [] };
         }

@@ -260,10 +260,12 @@ export function foreignReason(contents: NamespaceContents): string {
       `it holds ${foreign.length} object${foreign.length === 1 ? '' : 's'} not of this deployment (${names.join(', ')}${more > 0 ? `, … and ${more} more` : ''}), which deleting it would delete`,
     );
   }
-  if (unlisted.length > 0)
+  if (unlisted.length > 0) {
+    const more = unlisted.length - FOREIGN_NAMES;
     parts.push(
-      `it could not be checked for ${unlisted.join(', ')}, which may hold objects not of this deployment`,
+      `it could not be checked for ${unlisted.slice(0, FOREIGN_NAMES).join(', ')}${more > 0 ? `, … and ${more} more kinds` : ''}, which may hold objects not of this deployment`,
     );
+  }
   return parts.join('; ');
 }
 

@@ -366,7 +366,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       if (options.rollbackOnFailure && target !== undefined) {
         // The rollout's error is the deploy's error, printed once by the front end at the end.
         logger.warn(`the rollout failed; rolling back to revision ${target}`);
-        await logger
+        const now = await logger
           .group(`Roll back to revision ${target}`, async () => {
             const stored = await readRevision(client, set, target);
             if (!stored)
@@ -396,11 +396,18 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
               ...(lock ? { lock } : {}),
             });
             await settle(client, backConverged, options);
-            await recordRollback(client, set, stored, target, {
+            // Recording is not the rollback: a failure to record only warns, as after a deploy.
+            const recordedBack = await recordRollback(client, set, stored, target, {
               ...(options.runUrl ? { runUrl: options.runUrl } : {}),
               keep: options.historyLimit ?? 10,
+            }).catch((recordError: unknown) => {
+              logger.warn(
+                `rolled back, but the revision was not recorded: ${(recordError as Error).message}`,
+              );
+              return undefined;
             });
             logger.info(`rolled back to revision ${target}`);
+            return recordedBack?.revision;
           })
           .catch((rollbackError: unknown) => {
             // The rollback's own error ends the deploy then: the rollout's is shown here, once.
@@ -409,6 +416,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
           });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
           ...failed,
+          // The deployment's revision now: the rollback's.
+          ...(now !== undefined ? { revision: now } : {}),
           rolledBackTo: target,
         });
       }

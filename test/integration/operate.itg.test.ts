@@ -150,6 +150,7 @@ describe('a ReplicationController rollout that cannot succeed', () => {
     );
     expect(error.message).toMatch(/rolled back to revision 1$/);
     expect(error.report?.rolledBackTo).toBe(1);
+    expect(error.report?.revision).toBe(3);
     const live = await getJson('replicationcontroller', 'rcweb');
     expect(live.spec.template.spec.containers[0].image).toBe('registry.example/web:1');
     // The broken pod was replaced: every pod left comes from the restored template and is Ready.

@@ -78,13 +78,20 @@ describe('foreignReason', () => {
           { ...o('a'), apiVersion: 'apps/v1', kind: 'Deployment', applySet: 'api' },
           ...['b', 'c', 'd', 'e', 'f', 'g'].map((n) => o(n)),
         ],
-        unlisted: ['secrets (403 forbidden)'],
+        unlisted: ['secrets (no list right)'],
       }),
     ).toBe(
-      'it holds 7 objects not of this deployment (deployment.apps/a (of spread deployment api), configmap/b, configmap/c, configmap/d, configmap/e, … and 2 more), which deleting it would delete; it could not be checked for secrets (403 forbidden), which may hold objects not of this deployment',
+      'it holds 7 objects not of this deployment (deployment.apps/a (of spread deployment api), configmap/b, configmap/c, configmap/d, configmap/e, … and 2 more), which deleting it would delete; it could not be checked for secrets (no list right), which may hold objects not of this deployment',
     );
     expect(foreignReason({ foreign: [o('a')], unlisted: [] })).toBe(
       'it holds 1 object not of this deployment (configmap/a), which deleting it would delete',
     );
   });
+});
+
+test('foreignReason caps the kinds it could not check at five', () => {
+  const unlisted = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((k) => `${k}s (no list right)`);
+  expect(foreignReason({ foreign: [], unlisted })).toBe(
+    'it could not be checked for as (no list right), bs (no list right), cs (no list right), ds (no list right), es (no list right), … and 2 more kinds, which may hold objects not of this deployment',
+  );
 });
