@@ -57,3 +57,41 @@ describe('spread history text', () => {
     ).toBe('A        B   C\nx        y   z\nlonger\nw        v   u');
   });
 });
+
+describe('spread delete text', () => {
+  test('a kept Namespace says kept, and why', async () => {
+    const { formatDeleteText } = await import('../../../src/cli/manage.js');
+    const text = formatDeleteText({
+      deployment: 'web',
+      namespace: 'shop',
+      context: 'kind',
+      revisions: 2,
+      durationMs: 10,
+      objects: [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          namespace: 'shop',
+          name: 'ours',
+          action: 'pruned',
+          source: 'a.yaml',
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          name: 'shop',
+          action: 'kept',
+          source: 'ns.yaml',
+          note: 'it holds 1 object not of this deployment (configmap/hand-made), which deleting it would delete',
+        },
+      ],
+    });
+    expect(text.split('\n')).toEqual([
+      'Deleted web from namespace shop (context kind):',
+      '  configmap/ours deleted -n shop',
+      '  namespace/shop kept: it holds 1 object not of this deployment (configmap/hand-made), which deleting it would delete',
+      '  2 revision(s), the ApplySet parent and the lock removed',
+      '',
+    ]);
+  });
+});
