@@ -154,6 +154,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     );
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
   const namespace = options.namespace || resolved.namespace;
+  if (!isDnsLabel(namespace))
+    throw new Error(
+      `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
+    );
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   let lock: DeployLock | undefined;
   try {
@@ -395,7 +399,16 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
               logger,
               ...(lock ? { lock } : {}),
             });
-            await settle(client, backConverged, options);
+            await settle(client, backConverged, options).catch(async (rollbackError: unknown) => {
+              // The cluster holds the revision again, failing: recorded so, as `spread rollback` does.
+              if (rollbackError instanceof RolloutError)
+                await recordRollback(client, set, stored, target, {
+                  ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+                  keep: options.historyLimit ?? 10,
+                  failure: failureDescription(rollbackError),
+                }).catch(() => undefined);
+              throw rollbackError;
+            });
             // Recording is not the rollback: a failure to record only warns, as after a deploy.
             const recordedBack = await recordRollback(client, set, stored, target, {
               ...(options.runUrl ? { runUrl: options.runUrl } : {}),
@@ -410,9 +423,14 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             return recordedBack?.revision;
           })
           .catch((rollbackError: unknown) => {
-            // The rollback's own error ends the deploy then: the rollout's is shown here, once.
-            if (!(rollbackError instanceof DeployError)) logger.error(error.message);
-            throw rollbackError;
+            if (rollbackError instanceof DeployError) throw rollbackError;
+            // Both failures in one error, printed once by the front end, with the deploy's report.
+            throw new DeployError(
+              new Error(
+                `${error.message}\nthe rollback to revision ${target} failed too: ${(rollbackError as Error).message}`,
+              ),
+              failed,
+            );
           });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
           ...failed,
