@@ -172,7 +172,11 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
       'wait until LoadBalancer Services have an address (bounded by --timeout)',
       false,
     )
-    .option('--rollback-on-failure', 'when the rollout fails, apply the previous revision again', false)
+    .option(
+      '--rollback-on-failure',
+      'when the rollout fails, apply the last revision whose rollout succeeded again',
+      false,
+    )
     .addOption(
       new Option(
         '--url-from <KIND/NAME>',

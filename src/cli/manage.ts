@@ -88,24 +88,43 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
-/** Left-aligned columns separated by three spaces, as kubectl prints tables. */
+/**
+ * Left-aligned columns separated by three spaces, as kubectl prints tables. A cell holding several
+ * lines continues on the next lines of its column (the other columns blank there); nothing is cut.
+ */
 export function formatTable(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('   '))
-    .join('\n');
+  const cells = rows.map((r) => r.map((c) => c.split('\n')));
+  const widths =
+    cells[0]?.map((_, i) => Math.max(...cells.flatMap((r) => (r[i] ?? ['']).map((l) => l.length)))) ?? [];
+  const out: string[] = [];
+  for (const r of cells) {
+    const height = Math.max(...r.map((c) => c.length));
+    for (let line = 0; line < height; line++)
+      out.push(
+        r
+          .map((c, i) => (i === r.length - 1 ? (c[line] ?? '') : (c[line] ?? '').padEnd(widths[i]!)))
+          .join('   ')
+          .trimEnd(),
+      );
+  }
+  return out.join('\n');
 }
 
-/** The text of `spread history`. */
+/**
+ * The text of `spread history`: a row per revision, newest first, with its STATUS as `helm history`
+ * names it (`deployed` for the current revision, `superseded` for earlier good ones, `failed`), and
+ * every image whole, one a line.
+ */
 export function formatHistoryText(report: HistoryReport): string {
   const rows = [
-    ['REVISION', 'TIME', 'COMMIT', 'OBJECTS', 'IMAGES', 'DESCRIPTION'],
+    ['REVISION', 'TIME', 'STATUS', 'COMMIT', 'OBJECTS', 'IMAGES', 'DESCRIPTION'],
     ...report.revisions.map((r) => [
       `${r.revision}${r.revision === report.current ? '*' : ''}`,
       r.time,
+      r.status === 'failed' ? 'failed' : r.revision === report.current ? 'deployed' : 'superseded',
       r.commit ? r.commit.slice(0, 12) : '-',
       String(r.objectCount),
-      r.images.map((i) => i.image).join(',') || '-',
+      r.images.map((i) => i.image).join('\n') || '-',
       r.description ?? (r.runUrl ? r.runUrl : 'deploy'),
     ]),
   ];
@@ -135,7 +154,9 @@ export function formatDeleteText(report: DeleteReport): string {
     `Deleted ${report.deployment} from namespace ${report.namespace} (context ${report.context}):`,
   ];
   for (const o of report.objects)
-    lines.push(`  ${o.kind.toLowerCase()}/${o.name} deleted${o.namespace ? ` -n ${o.namespace}` : ''}`);
+    lines.push(
+      `  ${o.kind.toLowerCase()}/${o.name} ${o.action === 'kept' ? 'kept' : 'deleted'}${o.namespace ? ` -n ${o.namespace}` : ''}${o.note ? `: ${o.note}` : ''}`,
+    );
   lines.push(`  ${report.revisions} revision(s), the ApplySet parent and the lock removed`);
   return `${lines.join('\n')}\n`;
 }

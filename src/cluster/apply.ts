@@ -135,7 +135,7 @@ export class ApplyError extends Error {
     const interrupted: ObjectFailure[] = [];
     const real: ObjectFailure[] = [];
     for (const f of failures) (f.message.startsWith('interrupted by ') ? interrupted : real).push(f);
-    const lines = real.map((f) => `  ${describeObject(f.object)}: ${f.message}`);
+    const lines = groupedFailureLines(real);
     if (interrupted.length > 0)
       lines.push(
         `  ${interrupted[0]!.message}: ${interrupted.length} object(s) not finished${phase === 'apply' ? ' (a request in flight may have reached the server)' : ''}`,
@@ -169,6 +169,28 @@ export class ApplyError extends Error {
     this.applied = applied;
     this.notApplied = notApplied;
   }
+}
+
+/** Names shown under a cause that several objects share; the count is on the cause's line. */
+const NAMES_PER_CAUSE = 5;
+
+/**
+ * One line per failure, `  Kind ns/name (file:line): message`, except that failures with the very
+ * same message are one entry, in the order of their first object: `  76 objects: namespaces
+ * "monitoring" not found`, then an indented line naming the first few of them (`… and 71 more`).
+ */
+export function groupedFailureLines(failures: readonly ObjectFailure[]): string[] {
+  const byMessage = new Map<string, ObjectFailure[]>();
+  for (const f of failures) byMessage.set(f.message, [...(byMessage.get(f.message) ?? []), f]);
+  return [...byMessage].flatMap(([message, group]) => {
+    if (group.length === 1) return [`  ${describeObject(group[0]!.object)}: ${message}`];
+    const shown = group.slice(0, NAMES_PER_CAUSE).map((f) => describeObject(f.object));
+    const more = group.length - shown.length;
+    return [
+      `  ${group.length} objects: ${message}`,
+      `      ${shown.join(', ')}${more > 0 ? `, … and ${more} more` : ''}`,
+    ];
+  });
 }
 
 /** `Deployment default/web (deployment.yaml:1)` */

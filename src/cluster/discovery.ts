@@ -9,6 +9,8 @@ export interface ResourceInfo {
   /** Plural REST name, e.g. `deployments`. */
   readonly resource: string;
   readonly namespaced: boolean;
+  /** The API verbs it allows (`get`, `list`, `watch`, `create`…), as discovery lists them. */
+  readonly verbs?: readonly string[];
 }
 
 const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -19,14 +21,19 @@ interface AggregatedList {
     metadata?: { name?: string };
     versions?: {
       version: string;
-      resources?: { resource: string; scope: 'Namespaced' | 'Cluster'; responseKind?: { kind?: string } }[];
+      resources?: {
+        resource: string;
+        scope: 'Namespaced' | 'Cluster';
+        responseKind?: { kind?: string };
+        verbs?: string[];
+      }[];
     }[];
   }[];
 }
 
 interface ApiResourceList {
   groupVersion: string;
-  resources: { name: string; kind: string; namespaced: boolean }[];
+  resources: { name: string; kind: string; namespaced: boolean; verbs?: string[] }[];
 }
 
 /**
@@ -84,6 +91,7 @@ export class Discovery {
               kind: r.responseKind.kind,
               resource: r.resource,
               namespaced: r.scope === 'Namespaced',
+              verbs: r.verbs ?? [],
             });
           }
         }
@@ -121,6 +129,26 @@ export class Discovery {
     return this.byGk.get(`${gk.kind}.${gk.group}`);
   }
 
+  /**
+   * Every resource the server serves, one per GroupKind at its preferred version, that lives in a
+   * namespace and allows `verb` (e.g. `list`): what `kubectl api-resources --namespaced --verbs=list`
+   * shows. An older server without aggregated discovery is read group by group for it (`/api/v1`,
+   * then each group's preferred version from `/apis`).
+   *
+   * @throws KubeApiError when `/apis` cannot be read (older servers only).
+   */
+  async namespacedResources(verb: string): Promise<ResourceInfo[]> {
+    if (!this.aggregated) {
+      await this.loadGroupVersion('v1');
+      const groups = await this.client.getOrUndefined<{
+        groups?: { preferredVersion?: { groupVersion?: string } }[];
+      }>('/apis');
+      for (const g of groups?.groups ?? [])
+        if (g.preferredVersion?.groupVersion) await this.loadGroupVersion(g.preferredVersion.groupVersion);
+    }
+    return [...this.byGk.values()].filter((r) => r.namespaced && (r.verbs ?? []).includes(verb));
+  }
+
   /** Whether objects of a GroupKind live in a namespace; `undefined` when discovery does not know the kind. */
   isNamespaced(gk: GroupKind): boolean | undefined {
     return this.scopeByGk.get(`${gk.kind}.${gk.group}`);
@@ -140,6 +168,7 @@ export class Discovery {
         kind: r.kind,
         resource: r.name,
         namespaced: r.namespaced,
+        verbs: r.verbs ?? [],
       });
     }
   }

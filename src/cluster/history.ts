@@ -20,11 +20,20 @@ export const HISTORY = {
   images: 'spread.rsprd.com/images',
   /** Why the revision was made beyond a deploy, e.g. `rollback to 3`. */
   description: 'spread.rsprd.com/description',
+  /** {@link RevisionStatus} of the revision; absent on revisions recorded before it existed (deployed). */
+  status: 'spread.rsprd.com/status',
   objectCount: 'spread.rsprd.com/object-count',
   /** Field manager of the parent's current-revision annotation: a manager of its own, so that the
    * parent's own apply (manager `spread`, which does not list it) does not remove it. */
   fieldManager: 'spread-history',
 } as const;
+
+/**
+ * How a revision's rollout ended: `deployed` (ready), or `failed` (applied, but the rollout failed or
+ * did not finish in time), as Helm records a failed release. A rollback with no revision number goes
+ * to the newest revision before the current one that is not failed.
+ */
+export type RevisionStatus = 'deployed' | 'failed';
 
 /** Default number of revisions kept per deployment. */
 export const DEFAULT_KEEP = 10;
@@ -48,6 +57,7 @@ export interface RevisionSummary {
   readonly commit?: string;
   readonly runUrl?: string;
   readonly description?: string;
+  readonly status: RevisionStatus;
   readonly images: readonly RevisionImage[];
   readonly objectCount: number;
   /** The revision Secret's name, `spread.<deployment>.v<N>`. */
@@ -65,6 +75,8 @@ export interface RevisionInput {
   readonly commit?: string;
   readonly runUrl?: string;
   readonly description?: string;
+  /** Default `deployed`. */
+  readonly status?: RevisionStatus;
   /** Images deployed; by default those of the objects' containers ({@link imagesOf}). */
   readonly images?: readonly RevisionImage[];
   /** Default: now. */
@@ -122,6 +134,7 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
     [HISTORY.time]: time,
     [HISTORY.images]: JSON.stringify(input.images ?? imagesOf(input.objects)),
     [HISTORY.objectCount]: String(input.objects.length),
+    [HISTORY.status]: input.status ?? 'deployed',
     [SPREAD.deployment]: set.name,
   };
   if (input.commit) annotations[HISTORY.commit] = input.commit;
@@ -165,6 +178,7 @@ export function parseRevisionSecret(secret: KubeObject, withObjects = false): Re
     ...(a[HISTORY.commit] ? { commit: a[HISTORY.commit] } : {}),
     ...(a[HISTORY.runUrl] ? { runUrl: a[HISTORY.runUrl] } : {}),
     ...(a[HISTORY.description] ? { description: a[HISTORY.description] } : {}),
+    status: a[HISTORY.status] === 'failed' ? 'failed' : 'deployed',
     images,
     objectCount: Number(a[HISTORY.objectCount] ?? 0),
     secretName: secret.metadata.name ?? '',
@@ -176,15 +190,24 @@ export function parseRevisionSecret(secret: KubeObject, withObjects = false): Re
 
 /**
  * The revisions to delete so that `keep` remain: the lowest numbers first, never `current`
- * (the revision the parent names). `keep` < 1 keeps one.
+ * (the revision the parent names) nor `lastGood` (where a rollback with no number goes, however
+ * many failed revisions came after it). `keep` < 1 keeps one.
  */
-export function revisionsToDelete(revisions: readonly number[], keep: number, current?: number): number[] {
+export function revisionsToDelete(
+  revisions: readonly number[],
+  keep: number,
+  current?: number,
+  lastGood?: number,
+): number[] {
   const newestFirst = [...new Set(revisions)].sort((a, b) => b - a);
   const room = Math.max(1, keep);
-  const kept =
-    current !== undefined && newestFirst.includes(current)
-      ? [current, ...newestFirst.filter((r) => r !== current).slice(0, room - 1)]
-      : newestFirst.slice(0, room);
+  const pinned = [current, lastGood].filter(
+    (r, i, all): r is number => r !== undefined && newestFirst.includes(r) && all.indexOf(r) === i,
+  );
+  const kept = [...pinned, ...newestFirst.filter((r) => !pinned.includes(r))].slice(
+    0,
+    Math.max(room, pinned.length),
+  );
   return newestFirst.filter((r) => !kept.includes(r)).sort((a, b) => a - b);
 }
 
@@ -231,6 +254,20 @@ export function revisionOfParent(parent: KubeObject | undefined): number | undef
 }
 
 /**
+ * The revision a rollback with no number goes to: the newest one below `below` that is not failed
+ * (Helm's "last successful release"); `undefined` when there is none.
+ */
+export function lastGoodRevision(
+  revisions: readonly Pick<RevisionSummary, 'revision' | 'status'>[],
+  below: number,
+): number | undefined {
+  return revisions
+    .filter((r) => r.revision < below && r.status !== 'failed')
+    .map((r) => r.revision)
+    .sort((a, b) => b - a)[0];
+}
+
+/**
  * Sets the parent's current-revision annotation with a JSON merge patch under field manager
  * `spread-history`, so that the parent's own server-side apply (manager `spread`, which does not
  * list the annotation) leaves it alone, and so that a missing parent is a 404 rather than created.
@@ -252,7 +289,7 @@ export async function writeCurrentRevision(
 }
 
 /**
- * Records a successful deploy: creates the Secret of revision N+1 (N the highest of the stored
+ * Records a deploy (successful, or failed with `status: 'failed'`): creates the Secret of revision N+1 (N the highest of the stored
  * revisions and the parent's current revision), sets the parent's current revision to it, then
  * deletes the oldest revisions beyond `keep` (default 10). A 409 on create (a concurrent record;
  * the deploy lock should prevent it) retries with the next number.
@@ -282,31 +319,39 @@ export async function recordRevision(
     }
   }
   await writeCurrentRevision(client, set, next);
-  await pruneRevisions(client, set, options.keep ?? DEFAULT_KEEP, next, [
-    ...existing.map((r) => r.revision),
+  const good = input.status === 'failed' ? lastGoodRevision(existing, next) : next;
+  await pruneRevisions(
+    client,
+    set,
+    options.keep ?? DEFAULT_KEEP,
     next,
-  ]);
+    [...existing.map((r) => r.revision), next],
+    good,
+  );
   return parseRevisionSecret(secret);
 }
 
-/** Deletes revisions beyond the newest `keep` (never `current`); returns the numbers deleted. */
 /**
  * Records that revision `target` was applied again: a new revision with its objects and commit,
- * described `rollback to <target>` (Helm's history does the same).
+ * described `rollback to <target>` (Helm's history does the same); with `failure` (why its rollout
+ * failed), marked failed and described `rollback to <target> failed: <failure>`.
  */
 export async function recordRollback(
   client: KubeClient,
   set: ApplySet,
   stored: Revision,
   target: number,
-  options: { runUrl?: string; keep?: number } = {},
+  options: { runUrl?: string; keep?: number; failure?: string } = {},
 ): Promise<RevisionSummary> {
   return recordRevision(
     client,
     set,
     {
       objects: stored.objects,
-      description: `rollback to ${target}`,
+      description: options.failure
+        ? `rollback to ${target} failed: ${options.failure}`
+        : `rollback to ${target}`,
+      ...(options.failure ? { status: 'failed' as const } : {}),
       ...(stored.commit ? { commit: stored.commit } : {}),
       ...(options.runUrl ? { runUrl: options.runUrl } : {}),
     },
@@ -314,15 +359,20 @@ export async function recordRollback(
   );
 }
 
+/**
+ * Deletes revisions beyond the newest `keep` (never `current` nor `lastGood`, see
+ * {@link revisionsToDelete}); returns the numbers deleted.
+ */
 export async function pruneRevisions(
   client: KubeClient,
   set: ApplySet,
   keep: number,
   current?: number,
   known?: readonly number[],
+  lastGood?: number,
 ): Promise<number[]> {
   const numbers = known ?? (await listRevisions(client, set)).map((r) => r.revision);
-  const doomed = revisionsToDelete(numbers, keep, current);
+  const doomed = revisionsToDelete(numbers, keep, current, lastGood);
   for (const n of doomed) await deleteSecret(client, set.namespace, revisionSecretName(set.name, n));
   return doomed;
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { toJson } from '../deployment/json.js';
 import type { KubeObject } from '../deployment/kube-object.js';
-import type { KubeClient } from './client.js';
 
 /**
  * Annotation spread puts on a ReplicationController's pod template: a digest of the template as
@@ -35,89 +34,50 @@ export function withTemplateHash(object: KubeObject): KubeObject {
   return copy;
 }
 
-interface Pod {
-  metadata: { name: string; annotations?: Record<string, string>; deletionTimestamp?: string };
-  status?: { conditions?: { type: string; status: string }[] };
-}
-
-/** Options of {@link replaceOldPods}. */
-export interface RcRollOptions {
-  /** Limit of the whole replacement, in milliseconds. */
-  readonly timeoutMs: number;
-  /** Time between two reads of the pods, in milliseconds. Default 500. */
-  readonly intervalMs?: number;
-  readonly onProgress?: (line: string) => void;
-  readonly signal?: AbortSignal;
-}
-
 /**
- * Replaces the pods of a ReplicationController whose template changed, one at a time: an old pod
- * (one whose template hash is not the RC's) is deleted only when every replica is Ready, and the next
- * only after its replacement is Ready, so never fewer than replicas − 1 pods are Ready. This is what
- * `kubectl rolling-update` did for RCs (removed in kubectl 1.18), done in place.
- *
- * @returns the number of pods replaced.
- * @throws Error when the replacement does not finish within the timeout (nothing is left half-done
- *   beyond the pod being replaced; a re-run continues).
+ * The next pod to delete in the rollout of a ReplicationController whose pod template changed, among
+ * `pods` (those its selector matches, without the ones already deleted), or `undefined` when none is
+ * to go now. ReplicationControllers do not roll by themselves (`kubectl rolling-update` did it for
+ * them until kubectl 1.18), so spread replaces the pods of an older template (a {@link TEMPLATE_HASH}
+ * other than the RC's) one at a time, in name order:
+ * - an old pod that is not Ready goes at once: it serves nothing (a broken pod left by a failed
+ *   rollout, or one still starting), as a Deployment scales unhealthy old pods down first;
+ * - a Ready old pod goes only while every replica is Ready, so never fewer than replicas − 1 are;
+ * - nothing goes until the RC's controller has observed its new generation, so that the pod it
+ *   makes in place of the deleted one comes from the new template.
+ * The RC must carry the template hash (spread's {@link withTemplateHash}); without it, `undefined`.
  */
-export async function replaceOldPods(
-  client: KubeClient,
-  rc: KubeObject,
-  options: RcRollOptions,
-): Promise<number> {
-  const spec = rc.spec as {
+export function podToReplace(rc: KubeObject, pods: readonly KubeObject[]): KubeObject | undefined {
+  const spec = (rc.spec ?? {}) as {
     replicas?: number;
-    selector?: Record<string, string>;
     template?: { metadata?: { annotations?: Record<string, string> } };
   };
   const want = spec.template?.metadata?.annotations?.[TEMPLATE_HASH];
-  if (!want) return 0;
-  const replicas = spec.replicas ?? 1;
-  const ns = encodeURIComponent(rc.metadata.namespace ?? 'default');
-  const selector = Object.entries(spec.selector ?? {})
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
-  const deadline = Date.now() + options.timeoutMs;
-  const interval = options.intervalMs ?? 500;
-  const isReady = (p: Pod) =>
-    p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-  let replaced = 0;
-  for (;;) {
-    const list = await client.request<{ items: Pod[] }>({
-      method: 'GET',
-      path: `/api/v1/namespaces/${ns}/pods`,
-      query: { labelSelector: selector },
-      signal: options.signal,
-    });
-    const live = list.body.items.filter((p) => !p.metadata.deletionTimestamp);
-    const old = live
-      .filter((p) => p.metadata.annotations?.[TEMPLATE_HASH] !== want)
-      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-    const ready = live.filter(isReady).length;
-    if (old.length === 0) return replaced;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `ReplicationController ${rc.metadata.name}: ${old.length} pod(s) of the old template still running after ${Math.round(options.timeoutMs / 1000)}s`,
-      );
-    }
-    if (ready >= replicas) {
-      const victim = old[0]!;
-      options.onProgress?.(
-        `replicationcontroller/${rc.metadata.name}: replacing pod ${victim.metadata.name} (${ready}/${replicas} ready)`,
-      );
-      try {
-        await client.request({
-          method: 'DELETE',
-          path: `/api/v1/namespaces/${ns}/pods/${encodeURIComponent(victim.metadata.name)}`,
-          signal: options.signal,
-        });
-      } catch (error) {
-        if ((error as { code?: number }).code !== 404) throw error;
-      }
-      replaced++;
-    }
-    await new Promise((resolve) => setTimeout(resolve, interval));
-  }
+  if (!want) return undefined;
+  const observed = Number(
+    (rc.status as { observedGeneration?: unknown } | undefined)?.observedGeneration ?? 0,
+  );
+  if (observed < Number(rc.metadata.generation ?? 0)) return undefined;
+  const uid = rc.metadata.uid;
+  const live = pods.filter(
+    (p) =>
+      !p.metadata.deletionTimestamp &&
+      (uid === undefined ||
+        ((p.metadata.ownerReferences ?? []) as { uid?: string }[]).some((r) => r.uid === uid)),
+  );
+  const old = live
+    .filter((p) => p.metadata.annotations?.[TEMPLATE_HASH] !== want)
+    .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+  const unready = old.find((p) => !isReady(p));
+  if (unready) return unready;
+  const ready = live.filter(isReady).length;
+  return old.length > 0 && ready >= (spec.replicas ?? 1) ? old[0] : undefined;
+}
+
+function isReady(pod: KubeObject): boolean {
+  const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)
+    ?.conditions;
+  return conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
 function stableJson(v: unknown): string {

@@ -12,7 +12,7 @@ import {
   pullError,
   selectorString,
 } from './pods.js';
-import { TEMPLATE_HASH } from './rc.js';
+import { podToReplace, TEMPLATE_HASH } from './rc.js';
 import { informer } from './watch.js';
 
 /** Where one object's rollout stands. `done` and `failed` are final. */
@@ -422,6 +422,12 @@ interface Tracked {
   state: RolloutState;
   result?: RolloutResult;
   problems: PodProblem[];
+  /** A ReplicationController's pod deletion in flight ({@link podToReplace}). */
+  replacing: boolean;
+  /** Uids of the pods this wait deleted: gone, even while the pod watch still shows them. */
+  readonly deleted: Set<string>;
+  /** Its pods are being listed: a ReplicationController is not judged before they are known. */
+  podsPending: boolean;
 }
 
 /**
@@ -434,6 +440,10 @@ interface Tracked {
  * ({@link diagnosePod}): image pull errors seen in two status updates, CrashLoopBackOff,
  * Unschedulable past `unschedulableGraceMs`. The error then quotes the pod's container states and
  * recent events.
+ *
+ * A ReplicationController whose pod template changed gets the pods of its older template replaced
+ * during the wait, one at a time ({@link podToReplace}); its new pods are diagnosed like a
+ * Deployment's, so a broken image fails the wait early rather than at the timeout.
  *
  * Services of type LoadBalancer or NodePort are not waited for (unless `waitLoadBalancer`): their
  * address and node ports are reported through `onProgress`.
@@ -466,6 +476,9 @@ export async function waitForRollout(
       replicaSets: undefined,
       state: { done: false, failed: false, message: 'waiting' },
       problems: [],
+      replacing: false,
+      deleted: new Set<string>(),
+      podsPending: false,
     }));
   if (tracked.length === 0) return [];
 
@@ -542,9 +555,12 @@ export async function waitForRollout(
       const now = Date.now();
       for (const t of tracked) {
         if (t.result || !t.live) continue;
-        const pods = t.gk === 'Pod' ? [t.live] : t.pods;
+        // Its status counts the pods of every template: ready replicas of the old one would pass.
+        if (t.gk === 'ReplicationController' && t.podsPending && !t.pods) continue;
+        const pods =
+          t.gk === 'Pod' ? [t.live] : t.pods?.filter((p) => !t.deleted.has(String(p.metadata.uid)));
         t.state = rolloutState(t.live, {
-          ...(t.gk === 'ReplicationController' && t.pods ? { pods: t.pods } : {}),
+          ...(t.gk === 'ReplicationController' && pods ? { pods } : {}),
           ...(t.volumeBindingMode ? { volumeBindingMode: t.volumeBindingMode } : {}),
           ...(t.storageClassMissing ? { storageClassMissing: true } : {}),
         });
@@ -570,6 +586,7 @@ export async function waitForRollout(
             if (problem) t.problems.push(problem);
           }
         }
+        if (t.gk === 'ReplicationController' && pods && !t.state.done && !t.replacing) replaceNext(t, pods);
         if (t.state.done || t.state.failed) {
           t.result = {
             object: t.applied,
@@ -608,6 +625,41 @@ export async function waitForRollout(
       }
     };
 
+    const watchFailed = (error: unknown) => {
+      if (!settled && !stop.signal.aborted) end(error as Error);
+    };
+    // A ReplicationController does not replace the pods of an older template by itself: delete the
+    // next one (podToReplace), and look again once the delete is answered and the watch shows it.
+    const replaceNext = (t: Tracked, pods: readonly KubeObject[]) => {
+      const victim = podToReplace(t.live!, pods);
+      if (!victim) return;
+      const ready = pods.filter((p) => !p.metadata.deletionTimestamp && isPodReady(p)).length;
+      const want = Number((t.live!.spec as { replicas?: number } | undefined)?.replicas ?? 1);
+      const podName = victim.metadata.name ?? '';
+      options.onProgress?.(
+        `${name(t.applied)}: replacing pod ${podName} of an older template (${isPodReady(victim) ? `${ready}/${want} ready` : 'it is not ready'})`,
+      );
+      t.replacing = true;
+      t.deleted.add(String(victim.metadata.uid));
+      const ns = encodeURIComponent(victim.metadata.namespace ?? t.applied.object.metadata.namespace ?? '');
+      client
+        .request({
+          method: 'DELETE',
+          path: `/api/v1/namespaces/${ns}/pods/${encodeURIComponent(podName)}`,
+          signal: stop.signal,
+        })
+        .catch((error: unknown) => {
+          if ((error as { code?: number }).code === 404) return;
+          throw new Error(
+            `${name(t.applied)}: cannot replace pod ${podName} of an older template: ${(error as Error).message}`,
+          );
+        })
+        .then(() => {
+          t.replacing = false;
+          evaluate();
+        }, watchFailed);
+    };
+
     const ticker = setInterval(evaluate, interval);
     const timer = setTimeout(
       () => {
@@ -631,9 +683,6 @@ export async function waitForRollout(
     );
     if (options.signal?.aborted) onOuterAbort();
 
-    const watchFailed = (error: unknown) => {
-      if (!settled && !stop.signal.aborted) end(error as Error);
-    };
     for (const t of tracked) {
       const a = t.applied;
       const ns = a.object.metadata.namespace;
@@ -661,6 +710,7 @@ export async function waitForRollout(
         : undefined;
       if (selector && ns) {
         // Pod diagnosis only enriches the wait: a refused pod watch (RBAC) leaves readiness to the object.
+        t.podsPending = true;
         informer(client, `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, {
           labelSelector: selector,
           signal: stop.signal,
@@ -668,7 +718,10 @@ export async function waitForRollout(
             t.pods = [...items];
             evaluate();
           },
-        }).catch(() => undefined);
+        }).catch(() => {
+          t.podsPending = false;
+          evaluate();
+        });
         if (t.gk === 'Deployment.apps') {
           informer(client, `/apis/apps/v1/namespaces/${encodeURIComponent(ns)}/replicasets`, {
             labelSelector: selector,

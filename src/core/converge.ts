@@ -14,6 +14,7 @@ import {
 import { KubeApiError, type KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../cluster/fingerprint.js';
+import { findForeignObjects, type NamespaceContents } from '../cluster/foreign.js';
 import type { DeployLock } from '../cluster/lock.js';
 import type { RolloutResult } from '../cluster/wait.js';
 import {
@@ -24,7 +25,7 @@ import {
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
-import type { ObjectReport, RolloutReport } from '../report/report.js';
+import { type ObjectReport, objectRef, type RolloutReport } from '../report/report.js';
 import type { Logger } from './logger.js';
 
 /** spread's server-side apply field manager. */
@@ -159,7 +160,10 @@ export async function converge(
             ),
         }),
         plan,
-        { pruneCrds: options.pruneCrds ?? false },
+        {
+          pruneCrds: options.pruneCrds ?? false,
+          foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
+        },
       );
       kept = decision.kept;
       notes = decision.notes;
@@ -193,7 +197,8 @@ export async function converge(
 /**
  * Splits prune candidates into those deleted and those kept:
  * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
- *   Namespace lifecycle);
+ *   Namespace lifecycle); so is one that holds objects not of the deployment (made by hand, another
+ *   deployment's), as `foreign` finds them ({@link findForeignObjects});
  * - a CustomResourceDefinition is kept unless `pruneCrds` (Helm's rule: deleting a CRD deletes every
  *   custom resource of it, whoever made them); its custom resources are counted (one LIST with
  *   `limit=1`, counted by `metadata.remainingItemCount`) for the report, kept or pruned.
@@ -202,7 +207,11 @@ export async function splitPrune(
   client: KubeClient,
   candidates: readonly PruneCandidate[],
   plan: readonly SourcedObject[],
-  options: { readonly pruneCrds?: boolean } = {},
+  options: {
+    readonly pruneCrds?: boolean;
+    /** What a Namespace holds besides the deployment's objects; unchecked when absent. */
+    readonly foreign?: (namespace: string) => Promise<NamespaceContents>;
+  } = {},
 ): Promise<PruneDecision> {
   const used = new Set(plan.map((o) => o.object.metadata.namespace).filter(Boolean));
   const pruned: PruneCandidate[] = [];
@@ -211,6 +220,11 @@ export async function splitPrune(
   for (const c of candidates) {
     if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
       kept.push({ candidate: c, reason: 'objects of this deployment are still in it' });
+    } else if (isCoreNamespace(c.object) && options.foreign) {
+      const contents = await options.foreign(c.object.metadata.name ?? '');
+      if (contents.foreign.length > 0 || contents.unlisted.length > 0)
+        kept.push({ candidate: c, reason: foreignReason(contents) });
+      else pruned.push(c);
     } else if (isCrd(c.object)) {
       // Custom resources of it that this prune deletes anyway are not counted as going with it.
       const spec = (c.object as { spec?: CrdSpec }).spec;
@@ -230,6 +244,34 @@ export async function splitPrune(
     } else pruned.push(c);
   }
   return { pruned, kept, notes };
+}
+
+/** Names shown of the objects that keep a Namespace. */
+const FOREIGN_NAMES = 5;
+
+/**
+ * Why a Namespace stays: `it holds 2 objects not of this deployment (configmap/a, secret/b), which
+ * deleting it would delete` — a few named, then a count —; and the kinds it could not be checked for.
+ */
+export function foreignReason(contents: NamespaceContents): string {
+  const parts: string[] = [];
+  const { foreign, unlisted } = contents;
+  if (foreign.length > 0) {
+    const names = foreign
+      .slice(0, FOREIGN_NAMES)
+      .map((o) => `${objectRef(o)}${o.applySet ? ` (of spread deployment ${o.applySet})` : ''}`);
+    const more = foreign.length - names.length;
+    parts.push(
+      `it holds ${foreign.length} object${foreign.length === 1 ? '' : 's'} not of this deployment (${names.join(', ')}${more > 0 ? `, … and ${more} more` : ''}), which deleting it would delete`,
+    );
+  }
+  if (unlisted.length > 0) {
+    const more = unlisted.length - FOREIGN_NAMES;
+    parts.push(
+      `it could not be checked for ${unlisted.slice(0, FOREIGN_NAMES).join(', ')}${more > 0 ? `, … and ${more} more kinds` : ''}, which may hold objects not of this deployment`,
+    );
+  }
+  return parts.join('; ');
 }
 
 /**

@@ -17,10 +17,19 @@ import {
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery, objectPath } from '../cluster/discovery.js';
-import { readRevision, recordRevision, recordRollback, revisionOfParent } from '../cluster/history.js';
+import { findForeignObjects } from '../cluster/foreign.js';
+import {
+  lastGoodRevision,
+  listRevisions,
+  type RevisionStatus,
+  readRevision,
+  recordRevision,
+  recordRollback,
+  revisionOfParent,
+} from '../cluster/history.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../cluster/lock.js';
-import { replaceOldPods, withTemplateHash } from '../cluster/rc.js';
+import { withTemplateHash } from '../cluster/rc.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
 import {
@@ -280,7 +289,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
                 ),
             }),
             objects,
-            { pruneCrds: options.pruneCrds ?? false },
+            {
+              pruneCrds: options.pruneCrds ?? false,
+              foreign: (ns) => findForeignObjects(client, discovery, ns, set),
+            },
           )
         : { pruned: [], kept: [], notes: new Map() };
       return {
@@ -317,12 +329,14 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       },
     });
     const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
+    // A deploy that changed nothing is the current revision again; it records no new one (unless
+    // that revision's rollout had failed and now succeeds).
+    const unchanged =
+      revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
     try {
       const rollout = await settle(client, converged, options);
-      // A deploy that changed nothing is the current revision again; it records no new one.
-      const unchanged = reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
       const revision =
-        unchanged && revisionBefore !== undefined
+        unchanged && (await readRevision(client, set, revisionBefore))?.status !== 'failed'
           ? { revision: revisionBefore }
           : await record(client, set, objects, options);
       const url = await findUrl(client, converged, options);
@@ -337,22 +351,44 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       };
     } catch (error) {
       if (!(error instanceof RolloutError)) throw error;
+      // The cluster now holds this object set: it is a revision, marked failed (as Helm records a
+      // failed release), so that history shows it and a rollback goes back from it.
+      const recorded = unchanged
+        ? {}
+        : await record(client, set, objects, options, {
+            status: 'failed',
+            description: failureDescription(error),
+          });
       const failed = {
         ...base,
         mode: 'deploy' as const,
+        ...recorded,
         objects: reported,
         rollout: error.results.map(rolloutRef),
         durationMs: Date.now() - started,
       };
-      if (options.rollbackOnFailure && revisionBefore !== undefined) {
+      // Back to the newest revision before this deploy whose rollout did not fail.
+      const below = recorded.revision ?? (revisionBefore === undefined ? undefined : revisionBefore + 1);
+      const target =
+        below === undefined
+          ? undefined
+          : lastGoodRevision(
+              await listRevisions(client, set).catch(() => [
+                { revision: revisionBefore ?? 0, status: 'deployed' as const },
+              ]),
+              below,
+            );
+      if (options.rollbackOnFailure && target === undefined && revisionBefore !== undefined)
+        logger.warn('the rollout failed, and no earlier revision succeeded: nothing to roll back to');
+      if (options.rollbackOnFailure && target !== undefined) {
         // The rollout's error is the deploy's error, printed once by the front end at the end.
-        logger.warn(`the rollout failed; rolling back to revision ${revisionBefore}`);
-        await logger
-          .group(`Roll back to revision ${revisionBefore}`, async () => {
-            const stored = await readRevision(client, set, revisionBefore);
+        logger.warn(`the rollout failed; rolling back to revision ${target}`);
+        const now = await logger
+          .group(`Roll back to revision ${target}`, async () => {
+            const stored = await readRevision(client, set, target);
             if (!stored)
               throw new DeployError(
-                new Error(`${error.message}\nrevision ${revisionBefore} to roll back to is gone`),
+                new Error(`${error.message}\nrevision ${target} to roll back to is gone`),
                 failed,
               );
             const back = stored.objects.map((object) => ({
@@ -376,26 +412,44 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
               logger,
               ...(lock ? { lock } : {}),
             });
-            await settle(client, backConverged, options);
-            await recordRollback(client, set, stored, revisionBefore, {
+            await settle(client, backConverged, options).catch(async (rollbackError: unknown) => {
+              // The cluster holds the revision again, failing: recorded so, as `spread rollback` does.
+              if (rollbackError instanceof RolloutError)
+                await recordRollback(client, set, stored, target, {
+                  ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+                  keep: options.historyLimit ?? 10,
+                  failure: failureDescription(rollbackError),
+                }).catch(() => undefined);
+              throw rollbackError;
+            });
+            // Recording is not the rollback: a failure to record only warns, as after a deploy.
+            const recordedBack = await recordRollback(client, set, stored, target, {
               ...(options.runUrl ? { runUrl: options.runUrl } : {}),
               keep: options.historyLimit ?? 10,
+            }).catch((recordError: unknown) => {
+              logger.warn(
+                `rolled back, but the revision was not recorded: ${(recordError as Error).message}`,
+              );
+              return undefined;
             });
-            logger.info(`rolled back to revision ${revisionBefore}`);
+            logger.info(`rolled back to revision ${target}`);
+            return recordedBack?.revision;
           })
           .catch((rollbackError: unknown) => {
             if (rollbackError instanceof DeployError) throw rollbackError;
             // Both failures in one error, printed once by the front end, with the deploy's report.
             throw new DeployError(
               new Error(
-                `${error.message}\nthe rollback to revision ${revisionBefore} failed too: ${(rollbackError as Error).message}`,
+                `${error.message}\nthe rollback to revision ${target} failed too: ${(rollbackError as Error).message}`,
               ),
               failed,
             );
           });
-        throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
+        throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
           ...failed,
-          rolledBackTo: revisionBefore,
+          // The deployment's revision now: the rollback's.
+          ...(now !== undefined ? { revision: now } : {}),
+          rolledBackTo: target,
         });
       }
       throw new DeployError(error, failed);
@@ -410,12 +464,22 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   }
 }
 
+/**
+ * A failed revision's description: `rollout failed: ` and the first object named in the error
+ * (its pod's reason), at most 200 characters.
+ */
+export function failureDescription(error: RolloutError): string {
+  const [head, first] = error.message.split('\n');
+  const why = `${(head ?? '').replace(/:$/, '')}: ${(first ?? '').trim()}`.replace(/: $/, '');
+  return why.length > 200 ? `${why.slice(0, 199)}…` : why;
+}
+
 /** Whether the objects hold the core Namespace `name`. */
 function createsNamespace(objects: readonly SourcedObject[], name: string): boolean {
   return objects.some((o) => isCoreNamespace(o.object) && o.object.metadata.name === name);
 }
 
-/** Replaces the pods of changed ReplicationControllers, then waits for the rollout (both only with `wait`). */
+/** Waits for the rollout (only with `wait`); the wait also replaces the pods of changed ReplicationControllers. */
 async function settle(
   client: KubeClient,
   converged: Converged,
@@ -423,18 +487,6 @@ async function settle(
 ): Promise<RolloutResult[]> {
   if (!options.wait) return [];
   const { logger } = options;
-  // ReplicationControllers do not roll by themselves: replace pods of an older template one by one.
-  const rcs = converged.applied.filter(
-    (a) => a.object.kind === 'ReplicationController' && a.object.apiVersion === 'v1',
-  );
-  for (const rc of rcs) {
-    const n = await replaceOldPods(client, rc.live, {
-      timeoutMs: options.timeoutMs,
-      onProgress: (line) => logger.info(line),
-      signal: options.signal,
-    });
-    if (n > 0) logger.info(`replicationcontroller/${rc.object.metadata.name}: ${n} pod(s) replaced`);
-  }
   return logger.group('Wait', () =>
     waitForRollout(client, converged.applied, {
       timeoutMs: options.timeoutMs,
@@ -500,12 +552,16 @@ async function findUrl(
   }
 }
 
-/** Records the deployed object set as a new revision; a failure to record only warns (the deploy happened). */
+/**
+ * Records the deployed object set as a new revision (marked failed after a failed rollout); a
+ * failure to record only warns (the deploy happened).
+ */
 async function record(
   client: KubeClient,
   set: ReturnType<typeof applySetFor>,
   objects: readonly SourcedObject[],
   options: DeployOptions,
+  outcome: { status?: RevisionStatus; description?: string } = {},
 ): Promise<{ revision?: number }> {
   try {
     const r = await recordRevision(
@@ -515,10 +571,11 @@ async function record(
         objects: objects.map((o) => o.object),
         ...(options.commit ? { commit: options.commit } : {}),
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+        ...outcome,
       },
       { keep: options.historyLimit ?? 10 },
     );
-    options.logger.info(`revision ${r.revision} recorded`);
+    options.logger.info(`revision ${r.revision} recorded${r.status === 'failed' ? ' as failed' : ''}`);
     return { revision: r.revision };
   } catch (error) {
     const why = error instanceof KubeApiError ? `${error.code} ${error.message}` : (error as Error).message;

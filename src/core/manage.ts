@@ -14,10 +14,12 @@ import {
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
+import { findForeignObjects, type NamespaceContents } from '../cluster/foreign.js';
 import {
   currentRevision,
   deleteRevisions,
   HISTORY,
+  lastGoodRevision,
   listRevisions,
   type RevisionSummary,
   readRevision,
@@ -36,8 +38,17 @@ import {
 } from '../deployment/kube-object.js';
 import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
-import { appliedRef, converge, pruneRefs, rolloutRef } from './converge.js';
-import { DeployError, FIELD_MANAGER } from './deploy.js';
+import {
+  appliedRef,
+  converge,
+  foreignReason,
+  type KeptObject,
+  keptRef,
+  prunedRef,
+  pruneRefs,
+  rolloutRef,
+} from './converge.js';
+import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
 
 /** What every Manager operation takes: where the cluster is and where to log. */
@@ -142,13 +153,14 @@ export interface RollbackReport extends DeployReport {
 
 /**
  * Rolls deployment `name` back to `revision` (default: the newest revision before the current
- * one): under the deploy lock, its stored objects go through the same path as a deploy — server-side
+ * one that did not fail): under the deploy lock, its stored objects go through the same path as a deploy — server-side
  * dry run of every object, parent listing the union, server-side apply in apply order, prune of
  * whatever the revision does not hold, parent listing exactly the revision's kinds — then the
  * rollout is waited for and a new revision `rollback to N` is recorded.
  *
  * @throws NotFoundError when the revision does not exist; LockTimeoutError; ApplyError (nothing
- *   written when the dry run fails); DeployError wrapping a RolloutError (no revision is recorded).
+ *   written when the dry run fails); DeployError wrapping a RolloutError (the rollback is then
+ *   recorded as a failed revision).
  */
 export async function rollback(
   name: string,
@@ -189,13 +201,22 @@ export async function rollback(
             }),
           );
         } catch (error) {
-          if (error instanceof RolloutError)
-            throw new DeployError(error, {
-              ...base,
-              rollout: error.results.map(rolloutRef),
-              durationMs: Date.now() - started,
-            });
-          throw error;
+          if (!(error instanceof RolloutError)) throw error;
+          // Like a deploy's failed rollout: the cluster holds the revision now, recorded as failed.
+          const failed = await recordRollback(client, set, stored, target, {
+            ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+            keep: options.keep ?? 10,
+            failure: failureDescription(error),
+          }).catch((recordError: unknown) => {
+            logger.warn(`the failed rollback was not recorded: ${(recordError as Error).message}`);
+            return undefined;
+          });
+          throw new DeployError(error, {
+            ...base,
+            ...(failed ? { revision: failed.revision } : {}),
+            rollout: error.results.map(rolloutRef),
+            durationMs: Date.now() - started,
+          });
         }
       }
       const recorded = await recordRollback(client, set, stored, target, {
@@ -341,7 +362,10 @@ export interface DeleteReport {
   readonly deployment: string;
   readonly namespace: string;
   readonly context: string;
-  /** Each object deleted, with action `pruned`. */
+  /**
+   * Each object deleted, with action `pruned`; a Namespace kept because it holds objects not of the
+   * deployment, with action `kept` and a `note` naming a few of them.
+   */
   readonly objects: readonly ObjectReport[];
   /** Revision Secrets deleted. */
   readonly revisions: number;
@@ -352,6 +376,11 @@ export interface DeleteReport {
  * Removes deployment `name` entirely (the seed's Stop): under its lock, every object labelled part
  * of its ApplySet (of the group-kinds and namespaces the parent lists) is deleted with background
  * propagation — Namespaces last —, then its revision Secrets, its parent, and its Lease.
+ *
+ * A Namespace of the deployment that holds objects not of it ({@link findForeignObjects}: made by
+ * hand, or another deployment's), or whose contents cannot all be listed, is not deleted, since that
+ * would delete them too: it is kept, reported `kept` with a few of them named, and spread's labels
+ * and annotations are removed from it, so that nothing claims it.
  *
  * @throws NotFoundError when there is no such deployment; LockTimeoutError; KubeApiError.
  */
@@ -366,6 +395,7 @@ export async function deletes(name: string, options: ManageWriteOptions): Promis
       throw new Error(`secret/${set.parentName} in ${namespace} is managed by ${parent.tooling}, not spread`);
     const lock = await lockFor(client, set, options);
     let children: PruneCandidate[] = [];
+    const kept: KeptObject[] = [];
     let revisions = 0;
     try {
       const discovery = await Discovery.load(client);
@@ -382,6 +412,17 @@ export async function deletes(name: string, options: ManageWriteOptions): Promis
         );
       // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
       const isNs = (c: PruneCandidate) => isCoreNamespace(c.object);
+      // Deleting a Namespace deletes everything in it: one that holds objects not of this deployment
+      // (made by hand, another tool's or deployment's) is kept, as prune keeps one still in use.
+      // Checked before anything is deleted, while the deployment's Services still name their Endpoints.
+      for (const c of children.filter(isNs)) {
+        const contents = await findForeignObjects(client, discovery, c.object.metadata.name ?? '', set, {
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        if (contents.foreign.length > 0 || contents.unlisted.length > 0)
+          kept.push({ candidate: c, reason: keptNamespaceReason(c.object.metadata.name ?? '', contents) });
+      }
+      const isKept = (c: PruneCandidate) => kept.some((k) => k.candidate === c);
       await deleteObjects(
         client,
         children.filter((c) => !isNs(c)),
@@ -397,26 +438,51 @@ export async function deletes(name: string, options: ManageWriteOptions): Promis
         if (!(error instanceof KubeApiError && error.code === 404)) throw error;
       }
       await lock.release();
-      await deleteObjects(client, children.filter(isNs));
-      for (const c of children.filter(isNs)) options.logger.info(`${ref(c.object)} deleted`);
+      for (const k of kept) {
+        await releaseObject(client, k.candidate.object);
+        options.logger.info(`${ref(k.candidate.object)} kept: ${k.reason}`);
+      }
+      const doomed = children.filter((c) => isNs(c) && !isKept(c));
+      await deleteObjects(client, doomed);
+      for (const c of doomed) options.logger.info(`${ref(c.object)} deleted`);
     } finally {
       await lock.release();
     }
+    const keptSet = new Set(kept.map((k) => k.candidate));
     return {
       deployment: name,
       namespace,
       context,
-      objects: children.map((c) => ({
-        apiVersion: c.object.apiVersion,
-        kind: c.object.kind,
-        ...(c.object.metadata.namespace ? { namespace: c.object.metadata.namespace } : {}),
-        name: c.object.metadata.name ?? '',
-        action: 'pruned' as const,
-        source: c.object.metadata.annotations?.[SPREAD.source] ?? '',
-      })),
+      objects: [
+        ...children.filter((c) => !keptSet.has(c)).map((c) => prunedRef(c, 'pruned')),
+        ...kept.map((k) => keptRef(k, 'kept')),
+      ],
       revisions,
       durationMs: Date.now() - started,
     };
+  });
+}
+
+/** Why delete keeps a Namespace: {@link foreignReason}, and what was done with it. */
+export function keptNamespaceReason(namespace: string, contents: NamespaceContents): string {
+  return `${foreignReason(contents)}; spread's labels were removed from it (kubectl delete namespace ${namespace} deletes it with everything in it)`;
+}
+
+/**
+ * Removes spread's labels and annotations from an object this deployment leaves behind (a kept
+ * Namespace), so that no ApplySet claims it: a JSON merge patch of just those keys; the object's
+ * other labels (pod security levels, for instance) stay.
+ */
+async function releaseObject(client: KubeClient, object: KubeObject): Promise<void> {
+  const labels: Record<string, null> = { [APPLYSET.partOf]: null };
+  if (object.metadata.labels?.[SPREAD.managedBy] === 'spread') labels[SPREAD.managedBy] = null;
+  const annotations = Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null]));
+  await client.request({
+    method: 'PATCH',
+    path: `/api/v1/namespaces/${encodeURIComponent(object.metadata.name ?? '')}`,
+    query: { fieldManager: FIELD_MANAGER },
+    body: { metadata: { labels, annotations } },
+    contentType: 'application/merge-patch+json',
   });
 }
 
@@ -494,14 +560,17 @@ async function lockFor(client: KubeClient, set: ApplySet, options: ManageWriteOp
   });
 }
 
+/** The newest revision before the current one whose rollout did not fail (Helm's last successful release). */
 async function previousRevision(client: KubeClient, set: ApplySet): Promise<number> {
-  const revisions = (await listRevisions(client, set)).map((r) => r.revision);
-  const current = (await currentRevision(client, set)) ?? Math.max(0, ...revisions);
-  const before = revisions.filter((r) => r < current).sort((a, b) => b - a)[0];
-  if (before === undefined)
+  const revisions = await listRevisions(client, set);
+  const current = (await currentRevision(client, set)) ?? Math.max(0, ...revisions.map((r) => r.revision));
+  const before = lastGoodRevision(revisions, current);
+  if (before === undefined) {
+    const failed = revisions.some((r) => r.revision < current && r.status === 'failed');
     throw new NotFoundError(
-      `deployment ${set.name} in ${set.namespace} has no revision before ${current || 'the current one'}`,
+      `deployment ${set.name} in ${set.namespace} has no ${failed ? 'successful ' : ''}revision before ${current || 'the current one'}${failed ? ' (the earlier ones failed; name one to go back to it anyway)' : ''}`,
     );
+  }
   return before;
 }
 

@@ -55,7 +55,11 @@ export interface DeployReport {
    */
   readonly images?: readonly ImageReport[];
   readonly rollout: readonly RolloutReport[];
-  /** The revision this deploy recorded in the deployment's history (deploy mode, after success). */
+  /**
+   * The deployment's revision after this deploy, as recorded in its history (deploy mode): the new
+   * one, or the current one when nothing changed; after a failed rollout, the revision recorded as
+   * failed, or with `rolledBackTo`, the rollback's revision.
+   */
   readonly revision?: number;
   /**
    * Where the deployed application answers (deploy mode, after success): an Ingress's host, an

@@ -264,3 +264,142 @@ describe('a rollback writes only what differs', () => {
     expect((await get('configmap')).data).toEqual({ k: 'one' });
   });
 });
+
+describe('a Namespace of the deployment that holds objects not of it', () => {
+  const made: string[] = [];
+  const roots: string[] = [];
+  afterAll(async () => {
+    for (const n of made)
+      await kubectl([...ctx, 'delete', 'namespace', n, '--wait=false'], { allowFail: true });
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+
+  /** Deploys a directory holding Namespace `n` (with a pod-security label) and a Deployment, Service and ConfigMap in it. */
+  async function deployOwnNamespace(n: string): Promise<void> {
+    made.push(n);
+    const d = path.join(mkdtempSync(path.join(tmpdir(), 'spread-ownns-')), 'ownns');
+    roots.push(path.dirname(d));
+    mkdirSync(path.join(d, '.k2e'), { recursive: true });
+    writeFileSync(
+      path.join(d, 'deployment.yaml'),
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: registry.example/web:1}]\n',
+    );
+    writeFileSync(
+      path.join(d, '.k2e', 'objects.yaml'),
+      `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${n}\n  labels: {pod-security.kubernetes.io/enforce: baseline}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ours}\ndata: {k: v}\n`,
+    );
+    await deploy({
+      ...base,
+      namespace: n,
+      path: d,
+      mode: 'deploy',
+      wait: true,
+      timeoutMs: 120_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 8,
+    });
+  }
+  const namespaceJson = async (n: string) =>
+    JSON.parse((await kubectl([...ctx, 'get', 'namespace', n, '-o', 'json'])).stdout);
+
+  test('objects made by hand in it keep the Namespace: reported kept with their names, its spread labels removed, nothing of theirs lost', async () => {
+    const n = uniqueName('itg-ownns');
+    await deployOwnNamespace(n);
+    await kubectl([...ctx, '-n', n, 'create', 'configmap', 'hand-made', '--from-literal=k=v']);
+    await kubectl([
+      ...ctx,
+      '-n',
+      n,
+      'create',
+      'secret',
+      'generic',
+      'by-hand',
+      '--from-literal=password=hunter2',
+    ]);
+    const report = await deletes('ownns', { ...base, namespace: n });
+    const kept = report.objects.filter((o) => o.action === 'kept');
+    expect(kept.map((o) => `${o.kind}/${o.name}`)).toEqual([`Namespace/${n}`]);
+    expect(kept[0]!.note).toMatch(
+      /^it holds 2 objects not of this deployment \(configmap\/hand-made, secret\/by-hand\), which deleting it would delete/,
+    );
+    expect(kept[0]!.note).not.toContain('hunter2');
+    expect(
+      report.objects
+        .filter((o) => o.action === 'pruned')
+        .map((o) => `${o.kind}/${o.name}`)
+        .sort(),
+    ).toEqual(['ConfigMap/ours', 'Deployment/web', 'Service/web']);
+    const live = await namespaceJson(n);
+    expect(live.metadata.deletionTimestamp).toBeUndefined();
+    expect(live.metadata.labels['applyset.kubernetes.io/part-of']).toBeUndefined();
+    expect(live.metadata.labels['app.kubernetes.io/managed-by']).toBeUndefined();
+    expect(live.metadata.annotations?.['spread.rsprd.com/source']).toBeUndefined();
+    expect(live.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('baseline');
+    const left = (await kubectl([...ctx, '-n', n, 'get', 'configmaps,secrets,leases', '-o', 'name'])).stdout;
+    expect(left).toMatch(/configmap\/hand-made/);
+    expect(left).toMatch(/secret\/by-hand/);
+    expect(left).not.toMatch(/configmap\/ours|spread\.ownns/);
+  });
+
+  test('without such objects (only its own, their pods, Endpoints and the namespace defaults) the Namespace is deleted', async () => {
+    const n = uniqueName('itg-ownns');
+    await deployOwnNamespace(n);
+    const report = await deletes('ownns', { ...base, namespace: n });
+    expect(report.objects.filter((o) => o.action === 'kept')).toEqual([]);
+    expect(report.objects.map((o) => `${o.kind}/${o.name}`)).toContain(`Namespace/${n}`);
+    const live = await kubectl([...ctx, 'get', 'namespace', n, '-o', 'json'], { allowFail: true });
+    if (live.code === 0) expect(JSON.parse(live.stdout).metadata.deletionTimestamp).toBeDefined();
+    else expect(live.stderr).toMatch(/not found/);
+  });
+
+  test('prune keeps a dropped Namespace that holds objects made by hand, and says which (plan and deploy)', async () => {
+    const dropped = uniqueName('itg-dropped');
+    made.push(dropped);
+    const d = path.join(mkdtempSync(path.join(tmpdir(), 'spread-prunens-')), 'prunens');
+    roots.push(path.dirname(d));
+    const state = (withNamespace: boolean) => {
+      rmSync(d, { recursive: true, force: true });
+      mkdirSync(path.join(d, '.k2e'), { recursive: true });
+      writeFileSync(
+        path.join(d, '.k2e', 'objects.yaml'),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: prunens-stays}\n${withNamespace ? `---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ${dropped}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: inside, namespace: ${dropped}}\n` : ''}`,
+      );
+    };
+    // No -n: the objects name their namespaces; the deployment lives in the context's namespace.
+    const { namespace: _, ...noNamespace } = base;
+    const options = (mode: 'deploy' | 'plan') => ({
+      ...noNamespace,
+      path: d,
+      mode,
+      wait: false,
+      timeoutMs: 60_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 8,
+    });
+    try {
+      state(true);
+      await deploy(options('deploy'));
+      await kubectl([...ctx, '-n', dropped, 'create', 'configmap', 'hand-made', '--from-literal=k=v']);
+      state(false);
+      for (const mode of ['plan', 'deploy'] as const) {
+        const report = await deploy(options(mode));
+        const ns = report.objects.find((o) => o.kind === 'Namespace');
+        expect(ns, mode).toMatchObject({ action: mode === 'plan' ? 'keep' : 'kept' });
+        expect(ns?.note).toBe(
+          'it holds 1 object not of this deployment (configmap/hand-made), which deleting it would delete',
+        );
+        expect(report.objects.find((o) => o.name === 'inside')?.action).toBe(
+          mode === 'plan' ? 'prune' : 'pruned',
+        );
+      }
+      const left = (await kubectl([...ctx, '-n', dropped, 'get', 'configmaps', '-o', 'name'])).stdout;
+      expect(left).toMatch(/configmap\/hand-made/);
+      expect(left).not.toMatch(/configmap\/inside/);
+      expect((await namespaceJson(dropped)).metadata.deletionTimestamp).toBeUndefined();
+    } finally {
+      await deletes('prunens', noNamespace).catch(() => undefined);
+    }
+  });
+});

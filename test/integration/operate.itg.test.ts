@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DeployError, type DeployOptions, deploy } from '../../src/core/deploy.js';
 import type { Logger } from '../../src/core/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { history, rollback } from '../../src/core/manage.js';
 import { clusterDir } from './env.js';
-import { kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
+import { kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
 
 // Acceptance of the "operating deployments" issue on the local cluster: failed rollouts fail fast
 // and roll back, concurrent deploys serialize per deployment, a killed deploy and a stopped API
@@ -38,15 +40,15 @@ function recordingLogger(): Logger & { lines: string[] } {
   };
 }
 
-const web = (image: string) => `apiVersion: apps/v1
+const web = (image: string, name = 'web') => `apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: web
+  name: ${name}
 spec:
   replicas: 2
-  selector: {matchLabels: {app: web}}
+  selector: {matchLabels: {app: ${name}}}
   template:
-    metadata: {labels: {app: web}}
+    metadata: {labels: {app: ${name}}}
     spec:
       containers:
       - name: web
@@ -95,6 +97,120 @@ describe('a rollout that cannot succeed', () => {
     expect(live.status.availableReplicas).toBe(2);
     expect(live.status.updatedReplicas).toBe(2);
   });
+});
+
+const rc = (name: string, image: string) => `apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: ${name}
+spec:
+  replicas: 2
+  selector: {app: ${name}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers:
+      - name: web
+        image: ${image}
+`;
+
+interface LivePod {
+  metadata: { name: string; deletionTimestamp?: string };
+  spec: { containers: { image: string }[] };
+  status: { conditions?: { type: string; status: string }[] };
+}
+
+async function livePods(selector: string): Promise<LivePod[]> {
+  const list = JSON.parse(
+    (await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'pods', '-l', selector, '-o', 'json']))
+      .stdout,
+  ) as { items: LivePod[] };
+  return list.items.filter((p) => !p.metadata.deletionTimestamp);
+}
+
+const manage = {
+  kubeconfig: { paths: [kubeconfigPath()] },
+  context: 'spread-local',
+  namespace: ns,
+  logger: silentLogger,
+};
+
+describe('a ReplicationController rollout that cannot succeed', () => {
+  test('an unpullable image fails on ImagePullBackOff, not at the timeout; --rollback-on-failure restores the template and replaces the broken pod', async () => {
+    const good = await run(dir('rcweb', { 'rc.yaml': rc('rcweb', 'registry.example/web:1') }));
+    expect(good.revision).toBe(1);
+    const error = await run(dir('rcweb', { 'rc.yaml': rc('rcweb', 'unpullable.invalid/web:2') }), {
+      rollbackOnFailure: true,
+      timeoutMs: 600_000,
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).not.toMatch(/not finished within|still running after/);
+    expect(error.message).toMatch(
+      /ReplicationController .*rcweb: pod rcweb-\w+: container web: ImagePullBackOff/,
+    );
+    expect(error.message).toMatch(/rolled back to revision 1$/);
+    expect(error.report?.rolledBackTo).toBe(1);
+    expect(error.report?.revision).toBe(3);
+    const live = await getJson('replicationcontroller', 'rcweb');
+    expect(live.spec.template.spec.containers[0].image).toBe('registry.example/web:1');
+    // The broken pod was replaced: every pod left comes from the restored template and is Ready.
+    const pods = await livePods('app=rcweb');
+    expect(pods.map((p) => p.spec.containers[0]!.image)).toEqual([
+      'registry.example/web:1',
+      'registry.example/web:1',
+    ]);
+    for (const p of pods)
+      expect(p.status.conditions?.find((c) => c.type === 'Ready')?.status, p.metadata.name).toBe('True');
+    // The failed rollout is a revision of its own, then the rollback one.
+    const h = await history('rcweb', manage);
+    expect(h.current).toBe(3);
+    expect(h.revisions.map((r) => [r.revision, r.status, r.description ?? ''])).toEqual([
+      [3, 'deployed', 'rollback to 1'],
+      [
+        2,
+        'failed',
+        expect.stringMatching(
+          /^rollout failed: ReplicationController .*rcweb: pod rcweb-\w+: container web: ImagePullBackOff/,
+        ),
+      ],
+      [1, 'deployed', ''],
+    ]);
+  }, 180_000);
+});
+
+describe('a failed rollout is recorded', () => {
+  test('as a failed revision; spread rollback with no number goes to the last good one, past failed ones', async () => {
+    expect(
+      (await run(dir('failweb', { 'deployment.yaml': web('registry.example/web:1', 'failweb') }))).revision,
+    ).toBe(1);
+    for (const tag of ['2', '3']) {
+      const error = await run(
+        dir('failweb', { 'deployment.yaml': web(`unpullable.invalid/web:${tag}`, 'failweb') }),
+      ).catch((e) => e);
+      expect(error.message).toMatch(/ImagePullBackOff/);
+      expect(error.report?.revision).toBe(Number(tag));
+    }
+    const before = await history('failweb', manage);
+    expect(before.current).toBe(3);
+    expect(before.revisions.map((r) => [r.revision, r.status])).toEqual([
+      [3, 'failed'],
+      [2, 'failed'],
+      [1, 'deployed'],
+    ]);
+    expect(before.revisions[0]!.images.map((i) => i.image)).toEqual(['unpullable.invalid/web:3']);
+    const back = await rollback('failweb', undefined, { ...manage, timeoutMs: 120_000 });
+    expect(back.rolledBackTo).toBe(1);
+    expect(back.revision).toBe(4);
+    const live = await getJson('deployment', 'failweb');
+    expect(live.spec.template.spec.containers[0].image).toBe('registry.example/web:1');
+    const after = await history('failweb', manage);
+    expect(after.current).toBe(4);
+    expect(after.revisions[0]).toMatchObject({
+      revision: 4,
+      status: 'deployed',
+      description: 'rollback to 1',
+    });
+  }, 180_000);
 });
 
 describe('a workload whose pods cannot be created', () => {

@@ -49,6 +49,26 @@ describe('ApplyError messages', () => {
   });
 });
 
+describe('identical causes are grouped', () => {
+  test('76 objects with one cause are one entry with 5 names; other causes stay one line each, in order', () => {
+    const missing = 'namespaces "monitoring" not found';
+    const failures = [
+      { object: cm(0), message: 'data: Invalid value' },
+      ...many(1, 76).map((object) => ({ object, message: missing })),
+      { object: cm(90), message: 'data: Invalid value' },
+      { object: cm(91), message: 'forbidden: no' },
+    ];
+    expect(new ApplyError('plan', failures).message.split('\n')).toEqual([
+      'the plan failed for 79 object(s); nothing was written:',
+      '  2 objects: data: Invalid value',
+      '      ConfigMap ns/cm-0 (.k2e/cm-0.yaml:1), ConfigMap ns/cm-90 (.k2e/cm-90.yaml:1)',
+      `  76 objects: ${missing}`,
+      `      ${[1, 2, 3, 4, 5].map((i) => `ConfigMap ns/cm-${i} (.k2e/cm-${i}.yaml:1)`).join(', ')}, … and 71 more`,
+      '  ConfigMap ns/cm-91 (.k2e/cm-91.yaml:1): forbidden: no',
+    ]);
+  });
+});
+
 describe('locatedFailures of an interrupted deploy', () => {
   test('one unlocated failure for every interrupted object, the real ones located', async () => {
     const { locatedFailures } = await import('../../../src/core/errors.js');

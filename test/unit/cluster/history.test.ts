@@ -5,6 +5,7 @@ import {
   encodeObjects,
   HISTORY,
   imagesOf,
+  lastGoodRevision,
   parseRevisionSecret,
   revisionSecret,
   revisionSecretName,
@@ -75,6 +76,7 @@ describe('revisions', () => {
       commit: 'abc123',
       runUrl: 'https://ci/run/9',
       objectCount: 1,
+      status: 'deployed',
       secretName: revisionSecretName('web', 7),
     });
     expect(back.objects).toEqual([deployment]);
@@ -89,5 +91,35 @@ describe('revisions', () => {
     [[1, 2], 0, 2, [1]],
   ])('retention of %j keeping %i (current %s) deletes %j', (revisions, keep, current, doomed) => {
     expect(revisionsToDelete(revisions, keep, current)).toEqual(doomed);
+  });
+
+  test('a failed revision is recorded as failed; one recorded before statuses existed reads as deployed', () => {
+    const set = applySetFor('web', 'prod');
+    const failed = revisionSecret(set, 3, { objects: [deployment], status: 'failed' });
+    expect(failed.metadata.annotations?.[HISTORY.status]).toBe('failed');
+    expect(parseRevisionSecret(failed).status).toBe('failed');
+    const old = revisionSecret(set, 2, { objects: [deployment] });
+    delete old.metadata.annotations?.[HISTORY.status];
+    expect(parseRevisionSecret(old).status).toBe('deployed');
+  });
+
+  test.each([
+    ['the newest good one below', [1, 2, 3], [], 4, 3],
+    ['failed ones skipped', [1, 2, 3], [2, 3], 4, 1],
+    ['only failed ones', [1, 2], [1, 2], 3, undefined],
+    ['none below', [5], [], 5, undefined],
+  ])('lastGoodRevision: %s', (_, numbers, failed, below, expected) => {
+    const revisions = numbers.map((revision) => ({
+      revision,
+      status: failed.includes(revision) ? ('failed' as const) : ('deployed' as const),
+    }));
+    expect(lastGoodRevision(revisions, below)).toBe(expected);
+  });
+
+  test('retention keeps the last good revision however many failed ones follow it', () => {
+    const all = Array.from({ length: 12 }, (_, i) => i + 1);
+    expect(revisionsToDelete(all, 10, 12, 1)).toEqual([2, 3]);
+    expect(revisionsToDelete(all, 1, 12, 12)).toEqual(all.slice(0, 11));
+    expect(revisionsToDelete([1, 2, 3], 1, 3, 1)).toEqual([2]);
   });
 });

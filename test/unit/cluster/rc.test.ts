@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { TEMPLATE_HASH, templateHash, withTemplateHash } from '../../../src/cluster/rc.js';
+import { podToReplace, TEMPLATE_HASH, templateHash, withTemplateHash } from '../../../src/cluster/rc.js';
 import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const rc = (image: string): KubeObject => ({
@@ -32,5 +32,66 @@ describe('RC template hash', () => {
     expect(JSON.stringify(original)).not.toContain(TEMPLATE_HASH);
     const dep: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: {} };
     expect(withTemplateHash(dep)).toBe(dep);
+  });
+});
+
+describe('podToReplace: the next pod of an older template to delete', () => {
+  const live = (replicas: number, generation = 2, observed = 2): KubeObject => {
+    const o = withTemplateHash(rc('x:2'));
+    return {
+      ...o,
+      metadata: { ...o.metadata, uid: 'rc-uid', generation },
+      spec: { ...(o.spec as object), replicas },
+      status: { observedGeneration: observed },
+    };
+  };
+  const hashOf = (o: KubeObject) =>
+    (o.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata
+      .annotations[TEMPLATE_HASH]!;
+  const pod = (
+    name: string,
+    hash: string,
+    ready: boolean,
+    extra: Partial<KubeObject['metadata']> = {},
+  ): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      uid: `uid-${name}`,
+      annotations: { [TEMPLATE_HASH]: hash },
+      ownerReferences: [{ uid: 'rc-uid' }],
+      ...extra,
+    },
+    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+  });
+  const rcNow = live(2);
+  const current = hashOf(rcNow);
+  const name = (p: KubeObject | undefined) => p?.metadata.name;
+
+  test.each([
+    ['every replica Ready: the first old pod by name', [pod('b', 'old', true), pod('a', 'old', true)], 'a'],
+    ['one replacement still starting: none', [pod('a', 'old', true), pod('n', current, false)], undefined],
+    [
+      'an old pod not Ready goes at once, before Ready ones (a broken pod after a rollback)',
+      [pod('a', 'old', true), pod('z', 'old', false)],
+      'z',
+    ],
+    ['only current pods: none', [pod('n', current, true), pod('m', current, true)], undefined],
+    [
+      'a pod already terminating is not counted or chosen',
+      [pod('a', 'old', true, { deletionTimestamp: '2026-01-01T00:00:00Z' }), pod('b', 'old', true)],
+      undefined,
+    ],
+    ['a pod the RC does not own is left alone', [pod('a', 'old', false, { ownerReferences: [] })], undefined],
+  ])('%s', (_, pods, expected) => {
+    expect(name(podToReplace(rcNow, pods))).toBe(expected);
+  });
+
+  test('nothing before the controller observed the new generation, nor without a template hash', () => {
+    const pods = [pod('a', 'old', false), pod('b', 'old', true)];
+    expect(podToReplace(live(2, 3, 2), pods)).toBeUndefined();
+    expect(name(podToReplace(live(2, 3, 3), pods))).toBe('a');
+    expect(podToReplace({ ...rc('x:2'), metadata: { name: 'r', uid: 'rc-uid' } }, pods)).toBeUndefined();
   });
 });
