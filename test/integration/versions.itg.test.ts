@@ -2,7 +2,7 @@
 // against whichever version the local cluster runs: .ci/run runs the suite on v1.30, the pinned
 // default and v1.37 (SPREAD_KUBE_VERSION), so each expectation below is checked on each of them.
 import path from 'node:path';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import type { Logger } from '../../src/core/logger.js';
@@ -42,6 +42,10 @@ async function expectNotFound(args: string[]): Promise<void> {
 const cm = (name: string, labels = '') =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${labels}data: {a: b}\n`;
 
+beforeAll(async () => {
+  await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+});
+
 afterAll(async () => {
   for (const args of clusterScoped)
     await kubectl(['--context', 'spread-local', 'delete', '--ignore-not-found', '--wait=false', ...args], {
@@ -58,7 +62,6 @@ describe(`Kubernetes ${kubeVersion}`, () => {
   test('the cluster under test runs the version .cluster/env names', async () => {
     const r = await kubectl(['--context', 'spread-local', 'version', '-o', 'json']);
     expect(JSON.parse(r.stdout).serverVersion.gitVersion).toBe(kubeVersion);
-    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
   });
 
   test('an API the version removed fails the plan with the API, file:line and version, before any image is built', async () => {
@@ -205,5 +208,30 @@ describe(`Kubernetes ${kubeVersion}`, () => {
       'json',
     ]);
     expect(JSON.parse(hpa.stdout).spec.metrics[0].resource.target.averageUtilization).toBe(80);
+  });
+  test('the rollout wait reads the status fields of apps/v1 StatefulSet and DaemonSet and batch/v1 Job', async () => {
+    const tpl = (app: string, extra = '') =>
+      `  template:\n    metadata: {labels: {app: ${app}}}\n    spec:\n${extra}      containers: [{name: c, image: "spread.local/busybox:1"}]\n`;
+    const report = await run(
+      dir('workloads', {
+        'statefulset.yaml': `apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  serviceName: db\n  replicas: 2\n  selector: {matchLabels: {app: db}}\n${tpl('db')}`,
+        '.k2e/service.yaml':
+          'apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  clusterIP: None\n  selector: {app: db}\n  ports: [{port: 5432}]\n',
+        '.k2e/daemonset.yaml': `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector: {matchLabels: {app: agent}}\n${tpl('agent')}`,
+        '.k2e/job.yaml': `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  backoffLimit: 0\n${tpl('migrate', '      restartPolicy: Never\n')}`,
+      }),
+      { wait: true },
+    );
+    expect(report.rollout.map((r) => `${r.kind}/${r.name}:${r.ready}`).sort()).toEqual([
+      'DaemonSet/agent:true',
+      'Job/migrate:true',
+      'StatefulSet/db:true',
+    ]);
+    const ds = JSON.parse(
+      (await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'daemonset', 'agent', '-o', 'json']))
+        .stdout,
+    );
+    // The three kwok Nodes each run one.
+    expect(ds.status.numberAvailable).toBe(3);
   });
 });
