@@ -202,7 +202,7 @@ function failureMarkdown({ report, error, failures }) {
       .filter((f) => f && typeof f.message === 'string' && !error.includes(f.message))
       .map(
         (f) =>
-          `  ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.severity === 'warning' ? 'warning: ' : ''}${f.message}`,
+          `  ${f.file ? `${projectPath(f.file)}${f.line ? `:${f.line}` : ''}: ` : ''}${f.severity === 'warning' ? 'warning: ' : ''}${f.message}`,
       ),
   ];
   const parts = [
@@ -232,6 +232,23 @@ function rolloutMarkdown(report) {
     : '';
 }
 
+/**
+ * The images as a JSON array that still parses when cut to GitLab's dotenv limit (the bundle's
+ * capJsonArray: the first images, then an object saying how many were left out); `[]` when too long
+ * and the bundle could not be loaded.
+ */
+function imagesValue(images) {
+  const whole = JSON.stringify(images);
+  if (whole.length <= DOTENV_VALUE_LIMIT) return whole;
+  if (!bundle) return '[]';
+  return bundle.capJsonArray(images, 'images', {
+    reportFile,
+    reportFileName: `the artifact ${path.basename(reportFile)}`,
+    limitName: "a dotenv value's limit in GitLab",
+    limitBytes: DOTENV_VALUE_LIMIT,
+  });
+}
+
 /** spread.env: one KEY=value line each, values on one line and at most DOTENV_VALUE_LIMIT characters. */
 function dotenvText({ report, error }) {
   // Without a report, a failed plan changed nothing, and a failed deploy may have changed anything.
@@ -245,10 +262,11 @@ function dotenvText({ report, error }) {
     SPREAD_OUTCOME: error === undefined ? 'success' : 'failure',
     SPREAD_ERROR: error ?? '',
     SPREAD_DEPLOYMENT: report?.deployment ?? '',
-    SPREAD_NAMESPACE: report?.namespace ?? '',
-    SPREAD_CONTEXT: report?.context ?? '',
+    // A failure before the report still names where it was going (the inputs).
+    SPREAD_NAMESPACE: report?.namespace ?? env.SPREAD_INPUT_NAMESPACE ?? '',
+    SPREAD_CONTEXT: report?.context ?? env.SPREAD_INPUT_CONTEXT ?? '',
     SPREAD_REVISION: report?.revision === undefined ? '' : String(report.revision),
-    SPREAD_IMAGES: JSON.stringify(report?.images ?? []),
+    SPREAD_IMAGES: imagesValue(report?.images ?? []),
     SPREAD_CHANGED: changed,
     SPREAD_ENVIRONMENT_URL: env.SPREAD_ENVIRONMENT_URL ?? '',
   };
@@ -258,6 +276,11 @@ function dotenvText({ report, error }) {
       return `${k}=${line.length > DOTENV_VALUE_LIMIT ? `${line.slice(0, DOTENV_VALUE_LIMIT - 1)}…` : line}`;
     })
     .join('\n')}\n`;
+}
+
+/** A file of the deployed directory as a path in the project (the component's `path` input joined to it). */
+function projectPath(file) {
+  return path.isAbsolute(file) ? file : path.posix.join(env.SPREAD_INPUT_PATH || '.', file);
 }
 
 /** A fenced code block whose fence is longer than any run of backticks in the text. */

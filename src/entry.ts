@@ -1,6 +1,7 @@
 // The one bundle both front ends share (dist/spread.js); dist/index.js (the Action) and
 // dist/cli/index.js (the CLI) are two-line entry points that import it.
 export { main as runCli } from './cli/main.js';
+export { capJsonArray } from './report/cap.js';
 export { formatPlanMarkdown, planMarker, renderPlanComment } from './report/comment.js';
 
 /**

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import type { Logger } from '../core/logger.js';
 import { type OptionKey, phraseOptions } from '../core/option-ref.js';
+import { formatSource } from '../input/source.js';
 
 /** How the Action names a deploy option in its messages: its input, `the input replace: true`. */
 export const actionOption = (key: OptionKey): string => `the input ${key}: true`;
@@ -28,10 +29,15 @@ export function createActionLogger(options: ActionLoggerOptions): Logger {
     options.annotate && w?.file
       ? { file: options.locate(w.file), ...(w.line ? { startLine: w.line } : {}) }
       : {};
+  // Without an annotation the place goes into the message, as the CLI writes it.
+  const text = (m: string, w: Where) =>
+    actionText(
+      !options.annotate && w?.file ? `${formatSource({ file: w.file, line: w.line ?? 0 })}: ${m}` : m,
+    );
   return {
     info: (m) => core.info(actionText(m)),
-    warn: (m, w) => core.warning(actionText(m), props(w)),
-    error: (m, w) => core.error(actionText(m), props(w)),
+    warn: (m, w) => core.warning(text(m, w), props(w)),
+    error: (m, w) => core.error(text(m, w), props(w)),
     debug: (m) => core.debug(actionText(m)),
     group: (name, fn) => core.group(name, fn),
   };

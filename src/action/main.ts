@@ -11,6 +11,7 @@ import { phraseOptionsIn } from '../core/option-ref.js';
 import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
+import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
 import { formatPlanMarkdown, planMarker, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
 import {
@@ -25,7 +26,6 @@ import { getInputs, type Inputs } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionsLayerCache } from './layer-cache.js';
 import { actionOption, actionText, createActionLogger } from './logger.js';
-import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from './outputs.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 
 /**
@@ -272,7 +272,18 @@ async function publish(
   output('unchanged', c.unchanged);
   output('pruned', c.pruned + c.prune);
   output('changed', c.created + c.create + c.configured + c.update + c.replace + c.pruned + c.prune > 0);
-  output('plan', planOutput(report, { ...links, ...(sha ? { sha } : {}) }, reportFile));
+  output(
+    'plan',
+    planOutput(
+      report,
+      {
+        ...links,
+        ...(sha ? { sha } : {}),
+        ...(options.operation === 'delete' ? { operation: 'delete' as const } : {}),
+      },
+      reportFile,
+    ),
+  );
   try {
     addDeploySummary(core.summary, report, {
       ...links,
@@ -318,7 +329,7 @@ async function publish(
  */
 function planOutput(
   report: SummaryReport,
-  links: { commitUrl?: string; runUrl?: string; sha?: string },
+  links: { commitUrl?: string; runUrl?: string; sha?: string; operation?: 'delete' },
   reportFile: string,
 ): string {
   const whole = formatPlanMarkdown(report, links);

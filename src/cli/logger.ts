@@ -2,8 +2,13 @@ import type { Logger } from '../core/logger.js';
 import { type OptionKey, phraseOptions } from '../core/option-ref.js';
 import { formatSource } from '../input/source.js';
 
-/** How the CLI names a deploy option in its messages: its flag, `--replace`. */
-export const cliOption = (key: OptionKey): string => `--${key}`;
+/**
+ * How the CLI names a deploy option in its messages: its flag, `--replace`; with
+ * SPREAD_OPTION_STYLE=input (set by the GitLab component, whose users set inputs, not flags) the
+ * component's input, `the input replace: true`.
+ */
+export const cliOption = (key: OptionKey): string =>
+  process.env.SPREAD_OPTION_STYLE === 'input' ? `the input ${key}: true` : `--${key}`;
 
 /** `text` with the options it refers to spelled as the CLI's flags. */
 export const cliText = (text: string): string => phraseOptions(text, cliOption);

@@ -108,6 +108,8 @@ export interface ApplyOptions {
 export interface ObjectFailure {
   readonly object: SourcedObject;
   readonly message: string;
+  /** The server refused the apply with 409 Conflict: another field manager owns fields it sets. */
+  readonly conflict?: boolean;
 }
 
 /**
@@ -345,7 +347,11 @@ export async function planObjects(
         if (action === 'unchanged') return { ...o, object, resource, action, after, live };
         return { ...o, resource, action, after, live, changes };
       } catch (error) {
-        failures.push({ object: given, message: objectError(given.object, error, options) });
+        failures.push({
+          object: given,
+          message: objectError(given.object, error, options),
+          ...(error instanceof KubeApiError && error.code === 409 ? { conflict: true } : {}),
+        });
         return undefined;
       }
     });

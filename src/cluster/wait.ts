@@ -115,6 +115,23 @@ export interface RolloutContext {
 }
 
 /**
+ * The controller cannot create pods (a missing ServiceAccount, a ResourceQuota, PodSecurity
+ * admission): its `ReplicaFailure` condition is True (reason FailedCreate, the API server's refusal
+ * as message), which no wait resolves. A failed state, or undefined.
+ */
+function replicaFailure(
+  conditions: readonly { type: string; status: string; reason?: string; message?: string }[],
+): RolloutState | undefined {
+  const c = conditions.find((x) => x.type === 'ReplicaFailure' && x.status === 'True');
+  if (!c) return undefined;
+  return {
+    done: false,
+    failed: true,
+    message: `pods cannot be created: ${c.reason ?? ''} ${c.message ?? ''}`.trim(),
+  };
+}
+
+/**
  * Readiness of one object, following `kubectl rollout status` for Deployments, StatefulSets
  * (RollingUpdate with partitions, OnDelete) and DaemonSets (observedGeneration caught up, all
  * replicas updated and available), the Ready condition for Pods, the Complete/Failed conditions for
@@ -148,6 +165,8 @@ export function rolloutState(o: KubeObject, context: RolloutContext = {}): Rollo
           message: `progress deadline exceeded: ${progressing.message ?? ''}`,
         };
       }
+      const cannotCreate = replicaFailure(conditions);
+      if (cannotCreate) return cannotCreate;
       const want = num(spec.replicas ?? 1);
       const updated = num(status.updatedReplicas);
       const available = num(status.availableReplicas);
@@ -159,6 +178,8 @@ export function rolloutState(o: KubeObject, context: RolloutContext = {}): Rollo
     }
     case 'ReplicationController': {
       if (observed < generation) return pending('waiting for the controller to observe the new generation');
+      const cannotCreate = replicaFailure(conditions);
+      if (cannotCreate) return cannotCreate;
       const want = num(spec.replicas ?? 1);
       const readyCount = num(status.readyReplicas);
       const labeled = num(status.fullyLabeledReplicas);

@@ -212,7 +212,12 @@ export async function splitPrune(
     if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
       kept.push({ candidate: c, reason: 'objects of this deployment are still in it' });
     } else if (isCrd(c.object)) {
-      const held = await countCustomResources(client, c.object);
+      // Custom resources of it that this prune deletes anyway are not counted as going with it.
+      const spec = (c.object as { spec?: CrdSpec }).spec;
+      const ownPruned = candidates.filter(
+        (x) => x.object.kind === spec?.names?.kind && x.object.apiVersion.split('/')[0] === spec?.group,
+      ).length;
+      const held = await countCustomResources(client, c.object, ownPruned);
       if (options.pruneCrds) {
         pruned.push(c);
         notes.set(c, `deletes ${held} with it`);
@@ -227,8 +232,11 @@ export async function splitPrune(
   return { pruned, kept, notes };
 }
 
-/** "3 custom resources" of a CRD as the cluster has it (every namespace); "its custom resources" when they cannot be listed. */
-async function countCustomResources(client: KubeClient, crd: KubeObject): Promise<string> {
+/**
+ * "3 custom resources" of a CRD as the cluster has it (every namespace), less `minus` (those pruned
+ * with it anyway); "custom resources" when they cannot be listed.
+ */
+async function countCustomResources(client: KubeClient, crd: KubeObject, minus = 0): Promise<string> {
   const spec = (crd as { spec?: CrdSpec }).spec;
   const version = spec?.versions?.find((v) => v.storage)?.name ?? spec?.versions?.[0]?.name;
   if (!spec?.group || !spec.names?.plural || !version) return 'custom resources';
@@ -238,7 +246,10 @@ async function countCustomResources(client: KubeClient, crd: KubeObject): Promis
       path: `/apis/${spec.group}/${version}/${spec.names.plural}`,
       query: { limit: '1' },
     });
-    const n = (list.body.items?.length ?? 0) + (list.body.metadata?.remainingItemCount ?? 0);
+    const n = Math.max(
+      0,
+      (list.body.items?.length ?? 0) + (list.body.metadata?.remainingItemCount ?? 0) - minus,
+    );
     return `${n} custom resource${n === 1 ? '' : 's'}`;
   } catch (error) {
     if (error instanceof KubeApiError && error.code === 404) return '0 custom resources';
@@ -248,7 +259,7 @@ async function countCustomResources(client: KubeClient, crd: KubeObject): Promis
 
 interface CrdSpec {
   group?: string;
-  names?: { plural?: string };
+  names?: { plural?: string; kind?: string };
   versions?: { name?: string; storage?: boolean }[];
 }
 

@@ -146,6 +146,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     );
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
   const namespace = options.namespace || resolved.namespace;
+  if (!isDnsLabel(namespace))
+    throw new Error(
+      `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
+    );
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   let lock: DeployLock | undefined;
   try {
@@ -371,9 +375,14 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             logger.info(`rolled back to revision ${revisionBefore}`);
           })
           .catch((rollbackError: unknown) => {
-            // The rollback's own error ends the deploy then: the rollout's is shown here, once.
-            if (!(rollbackError instanceof DeployError)) logger.error(error.message);
-            throw rollbackError;
+            if (rollbackError instanceof DeployError) throw rollbackError;
+            // Both failures in one error, printed once by the front end, with the deploy's report.
+            throw new DeployError(
+              new Error(
+                `${error.message}\nthe rollback to revision ${revisionBefore} failed too: ${(rollbackError as Error).message}`,
+              ),
+              failed,
+            );
           });
         throw new DeployError(new Error(`${error.message}\nrolled back to revision ${revisionBefore}`), {
           ...failed,

@@ -3,7 +3,7 @@ import { applyRank, deploymentOf } from '../deployment/deployment.js';
 import { type GroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
-import { formatIssue } from '../input/source.js';
+import { issueText } from '../input/source.js';
 import type { Logger } from './logger.js';
 
 /** Options of {@link readDeployment}. */
@@ -53,7 +53,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
   });
   for (const w of [...application.warnings, ...deployment.warnings]) {
-    options.logger.warn(formatIssue(w), { file: w.source.file, line: w.source.line });
+    options.logger.warn(issueText(w), { file: w.source.file, line: w.source.line });
   }
   const objects = deployment.objects();
   return {

@@ -30,8 +30,10 @@ import {
 } from '../entity/entity.js';
 import { formatIssue, formatSource } from '../input/source.js';
 import { type FieldChange, formatChange } from '../report/diff.js';
+import { splitPrune } from './converge.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
+import { optionRef } from './option-ref.js';
 import { readDeployment } from './read.js';
 
 /**
@@ -117,6 +119,11 @@ export interface StatusReport {
    * directory: a deploy prunes them. Absent when no cluster was asked.
    */
   readonly notInDirectory?: readonly ObjectStatus[];
+  /**
+   * Objects in the cluster the directory dropped that a deploy keeps (a CRD, a Namespace still
+   * holding objects of the deployment), each with the reason in `message`. Absent when no cluster was asked.
+   */
+  readonly kept?: readonly ObjectStatus[];
   readonly counts: StatusCounts;
   /** Warnings of the input, `file:line: message`. */
   readonly warnings: readonly string[];
@@ -189,6 +196,7 @@ export function statusOf(
     readonly context?: string;
     readonly states?: ReadonlyMap<string, ClusterState>;
     readonly notInDirectory?: readonly SourcedObject[];
+    readonly kept?: readonly (SourcedObject & { readonly reason: string })[];
   },
 ): StatusReport {
   const normalised = new Map<string, SourcedObject>();
@@ -257,6 +265,15 @@ export function statusOf(
           notInDirectory: options.notInDirectory.map((o) => ({
             ...identity(o.object),
             source: formatSource(o.source),
+          })),
+        }
+      : {}),
+    ...(options.kept
+      ? {
+          kept: options.kept.map((o) => ({
+            ...identity(o.object),
+            source: formatSource(o.source),
+            message: o.reason,
           })),
         }
       : {}),
@@ -368,14 +385,18 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
             ),
         })
       : [];
+    // What a deploy keeps instead of pruning is no difference.
+    const decision = await splitPrune(client, extra, objects);
+    const sourced = (c: PruneCandidate) => ({
+      object: c.object,
+      source: sourceOf(c.object.metadata.annotations?.[SPREAD.source]),
+    });
     return statusOf(read.application, read.deployment, {
       namespace,
       context: resolved.context,
       states,
-      notInDirectory: extra.map((c) => ({
-        object: c.object,
-        source: sourceOf(c.object.metadata.annotations?.[SPREAD.source]),
-      })),
+      notInDirectory: decision.pruned.map(sourced),
+      kept: decision.kept.map((k) => ({ ...sourced(k.candidate), reason: k.reason })),
     });
   } finally {
     client.close();
@@ -412,7 +433,22 @@ async function planStates(
     const failed = new Set(error.failures.map((f) => objectKey(f.object)));
     const rest = objects.filter((o) => !failed.has(objectKey(o)));
     const plan = rest.length > 0 ? await planObjects(client, discovery, rest, options) : [];
-    return statesOfPlan(plan, error.failures);
+    const states = statesOfPlan(
+      plan,
+      error.failures.filter((f) => !f.conflict),
+    );
+    // A field another manager changed (kubectl scale, kubectl edit) is a difference, not an error:
+    // planned again with the conflict forced, to show what a deploy would set back.
+    const conflicted = error.failures.filter((f) => f.conflict).map((f) => f.object);
+    if (conflicted.length > 0) {
+      const forced = await planObjects(client, discovery, conflicted, { ...options, forceConflicts: true });
+      for (const [key, state] of statesOfPlan(forced))
+        states.set(key, {
+          ...state,
+          message: `another field manager changed fields spread sets; a deploy takes them back only with ${optionRef('force-conflicts')}`,
+        });
+    }
+    return states;
   }
 }
 
@@ -456,6 +492,10 @@ export function formatStatusText(report: StatusReport): string {
   if (report.notInDirectory && report.notInDirectory.length > 0) {
     lines.push('In the cluster but not in the directory (deploy prunes them):');
     for (const o of report.notInDirectory) lines.push(`  ${objectLine(o, report.namespace)}`);
+  }
+  if (report.kept && report.kept.length > 0) {
+    lines.push('In the cluster, dropped from the directory, and kept by deploy:');
+    for (const o of report.kept) lines.push(`  ${objectLine(o, report.namespace)}  (${o.message})`);
   }
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   const c = report.counts;

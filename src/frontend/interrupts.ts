@@ -31,7 +31,9 @@ const guarded = new WeakSet<NodeJS.EventEmitter>();
  * next write fail with EPIPE, which Node emits as an `error` event on the stream, and an unhandled one
  * ends the process at once: a deploy in progress would die with its Lease held until it expires. A
  * deploy whose output nobody reads still stops or ends, releasing its Lease (Node ignores SIGPIPE).
- * Installed once per stream, for the life of the process.
+ * Every write error is dropped, not only EPIPE: EIO (a closed terminal) and ENOSPC (a full disk behind
+ * a redirect) would end the deploy the same way, and losing output is better than leaving the
+ * cluster half-applied with its lock held. Installed once per stream, for the life of the process.
  */
 export function ignoreClosedOutput(
   streams: readonly NodeJS.EventEmitter[] = [process.stdout, process.stderr],

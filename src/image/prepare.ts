@@ -4,7 +4,7 @@ import type Docker from 'dockerode';
 import type { Logger } from '../core/logger.js';
 import type { SourcedObject } from '../deployment/kube-object.js';
 import type { Application } from '../entity/entity.js';
-import { formatIssue, formatSource, InputError, type InputIssue } from '../input/source.js';
+import { formatSource, InputError, type InputIssue, issueText } from '../input/source.js';
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
 import { type RegistryCredential, registryHost, resolveCredential } from './credentials.js';
 import { buildImage, type DockerConnection, dockerClient, PushError, pushImage } from './docker.js';
@@ -138,7 +138,7 @@ export async function prepareImages(
   const plan = planBuilds(application, { registry: options.registry, requireRegistry: push || !build });
   const issues: InputIssue[] = [...plan.issues];
   for (const w of issues.filter((i) => i.severity === 'warning')) {
-    logger.warn(formatIssue(w), { file: w.source.file, line: w.source.line });
+    logger.warn(issueText(w), { file: w.source.file, line: w.source.line });
   }
   if (plan.builds.length === 0 && !issues.some((i) => i.severity === 'error')) {
     return { objects: objects.map((o) => ({ ...o })), images: [] };

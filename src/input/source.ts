@@ -33,8 +33,12 @@ export interface InputIssue {
 
 /** Formats an issue as `file:line: object: message`. */
 export function formatIssue(issue: InputIssue): string {
-  const where = formatSource(issue.source);
-  return issue.object ? `${where}: ${issue.object}: ${issue.message}` : `${where}: ${issue.message}`;
+  return `${formatSource(issue.source)}: ${issueText(issue)}`;
+}
+
+/** An issue without its place (`object: message`), for a logger that is given the place apart. */
+export function issueText(issue: InputIssue): string {
+  return issue.object ? `${issue.object}: ${issue.message}` : issue.message;
 }
 
 /**

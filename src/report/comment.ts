@@ -24,6 +24,11 @@ export interface PlanMarkdownOptions {
   readonly commitUrl?: string;
   /** Upper limit of the text's length in characters (default: no limit). */
   readonly limit?: number;
+  /**
+   * `delete`: the report is of a deployment deleted whole (its objects listed as pruned), titled and
+   * counted as such. Default: the report's mode.
+   */
+  readonly operation?: 'delete';
 }
 
 /** The order rows are shown in: what changes first. */
@@ -51,16 +56,19 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
   const plan = report.mode === 'plan';
   const c = countActions(report);
   const hashes = '#'.repeat(options.headingLevel ?? 3);
-  const title = `${hashes} ${plan ? 'Plan' : 'Deploy'}: \`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\``;
+  const deleted = options.operation === 'delete';
+  const title = `${hashes} ${plan ? 'Plan' : deleted ? 'Delete' : 'Deploy'}: \`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\``;
   const changing = report.objects
     .filter((o) => o.action !== 'unchanged')
     .map((o, i) => ({ o, i }))
     .sort((a, b) => (RANK[a.o.action] ?? 3) - (RANK[b.o.action] ?? 3) || a.i - b.i)
     .map(({ o }) => o);
   const unchanged = report.objects.filter((o) => o.action === 'unchanged');
-  const counts = plan
-    ? `**${c.create}** to create · **${c.update}** to update${c.replace ? ` · **${c.replace}** to replace` : ''} · **${c.prune}** to prune${c.keep ? ` · **${c.keep}** kept from prune` : ''} · ${c.unchanged} unchanged`
-    : `**${c.created}** created · **${c.configured}** configured · **${c.pruned}** pruned${c.kept ? ` · **${c.kept}** kept from prune` : ''} · ${c.unchanged} unchanged`;
+  const counts = deleted
+    ? `**${c.pruned}** deleted`
+    : plan
+      ? `**${c.create}** to create · **${c.update}** to update${c.replace ? ` · **${c.replace}** to replace` : ''} · **${c.prune}** to prune${c.keep ? ` · **${c.keep}** kept from prune` : ''} · ${c.unchanged} unchanged`
+      : `**${c.created}** created · **${c.configured}** configured · **${c.pruned}** pruned${c.kept ? ` · **${c.kept}** kept from prune` : ''} · ${c.unchanged} unchanged`;
   const footer = footerLine(options);
 
   if (changing.length === 0) {
@@ -71,7 +79,9 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
   }
 
   const head = [title, counts];
-  const rows = changing.map(tableRow);
+  const rows = changing.map((o) =>
+    tableRow(deleted && o.action === 'pruned' ? { ...o, action: 'deleted' } : o),
+  );
   const diffs = changing.filter((o) => (o.changes?.length ?? 0) > 0).map(diffBlock);
   const rest = unchangedBlock(unchanged);
   const render = (rowCount: number, diffCount: number, trimmed: boolean): string => {
@@ -84,7 +94,7 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
     ].join('\n');
     const shownDiffs = diffs.slice(0, diffCount);
     const note = trimmed
-      ? `> [!NOTE]\n> This plan was trimmed to fit ${options.limit} characters.${options.runUrl ? ` The whole plan is in the [run's summary](${options.runUrl}).` : ''}`
+      ? `> [!NOTE]\n> This plan was trimmed to fit ${options.limit} characters.${options.runUrl ? ` The [run's summary](${options.runUrl}) has more of it; all of it is in the file the step's output report-file names, which a workflow can upload as an artifact.` : ''}`
       : '';
     return join([...head, table, ...shownDiffs, trimmed ? '' : rest, note, footer]);
   };
@@ -127,7 +137,7 @@ export function renderPlanComment(report: DeployReport, options: PlanMarkdownOpt
   return `${marker}\n${formatPlanMarkdown(report, { ...options, limit })}`;
 }
 
-function tableRow(o: ObjectReport): string {
+function tableRow(o: Omit<ObjectReport, 'action'> & { readonly action: string }): string {
   const icon = ACTION_ICON[o.action] ?? '';
   const note = o.note ? ` (${cell(o.note)})` : '';
   return `| ${icon} ${o.action} | \`${code(objectRef(o))}\`${note} | ${cell(o.namespace ?? '')} | ${o.source ? `\`${code(o.source)}\`` : ''} |`;

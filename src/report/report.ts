@@ -71,6 +71,7 @@ export const ACTION_ICON: Readonly<Record<string, string>> = {
   configured: '✏️',
   prune: '🗑️',
   pruned: '🗑️',
+  deleted: '🗑️',
   replace: '♻️',
   keep: '🔒',
   kept: '🔒',

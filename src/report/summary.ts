@@ -119,7 +119,14 @@ function fill(
       ],
       ...report.objects.slice(0, rows).map(objectRow),
       ...(omitted > 0
-        ? [['', `… and ${omitted} more (trimmed to fit the summary limit; see the objects output)`, '', '']]
+        ? [
+            [
+              '',
+              `… and ${omitted} more (trimmed to fit the summary limit; every object is in the file the output report-file names)`,
+              '',
+              '',
+            ],
+          ]
         : []),
     ]);
   }
@@ -165,6 +172,7 @@ function fill(
   if (planChars !== 0) {
     const markdown = formatPlanMarkdown(report, {
       headingLevel: 4,
+      ...(operation === 'delete' ? { operation: 'delete' as const } : {}),
       ...(options.runUrl ? { runUrl: options.runUrl } : {}),
       ...(planChars !== undefined ? { limit: planChars } : {}),
     });

@@ -564,13 +564,14 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     });
     expect(next.error).toBeUndefined();
     expect(next.status).toBe(0);
-    const shown = JSON.parse(next.stdout) as unknown[];
+    const shown = JSON.parse(next.stdout) as { truncated?: string; left?: number }[];
     expect(shown.length).toBeLessThan(count);
-    expect(shown.at(-1)).toMatch(
+    expect(shown.at(-1)?.truncated).toMatch(
       new RegExp(
-        `^… truncated: \\d+ of ${count} objects not shown .*; all of them are in ${r.outputs['report-file']} \\(output report-file\\)$`,
+        `^\\d+ of ${count} objects not shown .*; all of them are in ${r.outputs['report-file']} \\(output report-file\\)$`,
       ),
     );
+    expect(shown.at(-1)?.left).toBe(count - (shown.length - 1));
     expect(r.outputs.plan).toContain(`is in ${r.outputs['report-file']} (output report-file)`);
     expect(r.outputs.created).toBe(String(count));
     const file = JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')) as {

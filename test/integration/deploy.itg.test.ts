@@ -245,12 +245,40 @@ describe('spread deploy against the local cluster', () => {
     expect(cms.stderr).toMatch(/not found/);
   });
 
+  test('the CLI: an input warning names its file and line once', async () => {
+    const dir = copyDir(example, 'warned');
+    writeFileSync(
+      path.join(dir, '.k2e/role.yaml'),
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: warned-reader\n  namespace: x\nrules: []\n',
+    );
+    const r = await runNode('dist/cli/index.js', ['render', dir]);
+    expect(r.code).toBe(0);
+    const warning = r.stderr.split('\n').find((l) => l.includes('is cluster-scoped'));
+    expect(warning).toBe(
+      'warning: .k2e/role.yaml:1: ClusterRole.rbac.authorization.k8s.io warned-reader is cluster-scoped; its metadata.namespace x is ignored',
+    );
+  });
+
   test('the CLI: a missing context exits non-zero naming the contexts that exist', async () => {
     const r = await runNode('dist/cli/index.js', ['deploy', 'examples/mattermost', 'no-such-context']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/context "no-such-context" does not exist/);
     expect(r.stderr).toMatch(/spread-local/);
     expect(r.stderr).toMatch(/spread-team-a/);
+  });
+
+  test('the CLI: a namespace that is no DNS label is refused as such, not reported missing', async () => {
+    const r = await runNode('dist/cli/index.js', [
+      'plan',
+      'examples/mattermost',
+      'spread-local',
+      '-n',
+      'BadNS',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('namespace "BadNS" is not a valid namespace name: a DNS-1123 label');
+    expect(r.stderr).toContain('e.g. badns');
+    expect(r.stderr).not.toContain('kubectl create namespace');
   });
 
   test('the CLI: a --name that is no DNS label is refused as given, naming the label it could be', async () => {

@@ -314,6 +314,9 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       const refused = await gcl('settings');
       expect(refused.code).not.toBe(0);
       expect(refused.log).toMatch(/conflict with "intruder"/);
+      // Named as this component's input, not as the CLI's flag.
+      expect(refused.log).toContain('the input force-conflicts: true');
+      expect(refused.log).not.toContain('use --force-conflicts');
       expect(artifacts('settings').dotenv().SPREAD_OUTCOME).toBe('failure');
       expect(artifacts('settings').planMd()).toMatch(/conflict with "intruder"/);
       const forced = await gcl('settings-forced');

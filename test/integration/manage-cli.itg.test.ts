@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -121,8 +121,37 @@ describe('spread status (the built CLI): exit 0 in sync, 2 differs, 1 error', ()
     await kubectl([...ctx, 'delete', 'namespace', sns, '--wait=false'], { allowFail: true });
   });
 
-  test('in sync, then a changed value, then an object the server rejects', async () => {
+  test('in sync, then a value another manager changed, a changed value, an object the server rejects', async () => {
     expect(await statusCode()).toBe(0);
+    await kubectl([
+      ...ctx,
+      '-n',
+      sns,
+      'patch',
+      'configmap',
+      'st',
+      '--type',
+      'merge',
+      '-p',
+      '{"data":{"v":"z"}}',
+    ]);
+    const drift = await runNode('dist/cli/index.js', [
+      'status',
+      dir,
+      '--context',
+      'spread-local',
+      '-n',
+      sns,
+      '-o',
+      'json',
+    ]);
+    expect(drift.code).toBe(2);
+    const object = JSON.parse(drift.stdout).root.objects[0];
+    expect(object).toMatchObject({
+      state: 'differs',
+      changes: [{ op: 'change', path: 'data.v', before: '"z"', after: '"a"' }],
+    });
+    expect(object.message).toContain('--force-conflicts');
     write('b');
     expect(await statusCode()).toBe(2);
     write(
@@ -130,5 +159,64 @@ describe('spread status (the built CLI): exit 0 in sync, 2 differs, 1 error', ()
       '---\napiVersion: v1\nkind: Service\nmetadata: {name: bad}\nspec:\n  ports: [{port: 99999}]\n',
     );
     expect(await statusCode()).toBe(1);
+  });
+});
+
+describe('spread status and what a deploy keeps', () => {
+  const kns = uniqueName('itg-statuskeep');
+  const group = `${uniqueName('sk')}.example.com`;
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'spread-statuskeep-')), 'sk');
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.${group}}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`;
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: sk}\ndata: {a: b}\n';
+  const deployDir = () =>
+    deploy({
+      path: dir,
+      kubeconfig: { paths: [kubeconfigPath()] },
+      context: 'spread-local',
+      namespace: kns,
+      mode: 'deploy',
+      wait: false,
+      timeoutMs: 60_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 4,
+      logger: silentLogger,
+    });
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', kns]);
+    mkdirSync(path.join(dir, '.k2e'), { recursive: true });
+  });
+  afterAll(async () => {
+    await kubectl([...ctx, 'delete', 'namespace', kns, '--wait=false'], { allowFail: true });
+    await kubectl([...ctx, 'delete', 'crd', `gadgets.${group}`, '--wait=false'], { allowFail: true });
+  });
+
+  test('a CRD dropped and kept is listed as kept, and is no difference (exit 0)', async () => {
+    writeFileSync(path.join(dir, '.k2e', 'crd.yaml'), crd);
+    writeFileSync(path.join(dir, '.k2e', 'cm.yaml'), cm);
+    await deployDir();
+    rmSync(path.join(dir, '.k2e', 'crd.yaml'));
+    await deployDir();
+    const r = await runNode('dist/cli/index.js', ['status', dir, '--context', 'spread-local', '-n', kns]);
+    expect(r.stdout).toContain('In the cluster, dropped from the directory, and kept by deploy:');
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `CustomResourceDefinition gadgets\\.${group.replace(/\./g, '\\.')} .*\\(a CRD is pruned only when asked for`,
+      ),
+    );
+    expect(r.stdout).not.toContain('deploy prunes them');
+    expect(r.code).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type DeployOptions, deploy } from '../../src/core/deploy.js';
+import { DeployError, type DeployOptions, deploy } from '../../src/core/deploy.js';
 import type { Logger } from '../../src/core/logger.js';
 import { clusterDir } from './env.js';
 import { kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
@@ -94,6 +94,46 @@ describe('a rollout that cannot succeed', () => {
     expect(live.spec.template.spec.containers[0].image).toBe('registry.example/web:1');
     expect(live.status.availableReplicas).toBe(2);
     expect(live.status.updatedReplicas).toBe(2);
+  });
+});
+
+describe('a workload whose pods cannot be created', () => {
+  test('a missing ServiceAccount fails the rollout early with the reason, not at the timeout', async () => {
+    const sa = web('registry.example/web:1')
+      .replace(/name: web\n/, 'name: nosa\n')
+      .replace(/app: web/g, 'app: nosa')
+      .replace('    spec:\n', '    spec:\n      serviceAccountName: nope\n');
+    expect(sa).toContain('serviceAccountName: nope');
+    const started = Date.now();
+    const error = await run(dir('nosa', { 'deployment.yaml': sa }), { timeoutMs: 120_000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(DeployError);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(error.message).toMatch(/pods cannot be created: FailedCreate .*serviceaccount "nope" not found/);
+  });
+});
+
+describe('a rollback that fails too', () => {
+  test('one error naming both failures, and the report of what the deploy did', async () => {
+    const root = (image: string) =>
+      dir('rbfail', {
+        'deployment.yaml': web(image)
+          .replace(/name: web\n/, 'name: rbfail\n')
+          .replace(/app: web/g, 'app: rbfail'),
+      });
+    // Revision 1 never became ready either (recorded without waiting).
+    await run(root('unpullable.invalid/web:1'), { wait: false });
+    const error = await run(root('unpullable.invalid/web:2'), {
+      rollbackOnFailure: true,
+      timeoutMs: 120_000,
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(DeployError);
+    expect(error.message).toMatch(
+      /ImagePullBackOff[\s\S]*the rollback to revision 1 failed too: [\s\S]*ImagePullBackOff/,
+    );
+    expect(error.report.objects).toEqual([
+      expect.objectContaining({ kind: 'Deployment', name: 'rbfail', action: 'configured' }),
+    ]);
+    expect(error.report.rollout).toEqual([expect.objectContaining({ name: 'rbfail', ready: false })]);
   });
 });
 

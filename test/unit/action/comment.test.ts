@@ -118,7 +118,9 @@ describe('trimming', () => {
     const body = renderPlanComment(many, { runUrl: 'https://gh/run/9' });
     expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT_CHARS);
     expect(body.startsWith(`${planMarker(many)}\n`)).toBe(true);
-    expect(body).toContain("The whole plan is in the [run's summary](https://gh/run/9)");
+    expect(body).toContain(
+      "The [run's summary](https://gh/run/9) has more of it; all of it is in the file the step's output report-file names",
+    );
     expect(body.split('\n').filter((l) => l.startsWith('| ✏️')).length).toBe(400);
     expect(body).toContain('<summary>✏️ <code>configmap/cm-0</code>');
     expect(body).not.toContain('configmap/cm-399</code> in');

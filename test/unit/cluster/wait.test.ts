@@ -71,6 +71,47 @@ describe('rolloutState', () => {
       /deadline/,
     ],
     [
+      'Deployment whose pods cannot be created (a missing ServiceAccount)',
+      obj(
+        'apps/v1',
+        'Deployment',
+        { replicas: 2 },
+        {
+          observedGeneration: 1,
+          replicas: 0,
+          conditions: [
+            {
+              type: 'ReplicaFailure',
+              status: 'True',
+              reason: 'FailedCreate',
+              message:
+                'pods "web-1" is forbidden: error looking up service account ns/nope: serviceaccount "nope" not found',
+            },
+          ],
+        },
+      ),
+      false,
+      true,
+      /^pods cannot be created: FailedCreate pods "web-1" is forbidden: error looking up service account/,
+    ],
+    [
+      'RC whose pods cannot be created (a quota)',
+      obj(
+        'v1',
+        'ReplicationController',
+        { replicas: 2 },
+        {
+          observedGeneration: 1,
+          conditions: [
+            { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'exceeded quota: q' },
+          ],
+        },
+      ),
+      false,
+      true,
+      /exceeded quota/,
+    ],
+    [
       'RC pending',
       obj(
         'v1',

@@ -45,7 +45,14 @@ function run(content: string | undefined, status: number, env: NodeJS.ProcessEnv
   const out = path.join(dir, 'out');
   const r = spawnSync(process.execPath, [script, file, out, String(status)], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, SPREAD_INPUT_MODE: 'deploy', SPREAD_INPUT_PATH: 'deploy/web', ...env },
+    env: {
+      PATH: process.env.PATH,
+      SPREAD_INPUT_MODE: 'deploy',
+      SPREAD_INPUT_PATH: 'deploy/web',
+      SPREAD_INPUT_NAMESPACE: 'team-a',
+      SPREAD_INPUT_CONTEXT: 'prod',
+      ...env,
+    },
   });
   const read = (f: string) => readFileSync(path.join(out, f), 'utf8');
   const dotenv = Object.fromEntries(
@@ -88,13 +95,17 @@ describe('gitlab/report.mjs', () => {
       status: 1,
       plan: [
         '### ❌ Deploy failed: directory `deploy/web`',
-        'error: 2 errors in the input\n  rc.yaml:6: YAML: bad indentation\n  web/deployment.yaml:9: unknown field "spec.replica"',
+        // Places in the project, under the component's path input (deploy/web).
+        'error: 2 errors in the input\n  deploy/web/rc.yaml:6: YAML: bad indentation\n  deploy/web/web/deployment.yaml:9: unknown field "spec.replica"',
       ],
       dotenv: {
         SPREAD_OUTCOME: 'failure',
         SPREAD_ERROR: '2 errors in the input',
         SPREAD_DEPLOYMENT: '',
         SPREAD_CHANGED: '',
+        // Where it was going, from the inputs, though no report says so.
+        SPREAD_NAMESPACE: 'team-a',
+        SPREAD_CONTEXT: 'prod',
       },
     },
     {
@@ -168,5 +179,32 @@ describe('gitlab/report.mjs', () => {
     expect(Math.max(...`${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.length))).toBeLessThan(400);
     expect(r.plan).toContain('could not format the report');
     expect(r.dotenv.SPREAD_OUTCOME).toBe('failure');
+  });
+});
+
+describe('SPREAD_IMAGES in the dotenv report', () => {
+  test('eight built images: cut to GitLab’s 1,000 characters as JSON that still parses, naming the artifact', () => {
+    const images = Array.from({ length: 8 }, (_, i) => ({
+      name: `registry.example/team/app-${i}`,
+      reference: `registry.example/team/app-${i}:0123456789ab@sha256:${'a'.repeat(64)}`,
+      tag: '0123456789ab',
+      digest: `sha256:${'a'.repeat(64)}`,
+      built: true,
+      pushed: true,
+      source: `app-${i}/app.ctr:3`,
+    }));
+    const r = run(JSON.stringify({ ...report, images }), 0);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.dotenv.SPREAD_IMAGES!.length).toBeLessThanOrEqual(1000);
+    const parsed = JSON.parse(r.dotenv.SPREAD_IMAGES!) as {
+      reference?: string;
+      truncated?: string;
+      left?: number;
+    }[];
+    expect(parsed.length).toBeLessThan(8);
+    expect(parsed[0]!.reference).toBe(images[0]!.reference);
+    expect(parsed.at(-1)!.left).toBe(8 - (parsed.length - 1));
+    expect(parsed.at(-1)!.truncated).toContain("a dotenv value's limit in GitLab");
+    expect(parsed.at(-1)!.truncated).toContain('the artifact report.json');
   });
 });

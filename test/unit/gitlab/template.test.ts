@@ -1,7 +1,10 @@
 // templates/deploy.yml against GitLab's rules for CI/CD catalog components (docs.gitlab.com
 // "CI/CD components": spec:inputs with description, type and default; no global keywords) and
 // against the release it ships with (the image pinned to package.json's version).
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
@@ -49,5 +52,74 @@ describe('templates/deploy.yml', () => {
     const script = body.slice(body.indexOf('script:'));
     expect(script).toContain(`$${variable}`);
     expect(script).toMatch(new RegExp(`--${name === 'build-args' ? 'build-arg' : name}(?![\\w-])`));
+  });
+});
+
+describe("the job's Docker config (the script's docker-config part, run by bash)", () => {
+  const job = jobsDoc['$[[ inputs.job-name ]]'] as { script: string[] };
+  const script = job.script.join('\n');
+  const part = script.slice(script.indexOf('# docker-config:start'), script.indexOf('# docker-config:end'));
+  const auth = (user: string, password: string) => Buffer.from(`${user}:${password}`).toString('base64');
+  const run = (env: Record<string, string>, own?: unknown) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'spread-dockercfg-'));
+    const secrets = path.join(dir, 'secrets');
+    mkdirSync(secrets);
+    const home = path.join(dir, 'home');
+    if (own) {
+      mkdirSync(path.join(home, '.docker'), { recursive: true });
+      writeFileSync(path.join(home, '.docker', 'config.json'), JSON.stringify(own));
+    }
+    const r = spawnSync('bash', ['-euc', `secrets=${secrets}\n${part}\necho "$DOCKER_CONFIG"`], {
+      env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, HOME: home, ...env },
+      encoding: 'utf8',
+    });
+    const configDir = r.stdout.trim();
+    return {
+      code: r.status,
+      stderr: r.stderr,
+      config:
+        r.status === 0 ? JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')) : undefined,
+      mode: r.status === 0 ? statSync(path.join(configDir, 'config.json')).mode & 0o777 : undefined,
+    };
+  };
+  const ci = {
+    CI_REGISTRY: 'registry.gitlab.example',
+    CI_REGISTRY_USER: 'gitlab-ci-token',
+    CI_REGISTRY_PASSWORD: 'job-token',
+  };
+
+  test('CI_REGISTRY credentials and DOCKER_AUTH_CONFIG and an earlier docker login are merged, none lost', () => {
+    const r = run(
+      { ...ci, DOCKER_AUTH_CONFIG: JSON.stringify({ auths: { 'docker.io': { auth: auth('me', 'hub') } } }) },
+      {
+        auths: { '123.dkr.ecr.example': { auth: auth('AWS', 'ecr') } },
+        credHelpers: { 'gcr.example': 'gcloud' },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.config).toEqual({
+      auths: {
+        '123.dkr.ecr.example': { auth: auth('AWS', 'ecr') },
+        'docker.io': { auth: auth('me', 'hub') },
+        'registry.gitlab.example': { auth: auth('gitlab-ci-token', 'job-token') },
+      },
+      credHelpers: { 'gcr.example': 'gcloud' },
+    });
+    expect(r.mode).toBe(0o600);
+  });
+
+  test("the user's own entry for CI_REGISTRY wins over the job token", () => {
+    const mine = { auth: auth('deployer', 'pat') };
+    const r = run({
+      ...ci,
+      DOCKER_AUTH_CONFIG: JSON.stringify({ auths: { 'registry.gitlab.example': mine } }),
+    });
+    expect(r.config.auths['registry.gitlab.example']).toEqual(mine);
+  });
+
+  test('a DOCKER_AUTH_CONFIG that is not JSON fails the job, naming it', () => {
+    const r = run({ DOCKER_AUTH_CONFIG: '{not json' });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('spread: DOCKER_AUTH_CONFIG is not JSON');
   });
 });

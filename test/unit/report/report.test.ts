@@ -138,6 +138,28 @@ describe('report', () => {
     );
   });
 
+  test('a deployment deleted whole reads as a delete in the Markdown, not as a deploy that pruned', () => {
+    const deleted: DeployReport = {
+      ...report,
+      objects: [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          namespace: 'prod',
+          name: 'a',
+          action: 'pruned',
+          source: 'a.yaml:1',
+        },
+      ],
+      rollout: [],
+    };
+    const md = formatPlanMarkdown(deleted, { operation: 'delete' });
+    expect(md).toMatch(/^### Delete: `web`/);
+    expect(md).toContain('**1** deleted');
+    expect(md).toContain('| 🗑️ deleted | `configmap/a` |');
+    expect(md).not.toMatch(/pruned|Deploy:/);
+  });
+
   test('a planned update without changed values says that only ownership moves', () => {
     const plan: DeployReport = {
       ...report,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../../../src/action/outputs.js';
+import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../../../src/report/cap.js';
 
 const reportFile = '/runner/_temp/spread-report-0123456789ab.json';
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -27,9 +27,12 @@ describe('capJsonArray: a JSON output within the limit', () => {
     const kept = parsed.slice(0, -1);
     expect(kept).toEqual(all.slice(0, kept.length));
     expect(kept.length).toBeGreaterThan(100);
-    expect(parsed.at(-1)).toBe(
-      `… truncated: ${5000 - kept.length} of 5000 objects not shown (a step output's limit in spread is 64 KiB); all of them are in ${reportFile} (output report-file)`,
-    );
+    expect(parsed.at(-1)).toEqual({
+      truncated: `${5000 - kept.length} of 5000 objects not shown (a step output's limit in spread is 64 KiB); all of them are in ${reportFile} (output report-file)`,
+      left: 5000 - kept.length,
+      total: 5000,
+      reportFile,
+    });
     // As many as fit: one more would not.
     const oneMore = JSON.stringify([...all.slice(0, kept.length + 1), parsed.at(-1)]);
     expect(bytes(oneMore)).toBeGreaterThan(OUTPUT_LIMIT_BYTES);
@@ -38,7 +41,7 @@ describe('capJsonArray: a JSON output within the limit', () => {
   test('a smaller limit', () => {
     const value = capJsonArray(objects(50), 'objects', { reportFile, limitBytes: 1000 });
     expect(bytes(value)).toBeLessThanOrEqual(1000);
-    expect(JSON.parse(value).at(-1)).toMatch(/^… truncated: \d+ of 50 objects not shown \(.*1000 bytes\)/);
+    expect(JSON.parse(value).at(-1).truncated).toMatch(/^\d+ of 50 objects not shown \(.*1000 bytes\)/);
   });
 });
 

@@ -6,12 +6,20 @@
  */
 export const OUTPUT_LIMIT_BYTES = 64 * 1024;
 
-/** Where the whole value is, for the truncation markers: the report file's path. */
+/** Where the whole value is, for the truncation markers, and whose limit it is. */
 export interface CapOptions {
+  /** The file holding the whole report (the Action's `report-file`, GitLab's report.json artifact). */
   readonly reportFile: string;
+  /** How the markers name that file; default `PATH (output report-file)`. */
+  readonly reportFileName?: string;
+  /** Whose limit the markers name; default `a step output's limit in spread`. */
+  readonly limitName?: string;
   /** Default {@link OUTPUT_LIMIT_BYTES}. */
   readonly limitBytes?: number;
 }
+
+const fileName = (o: CapOptions) => o.reportFileName ?? `${o.reportFile} (output report-file)`;
+const limitName = (o: CapOptions) => o.limitName ?? "a step output's limit in spread";
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -22,7 +30,7 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 export function capText(value: string, options: CapOptions): string {
   const limit = options.limitBytes ?? OUTPUT_LIMIT_BYTES;
   if (bytes(value) <= limit) return value;
-  const marker = `\n\n… truncated to ${formatBytes(limit)} (a step output's limit in spread); the whole report is in ${options.reportFile} (output report-file)`;
+  const marker = `\n\n… truncated to ${formatBytes(limit)} (${limitName(options)}); the whole report is in ${fileName(options)}`;
   const room = Math.max(0, limit - bytes(marker));
   // Cut by bytes, then drop a partly cut character (U+FFFD after decoding).
   let head = Buffer.from(value, 'utf8')
@@ -34,10 +42,21 @@ export function capText(value: string, options: CapOptions): string {
   return `${head}${marker}`;
 }
 
+/** The last item of an array {@link capJsonArray} cut: an object, so `.[].name` still works on the array. */
+export interface TruncationMarker {
+  /** What happened, for a person: how many items were left out, and where they all are. */
+  readonly truncated: string;
+  /** Items left out. */
+  readonly left: number;
+  /** Items in all. */
+  readonly total: number;
+  readonly reportFile: string;
+}
+
 /**
  * A JSON array output within the limit: `JSON.stringify(items)` when it fits; else the leading items
- * that fit, followed by one string item saying how many were left out and naming the report file, so
- * that the value still parses (`fromJSON`, jq) and the cut is visible to whoever reads it.
+ * that fit, followed by one {@link TruncationMarker} object saying how many were left out and naming
+ * the report file, so that the value still parses (`fromJSON`, jq) and `.[].name` still runs.
  *
  * @param noun what the items are, plural (`objects`), for the marker.
  */
@@ -46,9 +65,12 @@ export function capJsonArray(items: readonly unknown[], noun: string, options: C
   const whole = JSON.stringify(items);
   if (bytes(whole) <= limit) return whole;
   const marker = (left: number) =>
-    JSON.stringify(
-      `… truncated: ${left} of ${items.length} ${noun} not shown (a step output's limit in spread is ${formatBytes(limit)}); all of them are in ${options.reportFile} (output report-file)`,
-    );
+    JSON.stringify({
+      truncated: `${left} of ${items.length} ${noun} not shown (${limitName(options)} is ${formatBytes(limit)}); all of them are in ${fileName(options)}`,
+      left,
+      total: items.length,
+      reportFile: options.reportFile,
+    } satisfies TruncationMarker);
   let used = 2; // [ and ]
   let kept = 0;
   for (const item of items) {
