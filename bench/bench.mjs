@@ -123,7 +123,7 @@ const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 /** Reads .cluster/env when the caller did not source it (KUBECONFIG, SPREAD_KUBECTL, …). */
 function loadClusterEnv() {
   if (process.env.SPREAD_KUBECTL && process.env.KUBECONFIG && process.env.SPREAD_CLUSTER_DIR) return;
-  const file = path.join(root, '.cluster', 'env');
+  const file = path.join(process.env.SPREAD_CLUSTER_DIR || path.join(root, '.cluster'), 'env');
   if (!existsSync(file))
     throw new Error('no .cluster/env: start the cluster with `bash scripts/cluster/up.sh`');
   for (const line of readFileSync(file, 'utf8').split('\n')) {

@@ -10,7 +10,7 @@ context=${SPREAD_CONTEXT:-}
 if [ -z "${KUBECONFIG:-}" ]; then
   bash scripts/cluster/up.sh
   # shellcheck disable=SC1091
-  . .cluster/env
+  . "${SPREAD_CLUSTER_DIR:-.cluster}/env"
   context=${context:-spread-local}
 fi
 node dist/cli/index.js deploy examples/mattermost ${context:+"$context"}

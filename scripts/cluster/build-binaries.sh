@@ -4,7 +4,9 @@
 #   etcd                                                              (go.etcd.io/etcd/server/v3@$SPREAD_ETCD_VERSION)
 #   kwok                                                              (sigs.k8s.io/kwok@$SPREAD_KWOK_VERSION)
 #   act (the GitHub Actions runner the Action's tests run under)      (github.com/nektos/act@$SPREAD_ACT_VERSION)
-# into $SPREAD_CACHE/bin/<component>-<version>/. A binary already in the cache is not rebuilt.
+# into $SPREAD_CACHE/bin/<component>-<version>/ (several Kubernetes versions side by side). A binary
+# already in the cache is not rebuilt. `build-binaries.sh check` only checks that the Go module proxy
+# serves every module $SPREAD_KUBE_VERSION needs.
 # k8s.io/kubernetes is not meant to be a dependency: its go.mod replaces every k8s.io/<staging> module
 # with ./staging/src/k8s.io/<staging>, which only works inside its own repository. The wrapper module
 # below requires it and replaces each staging module with the published v0.<minor>.<patch> instead.
@@ -17,22 +19,74 @@ export CGO_ENABLED=0 GOFLAGS=-mod=mod GOTOOLCHAIN=local
 work="$SPREAD_CACHE/src"
 mkdir -p "$work"
 # The cache is shared by every checkout (and every SPREAD_CLUSTER_DIR) of the machine: one build at a
-# time, and a second caller waits for the first and then finds the binaries cached.
-exec 8>"$SPREAD_CACHE/build.lock"
-flock 8
+# time, and a second caller waits for the first and then finds the binaries cached. The module check
+# only reads, so it runs before the lock is taken.
+lock_cache() {
+  exec 8>"$SPREAD_CACHE/build.lock"
+  flock 8
+}
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
+die() { printf '[build-binaries] error: %s\n' "$*" >&2; exit 1; }
+
+# The kube binaries of $SPREAD_KUBE_VERSION still to build; none when all are cached.
+kube_missing() {
+  local out="$SPREAD_CACHE/bin/kubernetes-$SPREAD_KUBE_VERSION" b
+  for b in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+    [ -x "$out/$b" ] || printf '%s\n' "$b"
+  done
+}
+
+# Prints the path of k8s.io/kubernetes@VERSION's go.mod, downloaded through the Go module proxy.
+upstream_go_mod() {
+  local gomod
+  gomod=$(cd "$work" && go mod download -json "k8s.io/kubernetes@$1" 2>&1) ||
+    die "Kubernetes $1: the Go module proxy ($(go env GOPROXY)) does not serve k8s.io/kubernetes@$1: $(sed -n 's/^[[:space:]]*"Error": "\(.*\)",*$/\1/p' <<<"$gomod" | sed 's/\\n.*//' | head -1)"
+  sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p' <<<"$gomod"
+}
+
+# The staging modules k8s.io/kubernetes@VERSION replaces with ./staging/src/…, as published modules.
+# sample-apiserver, sample-cli-plugin and sample-controller are left out: the four commands built here
+# import none of them, and the proxy lacks them at several patch releases.
+staging_modules() {
+  grep -oE '^[[:space:]]*k8s\.io/[a-z0-9-]+ => \./staging/src/k8s\.io/[a-z0-9-]+' "$1" |
+    awk '{ print $1 }' | grep -v '^k8s\.io/sample-'
+}
+
+# check_kube_modules: fails at once, naming every missing module, when the Go module proxy does not
+# serve k8s.io/kubernetes@$SPREAD_KUBE_VERSION or one of its staging modules at the matching
+# v0.MINOR.PATCH (v1.31.13 lacks k8s.io/cloud-provider@v0.31.13, for instance), instead of failing
+# minutes into the build. A version whose binaries are all cached is not checked (no network).
+check_kube_modules() {
+  local v=$SPREAD_KUBE_VERSION problem
+  problem=$(kube_check_version "$v") || die "$problem"
+  [ -n "$(kube_missing)" ] || return 0
+  local upstream staging_v="v0.${v#v1.}" queries=() missing
+  upstream=$(upstream_go_mod "$v")
+  # GOTOOLCHAIN=local: an older Go than the go.mod declares would fail only once the build starts.
+  local need_go have_go
+  need_go=$(awk '$1 == "go" { print $2; exit }' "$upstream")
+  have_go=$(go env GOVERSION)
+  have_go=${have_go#go}
+  [ "$(printf '%s\n%s\n' "$need_go" "$have_go" | sort -V | head -1)" = "$need_go" ] ||
+    die "Kubernetes $v needs Go $need_go (its go.mod says so); this machine has Go $have_go"
+  mapfile -t queries < <(staging_modules "$upstream" | sed "s/\$/@$staging_v/")
+  [ ${#queries[@]} -gt 0 ] || die "Kubernetes $v: no staging modules found in $upstream"
+  missing=$(cd "$work" && go list -m -e -f '{{if .Error}}{{.Path}}@{{.Version}}{{end}}' "${queries[@]}")
+  [ -z "$missing" ] ||
+    die "Kubernetes $v cannot be built: the Go module proxy ($(go env GOPROXY)) does not serve $(paste -sd, <<<"$missing" | sed 's/,/, /g') (choose another patch release of v1.$(kube_minor "$v"), see KUBE_TESTED_VERSIONS in scripts/cluster/versions.sh)"
+  log "Kubernetes $v: k8s.io/kubernetes and its ${#queries[@]} staging modules are served"
+}
 
 build_kube() {
-  local v=$SPREAD_KUBE_VERSION out="$SPREAD_CACHE/bin/kubernetes-$SPREAD_KUBE_VERSION"
-  local want=(kube-apiserver kube-controller-manager kube-scheduler kubectl) missing=()
-  for b in "${want[@]}"; do [ -x "$out/$b" ] || missing+=("$b"); done
+  local v=$SPREAD_KUBE_VERSION out="$SPREAD_CACHE/bin/kubernetes-$SPREAD_KUBE_VERSION" missing=()
+  mapfile -t missing < <(kube_missing)
   [ ${#missing[@]} -eq 0 ] && { log "kubernetes $v cached in $out"; return; }
   log "building kubernetes $v: ${missing[*]} (first build takes many minutes)"
   local mod="$work/kubernetes-$v" staging_v="v0.${v#v1.}"
   rm -rf "$mod" && mkdir -p "$mod"
   local upstream
-  upstream=$(cd "$mod" && go mod download -json "k8s.io/kubernetes@$v" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
+  upstream=$(upstream_go_mod "$v")
   {
     echo "module spread.local/kube-build"
     echo
@@ -120,10 +174,21 @@ build_act() {
 }
 
 case "${1:-all}" in
-  kube) build_kube ;;
-  etcd) build_etcd ;;
-  kwok) build_kwok ;;
-  act) build_act ;;
-  all) build_etcd; build_kwok; build_act; build_kube ;;
-  *) echo "usage: $0 [all|kube|etcd|kwok|act]" >&2; exit 2 ;;
+  kube) check_kube_modules; lock_cache; build_kube ;;
+  etcd) lock_cache; build_etcd ;;
+  kwok) lock_cache; build_kwok ;;
+  act) lock_cache; build_act ;;
+  # The module check first: an unbuildable version fails before the other builds take their minutes.
+  all)
+    check_kube_modules
+    # Nothing to build: no lock either, so a start of a cached version never waits for another
+    # version's build.
+    if [ -n "$(kube_missing)" ] || ! [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] ||
+      ! [ -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ] || ! [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ]; then
+      lock_cache
+    fi
+    build_etcd; build_kwok; build_act; build_kube
+    ;;
+  check) check_kube_modules ;;
+  *) echo "usage: $0 [all|kube|etcd|kwok|act|check]" >&2; exit 2 ;;
 esac

@@ -13,6 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 started=$SECONDS
 
+# An unsupported or malformed SPREAD_KUBE_VERSION fails before anything is installed or started.
+problem=$(kube_check_version "$SPREAD_KUBE_VERSION") || die "$problem"
 mkdir -p "$RUN_DIR" "$LOG_DIR"
 # One up.sh or down.sh at a time (e.g. two test runs starting together). The components are started
 # with fd 9 closed, so the lock ends with this script.
@@ -40,6 +42,31 @@ write_if_changed() {
 }
 
 b64() { base64 -w0 <"$1"; }
+
+# kube_start NAME PORT [INPUT_FILE...] -- ARG...: start_component for the Kubernetes component NAME of
+# $SPREAD_KUBE_VERSION with ARGs plus the version's own flags (kube_version_flags in versions.sh).
+# Every flag is first checked against the binary's --help, so a flag that a minor renamed or removed
+# fails the start at once, naming the flag and the version, instead of a crash in the component's log.
+kube_start() {
+  local name=$1 port=$2 inputs=() extra=() unknown=() help a flag
+  shift 2
+  while [ "$1" != -- ]; do
+    inputs+=("$1")
+    shift
+  done
+  shift
+  mapfile -t extra < <(kube_version_flags "$name" "$SPREAD_KUBE_VERSION")
+  set -- "$@" "${extra[@]}"
+  help=$("$KUBE_BIN_DIR/$name" --help 2>&1) || true
+  for a in "$@"; do
+    [[ $a == --* ]] || continue
+    flag=${a%%=*}
+    grep -qE -- "^ +(-[a-z], )?$flag( |$)" <<<"$help" || unknown+=("$flag")
+  done
+  [ ${#unknown[@]} -eq 0 ] ||
+    die "$name of Kubernetes $SPREAD_KUBE_VERSION does not know ${unknown[*]}: set the flags of this minor in kube_version_flags (scripts/cluster/versions.sh)"
+  start_component "$name" "$port" "${inputs[@]}" -- "$KUBE_BIN_DIR/$name" "$@"
+}
 
 # ---- kubeconfigs: one per component, and the user's with two contexts ------------------------------
 kubeconfig_user() { # NAME CERT_BASENAME
@@ -196,8 +223,7 @@ wait_healthy etcd etcd_healthy
 # The audit log (audit-policy.yaml: level Metadata, one JSON line per completed request of a client,
 # the cluster's own components left out) lets benchmarks count requests by user agent and verb; it is
 # rotated at 100 MB, one old file kept.
-start_component kube-apiserver "$SPREAD_API_PORT" "$PKI_DIR/ca.crt" "$PKI_DIR/front-proxy-ca.crt" "$PKI_DIR/sa.pub" "$PKI_DIR/sa.key" "$here/audit-policy.yaml" -- \
-  "$KUBE_BIN_DIR/kube-apiserver" \
+kube_start kube-apiserver "$SPREAD_API_PORT" "$PKI_DIR/ca.crt" "$PKI_DIR/front-proxy-ca.crt" "$PKI_DIR/sa.pub" "$PKI_DIR/sa.key" "$here/audit-policy.yaml" -- \
   --etcd-servers "http://127.0.0.1:$SPREAD_ETCD_PORT" \
   --bind-address 127.0.0.1 --secure-port "$SPREAD_API_PORT" --advertise-address 127.0.0.1 \
   --endpoint-reconciler-type none \
@@ -231,8 +257,7 @@ kcm_kubeconfig=$CLUSTER_DIR/kubeconfigs/controller-manager.kubeconfig
 # A long node-monitor grace period: kwok's Nodes miss heartbeats whenever the API server is stopped or
 # saturated (tests stop it on purpose, benchmarks saturate it); with the default 40 s the Nodes would be
 # marked NotReady and their Pods' Ready condition set to False, which kwok never sets back.
-start_component kube-controller-manager "$SPREAD_CONTROLLER_MANAGER_PORT" "$kcm_kubeconfig" "$PKI_DIR/ca.crt" "$PKI_DIR/sa.key" -- \
-  "$KUBE_BIN_DIR/kube-controller-manager" \
+kube_start kube-controller-manager "$SPREAD_CONTROLLER_MANAGER_PORT" "$kcm_kubeconfig" "$PKI_DIR/ca.crt" "$PKI_DIR/sa.key" -- \
   --kubeconfig "$kcm_kubeconfig" \
   --authentication-kubeconfig "$kcm_kubeconfig" --authorization-kubeconfig "$kcm_kubeconfig" \
   --bind-address 127.0.0.1 --secure-port "$SPREAD_CONTROLLER_MANAGER_PORT" \
@@ -248,8 +273,7 @@ start_component kube-controller-manager "$SPREAD_CONTROLLER_MANAGER_PORT" "$kcm_
   --node-monitor-grace-period 5m \
   --profiling=false
 sched_kubeconfig=$CLUSTER_DIR/kubeconfigs/scheduler.kubeconfig
-start_component kube-scheduler "$SPREAD_SCHEDULER_PORT" "$sched_kubeconfig" -- \
-  "$KUBE_BIN_DIR/kube-scheduler" \
+kube_start kube-scheduler "$SPREAD_SCHEDULER_PORT" "$sched_kubeconfig" -- \
   --kubeconfig "$sched_kubeconfig" \
   --authentication-kubeconfig "$sched_kubeconfig" --authorization-kubeconfig "$sched_kubeconfig" \
   --bind-address 127.0.0.1 --secure-port "$SPREAD_SCHEDULER_PORT" \

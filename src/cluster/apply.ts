@@ -10,6 +10,7 @@ import {
 } from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
+import { notServedMessage, removedApi } from './api-removals.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
@@ -201,6 +202,25 @@ export function describeObject(o: SourcedObject): string {
 }
 
 /**
+ * The objects written in a built-in API version that Kubernetes removed (see REMOVED_APIS) and that
+ * the server does not serve: one failure each, naming the API, the version that removed it, the
+ * server's version and the replacement. Checked right after reading, before any image is built or
+ * object written; a removed API the server still serves (re-enabled by its operator) passes.
+ */
+export async function removedApiFailures(
+  discovery: Discovery,
+  objects: readonly SourcedObject[],
+): Promise<ObjectFailure[]> {
+  const failures: ObjectFailure[] = [];
+  for (const o of objects) {
+    if (!removedApi(o.object)) continue;
+    if (await discovery.resolve(o.object.apiVersion, o.object.kind)) continue;
+    failures.push({ object: o, message: notServedMessage(o.object, discovery.serverVersion) });
+  }
+  return failures;
+}
+
+/**
  * The plan: every object sent as a server-side dry-run apply (`dryRun=All`, strict field validation),
  * compared with what is in the cluster. All objects are checked; failures are collected and thrown
  * together, so that one run names every problem.
@@ -263,10 +283,7 @@ export async function planObjects(
         }
         if (definer)
           return { ...o, resource, action: 'create', deferred: `its CRD is created by this deploy` };
-        failures.push({
-          object: o,
-          message: `the server does not serve ${o.object.kind} in ${o.object.apiVersion}`,
-        });
+        failures.push({ object: o, message: notServedMessage(o.object, discovery.serverVersion) });
         return undefined;
       }
       const ns = o.object.metadata.namespace;
@@ -538,8 +555,7 @@ export async function applyObjects(
           }
           try {
             const resource = p.resource ?? (await discovery.resolve(p.object.apiVersion, p.object.kind));
-            if (!resource)
-              throw new Error(`the server does not serve ${p.object.kind} in ${p.object.apiVersion}`);
+            if (!resource) throw new Error(notServedMessage(p.object, discovery.serverVersion));
             if (p.action === 'replace') {
               await deleteAndWait(
                 client,

@@ -1,4 +1,5 @@
 import type { GroupKind } from '../deployment/kube-object.js';
+import { parseServerVersion, type ServerVersion } from './api-removals.js';
 import type { KubeClient } from './client.js';
 
 /** A resource the API server serves: the REST name and scope of one group/version/kind. */
@@ -48,12 +49,23 @@ export class Discovery {
   private aggregated = true;
   private readonly loadedGroupVersions = new Set<string>();
 
+  /**
+   * The Kubernetes version the server runs (`GET /version`), which messages about APIs it does not
+   * serve name; `undefined` when the server did not say.
+   */
+  serverVersion: ServerVersion | undefined;
+
   private constructor(private readonly client: KubeClient) {}
 
-  /** Reads discovery from the cluster. @throws KubeApiError when the API server cannot be reached. */
+  /** Reads discovery and the server's version. @throws KubeApiError when the API server cannot be reached. */
   static async load(client: KubeClient): Promise<Discovery> {
     const d = new Discovery(client);
-    await d.refresh();
+    const [, version] = await Promise.all([
+      d.refresh(),
+      // Only a better message depends on it: a server that hides /version still gets deployed to.
+      client.getOrUndefined<unknown>('/version').catch(() => undefined),
+    ]);
+    d.serverVersion = parseServerVersion(version);
     return d;
   }
 

@@ -6,6 +6,7 @@ import {
   type ObjectFailure,
   type PlannedObject,
   planObjects,
+  removedApiFailures,
 } from '../cluster/apply.js';
 import {
   applySetFor,
@@ -190,6 +191,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     );
     for (const w of objectWarnings(read.objects))
       logger.warn(w.message, { file: w.source.file, line: w.source.line });
+    // An API the cluster's version removed fails now, before an image is built or pushed.
+    const removed = await removedApiFailures(discovery, read.objects);
+    if (removed.length > 0) throw new ApplyError('plan', removed);
     const name = read.name;
     const urlFrom = options.urlFrom;
     if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))

@@ -40,6 +40,10 @@ export const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
   'VolumeAttributesClass.storage.k8s.io',
   'DeviceClass.resource.k8s.io',
   'ResourceSlice.resource.k8s.io',
+  // Removed in v1.25 (no server serves them any more); listed so that a file still holding one is
+  // reported as the cluster-scoped object it was (see REMOVED_APIS).
+  'PodSecurityPolicy.policy',
+  'PodSecurityPolicy.extensions',
 ]);
 
 /** True when the built-in table knows `gk` as cluster-scoped. Unknown kinds are namespaced. */

@@ -70,6 +70,10 @@ async function healthy(): Promise<string | undefined> {
   } catch (e) {
     return (e as Error).message;
   }
+  // A cluster left up from a run of another version is restarted by up.sh on the one asked for.
+  const wanted = process.env.SPREAD_KUBE_VERSION;
+  if (wanted && env.SPREAD_KUBE_VERSION !== wanted)
+    return `it runs Kubernetes ${env.SPREAD_KUBE_VERSION}, SPREAD_KUBE_VERSION asks for ${wanted}`;
   const down = COMPONENTS.filter((c) => !componentRunning(c));
   if (down.length > 0) return `not running: ${down.join(', ')}`;
   const pki = join(clusterDir(), 'pki');

@@ -1,7 +1,7 @@
 // The image stage against the real Docker engine and registry of .cluster/env: builds FROM scratch
 // (no base image can be pulled here) with Debian's static busybox copied into a temporary copy of each
-// fixture under test/fixtures/images/, pushes to localhost:5000 under a repository namespace unique to
-// this run, and checks what the registry then holds through its HTTP API.
+// fixture under test/fixtures/images/, pushes to that registry (SPREAD_REGISTRY) under a repository
+// namespace unique to this run, and checks what the registry then holds through its HTTP API.
 import {
   chmodSync,
   copyFileSync,
