@@ -506,6 +506,11 @@ function plannedRef(p: PlannedObject): ObjectReport {
     ...sourceRef(p),
     action: p.action,
     ...(p.changes ? { changes: p.changes } : {}),
+    ...(p.takesOver
+      ? {
+          note: `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`,
+        }
+      : {}),
     // A replace's reason is its immutable-field error, not a check still to come.
     ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
   };

@@ -1,0 +1,180 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type DeployOptions, deploy } from '../../src/core/deploy.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { status } from '../../src/core/status.js';
+import type { DeployReport } from '../../src/report/report.js';
+import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+
+// Taking over what another tool made (--adopt), manifests exported with `kubectl get -o yaml`, and
+// objects named by generateName (issue 16).
+
+const ns = uniqueName('itg-adopt');
+const roots: string[] = [];
+
+function dir(name: string, files: Record<string, string>): string {
+  const root = writeDir(name, files);
+  roots.push(path.dirname(root));
+  return root;
+}
+
+function run(root: string, extra: Partial<DeployOptions> = {}): Promise<DeployReport> {
+  return deploy(localDeploy(root, ns, { wait: false, timeoutMs: 60_000, ...extra }));
+}
+
+async function getJson(kind: string, name: string, extra: string[] = []) {
+  return JSON.parse(
+    (await kubectl(['--context', 'spread-local', '-n', ns, 'get', kind, name, '-o', 'json', ...extra]))
+      .stdout,
+  );
+}
+
+beforeAll(async () => {
+  await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+});
+
+afterAll(async () => {
+  await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+    allowFail: true,
+  });
+  const { rmSync } = await import('node:fs');
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+/** A ConfigMap with the keys given and a Service of `type` (no type: the default, ClusterIP). */
+function objects(name: string, keys: string[], type?: string): string {
+  return `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+data:
+${keys.map((k) => `  ${k}: "${k}-value"`).join('\n')}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: ${name}
+spec:
+${type ? `  type: ${type}\n` : ''}  selector: {app: ${name}}
+  ports:
+  - {name: http, port: 80, targetPort: 8080}
+`;
+}
+
+describe('--adopt makes spread the owner of what the directory declares', () => {
+  // Each way kubectl makes an object leaves other field managers: `kubectl` (Apply), `kubectl-create`
+  // (Update), `kubectl-client-side-apply` (Update) with the last-applied annotation.
+  test.each([
+    ['ssa', ['apply', '--server-side']],
+    ['create', ['create']],
+    ['csa', ['apply']],
+  ])(
+    'made with kubectl %s, adopted, then a key and the Service type dropped: both go, plan and status show it',
+    async (how, args) => {
+      const name = `adopt-${how}`;
+      await kubectl(['--context', 'spread-local', '-n', ns, ...args, '-f', '-'], {
+        input: objects(name, ['a', 'b'], 'LoadBalancer'),
+      });
+      const root = dir(name, { '.k2e/objects.yaml': objects(name, ['a', 'b'], 'LoadBalancer') });
+      const adopted = await run(root, { adopt: true });
+      expect(adopted.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+        'ConfigMap configured',
+        'Service configured',
+      ]);
+      // No kubectl manager is left on what spread adopted.
+      for (const kind of ['configmap', 'service']) {
+        const live = await getJson(kind, name, ['--show-managed-fields']);
+        const managers = live.metadata.managedFields
+          .filter((m: { subresource?: string }) => !m.subresource)
+          .map((m: { manager: string }) => m.manager);
+        expect(managers).toEqual(['spread']);
+      }
+
+      const dropped = dir(`${name}-2`, { '.k2e/objects.yaml': objects(name, ['a']) });
+      const before = await status({
+        path: dropped,
+        name,
+        namespace: ns,
+        cluster: { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local' },
+        logger: silentLogger,
+      });
+      const states = before.root.objects.map((o) => `${o.kind} ${o.state}`);
+      expect(states).toEqual(['ConfigMap differs', 'Service differs']);
+      const plan = await run(dropped, { name, mode: 'plan' });
+      const changes = Object.fromEntries(
+        plan.objects.map((o) => [
+          o.kind,
+          (o.changes ?? []).map((c) => `${c.op} ${c.path} ${c.after ?? ''}`.trim()),
+        ]),
+      );
+      expect(changes.ConfigMap).toEqual(['remove data.b']);
+      expect(changes.Service).toContain('change spec.type "ClusterIP"');
+
+      const deployed = await run(dropped, { name });
+      expect(deployed.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+        'ConfigMap configured',
+        'Service configured',
+      ]);
+      const cm = await getJson('configmap', name);
+      expect(cm.data).toEqual({ a: 'a-value' });
+      const svc = await getJson('service', name);
+      expect(svc.spec.type).toBe('ClusterIP');
+      expect(svc.spec.ports.map((p: { nodePort?: number }) => p.nodePort)).toEqual([undefined]);
+      const after = await status({
+        path: dropped,
+        name,
+        namespace: ns,
+        cluster: { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local' },
+        logger: silentLogger,
+      });
+      expect(after.root.objects.map((o) => `${o.kind} ${o.state}`)).toEqual([
+        'ConfigMap in sync',
+        'Service in sync',
+      ]);
+    },
+  );
+
+  test('adopting a directory that already lacks a field: the plan shows it removed and names the managers, the deploy removes it', async () => {
+    const name = 'adopt-first';
+    await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '--server-side', '-f', '-'], {
+      input: objects(name, ['a', 'b'], 'NodePort'),
+    });
+    const root = dir(name, { '.k2e/objects.yaml': objects(name, ['a']) });
+    const plan = await run(root, { adopt: true, mode: 'plan' });
+    const cmPlan = plan.objects.find((o) => o.kind === 'ConfigMap')!;
+    expect(cmPlan.action).toBe('update');
+    expect(cmPlan.changes?.map((c) => `${c.op} ${c.path}`)).toContain('remove data.b');
+    expect(cmPlan.note).toBe(
+      'takes over the fields of kubectl: those the directory does not declare are removed',
+    );
+    // The plan wrote nothing.
+    expect((await getJson('configmap', name)).data).toEqual({ a: 'a-value', b: 'b-value' });
+    await run(root, { adopt: true });
+    expect((await getJson('configmap', name)).data).toEqual({ a: 'a-value' });
+    expect((await getJson('service', name)).spec.type).toBe('ClusterIP');
+  });
+
+  test('a field another manager than kubectl owns stays (a controller, a subresource)', async () => {
+    const name = 'adopt-other';
+    await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '--server-side', '-f', '-'], {
+      input: objects(name, ['a']),
+    });
+    await kubectl(
+      [
+        '--context',
+        'spread-local',
+        '-n',
+        ns,
+        'apply',
+        '--server-side',
+        '--field-manager',
+        'operator',
+        '-f',
+        '-',
+      ],
+      { input: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  injected: "yes"\n` },
+    );
+    await run(dir(name, { '.k2e/objects.yaml': objects(name, ['a']) }), { adopt: true });
+    expect((await getJson('configmap', name)).data).toEqual({ a: 'a-value', injected: 'yes' });
+  });
+});
