@@ -164,6 +164,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         enforceNamespace: Boolean(options.namespace),
         name: options.name,
         isNamespaced: (gk) => discovery.isNamespaced(gk),
+        hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
         // A plan of an empty directory shows what a deploy with --allow-empty would prune.
         ...(options.allowEmpty ? { allowEmpty: true } : {}),
         logger,

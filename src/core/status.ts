@@ -331,6 +331,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
       enforceNamespace: Boolean(options.namespace),
       name: options.name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
+      hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       logger,
     });
     const set = applySetFor(read.name, namespace);

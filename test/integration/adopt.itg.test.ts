@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
+import { type Logger, silentLogger } from '../../src/core/logger.js';
 import { status } from '../../src/core/status.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
@@ -176,5 +176,98 @@ describe('--adopt makes spread the owner of what the directory declares', () => 
     );
     await run(dir(name, { '.k2e/objects.yaml': objects(name, ['a']) }), { adopt: true });
     expect((await getJson('configmap', name)).data).toEqual({ a: 'a-value', injected: 'yes' });
+  });
+});
+
+/** A logger that keeps the warnings. */
+function warnings(): Logger & { warned: string[] } {
+  const warned: string[] = [];
+  return {
+    ...silentLogger,
+    warned,
+    warn: (m: string, where?: { file?: string }) => warned.push(`${where?.file ?? ''}: ${m}`),
+  };
+}
+
+describe('manifests exported with kubectl get -o yaml', () => {
+  test('deploy as they are: server-populated fields dropped with one warning; changed since, and deleted since', async () => {
+    const name = 'exported';
+    await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '--server-side', '-f', '-'], {
+      input: `apiVersion: v1
+kind: ConfigMap
+metadata: {name: ${name}}
+data: {a: "1"}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, labels: {app: ${name}}}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers: [{name: app, image: 127.0.0.1:5000/never-pulled:1}]
+`,
+    });
+    await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      ns,
+      'wait',
+      '--for=condition=Available',
+      `deployment/${name}`,
+      '--timeout=60s',
+    ]);
+    const get = async (kind: string) =>
+      (
+        await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          kind,
+          name,
+          '-o',
+          'yaml',
+          '--show-managed-fields',
+        ])
+      ).stdout;
+    const files = { 'deployment.yaml': await get('deployment'), '.k2e/cm.yaml': await get('configmap') };
+    // What the files hold, as kubectl printed them.
+    expect(files['deployment.yaml']).toMatch(/\n {2}uid: /);
+    expect(files['deployment.yaml']).toMatch(/\n {2}managedFields:/);
+    expect(files['deployment.yaml']).toMatch(/\nstatus:\n/);
+    const root = dir(name, files);
+    const exportedUid = (await getJson('configmap', name)).metadata.uid;
+
+    // Changed since the export (its resourceVersion is stale), and not spread's yet.
+    await kubectl(['--context', 'spread-local', '-n', ns, 'label', 'configmap', name, 'touched=yes']);
+    const logger = warnings();
+    const adopted = await run(root, { name, adopt: true, logger });
+    expect(adopted.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+      'ConfigMap configured',
+      'Deployment configured',
+    ]);
+    expect(logger.warned.filter((w) => /server-populated/.test(w))).toEqual([
+      `.k2e/cm.yaml: .k2e/cm.yaml:1: server-populated fields dropped, as the API server sets them itself (manifests exported with kubectl get -o yaml?): .k2e/cm.yaml (uid, resourceVersion, creationTimestamp, managedFields), deployment.yaml (uid, resourceVersion, creationTimestamp, generation, managedFields, status)`,
+    ]);
+    const cm = await getJson('configmap', name);
+    expect(cm.metadata.labels.touched).toBeUndefined();
+    expect(cm.metadata.uid).toBe(exportedUid);
+
+    // Deleted since: created again, under a new uid.
+    await kubectl(['--context', 'spread-local', '-n', ns, 'delete', 'configmap,deployment', name]);
+    const created = await run(root, { name, logger: warnings() });
+    expect(created.objects.map((o) => `${o.kind} ${o.action}`)).toEqual([
+      'ConfigMap created',
+      'Deployment created',
+    ]);
+    const again = await getJson('configmap', name);
+    expect(again.metadata.uid).not.toBe(exportedUid);
+    expect(again.data).toEqual({ a: '1' });
+    expect((await getJson('deployment', name)).spec.replicas).toBe(0);
   });
 });

@@ -64,6 +64,11 @@ export const INTENDED: Readonly<
     reason:
       'The mapping key `-0.0`: kubectl makes it the key "-0", spread "0" (a JavaScript Map key cannot be -0).',
   },
+  'exported-manifest': {
+    check: 'spread-accepts',
+    reason:
+      'A manifest exported with `kubectl get -o yaml` (uid, resourceVersion, creationTimestamp, managedFields…): kubectl fails ("metadata.managedFields must be nil"; without it, on the stale uid and resourceVersion), spread drops what the server populates, with one warning listing the files.',
+  },
   'invalid-writes-nothing': {
     check: 'kubectl-partial',
     reason:
@@ -543,6 +548,12 @@ function structureCases(): Case[] {
     one('st-u16nobom', 'UTF-16 without a BOM', Buffer.from(cm('st-u16nobom', 'data: {a: b}\n'), 'utf16le'), {
       fails: true,
     }),
+    one(
+      'st-exported',
+      'a ConfigMap as kubectl get -o yaml prints it',
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: st-exported\n  uid: 6a0c3c2e-2f51-4d3c-9a57-3d0e6f1b2c4d\n  resourceVersion: "4711"\n  creationTimestamp: "2026-01-01T00:00:00Z"\n  managedFields:\n  - apiVersion: v1\n    fieldsType: FieldsV1\n    fieldsV1:\n      f:data:\n        f:a: {}\n    manager: kubectl\n    operation: Apply\n    time: "2026-01-01T00:00:00Z"\ndata:\n  a: b\n`,
+      { intended: 'exported-manifest' },
+    ),
     one(
       'st-latin1',
       'Latin-1 bytes (not UTF-8)',
