@@ -7,6 +7,8 @@ import {
   isCoreNamespace,
   isCoreSecret,
   isCrd,
+  isGenerated,
+  nameOf,
 } from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
@@ -178,7 +180,7 @@ export class ApplyError extends Error {
 /** `Deployment default/web (deployment.yaml:1)` */
 export function describeObject(o: SourcedObject): string {
   const m = o.object.metadata;
-  const name = m.namespace ? `${m.namespace}/${m.name}` : `${m.name}`;
+  const name = m.namespace ? `${m.namespace}/${nameOf(o.object)}` : nameOf(o.object);
   return `${formatGroupKind(groupKindOf(o.object))} ${name} (${formatSource(o.source)})`;
 }
 
@@ -222,6 +224,25 @@ export async function planObjects(
   // The kinds whose CRD this deploy creates or changes: their objects are checked against the new
   // schema, once the CRD is applied (so the CRDs are planned first).
   const changingKinds = new Set<string>();
+  // An object the server names is created anew by every deploy: no live object to read, own or
+  // compare, only a dry-run create.
+  const planGenerated = async (
+    o: SourcedObject,
+    resource: ResourceInfo,
+  ): Promise<PlannedObject | undefined> => {
+    const ns = o.object.metadata.namespace;
+    if (resource.namespaced && ns && newNamespaces.has(ns) && !(await namespaceExists(ns)))
+      return { ...o, resource, action: 'create', deferred: `its Namespace ${ns} is created by this deploy` };
+    if (changingKinds.has(formatGroupKind(groupKindOf(o.object))))
+      return { ...o, resource, action: 'create', deferred: 'its CRD changes in this deploy' };
+    try {
+      const after = await createObject(client, resource, o.object, options, true);
+      return { ...o, resource, action: 'create', after };
+    } catch (error) {
+      failures.push({ object: o, message: objectError(o.object, error, options) });
+      return undefined;
+    }
+  };
   const planOne = (o: SourcedObject) =>
     limit(async (): Promise<PlannedObject | undefined> => {
       // Failures name the object as given, which is also what sortFailures orders them by.
@@ -252,6 +273,7 @@ export async function planObjects(
         return undefined;
       }
       const ns = o.object.metadata.namespace;
+      if (isGenerated(o.object)) return planGenerated(o, resource);
       const path = objectPath(resource, ns, o.object.metadata.name);
       try {
         const live = await readLive(resource, o, path);
@@ -538,6 +560,14 @@ export async function applyObjects(
             const resource = p.resource ?? (await discovery.resolve(p.object.apiVersion, p.object.kind));
             if (!resource)
               throw new Error(`the server does not serve ${p.object.kind} in ${p.object.apiVersion}`);
+            if (isGenerated(p.object)) {
+              const live = await createObject(client, resource, p.object, options, false);
+              // Named as the server named it from here on: the wait, the report and prune see that name.
+              const object = { ...p.object, metadata: { ...p.object.metadata, name: live.metadata.name } };
+              const result: AppliedObject = { object, source: p.source, resource, action: 'created', live };
+              onApplied?.(result);
+              return result;
+            }
             if (p.action === 'replace') {
               await deleteAndWait(
                 client,
@@ -653,7 +683,8 @@ async function checkDeferred(
           if (resource.namespaced && ns && !(await namespaceExists(ns))) return;
           checked.add(p);
           try {
-            await serverSideApply(client, resource, p.object, options, true);
+            if (isGenerated(p.object)) await createObject(client, resource, p.object, options, true);
+            else await serverSideApply(client, resource, p.object, options, true);
           } catch (error) {
             failures.push({ object: p, message: objectError(p.object, error, options) });
           }
@@ -772,6 +803,34 @@ async function afterTakeover(
     if (!(error instanceof KubeApiError && error.code === 409)) throw error;
     return { ...stripped, metadata: { ...stripped.metadata, managedFields } };
   }
+}
+
+/**
+ * Creates an object the server names ({@link isGenerated}): a POST to its collection, with
+ * spread's field manager and strict field validation, as `kubectl create` sends it.
+ *
+ * @returns the object as stored (or, with `dryRun`, as it would be), with its generated name.
+ */
+export async function createObject(
+  client: KubeClient,
+  resource: ResourceInfo,
+  object: KubeObject,
+  options: Pick<ApplyOptions, 'fieldManager' | 'signal' | 'onWarning'>,
+  dryRun: boolean,
+): Promise<KubeObject> {
+  const res = await client.request<KubeObject>({
+    method: 'POST',
+    path: objectPath(resource, object.metadata.namespace),
+    query: {
+      fieldManager: options.fieldManager,
+      fieldValidation: 'Strict',
+      dryRun: dryRun ? 'All' : undefined,
+    },
+    body: object,
+    signal: options.signal,
+  });
+  if (dryRun) for (const w of res.warnings) options.onWarning?.(object, w);
+  return res.body;
 }
 
 const PART_OF = 'applyset.kubernetes.io/part-of';

@@ -26,6 +26,7 @@ import { applyRank } from '../deployment/deployment.js';
 import {
   groupKindOf,
   isCoreNamespace,
+  isGenerated,
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
@@ -507,6 +508,9 @@ function plannedRef(p: PlannedObject): ObjectReport {
     ...sourceRef(p),
     action: p.action,
     ...(p.changes ? { changes: p.changes } : {}),
+    ...(isGenerated(p.object)
+      ? { note: 'generateName: each deploy creates a new one; those of earlier deploys are pruned' }
+      : {}),
     ...(p.takesOver
       ? {
           note: `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`,

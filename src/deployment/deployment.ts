@@ -7,6 +7,7 @@ import {
   groupKindOf,
   identityProblem,
   type KubeObject,
+  nameOf,
   type SourcedObject,
 } from './kube-object.js';
 import { isBuiltinClusterScoped } from './scope.js';
@@ -192,21 +193,26 @@ export class Deployment {
     const meta = object.metadata;
     if (namespaced && !meta.namespace) {
       // Rebuilt so the namespace reads right after the name, as kubectl writes it.
-      const { name, ...rest } = meta;
-      object.metadata = { name, namespace: options.namespace, ...rest };
+      const { name, generateName, ...rest } = meta;
+      object.metadata = {
+        ...(name !== undefined ? { name } : {}),
+        ...(generateName !== undefined ? { generateName } : {}),
+        namespace: options.namespace,
+        ...rest,
+      };
       options.trace?.(
-        `${formatSource(item.source)}: ${formatGroupKind(gk)} ${name}: namespace defaulted to ${options.namespace}`,
+        `${formatSource(item.source)}: ${formatGroupKind(gk)} ${nameOf(object)}: namespace defaulted to ${options.namespace}`,
       );
     } else if (namespaced && options.enforceNamespace && meta.namespace !== options.namespace) {
       issues.error(
         item.source,
-        `${formatGroupKind(gk)} ${meta.name}: its namespace ${String(meta.namespace)} does not match the namespace ${options.namespace} given explicitly; drop its metadata.namespace, or deploy to ${String(meta.namespace)}`,
+        `${formatGroupKind(gk)} ${nameOf(object)}: its namespace ${String(meta.namespace)} does not match the namespace ${options.namespace} given explicitly; drop its metadata.namespace, or deploy to ${String(meta.namespace)}`,
       );
       return;
     } else if (!namespaced && meta.namespace !== undefined) {
       issues.warning(
         item.source,
-        `${formatGroupKind(gk)} ${meta.name} is cluster-scoped; its metadata.namespace ${String(meta.namespace)} is ignored`,
+        `${formatGroupKind(gk)} ${nameOf(object)} is cluster-scoped; its metadata.namespace ${String(meta.namespace)} is ignored`,
       );
       delete meta.namespace;
     }
@@ -216,7 +222,7 @@ export class Deployment {
     if (options.annotations && Object.keys(options.annotations).length > 0) {
       object.metadata.annotations = { ...(object.metadata.annotations ?? {}), ...options.annotations };
     }
-    const key = `${namespaced ? (object.metadata.namespace ?? '') : ''}/${object.metadata.name}`;
+    const key = `${namespaced ? (object.metadata.namespace ?? '') : ''}/${nameOf(object)}`;
     this.insert(gk, namespaced, key, { object, source: item.source }, issues);
   }
 

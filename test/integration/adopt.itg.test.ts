@@ -271,3 +271,100 @@ spec:
     expect((await getJson('deployment', name)).spec.replicas).toBe(0);
   });
 });
+
+describe('generateName: one new object per deploy', () => {
+  const job = `apiVersion: batch/v1
+kind: Job
+metadata:
+  generateName: smoke-
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: smoke, image: 127.0.0.1:5000/smoke-test:1}]
+`;
+  const jobs = async () =>
+    JSON.parse(
+      (
+        await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          'jobs',
+          '-l',
+          'spread.rsprd.com/generate-name=smoke',
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    ).items.map((j: { metadata: { name: string } }) => j.metadata.name) as string[];
+
+  test('planned as a create, created under a server-made name, labelled; the next deploy creates another and prunes the earlier one', async () => {
+    const name = 'generated';
+    const root = dir(name, {
+      '.k2e/cm.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {a: "1"}\n`,
+      '.k2e/smoke.yaml': job,
+    });
+    const plan = await run(root, { name, mode: 'plan' });
+    expect(plan.objects.map((o) => `${o.kind} ${o.name} ${o.action}`)).toEqual([
+      `ConfigMap ${name} create`,
+      'Job smoke-* create',
+    ]);
+    expect(plan.objects[1]!.note).toBe(
+      'generateName: each deploy creates a new one; those of earlier deploys are pruned',
+    );
+    expect(await jobs()).toEqual([]);
+
+    const first = await run(root, { name });
+    const created = first.objects.find((o) => o.kind === 'Job')!;
+    expect(created.action).toBe('created');
+    expect(created.name).toMatch(/^smoke-[a-z0-9]{5}$/);
+    expect(await jobs()).toEqual([created.name]);
+    const live = await getJson('job', created.name);
+    expect(live.metadata.labels['applyset.kubernetes.io/part-of']).toMatch(/^applyset-/);
+
+    // Nothing changed in the directory: the ConfigMap stays, the smoke test runs again.
+    const second = await run(root, { name });
+    const again = second.objects.filter((o) => o.kind === 'Job');
+    expect(second.objects.find((o) => o.kind === 'ConfigMap')?.action).toBe('unchanged');
+    expect(again.map((o) => o.action).sort()).toEqual(['created', 'pruned']);
+    const next = again.find((o) => o.action === 'created')!.name;
+    expect(next).not.toBe(created.name);
+    expect(again.find((o) => o.action === 'pruned')!.name).toBe(created.name);
+    // The earlier Job may still be finishing its deletion (foreground of its pods).
+    expect((await jobs()).filter((n) => n !== created.name)).toEqual([next]);
+    // status: the last deploy's run is the Job's state; it is not listed as one a deploy prunes.
+    const report = await status({
+      path: root,
+      name,
+      namespace: ns,
+      cluster: { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local' },
+      logger: silentLogger,
+    });
+    expect(report.root.objects.map((o) => `${o.kind} ${o.name} ${o.state}`)).toEqual([
+      `ConfigMap ${name} in sync`,
+      'Job smoke-* in sync',
+    ]);
+    expect(report.root.objects[1]!.message).toBe(
+      `generateName: each deploy creates a new one; the last deploy's is ${next}`,
+    );
+    expect((report.notInDirectory ?? []).map((o) => o.name).filter((n) => n !== created.name)).toEqual([]);
+  });
+
+  test('an invalid generateName object fails the plan and nothing is written', async () => {
+    const name = 'generated-bad';
+    const root = dir(name, {
+      '.k2e/cm.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\n`,
+      '.k2e/smoke.yaml': job.replace('backoffLimit: 0', 'backoffLimit: 0\n  bogus: 1'),
+    });
+    const error = await run(root, { name }).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/Job\.batch .*\/smoke-\* \(\.k2e\/smoke\.yaml:1\): .*bogus/);
+    const cms = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', name], {
+      allowFail: true,
+    });
+    expect(cms.stderr).toMatch(/not found/);
+  });
+});
