@@ -474,6 +474,8 @@ function annotationConflicts(
       const owner = entries.find(
         (e) =>
           e.manager !== fieldManager &&
+          // A manager spread takes over (--adopt) hands its fields to spread before the apply.
+          !p.takesOver?.includes(e.manager ?? '') &&
           e.fieldsV1?.['f:metadata']?.['f:annotations']?.[`f:${key}`] !== undefined,
       );
       if (owner)

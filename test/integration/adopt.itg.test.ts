@@ -154,6 +154,20 @@ describe('--adopt makes spread the owner of what the directory declares', () => 
     expect((await getJson('service', name)).spec.type).toBe('ClusterIP');
   });
 
+  test("spread's per-deploy annotations owned by kubectl (an object re-created from an export of a spread deploy) are taken over too", async () => {
+    const name = 'adopt-annotated';
+    const annotated = (commit: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  annotations: {spread.rsprd.com/commit: ${commit}}\ndata: {a: "1"}\n`;
+    await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '--server-side', '-f', '-'], {
+      input: annotated('old'),
+    });
+    const root = dir(name, {
+      '.k2e/cm.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {a: "1"}\n`,
+    });
+    await run(root, { adopt: true, annotations: { 'spread.rsprd.com/commit': 'new' } });
+    expect((await getJson('configmap', name)).metadata.annotations['spread.rsprd.com/commit']).toBe('new');
+  });
+
   test('a field another manager than kubectl owns stays (a controller, a subresource)', async () => {
     const name = 'adopt-other';
     await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '--server-side', '-f', '-'], {
