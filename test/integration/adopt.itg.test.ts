@@ -382,3 +382,64 @@ spec:
     expect(cms.stderr).toMatch(/not found/);
   });
 });
+
+describe('status of exported custom resources: dropped where discovery says the kind has a status subresource', () => {
+  const group = `${ns}.spread.test`;
+  const crd = (kind: string, plural: string, status: boolean) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: ${plural}.${group}}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: ${plural}, singular: ${kind.toLowerCase()}, kind: ${kind}}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+${status ? '    subresources: {status: {}}\n' : ''}    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+  afterAll(async () => {
+    await kubectl(
+      [
+        '--context',
+        'spread-local',
+        'delete',
+        'crd',
+        `gadgets.${group}`,
+        `plainthings.${group}`,
+        '--wait=false',
+      ],
+      {
+        allowFail: true,
+      },
+    );
+  });
+
+  test('a Gadget (status subresource) loses its status with the warning; a PlainThing (none) keeps it as data', async () => {
+    for (const text of [crd('Gadget', 'gadgets', true), crd('PlainThing', 'plainthings', false)])
+      await kubectl(['--context', 'spread-local', 'apply', '--server-side', '-f', '-'], { input: text });
+    for (const plural of ['gadgets', 'plainthings'])
+      await kubectl([
+        '--context',
+        'spread-local',
+        'wait',
+        '--for=condition=Established',
+        `crd/${plural}.${group}`,
+        '--timeout=60s',
+      ]);
+    const cr = (kind: string, name: string) =>
+      `apiVersion: ${group}/v1\nkind: ${kind}\nmetadata: {name: ${name}}\nspec: {size: 1}\nstatus: {phase: Ready}\n`;
+    const root = dir('crs', {
+      '.k2e/gadget.yaml': cr('Gadget', 'g1'),
+      '.k2e/plain.yaml': cr('PlainThing', 'p1'),
+    });
+    const logger = warnings();
+    await run(root, { name: 'crs', logger });
+    expect(logger.warned.filter((w) => /server-populated/.test(w))).toEqual([
+      '.k2e/gadget.yaml: .k2e/gadget.yaml:1: server-populated fields dropped, as the API server sets them itself (manifests exported with kubectl get -o yaml?): .k2e/gadget.yaml (status)',
+    ]);
+    expect((await getJson(`plainthings.${group}`, 'p1')).status).toEqual({ phase: 'Ready' });
+    expect((await getJson(`gadgets.${group}`, 'g1')).status).toBeUndefined();
+  });
+});
