@@ -168,6 +168,18 @@ describe('--adopt makes spread the owner of what the directory declares', () => 
     expect((await getJson('configmap', name)).metadata.annotations['spread.rsprd.com/commit']).toBe('new');
   });
 
+  test('a Secret applied by client-side kubectl: the plan of its adoption shows its last-applied annotation removed, never its values', async () => {
+    const name = 'adopt-secret';
+    const secret = `apiVersion: v1\nkind: Secret\nmetadata: {name: ${name}}\nstringData: {password: hunter2-secret}\n`;
+    await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '-f', '-'], { input: secret });
+    const plan = await run(dir(name, { '.k2e/secret.yaml': secret }), { adopt: true, mode: 'plan' });
+    const changes = plan.objects[0]!.changes!.map((c) => `${c.op} ${c.path} ${c.before ?? ''}`);
+    expect(changes).toContain(
+      'remove metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"] <redacted>',
+    );
+    expect(JSON.stringify(plan)).not.toMatch(/hunter2|aHVudGVy/);
+  });
+
   test('a field another manager than kubectl owns stays (a controller, a subresource)', async () => {
     const name = 'adopt-other';
     await kubectl(['--context', 'spread-local', '-n', ns, 'apply', '--server-side', '-f', '-'], {
