@@ -138,7 +138,7 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
     )
     .option(
       '--adopt',
-      'take over existing objects that spread did not deploy here (made by hand, another tool, or another spread deployment)',
+      'take over existing objects that spread did not deploy here (made by hand, another tool, or another spread deployment), and the fields kubectl set on them: those the directory does not declare are removed',
       false,
     )
     .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')

@@ -7,14 +7,17 @@ import {
   isCoreNamespace,
   isCoreSecret,
   isCrd,
+  isGenerated,
+  nameOf,
 } from '../deployment/kube-object.js';
 import { formatSource } from '../input/source.js';
 import { diffObjects, type FieldChange } from '../report/diff.js';
 import { notServedMessage, removedApi } from './api-removals.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
+import { type FieldsV1, removedFields, withoutFields } from './fieldset.js';
 import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
-import { takeOverClientSideApply } from './takeover.js';
+import { isTakenOver, type ManagedFieldsEntry, takenOverManagers, takeOverFields } from './takeover.js';
 
 /** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
 export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
@@ -51,6 +54,11 @@ export interface PlannedObject extends SourcedObject {
   readonly deferred?: string;
   /** For `update`: the fields that change (Secret values redacted). */
   readonly changes?: readonly FieldChange[];
+  /**
+   * For `update`: the field managers whose fields spread takes over (see takeover.ts); the fields
+   * they set that the directory does not declare are removed, and `after` and `changes` show it.
+   */
+  readonly takesOver?: readonly string[];
   /**
    * For `unchanged` found by a recorded fingerprint: that fingerprint (of this object and `live`), so
    * that recording the deploy's fingerprints does not compute it again.
@@ -197,7 +205,7 @@ export function groupedFailureLines(failures: readonly ObjectFailure[]): string[
 /** `Deployment default/web (deployment.yaml:1)` */
 export function describeObject(o: SourcedObject): string {
   const m = o.object.metadata;
-  const name = m.namespace ? `${m.namespace}/${m.name}` : `${m.name}`;
+  const name = m.namespace ? `${m.namespace}/${nameOf(o.object)}` : nameOf(o.object);
   return `${formatGroupKind(groupKindOf(o.object))} ${name} (${formatSource(o.source)})`;
 }
 
@@ -260,6 +268,25 @@ export async function planObjects(
   // The kinds whose CRD this deploy creates or changes: their objects are checked against the new
   // schema, once the CRD is applied (so the CRDs are planned first).
   const changingKinds = new Set<string>();
+  // An object the server names is created anew by every deploy: no live object to read, own or
+  // compare, only a dry-run create.
+  const planGenerated = async (
+    o: SourcedObject,
+    resource: ResourceInfo,
+  ): Promise<PlannedObject | undefined> => {
+    const ns = o.object.metadata.namespace;
+    if (resource.namespaced && ns && newNamespaces.has(ns) && !(await namespaceExists(ns)))
+      return { ...o, resource, action: 'create', deferred: `its Namespace ${ns} is created by this deploy` };
+    if (changingKinds.has(formatGroupKind(groupKindOf(o.object))))
+      return { ...o, resource, action: 'create', deferred: 'its CRD changes in this deploy' };
+    try {
+      const after = await createObject(client, resource, o.object, options, true);
+      return { ...o, resource, action: 'create', after };
+    } catch (error) {
+      failures.push({ object: o, message: objectError(o.object, error, options) });
+      return undefined;
+    }
+  };
   const planOne = (o: SourcedObject) =>
     limit(async (): Promise<PlannedObject | undefined> => {
       // Failures name the object as given, which is also what sortFailures orders them by.
@@ -287,6 +314,7 @@ export async function planObjects(
         return undefined;
       }
       const ns = o.object.metadata.namespace;
+      if (isGenerated(o.object)) return planGenerated(o, resource);
       const path = objectPath(resource, ns, o.object.metadata.name);
       try {
         const live = await readLive(resource, o, path);
@@ -336,9 +364,19 @@ export async function planObjects(
           if (print !== undefined && options.fingerprints.has(print))
             return { ...o, object, resource, action: 'unchanged', after: live, live, fingerprint: print };
         }
+        // Field managers whose fields this deploy takes over (client-side kubectl apply's; when
+        // adopting, the kubectl family's): what they set and the directory does not declare goes.
+        const takesOver = live
+          ? takenOverManagers(
+              live.metadata.managedFields as ManagedFieldsEntry[],
+              options.fieldManager,
+              options.adopt ?? false,
+            )
+          : [];
         let after: KubeObject;
         try {
-          after = await serverSideApply(client, resource, object, options, true);
+          after = await dryRunTakingOver(client, resource, object, takesOver, options);
+          if (live && takesOver.length > 0) after = await afterTakeover(client, path, live, after, options);
         } catch (error) {
           // Never a CRD: deleting it deletes every custom resource of it.
           if (live && options.replace && isImmutableFieldError(error) && !isCrd(o.object)) {
@@ -364,10 +402,20 @@ export async function planObjects(
         // owns the data it sets (see secretAsStored); nothing else about it changes.
         const owned = managedBy(live, options.fieldManager) && !ownsStringData(live, options.fieldManager);
         const action: PlannedAction =
-          owned && changes.length === 0 && sameObject(live, after) ? 'unchanged' : 'update';
+          owned && takesOver.length === 0 && changes.length === 0 && sameObject(live, after)
+            ? 'unchanged'
+            : 'update';
         // Unchanged: the object as the dry run saw it, which its recorded fingerprint then matches.
         if (action === 'unchanged') return { ...o, object, resource, action, after, live };
-        return { ...o, resource, action, after, live, changes };
+        return {
+          ...o,
+          resource,
+          action,
+          after,
+          live,
+          changes,
+          ...(takesOver.length > 0 ? { takesOver } : {}),
+        };
       } catch (error) {
         failures.push({
           object: given,
@@ -556,6 +604,14 @@ export async function applyObjects(
           try {
             const resource = p.resource ?? (await discovery.resolve(p.object.apiVersion, p.object.kind));
             if (!resource) throw new Error(notServedMessage(p.object, discovery.serverVersion));
+            if (isGenerated(p.object)) {
+              const live = await createObject(client, resource, p.object, options, false);
+              // Named as the server named it from here on: the wait, the report and prune see that name.
+              const object = { ...p.object, metadata: { ...p.object.metadata, name: live.metadata.name } };
+              const result: AppliedObject = { object, source: p.source, resource, action: 'created', live };
+              onApplied?.(result);
+              return result;
+            }
             if (p.action === 'replace') {
               await deleteAndWait(
                 client,
@@ -591,11 +647,12 @@ export async function applyObjects(
             // over first, as `kubectl apply --server-side` does, so dropped fields really go.
             const tookOver =
               p.live !== undefined &&
-              (await takeOverClientSideApply(
+              (await takeOverFields(
                 client,
                 objectPath(resource, p.object.metadata.namespace, p.object.metadata.name),
                 p.live,
                 options.fieldManager,
+                options.adopt ?? false,
                 options.signal,
               ));
             const live = await serverSideApply(client, resource, p.object, options, false);
@@ -670,7 +727,8 @@ async function checkDeferred(
           if (resource.namespaced && ns && !(await namespaceExists(ns))) return;
           checked.add(p);
           try {
-            await serverSideApply(client, resource, p.object, options, true);
+            if (isGenerated(p.object)) await createObject(client, resource, p.object, options, true);
+            else await serverSideApply(client, resource, p.object, options, true);
           } catch (error) {
             failures.push({ object: p, message: objectError(p.object, error, options) });
           }
@@ -707,6 +765,114 @@ export async function serverSideApply(
   });
   // The dry run is where every object is sent first: its warnings (a deprecated API version, a
   // field the server drops) are reported once, there.
+  if (dryRun) for (const w of res.warnings) options.onWarning?.(object, w);
+  return res.body;
+}
+
+/**
+ * The dry run of an object whose fields spread takes over from `takesOver`: a conflict with those
+ * managers alone is none (the takeover makes spread their fields' owner before the apply), so the
+ * dry run is sent again with `force`. Any other conflict stands.
+ */
+async function dryRunTakingOver(
+  client: KubeClient,
+  resource: ResourceInfo,
+  object: KubeObject,
+  takesOver: readonly string[],
+  options: ApplyOptions,
+): Promise<KubeObject> {
+  try {
+    return await serverSideApply(client, resource, object, options, true);
+  } catch (error) {
+    const managers = conflictManagers(error);
+    if (takesOver.length === 0 || !managers?.length || !managers.every((m) => takesOver.includes(m)))
+      throw error;
+    return serverSideApply(client, resource, object, { ...options, forceConflicts: true }, true);
+  }
+}
+
+/**
+ * The managers a 409 apply conflict names (its causes read `conflict with "kubectl" using v1`), or
+ * undefined for any other error.
+ */
+export function conflictManagers(error: unknown): string[] | undefined {
+  if (!(error instanceof KubeApiError) || error.code !== 409) return undefined;
+  const texts = [...(error.status?.details?.causes ?? []).map((c) => c.message ?? ''), error.message];
+  const names = texts.flatMap((t) => [...t.matchAll(/conflicts? with "([^"]+)"/g)].map((m) => m[1]!));
+  return [...new Set(names)];
+}
+
+/**
+ * The object as it will be once spread has taken over `live`'s fields and applied: the dry run's
+ * answer (`after`, made while the other managers still co-own their fields) without the fields
+ * only the taken-over managers own (see removedFields), then defaulted by the server (a dry-run
+ * PUT: a Service whose `type` goes becomes ClusterIP, and loses its node ports).
+ */
+async function afterTakeover(
+  client: KubeClient,
+  path: string,
+  live: KubeObject,
+  after: KubeObject,
+  options: ApplyOptions,
+): Promise<KubeObject> {
+  const entries = (after.metadata.managedFields ?? []) as ManagedFieldsEntry[];
+  const takenOver = (e: ManagedFieldsEntry) => isTakenOver(e, options.fieldManager, options.adopt ?? false);
+  const taken = ((live.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter(takenOver);
+  const ours = entries.find(
+    (e) => e.manager === options.fieldManager && e.operation === 'Apply' && !e.subresource,
+  );
+  const others = entries.filter((e) => e !== ours && !takenOver(e));
+  const removed = removedFields(
+    taken.map((e) => (e.fieldsV1 ?? {}) as FieldsV1),
+    (ours?.fieldsV1 ?? {}) as FieldsV1,
+    others.map((e) => (e.fieldsV1 ?? {}) as FieldsV1),
+  );
+  // What the apply leaves: spread's Apply entry as the dry run said, the others but the taken ones.
+  const managedFields = entries.filter((e) => !takenOver(e));
+  if (removed.length === 0) return { ...after, metadata: { ...after.metadata, managedFields } };
+  const stripped = withoutFields(after, removed);
+  const { managedFields: _m, ...metadata } = stripped.metadata;
+  try {
+    const res = await client.request<KubeObject>({
+      method: 'PUT',
+      path,
+      query: { fieldManager: options.fieldManager, dryRun: 'All', fieldValidation: 'Strict' },
+      body: { ...stripped, metadata: { ...metadata, resourceVersion: live.metadata.resourceVersion } },
+      signal: options.signal,
+    });
+    return { ...res.body, metadata: { ...res.body.metadata, managedFields } };
+  } catch (error) {
+    // A controller wrote the object since it was read (its status): the fields go all the same,
+    // only the server's defaults for them are not shown.
+    if (!(error instanceof KubeApiError && error.code === 409)) throw error;
+    return { ...stripped, metadata: { ...stripped.metadata, managedFields } };
+  }
+}
+
+/**
+ * Creates an object the server names ({@link isGenerated}): a POST to its collection, with
+ * spread's field manager and strict field validation, as `kubectl create` sends it.
+ *
+ * @returns the object as stored (or, with `dryRun`, as it would be), with its generated name.
+ */
+export async function createObject(
+  client: KubeClient,
+  resource: ResourceInfo,
+  object: KubeObject,
+  options: Pick<ApplyOptions, 'fieldManager' | 'signal' | 'onWarning'>,
+  dryRun: boolean,
+): Promise<KubeObject> {
+  const res = await client.request<KubeObject>({
+    method: 'POST',
+    path: objectPath(resource, object.metadata.namespace),
+    query: {
+      fieldManager: options.fieldManager,
+      fieldValidation: 'Strict',
+      dryRun: dryRun ? 'All' : undefined,
+    },
+    body: object,
+    signal: options.signal,
+  });
   if (dryRun) for (const w of res.warnings) options.onWarning?.(object, w);
   return res.body;
 }

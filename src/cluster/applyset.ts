@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { GroupKind, KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf, isGenerated } from '../deployment/kube-object.js';
 import { version } from '../version.js';
 import { KubeApiError, type KubeClient } from './client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
@@ -27,6 +27,12 @@ export const SPREAD = {
   commit: 'spread.rsprd.com/commit',
   runUrl: 'spread.rsprd.com/run-url',
   deployedAt: 'spread.rsprd.com/deployed-at',
+  /**
+   * On an object the server named (generateName): its prefix without the trailing `-`, `.` or `_`
+   * (a label value ends with a letter or digit), so `kubectl get jobs -l
+   * spread.rsprd.com/generate-name=smoke` lists every `smoke-…` Job a deploy created.
+   */
+  generateName: 'spread.rsprd.com/generate-name',
 } as const;
 
 /** The per-deploy annotations: their values change with every deploy, so comparisons keep the live ones. */
@@ -63,12 +69,19 @@ export function labelForApplySet(
 ): KubeObject {
   const copy = structuredClone(o.object);
   copy.metadata.labels = { ...copy.metadata.labels, [APPLYSET.partOf]: set.id, [SPREAD.managedBy]: 'spread' };
+  if (isGenerated(copy))
+    copy.metadata.labels[SPREAD.generateName] = generateNameLabel(copy.metadata.generateName!);
   copy.metadata.annotations = {
     ...copy.metadata.annotations,
     ...annotations,
     [SPREAD.source]: o.source.file,
   };
   return copy;
+}
+
+/** The label value for a generateName prefix: at most 63 characters, ending with a letter or digit. */
+export function generateNameLabel(prefix: string): string {
+  return prefix.slice(0, 63).replace(/[^A-Za-z0-9]+$/, '');
 }
 
 /** The parent's data key holding the fingerprints of the last completed deploy (see objectFingerprint). */

@@ -27,6 +27,7 @@ interface AggregatedList {
         scope: 'Namespaced' | 'Cluster';
         responseKind?: { kind?: string };
         verbs?: string[];
+        subresources?: { subresource?: string }[];
       }[];
     }[];
   }[];
@@ -46,6 +47,7 @@ export class Discovery {
   private readonly byGvk = new Map<string, ResourceInfo>();
   private readonly scopeByGk = new Map<string, boolean>();
   private readonly byGk = new Map<string, ResourceInfo>();
+  private readonly statusByGk = new Map<string, boolean>();
   private aggregated = true;
   private readonly loadedGroupVersions = new Set<string>();
 
@@ -74,6 +76,7 @@ export class Discovery {
     this.byGvk.clear();
     this.scopeByGk.clear();
     this.byGk.clear();
+    this.statusByGk.clear();
     this.loadedGroupVersions.clear();
     const [core, groups] = await Promise.all([
       this.client.request<AggregatedList>({
@@ -105,6 +108,11 @@ export class Discovery {
               namespaced: r.scope === 'Namespaced',
               verbs: r.verbs ?? [],
             });
+            this.addStatus(
+              groupName,
+              r.responseKind.kind,
+              (r.subresources ?? []).some((x) => x.subresource === 'status'),
+            );
           }
         }
       }
@@ -166,14 +174,32 @@ export class Discovery {
     return this.scopeByGk.get(`${gk.kind}.${gk.group}`);
   }
 
+  /**
+   * Whether a GroupKind has a `status` subresource (its status is written only through it, and the
+   * server ignores `status` sent with the object); `undefined` when discovery does not know the
+   * kind. On servers without aggregated discovery, known only for group/versions read so far.
+   */
+  hasStatusSubresource(gk: GroupKind): boolean | undefined {
+    return this.statusByGk.get(`${gk.kind}.${gk.group}`);
+  }
+
+  private addStatus(group: string, kind: string, status: boolean): void {
+    const key = `${kind}.${group}`;
+    this.statusByGk.set(key, (this.statusByGk.get(key) ?? false) || status);
+  }
+
   private async loadGroupVersion(apiVersion: string): Promise<void> {
     if (this.loadedGroupVersions.has(apiVersion)) return;
     this.loadedGroupVersions.add(apiVersion);
     const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
     const list = await this.client.getOrUndefined<ApiResourceList>(path);
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+    const withStatus = new Set(
+      (list?.resources ?? []).filter((r) => r.name.endsWith('/status')).map((r) => r.name.split('/')[0]),
+    );
     for (const r of list?.resources ?? []) {
       if (r.name.includes('/')) continue; // subresources
+      this.addStatus(group!, r.kind, withStatus.has(r.name));
       this.add({
         group: group!,
         version: version!,

@@ -2,7 +2,7 @@ import type { KubeObject } from '../deployment/kube-object.js';
 import { KubeApiError, type KubeClient } from './client.js';
 
 /** managedFields entry of metav1.ObjectMeta. */
-interface ManagedFieldsEntry {
+export interface ManagedFieldsEntry {
   manager?: string;
   operation?: 'Apply' | 'Update';
   apiVersion?: string;
@@ -23,34 +23,61 @@ export const CLIENT_SIDE_MANAGERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The managedFields after taking over client-side-apply ownership, or `undefined` when nothing is to
- * take over. Follows kubectl's own migration (k8s.io/client-go/util/csaupgrade.UpgradeManagedFields,
- * used by `kubectl apply --server-side`): every `Update` entry of a client-side manager (main
- * resource, not a subresource) is merged into `fieldManager`'s `Apply` entry and removed, so that the
- * next server-side apply owns — and can remove — everything kubectl applied.
+ * Whether spread takes a managedFields entry over (merges its fields into its own Apply entry).
+ * Always: the `Update` entries of client-side `kubectl apply` ({@link CLIENT_SIDE_MANAGERS}), as
+ * `kubectl apply --server-side` does. When adopting (`adopt`), also what the kubectl family
+ * wrote by hand: every manager named `kubectl…` (`kubectl` of `kubectl apply --server-side`,
+ * `kubectl-create`, `kubectl-edit`, `kubectl-patch`, `kubectl-label`…), `Apply` or `Update`, and
+ * spread's own `Update` entry; the rule of Flux's server-side apply manager on takeover
+ * (fluxcd/pkg ssa, `PatchReplaceFieldsManagers` with kustomize-controller's managers `kubectl`
+ * Apply/Update and `before-first-apply` Update, matched by prefix). Controllers' entries
+ * (kube-controller-manager, an autoscaler) and subresource entries (`status`, `scale`) are
+ * never taken over.
+ */
+export function isTakenOver(entry: ManagedFieldsEntry, fieldManager: string, adopt: boolean): boolean {
+  if (entry.subresource || entry.manager === undefined) return false;
+  if (entry.operation === 'Update' && CLIENT_SIDE_MANAGERS.has(entry.manager)) return true;
+  if (!adopt) return false;
+  if (entry.manager === fieldManager) return entry.operation === 'Update';
+  return entry.manager.startsWith('kubectl') && (entry.operation === 'Apply' || entry.operation === 'Update');
+}
+
+/**
+ * The managedFields after taking over the entries {@link isTakenOver} selects, or `undefined` when
+ * nothing is to take over. Follows kubectl's own migration (k8s.io/client-go/util/csaupgrade
+ * UpgradeManagedFields, used by `kubectl apply --server-side`): every selected entry is merged into
+ * `fieldManager`'s `Apply` entry and removed, so that the next server-side apply owns (and can
+ * remove) every field those managers set.
  */
 export function upgradeManagedFields(
   managedFields: readonly ManagedFieldsEntry[] | undefined,
   fieldManager: string,
   apiVersion: string,
+  adopt = false,
 ): ManagedFieldsEntry[] | undefined {
   const entries = managedFields ?? [];
-  const csa = entries.filter(
-    (e) =>
-      e.operation === 'Update' &&
-      !e.subresource &&
-      e.manager !== undefined &&
-      CLIENT_SIDE_MANAGERS.has(e.manager),
-  );
-  if (csa.length === 0) return undefined;
-  const kept = entries.filter((e) => !csa.includes(e));
+  const taken = entries.filter((e) => isTakenOver(e, fieldManager, adopt));
+  if (taken.length === 0) return undefined;
+  const kept = entries.filter((e) => !taken.includes(e));
   let ours = kept.find((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
   if (!ours) {
     ours = { manager: fieldManager, operation: 'Apply', apiVersion, fieldsType: 'FieldsV1', fieldsV1: {} };
     kept.push(ours);
   }
-  const merged = csa.reduce((acc, e) => mergeFieldSets(acc, e.fieldsV1 ?? {}), ours.fieldsV1 ?? {});
-  return kept.map((e) => (e === ours ? { ...e, fieldsV1: merged, time: e.time ?? csa[0]?.time } : e));
+  const merged = taken.reduce((acc, e) => mergeFieldSets(acc, e.fieldsV1 ?? {}), ours.fieldsV1 ?? {});
+  return kept.map((e) => (e === ours ? { ...e, fieldsV1: merged, time: e.time ?? taken[0]?.time } : e));
+}
+
+/** The managers {@link isTakenOver} selects on an object, sorted, each once (empty: nothing to take over). */
+export function takenOverManagers(
+  managedFields: readonly ManagedFieldsEntry[] | undefined,
+  fieldManager: string,
+  adopt: boolean,
+): string[] {
+  const names = (managedFields ?? [])
+    .filter((e) => isTakenOver(e, fieldManager, adopt))
+    .map((e) => e.manager!);
+  return [...new Set(names)].sort();
 }
 
 /** The union of two FieldsV1 sets (nested objects keyed `f:<field>`, `k:<key>`, `v:<value>`, `i:<index>`, `.`). */
@@ -68,18 +95,20 @@ export function mergeFieldSets(
 }
 
 /**
- * Moves client-side-apply ownership of a live object to spread's field manager with one JSON patch,
+ * Moves the field ownership {@link upgradeManagedFields} selects (client-side `kubectl apply`'s; with
+ * `adopt`, the kubectl family's) of a live object to spread's field manager with one JSON patch,
  * guarded by the object's resourceVersion. Controllers write status concurrently, so a failed guard
  * (the object changed since it was read) reads it again and retries, up to 5 times.
  *
  * @param live the object as last read; when it holds no client-side manager nothing is sent.
  * @returns whether ownership was moved.
  */
-export async function takeOverClientSideApply(
+export async function takeOverFields(
   client: KubeClient,
   path: string,
   live: KubeObject,
   fieldManager: string,
+  adopt: boolean,
   signal?: AbortSignal,
 ): Promise<boolean> {
   let current: KubeObject | undefined = live;
@@ -88,6 +117,7 @@ export async function takeOverClientSideApply(
       current.metadata.managedFields as ManagedFieldsEntry[] | undefined,
       fieldManager,
       current.apiVersion,
+      adopt,
     );
     if (!upgraded) return false;
     try {

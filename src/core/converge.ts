@@ -23,6 +23,7 @@ import {
   isCoreNamespace,
   isCrd,
   type KubeObject,
+  nameOf,
   type SourcedObject,
 } from '../deployment/kube-object.js';
 import { type ObjectReport, objectRef, type RolloutReport } from '../report/report.js';
@@ -152,7 +153,8 @@ export async function converge(
     pruned = await logger.group('Prune', async () => {
       const decision = await splitPrune(
         client,
-        await findPruneCandidates(client, discovery, set, previous, plan, {
+        // With the applied objects: one the server named (generateName) is in the set by its new name.
+        await findPruneCandidates(client, discovery, set, previous, [...plan, ...applied], {
           concurrency: options.apply.concurrency,
           onForbidden: (what) =>
             logger.warn(
@@ -389,7 +391,8 @@ export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
     apiVersion: o.object.apiVersion,
     kind: o.object.kind,
     ...(m.namespace ? { namespace: m.namespace } : {}),
-    name: m.name ?? '',
+    // Before the server named it (a plan): its generateName prefix, as `smoke-*`.
+    name: nameOf(o.object),
     source: o.source.line > 0 ? `${o.source.file}:${o.source.line}` : o.source.file,
   };
 }

@@ -36,6 +36,7 @@ import { applyRank } from '../deployment/deployment.js';
 import {
   groupKindOf,
   isCoreNamespace,
+  isGenerated,
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
@@ -184,6 +185,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         enforceNamespace: Boolean(options.namespace),
         name: options.name,
         isNamespaced: (gk) => discovery.isNamespaced(gk),
+        hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
         // A plan of an empty directory shows what a deploy with --allow-empty would prune.
         ...(options.allowEmpty ? { allowEmpty: true } : {}),
         logger,
@@ -610,6 +612,8 @@ function annotationConflicts(
       const owner = entries.find(
         (e) =>
           e.manager !== fieldManager &&
+          // A manager spread takes over (--adopt) hands its fields to spread before the apply.
+          !p.takesOver?.includes(e.manager ?? '') &&
           e.fieldsV1?.['f:metadata']?.['f:annotations']?.[`f:${key}`] !== undefined,
       );
       if (owner)
@@ -644,6 +648,14 @@ function plannedRef(p: PlannedObject): ObjectReport {
     ...sourceRef(p),
     action: p.action,
     ...(p.changes ? { changes: p.changes } : {}),
+    ...(isGenerated(p.object)
+      ? { note: 'generateName: each deploy creates a new one; those of earlier deploys are pruned' }
+      : {}),
+    ...(p.takesOver
+      ? {
+          note: `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`,
+        }
+      : {}),
     // A replace's reason is its immutable-field error, not a check still to come.
     ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
   };

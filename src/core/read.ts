@@ -16,6 +16,8 @@ export interface ReadOptions {
   readonly name?: string | undefined;
   /** Scope of a GroupKind from discovery, when a cluster is at hand. */
   readonly isNamespaced?: (gk: GroupKind) => boolean | undefined;
+  /** Whether a GroupKind has a status subresource, from discovery, when a cluster is at hand. */
+  readonly hasStatusSubresource?: (gk: GroupKind) => boolean | undefined;
   /** A directory with no configuration at all reads as no objects instead of an error (`--allow-empty`). */
   readonly allowEmpty?: boolean;
   readonly logger: Logger;
@@ -51,6 +53,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
     ...(options.enforceNamespace ? { enforceNamespace: true } : {}),
     trace,
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
+    ...(options.hasStatusSubresource ? { hasStatusSubresource: options.hasStatusSubresource } : {}),
   });
   for (const w of [...application.warnings, ...deployment.warnings]) {
     options.logger.warn(issueText(w), { file: w.source.file, line: w.source.line });

@@ -16,7 +16,9 @@ import type { Deployment } from '../deployment/deployment.js';
 import {
   formatGroupKind,
   groupKindOf,
+  isGenerated,
   type KubeObject,
+  nameOf,
   type SourcedObject,
 } from '../deployment/kube-object.js';
 import {
@@ -154,7 +156,7 @@ export interface ClusterState {
  * an object defined twice is an input error.
  */
 export function objectKey(o: SourcedObject): string {
-  return `${formatGroupKind(groupKindOf(o.object))}|${o.object.metadata.name ?? ''}|${formatSource(o.source)}`;
+  return `${formatGroupKind(groupKindOf(o.object))}|${nameOf(o.object)}|${formatSource(o.source)}`;
 }
 
 /**
@@ -294,7 +296,7 @@ function identity(object: KubeObject): Pick<ObjectStatus, 'apiVersion' | 'kind' 
     apiVersion: object.apiVersion,
     kind: object.kind,
     ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
-    name: object.metadata.name ?? '',
+    name: nameOf(object),
   };
 }
 
@@ -348,6 +350,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
       enforceNamespace: Boolean(options.namespace),
       name: options.name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
+      hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       logger,
     });
     const set = applySetFor(read.name, namespace);
@@ -385,8 +388,13 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
             ),
         })
       : [];
+    const shown = latestGenerated(objects, extra, states);
     // What a deploy keeps instead of pruning is no difference.
-    const decision = await splitPrune(client, extra, objects);
+    const decision = await splitPrune(
+      client,
+      extra.filter((c) => !shown.has(c)),
+      objects,
+    );
     const sourced = (c: PruneCandidate) => ({
       object: c.object,
       source: sourceOf(c.object.metadata.annotations?.[SPREAD.source]),
@@ -450,6 +458,47 @@ async function planStates(
     }
     return states;
   }
+}
+
+/**
+ * For each object the server names (generateName), the one the last deploy created: the newest of
+ * this deployment's objects of its kind and namespace with its `spread.rsprd.com/generate-name`
+ * label. Found, the object is `in sync` (a deploy creates another, and prunes that one), and the
+ * one found is not listed among the objects a deploy prunes. Only its existence is compared, not
+ * its fields: it is a run, not a state.
+ *
+ * @returns the candidates shown as the current run (taken out of the prune list).
+ */
+function latestGenerated(
+  objects: readonly SourcedObject[],
+  candidates: readonly PruneCandidate[],
+  states: Map<string, ClusterState>,
+): Set<PruneCandidate> {
+  const shown = new Set<PruneCandidate>();
+  for (const o of objects.filter((x) => isGenerated(x.object))) {
+    const label = o.object.metadata.labels?.[SPREAD.generateName];
+    const gk = formatGroupKind(groupKindOf(o.object));
+    const runs = candidates
+      .filter(
+        (c) =>
+          formatGroupKind(groupKindOf(c.object)) === gk &&
+          c.object.metadata.namespace === o.object.metadata.namespace &&
+          c.object.metadata.labels?.[SPREAD.generateName] === label,
+      )
+      .sort((a, b) =>
+        String(b.object.metadata.creationTimestamp ?? '').localeCompare(
+          String(a.object.metadata.creationTimestamp ?? ''),
+        ),
+      );
+    const latest = runs[0];
+    if (!latest) continue;
+    shown.add(latest);
+    states.set(objectKey(o), {
+      state: 'in sync',
+      message: `generateName: each deploy creates a new one; the last deploy's is ${latest.object.metadata.name}`,
+    });
+  }
+  return shown;
 }
 
 function sourceOf(text: string | undefined): { file: string; line: number } {

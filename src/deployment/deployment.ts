@@ -7,9 +7,11 @@ import {
   groupKindOf,
   identityProblem,
   type KubeObject,
+  nameOf,
   type SourcedObject,
 } from './kube-object.js';
 import { isBuiltinClusterScoped } from './scope.js';
+import { builtinHasStatus, dropServerFields, type ExportedFile, exportedWarning } from './server-fields.js';
 
 /** Options of a Deployment: what spread applies to every object (seed "Deployment"). */
 export interface DeploymentOptions {
@@ -26,6 +28,13 @@ export interface DeploymentOptions {
    * table of cluster-scoped kinds (scope.ts); anything else is namespaced.
    */
   readonly isNamespaced?: (gk: GroupKind) => boolean | undefined;
+  /**
+   * Whether a kind has a `status` subresource, from API discovery; undefined when discovery does not
+   * know it. Then a CustomResourceDefinition of the same set decides (a version with
+   * `subresources.status`), then the table of built-in kinds (server-fields.ts); otherwise no.
+   * Such a kind's `status` is dropped from the objects (the server ignores it).
+   */
+  readonly hasStatusSubresource?: (gk: GroupKind) => boolean | undefined;
   /** Labels set on every object's metadata, overwriting the object's own of the same key. */
   readonly labels?: Readonly<Record<string, string>>;
   /** Annotations set on every object's metadata, overwriting the object's own of the same key. */
@@ -54,6 +63,11 @@ export class Deployment {
   private readonly kinds = new Map<string, KindEntry>();
   /** Warnings found while building the set (e.g. a namespace on a cluster-scoped object, dropped). */
   readonly warnings: InputIssue[] = [];
+  /**
+   * The objects that held server-populated fields (uid, resourceVersion, managedFields…, see
+   * server-fields.ts), dropped from them: {@link deploymentOf} warns once for all their files.
+   */
+  readonly exported: ExportedFile[] = [];
 
   private constructor() {}
 
@@ -82,7 +96,9 @@ export class Deployment {
     const issues = new IssueList();
     const deployment = new Deployment();
     const scope = scopeResolver(list, options);
-    for (const item of list) deployment.addNormalised(item, options, scope, issues, owned.has(item.object));
+    const hasStatus = statusResolver(list, options);
+    for (const item of list)
+      deployment.addNormalised(item, options, scope, hasStatus, issues, owned.has(item.object));
     issues.throwIfErrors();
     deployment.warnings.push(...issues.warnings);
     return deployment;
@@ -99,6 +115,7 @@ export class Deployment {
     const merged = new Deployment();
     for (const d of deployments) {
       merged.warnings.push(...d.warnings);
+      merged.exported.push(...d.exported);
       for (const entry of d.kinds.values()) {
         for (const [key, item] of entry.objects) merged.insert(entry.gk, entry.namespaced, key, item, issues);
       }
@@ -159,6 +176,7 @@ export class Deployment {
     item: SourcedObject,
     options: DeploymentOptions,
     scope: (gk: GroupKind) => boolean,
+    hasStatus: (gk: GroupKind) => boolean,
     issues: IssueList,
     owned: boolean,
   ): void {
@@ -169,25 +187,32 @@ export class Deployment {
     }
     const object = owned ? item.object : structuredClone(item.object);
     const gk = groupKindOf(object);
+    const dropped = dropServerFields(object, hasStatus(gk));
+    if (dropped.length > 0) this.exported.push({ source: item.source, fields: dropped });
     const namespaced = scope(gk);
     const meta = object.metadata;
     if (namespaced && !meta.namespace) {
       // Rebuilt so the namespace reads right after the name, as kubectl writes it.
-      const { name, ...rest } = meta;
-      object.metadata = { name, namespace: options.namespace, ...rest };
+      const { name, generateName, ...rest } = meta;
+      object.metadata = {
+        ...(name !== undefined ? { name } : {}),
+        ...(generateName !== undefined ? { generateName } : {}),
+        namespace: options.namespace,
+        ...rest,
+      };
       options.trace?.(
-        `${formatSource(item.source)}: ${formatGroupKind(gk)} ${name}: namespace defaulted to ${options.namespace}`,
+        `${formatSource(item.source)}: ${formatGroupKind(gk)} ${nameOf(object)}: namespace defaulted to ${options.namespace}`,
       );
     } else if (namespaced && options.enforceNamespace && meta.namespace !== options.namespace) {
       issues.error(
         item.source,
-        `${formatGroupKind(gk)} ${meta.name}: its namespace ${String(meta.namespace)} does not match the namespace ${options.namespace} given explicitly; drop its metadata.namespace, or deploy to ${String(meta.namespace)}`,
+        `${formatGroupKind(gk)} ${nameOf(object)}: its namespace ${String(meta.namespace)} does not match the namespace ${options.namespace} given explicitly; drop its metadata.namespace, or deploy to ${String(meta.namespace)}`,
       );
       return;
     } else if (!namespaced && meta.namespace !== undefined) {
       issues.warning(
         item.source,
-        `${formatGroupKind(gk)} ${meta.name} is cluster-scoped; its metadata.namespace ${String(meta.namespace)} is ignored`,
+        `${formatGroupKind(gk)} ${nameOf(object)} is cluster-scoped; its metadata.namespace ${String(meta.namespace)} is ignored`,
       );
       delete meta.namespace;
     }
@@ -197,7 +222,7 @@ export class Deployment {
     if (options.annotations && Object.keys(options.annotations).length > 0) {
       object.metadata.annotations = { ...(object.metadata.annotations ?? {}), ...options.annotations };
     }
-    const key = `${namespaced ? (object.metadata.namespace ?? '') : ''}/${object.metadata.name}`;
+    const key = `${namespaced ? (object.metadata.namespace ?? '') : ''}/${nameOf(object)}`;
     this.insert(gk, namespaced, key, { object, source: item.source }, issues);
   }
 
@@ -285,6 +310,36 @@ function scopeResolver(
     options.isNamespaced?.(gk) ?? crdScopes.get(formatGroupKind(gk)) ?? !isBuiltinClusterScoped(gk);
 }
 
+/** Decides whether a kind has a status subresource: discovery, then CRDs of the set, then the built-in table. */
+function statusResolver(
+  objects: readonly SourcedObject[],
+  options: DeploymentOptions,
+): (gk: GroupKind) => boolean {
+  const crdStatus = new Map<string, boolean>();
+  for (const { object } of objects) {
+    if (!isMapping(object) || object.kind !== 'CustomResourceDefinition') continue;
+    const spec = object.spec as
+      | { group?: unknown; names?: { kind?: unknown }; versions?: { subresources?: { status?: unknown } }[] }
+      | undefined;
+    if (typeof spec?.group === 'string' && typeof spec.names?.kind === 'string') {
+      const versions = Array.isArray(spec.versions) ? spec.versions : [];
+      crdStatus.set(
+        formatGroupKind({ group: spec.group, kind: spec.names.kind }),
+        versions.some((v) => isMapping(v) && isMapping(v.subresources) && 'status' in v.subresources),
+      );
+    }
+  }
+  return (gk) =>
+    options.hasStatusSubresource?.(gk) ?? crdStatus.get(formatGroupKind(gk)) ?? builtinHasStatus(gk) ?? false;
+}
+
+/** Adds to `deployment` the one warning for the files of exported manifests it read, if any. */
+function warnExported(deployment: Deployment): Deployment {
+  const w = exportedWarning(deployment.exported);
+  if (w) deployment.warnings.push({ severity: 'warning', source: w.source, message: w.message });
+  return deployment;
+}
+
 /**
  * The objects an entity deploys with their sources: a controller with its pod template filled in,
  * a Pod of its own, and the objects attached at every level below, in tree order.
@@ -317,7 +372,7 @@ function entityParts(entity: Entity): { objects: SourcedObject[]; made: Set<Kube
 export function deploymentOf(entity: Entity, options: DeploymentOptions): Deployment {
   if (!(entity instanceof Application)) {
     const { objects, made } = entityParts(entity);
-    return Deployment.fromObjects(objects, options, made);
+    return warnExported(Deployment.fromObjects(objects, options, made));
   }
   // Scope of custom resources is decided by CRDs anywhere in the application, so each part sees them all.
   // Only attached objects can be CRDs (a controller or pod object never is): no toObject() copies here.
@@ -331,7 +386,12 @@ export function deploymentOf(entity: Entity, options: DeploymentOptions): Deploy
     namespace: options.namespace,
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
   });
-  const partOptions: DeploymentOptions = { ...options, isNamespaced: crdScope };
+  const crdStatus = statusResolver(crds, options);
+  const partOptions: DeploymentOptions = {
+    ...options,
+    isNamespaced: crdScope,
+    hasStatusSubresource: crdStatus,
+  };
   const issues = new IssueList();
   const parts: Deployment[] = [];
   const collect = (objects: SourcedObject[], made?: Set<KubeObject>) => {
@@ -349,5 +409,5 @@ export function deploymentOf(entity: Entity, options: DeploymentOptions): Deploy
     collect(objects, made);
   }
   issues.throwIfErrors();
-  return Deployment.merge(...parts);
+  return warnExported(Deployment.merge(...parts));
 }

@@ -69,9 +69,24 @@ export interface SourcedObject {
 }
 
 /**
+ * Whether an object is named by the API server: `metadata.generateName` and no `metadata.name`
+ * (ObjectMeta.generateName: "the server will append a unique suffix"). spread creates one such
+ * object per deploy (POST; server-side apply needs a name); the README says why (Objects the server names).
+ */
+export function isGenerated(object: KubeObject): boolean {
+  const m = object.metadata;
+  return !m.name && typeof m.generateName === 'string' && m.generateName !== '';
+}
+
+/** The object's name, or for one the server names ({@link isGenerated}), its prefix and `*`: `smoke-*`. */
+export function nameOf(object: KubeObject): string {
+  return isGenerated(object) ? `${object.metadata.generateName}*` : (object.metadata.name ?? '');
+}
+
+/**
  * What keeps a decoded value from being a Kubernetes object spread can apply: not a mapping, or no
- * apiVersion, kind or metadata.name (server-side apply needs a name, so `generateName` alone is not
- * enough). Returns the problem as a message, or undefined when the object is fine.
+ * apiVersion, kind, or metadata.name or generateName. Returns the problem as a message, or
+ * undefined when the object is fine.
  */
 export function identityProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -83,11 +98,9 @@ export function identityProblem(value: unknown): string | undefined {
   if (typeof o.kind !== 'string' || o.kind === '') missing.push('kind');
   const meta = o.metadata as ObjectMeta | undefined;
   const hasMeta = typeof meta === 'object' && meta !== null && !Array.isArray(meta);
-  if (!hasMeta || typeof meta.name !== 'string' || meta.name === '') missing.push('metadata.name');
+  const named = (v: unknown) => typeof v === 'string' && v !== '';
+  if (!hasMeta || (!named(meta.name) && !named(meta.generateName)))
+    missing.push('metadata.name (or metadata.generateName)');
   if (missing.length === 0) return undefined;
-  const hint =
-    hasMeta && typeof meta.generateName === 'string'
-      ? ' (generateName does not work with server-side apply)'
-      : '';
-  return `${typeof o.kind === 'string' && o.kind ? `${o.kind} ` : ''}object has no ${missing.join(', ')}${hint}`;
+  return `${typeof o.kind === 'string' && o.kind ? `${o.kind} ` : ''}object has no ${missing.join(', ')}`;
 }

@@ -1,4 +1,4 @@
-import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
+import { type KubeObject, nameOf, type SourcedObject } from '../deployment/kube-object.js';
 import { formatSource, type InputIssue, type Source } from '../input/source.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 
@@ -236,7 +236,7 @@ export class Controller extends Entity {
   pod: Pod;
 
   constructor(kind: ControllerKind, object: KubeObject, source: Source, pod: Pod) {
-    super(String(object.metadata.name), source);
+    super(nameOf(object), source);
     this.type = kind;
     this.object = object;
     this.pod = pod;

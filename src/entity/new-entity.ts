@@ -96,13 +96,16 @@ export function newEntity(
   const at = formatSource(value.source);
   if (copy.kind === undefined) trace?.(`${at}: kind defaulted to ${expectedKind} (the file name says so)`);
   if (copy.apiVersion === undefined) trace?.(`${at}: apiVersion defaulted to ${expectedApiVersion}`);
-  if (meta.name === undefined && options.defaultName) {
+  // An object the server names (generateName) is left unnamed: each deploy creates one.
+  const generated =
+    meta.name === undefined && typeof meta.generateName === 'string' && meta.generateName !== '';
+  if (meta.name === undefined && options.defaultName && !generated) {
     meta.name = options.defaultName;
     trace?.(
       `${at}: metadata.name defaulted to ${options.defaultName}${options.defaultNameFrom ? ` (from the ${options.defaultNameFrom})` : ''}`,
     );
   }
-  if (typeof meta.name !== 'string' || meta.name === '') {
+  if ((typeof meta.name !== 'string' || meta.name === '') && !generated) {
     issues.error(where(['metadata']), `${type} has no metadata.name`);
     return undefined;
   }
@@ -116,7 +119,7 @@ export function newEntity(
   object.apiVersion = (copy.apiVersion as string | undefined) ?? expectedApiVersion;
   object.kind = expectedKind;
   object.metadata = meta as KubeObject['metadata'];
-  const name = meta.name;
+  const name = generated ? `${meta.generateName}*` : (meta.name as string);
   const label = `${type} ${name} (${formatSource(value.source)})`;
 
   if (type === 'Pod') {

@@ -27,6 +27,9 @@ const CONTEXT = 24;
 /** Lines of a line diff shown at most; the rest are counted. */
 export const MAX_DIFF_LINES = 200;
 
+/** The annotation client-side `kubectl apply` keeps the applied object in (a Secret's values with it). */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
 /** Fields every write or the server changes, which say nothing about what the user changed. */
 const IGNORED = new Set([
   'metadata.managedFields',
@@ -39,7 +42,8 @@ const IGNORED = new Set([
 
 /**
  * The fields that differ between the live object and the server's dry-run answer, in document
- * order. Secret `data`/`stringData` values are never shown, only that they changed.
+ * order. Secret `data`/`stringData` values, and a Secret's last-applied-configuration annotation
+ * (which holds them too), are never shown, only that they changed.
  */
 export function diffObjects(live: KubeObject, after: KubeObject): FieldChange[] {
   const secret = isCoreSecret(live);
@@ -51,8 +55,13 @@ export function diffObjects(live: KubeObject, after: KubeObject): FieldChange[] 
     const path = formatPath(d.path);
     if ([...IGNORED].some((i) => path === i || path.startsWith(`${i}.`) || path.startsWith(`${i}[`)))
       continue;
-    const hide = secret && (d.path[0] === 'data' || d.path[0] === 'stringData');
-    const show = (v: unknown) => (hide ? REDACTED : short(v));
+    // kubectl's last-applied annotation of a Secret holds its values too (client-side apply, taken over).
+    const hide =
+      secret &&
+      (d.path[0] === 'data' ||
+        d.path[0] === 'stringData' ||
+        (d.path[0] === 'metadata' && d.path[1] === 'annotations' && d.path[2] === LAST_APPLIED));
+    const show = (v: unknown) => (hide ? REDACTED : short(secret ? withoutLastApplied(d.path, v) : v));
     if (d.type === 'CREATE') out.push({ op: 'add', path, after: show(d.value) });
     else if (d.type === 'REMOVE') out.push({ op: 'remove', path, before: show(d.oldValue) });
     else if (!hide && typeof d.oldValue === 'string' && typeof d.value === 'string')
@@ -60,6 +69,23 @@ export function diffObjects(live: KubeObject, after: KubeObject): FieldChange[] 
     else out.push({ op: 'change', path, before: show(d.oldValue), after: show(d.value) });
   }
   return out;
+}
+
+/** `v` (the value at `path` of a Secret) with the last-applied annotation inside it redacted. */
+function withoutLastApplied(path: readonly (string | number)[], v: unknown): unknown {
+  const isMap = (x: unknown): x is Record<string, unknown> =>
+    typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (
+    path.length === 2 &&
+    path[0] === 'metadata' &&
+    path[1] === 'annotations' &&
+    isMap(v) &&
+    LAST_APPLIED in v
+  )
+    return { ...v, [LAST_APPLIED]: REDACTED };
+  if (path.length === 1 && path[0] === 'metadata' && isMap(v) && isMap(v.annotations))
+    return { ...v, annotations: withoutLastApplied(['metadata', 'annotations'], v.annotations) };
+  return v;
 }
 
 /**

@@ -23,7 +23,8 @@ export interface ObjectReport {
   readonly deferred?: string;
   /**
    * For `keep`/`kept`: why a candidate of prune stays (a Namespace still in use, a CRD that holds
-   * custom resources); for a CRD's `prune`/`pruned`: how many custom resources go with it.
+   * custom resources); for a CRD's `prune`/`pruned`: how many custom resources go with it; for an
+   * `update` that takes over other field managers' fields (`--adopt`, client-side kubectl apply): whose.
    */
   readonly note?: string;
 }

@@ -64,6 +64,16 @@ export const INTENDED: Readonly<
     reason:
       'The mapping key `-0.0`: kubectl makes it the key "-0", spread "0" (a JavaScript Map key cannot be -0).',
   },
+  'exported-manifest': {
+    check: 'spread-accepts',
+    reason:
+      'A manifest exported with `kubectl get -o yaml` (uid, resourceVersion, creationTimestamp, managedFields…): kubectl fails ("metadata.managedFields must be nil"; without it, on the stale uid and resourceVersion), spread drops what the server populates, with one warning listing the files.',
+  },
+  'generate-name': {
+    check: 'spread-accepts',
+    reason:
+      'An object with `metadata.generateName` and no name (a smoke-test Job): `kubectl apply` refuses it ("cannot use generate name with apply"; only `kubectl create` takes it), spread creates a new one per deploy, labelled `spread.rsprd.com/generate-name`, and prunes those of earlier deploys.',
+  },
   'invalid-writes-nothing': {
     check: 'kubectl-partial',
     reason:
@@ -543,6 +553,18 @@ function structureCases(): Case[] {
     one('st-u16nobom', 'UTF-16 without a BOM', Buffer.from(cm('st-u16nobom', 'data: {a: b}\n'), 'utf16le'), {
       fails: true,
     }),
+    one(
+      'st-exported',
+      'a ConfigMap as kubectl get -o yaml prints it',
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: st-exported\n  uid: 6a0c3c2e-2f51-4d3c-9a57-3d0e6f1b2c4d\n  resourceVersion: "4711"\n  creationTimestamp: "2026-01-01T00:00:00Z"\n  managedFields:\n  - apiVersion: v1\n    fieldsType: FieldsV1\n    fieldsV1:\n      f:data:\n        f:a: {}\n    manager: kubectl\n    operation: Apply\n    time: "2026-01-01T00:00:00Z"\ndata:\n  a: b\n`,
+      { intended: 'exported-manifest' },
+    ),
+    one(
+      'st-generated',
+      'an object named by the server (generateName)',
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: st-generated-\ndata: {a: b}\n`,
+      { intended: 'generate-name' },
+    ),
     one(
       'st-latin1',
       'Latin-1 bytes (not UTF-8)',

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { mergeFieldSets, upgradeManagedFields } from '../../../src/cluster/takeover.js';
+import {
+  isTakenOver,
+  mergeFieldSets,
+  takenOverManagers,
+  upgradeManagedFields,
+} from '../../../src/cluster/takeover.js';
 
 const csa = {
   manager: 'kubectl-client-side-apply',
@@ -57,5 +62,50 @@ describe('mergeFieldSets', () => {
       'f:c': {},
       'f:e': {},
     });
+  });
+});
+
+describe('isTakenOver: which managers spread takes over', () => {
+  const entry = (manager: string, operation: 'Apply' | 'Update', subresource?: string) => ({
+    manager,
+    operation,
+    ...(subresource ? { subresource } : {}),
+  });
+  test.each([
+    // [manager, operation, subresource, without --adopt, with --adopt]
+    ['kubectl-client-side-apply', 'Update', undefined, true, true],
+    ['before-first-apply', 'Update', undefined, true, true],
+    ['kubectl', 'Apply', undefined, false, true],
+    ['kubectl', 'Update', undefined, false, true],
+    ['kubectl-create', 'Update', undefined, false, true],
+    ['kubectl-edit', 'Update', undefined, false, true],
+    ['kubectl-label', 'Update', undefined, false, true],
+    ['spread', 'Update', undefined, false, true],
+    ['spread', 'Apply', undefined, false, false],
+    ['kube-controller-manager', 'Update', undefined, false, false],
+    ['operator', 'Apply', undefined, false, false],
+    ['kubectl', 'Update', 'status', false, false],
+    ['kubectl-client-side-apply', 'Update', 'scale', false, false],
+  ] as const)(
+    '%s %s (subresource %s): %s, adopting %s',
+    (manager, operation, subresource, plain, adopting) => {
+      expect(isTakenOver(entry(manager, operation, subresource), 'spread', false)).toBe(plain);
+      expect(isTakenOver(entry(manager, operation, subresource), 'spread', true)).toBe(adopting);
+    },
+  );
+
+  test('adopting merges kubectl (server-side apply) and kubectl-create into spread, keeps the controller', () => {
+    const ssa = { manager: 'kubectl', operation: 'Apply' as const, fieldsV1: { 'f:data': { 'f:a': {} } } };
+    const create = {
+      manager: 'kubectl-create',
+      operation: 'Update' as const,
+      fieldsV1: { 'f:data': { 'f:b': {} } },
+    };
+    const other = { manager: 'operator', operation: 'Apply' as const, fieldsV1: { 'f:data': { 'f:c': {} } } };
+    expect(upgradeManagedFields([ssa, create, other], 'spread', 'v1')).toBeUndefined();
+    const out = upgradeManagedFields([ssa, create, other], 'spread', 'v1', true)!;
+    expect(out.map((e) => `${e.manager} ${e.operation}`)).toEqual(['operator Apply', 'spread Apply']);
+    expect(out[1]!.fieldsV1).toEqual({ 'f:data': { 'f:a': {}, 'f:b': {} } });
+    expect(takenOverManagers([ssa, create, other], 'spread', true)).toEqual(['kubectl', 'kubectl-create']);
   });
 });

@@ -145,7 +145,7 @@ describe('Deployment.fromObjects', () => {
     );
     expect(messages).toEqual([
       `o.yaml:${b.source.line}: Service n/web is defined twice: o.yaml:${a.source.line} and o.yaml:${b.source.line}`,
-      'x.yaml:7: ConfigMap object has no apiVersion, metadata.name',
+      'x.yaml:7: ConfigMap object has no apiVersion, metadata.name (or metadata.generateName)',
     ]);
   });
 });

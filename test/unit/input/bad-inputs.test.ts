@@ -85,7 +85,6 @@ const CASES: readonly (readonly [fixture: string, fragment: string, file: string
   ['object-no-name', 'Secret object has no metadata.name', '.k2e/x.yaml', 4],
   ['object-no-apiversion', 'ConfigMap object has no apiVersion', '.k2e/x.yaml', 1],
   ['object-scalar', 'expected a Kubernetes object (a mapping), found a string', '.k2e/x.yaml', 1],
-  ['object-generate-name', 'generateName does not work with server-side apply', '.k2e/job.yaml', 1],
   ['list-bad-item', 'ConfigMap object has no metadata.name', '.k2e/list.yaml', 8],
   ['manifest-no-name.yaml', 'Deployment has no metadata.name', 'manifest-no-name.yaml', 6],
   ['manifest-empty.yaml', 'manifest-empty.yaml holds no objects', 'manifest-empty.yaml', 0],

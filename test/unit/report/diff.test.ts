@@ -56,6 +56,34 @@ describe('diffObjects', () => {
     expect(text).not.toMatch(/b2xk|bmV3|dQ==/);
   });
 
+  test("never shows a Secret's last-applied-configuration annotation (it holds the values), taken over and removed", () => {
+    const lastApplied = '{"apiVersion":"v1","kind":"Secret","stringData":{"pw":"hunter2"}}';
+    const live: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 's',
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': lastApplied },
+      },
+      data: { pw: 'aHVudGVyMg==' },
+    };
+    const after: KubeObject = { ...live, metadata: { name: 's' } };
+    const text = diffObjects(live, after)
+      .map((c) => formatChange(c))
+      .join('\n');
+    expect(text).toBe(
+      '- metadata.annotations: {"kubectl.kubernetes.io/last-applied-configuration":"<redacted>"}',
+    );
+    const kept = { ...after, metadata: { name: 's', annotations: { other: 'x' } } };
+    expect(diffObjects(live, kept).map((c) => formatChange(c))).toEqual([
+      '- metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]: <redacted>',
+      '+ metadata.annotations.other: "x"',
+    ]);
+    // A ConfigMap's is shown: it holds nothing secret.
+    const cm = diffObjects({ ...live, kind: 'ConfigMap' }, { ...after, kind: 'ConfigMap' });
+    expect(cm[0]?.before).toContain('stringData');
+  });
+
   test('quotes keys that are not identifiers', () => {
     const live: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} };
     const after: KubeObject = {
