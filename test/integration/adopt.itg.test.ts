@@ -278,7 +278,7 @@ spec:
       'Deployment configured',
     ]);
     expect(logger.warned.filter((w) => /server-populated/.test(w))).toEqual([
-      `.k2e/cm.yaml: .k2e/cm.yaml:1: server-populated fields dropped, as the API server sets them itself (manifests exported with kubectl get -o yaml?): .k2e/cm.yaml (uid, resourceVersion, creationTimestamp, managedFields), deployment.yaml (uid, resourceVersion, creationTimestamp, generation, managedFields, status)`,
+      `.k2e/cm.yaml: server-populated fields dropped, as the API server sets them itself (manifests exported with kubectl get -o yaml?): .k2e/cm.yaml (uid, resourceVersion, creationTimestamp, managedFields), deployment.yaml (uid, resourceVersion, creationTimestamp, generation, managedFields, status)`,
     ]);
     const cm = await getJson('configmap', name);
     expect(cm.metadata.labels.touched).toBeUndefined();
@@ -449,7 +449,7 @@ ${status ? '    subresources: {status: {}}\n' : ''}    schema:
     const logger = warnings();
     await run(root, { name: 'crs', logger });
     expect(logger.warned.filter((w) => /server-populated/.test(w))).toEqual([
-      '.k2e/gadget.yaml: .k2e/gadget.yaml:1: server-populated fields dropped, as the API server sets them itself (manifests exported with kubectl get -o yaml?): .k2e/gadget.yaml (status)',
+      '.k2e/gadget.yaml: server-populated fields dropped, as the API server sets them itself (manifests exported with kubectl get -o yaml?): .k2e/gadget.yaml (status)',
     ]);
     expect((await getJson(`plainthings.${group}`, 'p1')).status).toEqual({ phase: 'Ready' });
     expect((await getJson(`gadgets.${group}`, 'g1')).status).toBeUndefined();

@@ -65,8 +65,8 @@ describe('spread history / rollback / list / delete (CLI definitions)', () => {
 
   test('history (text and json), rollback, list, delete', async () => {
     const text = await cli('history', 'cfg', 'spread-local', '-n', ns);
-    expect(text).toMatch(/REVISION\s+TIME\s+COMMIT/);
-    expect(text).toMatch(/^2\*\s+\S+\s+commit-b\s+1 /m);
+    expect(text).toMatch(/REVISION\s+TIME\s+STATUS\s+COMMIT/);
+    expect(text).toMatch(/^2\*\s+\S+\s+deployed\s+commit-b\s+1 /m);
     const json = JSON.parse(await cli('history', 'cfg', 'spread-local', '-n', ns, '-o', 'json'));
     expect(json.current).toBe(2);
 
