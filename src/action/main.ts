@@ -215,6 +215,7 @@ async function runDelete(
     ...(context ? { context } : {}),
     ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
     lockTimeoutMs: inputs.lockTimeoutMs,
+    pruneCrds: inputs.pruneCrds,
     holder: defaultHolder(runLinks(runner).runUrl),
     logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
     signal,

@@ -244,11 +244,20 @@ export function defineDelete(cmd: Command): void {
       cmd
         .description('delete every object of a deployment, then its revisions, lock and ApplySet parent')
         .argument('<name>', "the deployment's name")
-        .argument('[context]', 'kubeconfig context (default: the current context)'),
+        .argument('[context]', 'kubeconfig context (default: the current context)')
+        .option(
+          '--prune-crds',
+          "delete the deployment's CRDs too, with every custom resource of them (kept by default)",
+          false,
+        ),
       "the deployment's namespace (default: the context's namespace)",
     ),
-  ).action(async (name: string, context: string | undefined, flags: WriteFlags) => {
-    const report = await deletes(name, { ...base(context, flags), lockTimeoutMs: flags.lockTimeout });
+  ).action(async (name: string, context: string | undefined, flags: WriteFlags & { pruneCrds: boolean }) => {
+    const report = await deletes(name, {
+      ...base(context, flags),
+      lockTimeoutMs: flags.lockTimeout,
+      pruneCrds: flags.pruneCrds,
+    });
     print(flags, report, () => formatDeleteText(report));
   });
 }

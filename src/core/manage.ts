@@ -47,6 +47,7 @@ import {
   prunedRef,
   pruneRefs,
   rolloutRef,
+  splitPrune,
 } from './converge.js';
 import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
@@ -384,7 +385,16 @@ export interface DeleteReport {
  *
  * @throws NotFoundError when there is no such deployment; LockTimeoutError; KubeApiError.
  */
-export async function deletes(name: string, options: ManageWriteOptions): Promise<DeleteReport> {
+export async function deletes(
+  name: string,
+  options: ManageWriteOptions & {
+    /**
+     * Delete the deployment's CRDs too, with every custom resource of them. Default false: each is
+     * kept (its labels removed, so nothing claims it) and reported kept, its custom resources counted.
+     */
+    readonly pruneCrds?: boolean;
+  },
+): Promise<DeleteReport> {
   const started = Date.now();
   return withClient(options, async ({ client, context, namespace }) => {
     const set = applySetFor(name, namespace);
@@ -422,12 +432,21 @@ export async function deletes(name: string, options: ManageWriteOptions): Promis
         if (contents.foreign.length > 0 || contents.unlisted.length > 0)
           kept.push({ candidate: c, reason: keptNamespaceReason(c.object.metadata.name ?? '', contents) });
       }
-      const isKept = (c: PruneCandidate) => kept.some((k) => k.candidate === c);
-      await deleteObjects(
+      // A CRD goes only when asked for (prune's rule, Helm's): deleting it deletes every custom
+      // resource of it, the deployment's or not.
+      const crds = await splitPrune(
         client,
         children.filter((c) => !isNs(c)),
+        [],
+        { pruneCrds: options.pruneCrds ?? false },
       );
-      for (const c of children.filter((c) => !isNs(c))) options.logger.info(`${ref(c.object)} deleted`);
+      kept.push(...crds.kept);
+      const isKept = (c: PruneCandidate) => kept.some((k) => k.candidate === c);
+      await deleteObjects(client, crds.pruned);
+      for (const c of crds.pruned) {
+        const note = crds.notes.get(c);
+        options.logger.info(`${ref(c.object)} deleted${note ? ` (${note})` : ''}`);
+      }
       revisions = await deleteRevisions(client, set);
       try {
         await client.request({
@@ -439,7 +458,7 @@ export async function deletes(name: string, options: ManageWriteOptions): Promis
       }
       await lock.release();
       for (const k of kept) {
-        await releaseObject(client, k.candidate.object);
+        await releaseObject(client, k.candidate);
         options.logger.info(`${ref(k.candidate.object)} kept: ${k.reason}`);
       }
       const doomed = children.filter((c) => isNs(c) && !isKept(c));
@@ -470,16 +489,17 @@ export function keptNamespaceReason(namespace: string, contents: NamespaceConten
 
 /**
  * Removes spread's labels and annotations from an object this deployment leaves behind (a kept
- * Namespace), so that no ApplySet claims it: a JSON merge patch of just those keys; the object's
+ * Namespace or CRD), so that no ApplySet claims it: a JSON merge patch of just those keys; the object's
  * other labels (pod security levels, for instance) stay.
  */
-async function releaseObject(client: KubeClient, object: KubeObject): Promise<void> {
+async function releaseObject(client: KubeClient, candidate: PruneCandidate): Promise<void> {
+  const { object } = candidate;
   const labels: Record<string, null> = { [APPLYSET.partOf]: null };
   if (object.metadata.labels?.[SPREAD.managedBy] === 'spread') labels[SPREAD.managedBy] = null;
   const annotations = Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null]));
   await client.request({
     method: 'PATCH',
-    path: `/api/v1/namespaces/${encodeURIComponent(object.metadata.name ?? '')}`,
+    path: candidate.path,
     query: { fieldManager: FIELD_MANAGER },
     body: { metadata: { labels, annotations } },
     contentType: 'application/merge-patch+json',

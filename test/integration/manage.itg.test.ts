@@ -403,3 +403,81 @@ describe('a Namespace of the deployment that holds objects not of it', () => {
     }
   });
 });
+
+describe('spread delete and the CRDs of the deployment', () => {
+  const cns = uniqueName('itg-delcrd');
+  const group = `${uniqueName('dc')}.example.com`;
+  const crdName = `widgets.${group}`;
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'spread-delcrd-')), 'delcrd');
+  const cbase = { ...base, namespace: cns };
+  const widget = (name: string) =>
+    `apiVersion: ${group}/v1\nkind: Widget\nmetadata: {name: ${name}}\nspec: {size: 1}\n`;
+  const deployIt = () =>
+    deploy({
+      ...cbase,
+      path: dir,
+      mode: 'deploy',
+      wait: false,
+      timeoutMs: 60_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 4,
+    });
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', cns]);
+    mkdirSync(path.join(dir, '.k2e'), { recursive: true });
+    writeFileSync(
+      path.join(dir, '.k2e', '0-crd.yaml'),
+      `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: ${crdName}}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`,
+    );
+    writeFileSync(path.join(dir, '.k2e', '1-w.yaml'), widget('ours'));
+  });
+  afterAll(async () => {
+    await kubectl([...ctx, 'delete', 'namespace', cns, '--wait=false'], { allowFail: true });
+    await kubectl([...ctx, 'delete', 'crd', crdName, '--wait=false'], { allowFail: true });
+  });
+
+  test("the CRD is kept with somebody else's custom resources, unclaimed; --prune-crds deletes it", async () => {
+    await deployIt();
+    await kubectl([...ctx, '-n', cns, 'apply', '-f', '-'], { input: widget('handmade') });
+    const report = await deletes('delcrd', cbase);
+    const row = (kind: string) => report.objects.find((o) => o.kind === kind);
+    expect(row('Widget')?.action).toBe('pruned');
+    expect(row('CustomResourceDefinition')).toMatchObject({
+      action: 'kept',
+      note: 'a CRD is pruned only when asked for, since deleting it deletes its 1 custom resource',
+    });
+    const crd = JSON.parse((await kubectl([...ctx, 'get', 'crd', crdName, '-o', 'json'])).stdout);
+    expect(crd.metadata.labels?.['applyset.kubernetes.io/part-of']).toBeUndefined();
+    expect(
+      (await kubectl([...ctx, '-n', cns, 'get', 'widget', 'handmade', '-o', 'name'])).stdout.trim(),
+    ).toBe(`widget.${group}/handmade`);
+    // Deployed again, it is this deployment's CRD again (adopted: it has no owner now), then deleted on request.
+    await deploy({
+      ...cbase,
+      path: dir,
+      mode: 'deploy',
+      wait: false,
+      timeoutMs: 60_000,
+      forceConflicts: false,
+      prune: true,
+      concurrency: 4,
+      adopt: true,
+    });
+    const asked = await deletes('delcrd', { ...cbase, pruneCrds: true });
+    expect(asked.objects.find((o) => o.kind === 'CustomResourceDefinition')?.action).toBe('pruned');
+    await kubectl([...ctx, 'wait', '--for=delete', `crd/${crdName}`, '--timeout=60s']);
+  });
+});
