@@ -36,6 +36,8 @@ export const INTENDED: Readonly<
     {
       readonly check: 'spread-refuses' | 'spread-accepts' | 'stored-differs' | 'kubectl-partial';
       readonly reason: string;
+      /** The difference is only with Kubernetes minors below this one (its kubectl); later ones agree. */
+      readonly belowMinor?: number;
     }
   >
 > = {
@@ -73,6 +75,12 @@ export const INTENDED: Readonly<
     check: 'spread-accepts',
     reason:
       'An object with `metadata.generateName` and no name (a smoke-test Job): `kubectl apply` refuses it ("cannot use generate name with apply"; only `kubectl create` takes it), spread creates a new one per deploy, labelled `spread.rsprd.com/generate-name`, and prunes those of earlier deploys.',
+  },
+  'null-label-kubectl-1-30': {
+    check: 'stored-differs',
+    belowMinor: 31,
+    reason:
+      'Kubernetes 1.30 only: a label whose value is null (`legacy: ~`) makes kubectl 1.30 store the object with none of its labels (its ApplySet labelling reads the labels as strings and drops them all); spread stores the other labels and the null one as "", as kubectl 1.31 and later do.',
   },
   'invalid-writes-nothing': {
     check: 'kubectl-partial',
@@ -396,6 +404,7 @@ ${extra}`;
           `tl-${i}`,
           `label value ${f || '(empty)'}`,
           cm(`tl-${i}`, `  labels: {legacy: ${f}, app: tl-${i}}\n`),
+          ['~', 'null', ''].includes(f) ? 'null-label-kubectl-1-30' : undefined,
         ),
       );
     cases.push(
@@ -635,6 +644,7 @@ ${containers}`;
     {
       id: 'ev-meta',
       title: 'labels and annotations added, changed, removed',
+      intended: 'null-label-kubectl-1-30',
       states: [
         { 'ev-meta.yaml': cm('ev-meta', '', '  labels: {a: "1"}\n') },
         { 'ev-meta.yaml': cm('ev-meta', '', '  labels: {a: "2", b: y1}\n  annotations: {n: note}\n') },
