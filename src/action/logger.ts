@@ -1,10 +1,10 @@
 import * as core from '@actions/core';
 import type { Logger } from '../core/logger.js';
-import { type OptionKey, phraseOptions } from '../core/option-ref.js';
+import { inputSpelling, type OptionKey, phraseOptions } from '../core/option-ref.js';
 import { formatSource } from '../input/source.js';
 
 /** How the Action names a deploy option in its messages: its input, `the input replace: true`. */
-export const actionOption = (key: OptionKey): string => `the input ${key}: true`;
+export const actionOption = (key: OptionKey): string => inputSpelling(key);
 
 /** `text` with the options it refers to spelled as the Action's inputs. */
 export const actionText = (text: string): string => phraseOptions(text, actionOption);

@@ -13,6 +13,9 @@ export function optionRef(key: OptionKey): string {
   return `⟦${key}⟧`;
 }
 
+/** An option as the Action and the GitLab component name it: their input, `the input replace: true`. */
+export const inputSpelling = (key: OptionKey): string => `the input ${key}: true`;
+
 /** `text` with every {@link optionRef} spelled by `spell` (a front end's name for the option). */
 export function phraseOptions(text: string, spell: (key: OptionKey) => string): string {
   return text.replace(OPTION_REF, (_, key: OptionKey) => spell(key));
