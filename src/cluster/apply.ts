@@ -977,15 +977,32 @@ function normalize(o: KubeObject): unknown {
   return { ...o, metadata };
 }
 
-/** What a CRD defines: its group, kind and the versions it serves; undefined for anything else. */
-function crdDefinition(object: KubeObject): { group: string; kind: string; served: string[] } | undefined {
+/**
+ * What a CRD defines: its group, kind, plural resource name, the versions it serves and its storage
+ * version (the first one when none is marked); undefined for anything else.
+ */
+export function crdDefinition(
+  object: KubeObject,
+): { group: string; kind: string; plural?: string; served: string[]; storage?: string } | undefined {
   if (!isCrd(object)) return undefined;
   const spec = object.spec as
-    | { group?: string; names?: { kind?: string }; versions?: { name?: string; served?: boolean }[] }
+    | {
+        group?: string;
+        names?: { kind?: string; plural?: string };
+        versions?: { name?: string; served?: boolean; storage?: boolean }[];
+      }
     | undefined;
   if (!spec?.group || !spec.names?.kind) return undefined;
-  const served = (spec.versions ?? []).filter((v) => v.served && v.name).map((v) => v.name!);
-  return { group: spec.group, kind: spec.names.kind, served };
+  const versions = spec.versions ?? [];
+  const served = versions.filter((v) => v.served && v.name).map((v) => v.name!);
+  const storage = versions.find((v) => v.storage)?.name ?? versions[0]?.name;
+  return {
+    group: spec.group,
+    kind: spec.names.kind,
+    ...(spec.names.plural ? { plural: spec.names.plural } : {}),
+    served,
+    ...(storage ? { storage } : {}),
+  };
 }
 
 /** The CRDs of a set by the GroupKind they define (`Kind.group`), each with the versions it serves. */

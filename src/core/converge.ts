@@ -1,5 +1,11 @@
 import pLimit from 'p-limit';
-import { type AppliedObject, type ApplyOptions, applyObjects, type PlannedObject } from '../cluster/apply.js';
+import {
+  type AppliedObject,
+  type ApplyOptions,
+  applyObjects,
+  crdDefinition,
+  type PlannedObject,
+} from '../cluster/apply.js';
 import {
   type ApplySet,
   deleteObjects,
@@ -229,9 +235,9 @@ export async function splitPrune(
       else pruned.push(c);
     } else if (isCrd(c.object)) {
       // Custom resources of it that this prune deletes anyway are not counted as going with it.
-      const spec = (c.object as { spec?: CrdSpec }).spec;
+      const defines = crdDefinition(c.object);
       const ownPruned = candidates.filter(
-        (x) => x.object.kind === spec?.names?.kind && x.object.apiVersion.split('/')[0] === spec?.group,
+        (x) => x.object.kind === defines?.kind && x.object.apiVersion.split('/')[0] === defines?.group,
       ).length;
       const held = await countCustomResources(client, c.object, ownPruned);
       if (options.pruneCrds) {
@@ -281,13 +287,12 @@ export function foreignReason(contents: NamespaceContents): string {
  * with it anyway); "custom resources" when they cannot be listed.
  */
 async function countCustomResources(client: KubeClient, crd: KubeObject, minus = 0): Promise<string> {
-  const spec = (crd as { spec?: CrdSpec }).spec;
-  const version = spec?.versions?.find((v) => v.storage)?.name ?? spec?.versions?.[0]?.name;
-  if (!spec?.group || !spec.names?.plural || !version) return 'custom resources';
+  const defines = crdDefinition(crd);
+  if (!defines?.plural || !defines.storage) return 'custom resources';
   try {
     const list = await client.request<{ items?: unknown[]; metadata?: { remainingItemCount?: number } }>({
       method: 'GET',
-      path: `/apis/${spec.group}/${version}/${spec.names.plural}`,
+      path: `/apis/${defines.group}/${defines.storage}/${defines.plural}`,
       query: { limit: '1' },
     });
     const n = Math.max(
@@ -299,12 +304,6 @@ async function countCustomResources(client: KubeClient, crd: KubeObject, minus =
     if (error instanceof KubeApiError && error.code === 404) return '0 custom resources';
     return 'custom resources (they could not be counted)';
   }
-}
-
-interface CrdSpec {
-  group?: string;
-  names?: { plural?: string; kind?: string };
-  versions?: { name?: string; storage?: boolean }[];
 }
 
 /**
