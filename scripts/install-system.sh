@@ -3,10 +3,11 @@
 #   docker.io (dockerd; run with vfs storage, no iptables, no bridge), docker-registry (registry:2),
 #   apache2-utils (htpasswd), busybox-static (a static binary for FROM scratch test images),
 #   curl (health checks), rsync (gitlab-ci-local copies the project with it in the GitLab test),
-#   git (scratch repositories act runs workflows in), jq (e2e.yml reads an output with it under act);
+#   git (scratch repositories act runs workflows in), jq (e2e.yml reads an output with it under act),
+#   runc (the standalone buildkitd's OCI worker), time (GNU time: the benchmark's peak RSS);
 #   golang is expected on the machine (used to build the Kubernetes binaries).
 set -euo pipefail
-pkgs=(docker.io docker-registry apache2-utils busybox-static iproute2 git ca-certificates curl rsync jq)
+pkgs=(docker.io docker-registry apache2-utils busybox-static iproute2 git ca-certificates curl rsync jq runc time)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -4,6 +4,10 @@
 #   etcd                                                              (go.etcd.io/etcd/server/v3@$SPREAD_ETCD_VERSION)
 #   kwok                                                              (sigs.k8s.io/kwok@$SPREAD_KWOK_VERSION)
 #   act (the GitHub Actions runner the Action's tests run under)      (github.com/nektos/act@$SPREAD_ACT_VERSION)
+#   toxiproxy-server, toxiproxy-cli (latency and fault injection)     (github.com/Shopify/toxiproxy/v2@$SPREAD_TOXIPROXY_VERSION)
+#   helm (a peer in the benchmark)                                    (helm.sh/helm/v4@$SPREAD_HELM_VERSION)
+#   buildx (the docker CLI plugin images are built with)              (github.com/docker/buildx@$SPREAD_BUILDX_VERSION)
+#   buildkitd, buildctl (the standalone BuildKit builder)             (github.com/moby/buildkit@$SPREAD_BUILDKIT_VERSION)
 # into $SPREAD_CACHE/bin/<component>-<version>/ (several Kubernetes versions side by side). A binary
 # already in the cache is not rebuilt. `build-binaries.sh check` only checks that the Go module proxy
 # serves every module $SPREAD_KUBE_VERSION needs.
@@ -173,22 +177,108 @@ build_act() {
   mkdir -p "$out" && mv "$out.tmp/act" "$out/act" && rmdir "$out.tmp"
 }
 
+# go_install NAME VERSION OUTDIR PACKAGE@VERSION [BINARY=RENAME …]: `go install` of a module without
+# replace or exclude directives, into OUTDIR (renaming binaries, e.g. server=toxiproxy-server).
+go_install() {
+  local name=$1 v=$2 out=$3 pkg=$4 pair
+  shift 4
+  rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+  log "building $name $v"
+  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w" "$pkg"
+  for pair in "$@"; do mv "$out.tmp/${pair%%=*}" "$out.tmp/${pair#*=}"; done
+}
+
+build_toxiproxy() {
+  local v=$SPREAD_TOXIPROXY_VERSION out="$SPREAD_CACHE/bin/toxiproxy-$SPREAD_TOXIPROXY_VERSION"
+  [ -x "$out/toxiproxy-server" ] && [ -x "$out/toxiproxy-cli" ] && { log "toxiproxy $v cached in $out"; return; }
+  go_install toxiproxy "$v" "$out" "github.com/Shopify/toxiproxy/v2/cmd/server@$v" server=toxiproxy-server
+  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w" "github.com/Shopify/toxiproxy/v2/cmd/cli@$v"
+  mv "$out.tmp/cli" "$out.tmp/toxiproxy-cli"
+  mkdir -p "$out" && mv "$out.tmp"/* "$out/" && rmdir "$out.tmp"
+}
+
+build_helm() {
+  local v=$SPREAD_HELM_VERSION out="$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION"
+  [ -x "$out/helm" ] && { log "helm $v cached in $out"; return; }
+  go_install helm "$v" "$out" "helm.sh/helm/v4/cmd/helm@$v"
+  mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
+}
+
+build_buildx() {
+  local v=$SPREAD_BUILDX_VERSION out="$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION"
+  [ -x "$out/buildx" ] && { log "buildx $v cached in $out"; return; }
+  go_install buildx "$v" "$out" "github.com/docker/buildx/cmd/buildx@$v"
+  mkdir -p "$out" && mv "$out.tmp/buildx" "$out/buildx" && rmdir "$out.tmp"
+}
+
+# BuildKit's go.mod has exclude directives, which `go install module@version` refuses: a wrapper
+# module requires it and repeats them.
+build_buildkit() {
+  local v=$SPREAD_BUILDKIT_VERSION out="$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION"
+  [ -x "$out/buildkitd" ] && [ -x "$out/buildctl" ] && { log "buildkit $v cached in $out"; return; }
+  log "building buildkit $v"
+  local mod="$work/buildkit-$v" upstream
+  upstream=$(cd "$work" && go mod download -json "github.com/moby/buildkit@$v" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
+  [ -n "$upstream" ] || die "the Go module proxy does not serve github.com/moby/buildkit@$v"
+  rm -rf "$mod" && mkdir -p "$mod"
+  {
+    echo "module spread.local/buildkit-build"
+    echo
+    grep -m1 '^go ' "$upstream"
+    echo
+    echo "require github.com/moby/buildkit $v"
+    echo
+    sed -n '/^exclude (/,/^)/p' "$upstream"
+  } > "$mod/go.mod"
+  cat > "$mod/tools.go" <<'GO'
+//go:build tools
+
+package tools
+
+import (
+	_ "github.com/moby/buildkit/cmd/buildctl"
+	_ "github.com/moby/buildkit/cmd/buildkitd"
+)
+GO
+  (cd "$mod" && go mod tidy)
+  rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+  local b
+  for b in buildkitd buildctl; do
+    (cd "$mod" && go build -trimpath -ldflags "-s -w" -o "$out.tmp/$b" "github.com/moby/buildkit/cmd/$b")
+  done
+  mkdir -p "$out" && mv "$out.tmp"/* "$out/" && rmdir "$out.tmp"
+}
+
+# Whether every tool besides the kube binaries is cached (then `all` takes no lock).
+tools_cached() {
+  [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] &&
+    [ -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ] &&
+    [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ] &&
+    [ -x "$SPREAD_CACHE/bin/toxiproxy-$SPREAD_TOXIPROXY_VERSION/toxiproxy-cli" ] &&
+    [ -x "$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION/helm" ] &&
+    [ -x "$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx" ] &&
+    [ -x "$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION/buildctl" ]
+}
+
 case "${1:-all}" in
   kube) check_kube_modules; lock_cache; build_kube ;;
   etcd) lock_cache; build_etcd ;;
   kwok) lock_cache; build_kwok ;;
   act) lock_cache; build_act ;;
+  toxiproxy) lock_cache; build_toxiproxy ;;
+  helm) lock_cache; build_helm ;;
+  buildx) lock_cache; build_buildx ;;
+  buildkit) lock_cache; build_buildkit ;;
   # The module check first: an unbuildable version fails before the other builds take their minutes.
   all)
     check_kube_modules
     # Nothing to build: no lock either, so a start of a cached version never waits for another
     # version's build.
-    if [ -n "$(kube_missing)" ] || ! [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] ||
-      ! [ -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ] || ! [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ]; then
+    if [ -n "$(kube_missing)" ] || ! tools_cached; then
       lock_cache
     fi
-    build_etcd; build_kwok; build_act; build_kube
+    build_etcd; build_kwok; build_act; build_toxiproxy; build_helm; build_buildx; build_buildkit; build_kube
     ;;
   check) check_kube_modules ;;
-  *) echo "usage: $0 [all|kube|etcd|kwok|act|check]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|kube|etcd|kwok|act|toxiproxy|helm|buildx|buildkit|check]" >&2; exit 2 ;;
 esac
