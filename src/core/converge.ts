@@ -1,11 +1,22 @@
 import pLimit from 'p-limit';
+import { KubeApiError, type KubeClient } from '../cluster/client.js';
+import type { Discovery } from '../cluster/discovery.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  isCrd,
+  type KubeObject,
+  nameOf,
+  type SourcedObject,
+} from '../deployment/kube-object.js';
 import {
   type AppliedObject,
   type ApplyOptions,
   applyObjects,
   crdDefinition,
   type PlannedObject,
-} from '../cluster/apply.js';
+} from '../engine/apply/applier.js';
 import {
   type ApplySet,
   deleteObjects,
@@ -16,22 +27,11 @@ import {
   parentObject,
   SPREAD,
   writeParent,
-} from '../cluster/applyset.js';
-import { KubeApiError, type KubeClient } from '../cluster/client.js';
-import type { Discovery } from '../cluster/discovery.js';
-import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../cluster/fingerprint.js';
-import { findForeignObjects, type NamespaceContents } from '../cluster/foreign.js';
-import type { DeployLock } from '../cluster/lock.js';
-import type { RolloutResult } from '../cluster/wait.js';
-import {
-  formatGroupKind,
-  groupKindOf,
-  isCoreNamespace,
-  isCrd,
-  type KubeObject,
-  nameOf,
-  type SourcedObject,
-} from '../deployment/kube-object.js';
+} from '../engine/inventory/applyset.js';
+import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
+import type { DeployLock } from '../engine/inventory/lock.js';
+import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
+import type { RolloutResult } from '../engine/wait/waiter.js';
 import { type ObjectReport, objectRef, type RolloutReport } from '../report/report.js';
 import type { Logger } from './logger.js';
 

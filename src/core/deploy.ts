@@ -1,37 +1,7 @@
 import path from 'node:path';
-import {
-  ApplyError,
-  explainApiError,
-  namespaceExists,
-  type ObjectFailure,
-  type PlannedObject,
-  planObjects,
-  removedApiFailures,
-} from '../cluster/apply.js';
-import {
-  applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
-  findPruneCandidates,
-  labelForApplySet,
-  readParent,
-  SPREAD,
-} from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery, objectPath } from '../cluster/discovery.js';
-import { findForeignObjects } from '../cluster/foreign.js';
-import {
-  lastGoodRevision,
-  listRevisions,
-  type RevisionStatus,
-  readRevision,
-  recordRevision,
-  recordRollback,
-  revisionOfParent,
-} from '../cluster/history.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
-import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../cluster/lock.js';
-import { withTemplateHash } from '../cluster/rc.js';
-import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
 import {
   groupKindOf,
@@ -40,6 +10,36 @@ import {
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
+import {
+  ApplyError,
+  explainApiError,
+  namespaceExists,
+  type ObjectFailure,
+  type PlannedObject,
+  planObjects,
+  removedApiFailures,
+} from '../engine/apply/applier.js';
+import {
+  applySetFor,
+  DEPLOY_ANNOTATION_KEYS,
+  findPruneCandidates,
+  labelForApplySet,
+  readParent,
+  SPREAD,
+} from '../engine/inventory/applyset.js';
+import { findForeignObjects } from '../engine/inventory/foreign.js';
+import {
+  lastGoodRevision,
+  listRevisions,
+  type RevisionStatus,
+  readRevision,
+  recordRevision,
+  recordRollback,
+  revisionOfParent,
+} from '../engine/inventory/history.js';
+import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../engine/inventory/lock.js';
+import { withTemplateHash } from '../engine/wait/rc-roll.js';
+import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { objectWarnings } from '../report/annotations.js';

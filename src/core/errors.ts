@@ -1,5 +1,5 @@
-import { ApplyError, describeObject } from '../cluster/apply.js';
 import { KubeconfigError } from '../cluster/kubeconfig.js';
+import { ApplyError, describeObject } from '../engine/apply/applier.js';
 import { formatIssue, InputError, type InputIssue } from '../input/source.js';
 import { DeployError } from './deploy.js';
 

@@ -1,4 +1,15 @@
-import { type AppliedObject, planObjects } from '../cluster/apply.js';
+import { KubeApiError, KubeClient } from '../cluster/client.js';
+import { Discovery } from '../cluster/discovery.js';
+import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+import { applyRank } from '../deployment/deployment.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  type KubeObject,
+  type SourcedObject,
+} from '../deployment/kube-object.js';
+import { type AppliedObject, planObjects } from '../engine/apply/applier.js';
 import {
   APPLYSET,
   type ApplySet,
@@ -11,10 +22,8 @@ import {
   parentState,
   readParent,
   SPREAD,
-} from '../cluster/applyset.js';
-import { KubeApiError, KubeClient } from '../cluster/client.js';
-import { Discovery } from '../cluster/discovery.js';
-import { findForeignObjects, type NamespaceContents } from '../cluster/foreign.js';
+} from '../engine/inventory/applyset.js';
+import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import {
   currentRevision,
   deleteRevisions,
@@ -24,18 +33,15 @@ import {
   type RevisionSummary,
   readRevision,
   recordRollback,
-} from '../cluster/history.js';
-import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
-import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../cluster/lock.js';
-import { isWaited, RolloutError, type RolloutResult, rolloutState, waitForRollout } from '../cluster/wait.js';
-import { applyRank } from '../deployment/deployment.js';
+} from '../engine/inventory/history.js';
+import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
 import {
-  formatGroupKind,
-  groupKindOf,
-  isCoreNamespace,
-  type KubeObject,
-  type SourcedObject,
-} from '../deployment/kube-object.js';
+  isWaited,
+  RolloutError,
+  type RolloutResult,
+  rolloutState,
+  waitForRollout,
+} from '../engine/wait/waiter.js';
 import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import {

@@ -1,17 +1,6 @@
-import { ApplyError, type ObjectFailure, type PlannedObject, planObjects } from '../cluster/apply.js';
-import {
-  applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
-  findPruneCandidates,
-  labelForApplySet,
-  type PruneCandidate,
-  readParent,
-  SPREAD,
-} from '../cluster/applyset.js';
 import { KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
-import { withTemplateHash } from '../cluster/rc.js';
 import type { Deployment } from '../deployment/deployment.js';
 import {
   formatGroupKind,
@@ -21,6 +10,17 @@ import {
   nameOf,
   type SourcedObject,
 } from '../deployment/kube-object.js';
+import { ApplyError, type ObjectFailure, type PlannedObject, planObjects } from '../engine/apply/applier.js';
+import {
+  applySetFor,
+  DEPLOY_ANNOTATION_KEYS,
+  findPruneCandidates,
+  labelForApplySet,
+  type PruneCandidate,
+  readParent,
+  SPREAD,
+} from '../engine/inventory/applyset.js';
+import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import {
   type Application,
   Container,

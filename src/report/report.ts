@@ -1,4 +1,4 @@
-import type { ObjectAction, PlannedAction } from '../cluster/apply.js';
+import type { ObjectAction, PlannedAction } from '../engine/apply/applier.js';
 import type { ImageReport } from '../image/index.js';
 import { type FieldChange, formatChange } from './diff.js';
 

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
-import { acquireLock, type Lease, LockTimeoutError, leaseName, microTime } from '../../src/cluster/lock.js';
+import {
+  acquireLock,
+  type Lease,
+  LockTimeoutError,
+  leaseName,
+  microTime,
+} from '../../src/engine/inventory/lock.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 const ns = uniqueName('itg-lock');

@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { applySetFor, labelForApplySet } from '../../src/cluster/applyset.js';
 import { KubeClient } from '../../src/cluster/client.js';
-import { listRevisions, recordRevision } from '../../src/cluster/history.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
 import { deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { deletes, history, list, rollback } from '../../src/core/manage.js';
 import { readDeployment } from '../../src/core/read.js';
+import { applySetFor, labelForApplySet } from '../../src/engine/inventory/applyset.js';
+import { listRevisions, recordRevision } from '../../src/engine/inventory/history.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 const ns = uniqueName('itg-manage');

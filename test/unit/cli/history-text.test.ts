@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatHistoryText, formatTable } from '../../../src/cli/manage.js';
-import type { RevisionSummary } from '../../../src/cluster/history.js';
+import type { RevisionSummary } from '../../../src/engine/inventory/history.js';
 
 const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
 const revision = (n: number, extra: Partial<RevisionSummary> = {}): RevisionSummary => ({

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { applySetFor, generateNameLabel, labelForApplySet, SPREAD } from '../../../src/cluster/applyset.js';
 import { Deployment } from '../../../src/deployment/deployment.js';
 import {
   identityProblem,
@@ -7,6 +6,12 @@ import {
   type KubeObject,
   nameOf,
 } from '../../../src/deployment/kube-object.js';
+import {
+  applySetFor,
+  generateNameLabel,
+  labelForApplySet,
+  SPREAD,
+} from '../../../src/engine/inventory/applyset.js';
 import { newEntity } from '../../../src/entity/index.js';
 import { decodeText } from '../../../src/input/decode.js';
 import { InputError, IssueList } from '../../../src/input/source.js';

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import type { PlannedObject } from '../../../../src/cluster/apply.js';
 import { silentLogger } from '../../../../src/core/logger.js';
 import {
   type ClusterState,
@@ -12,6 +11,7 @@ import {
   statusOf,
 } from '../../../../src/core/status.js';
 import { deploymentOf, type SourcedObject } from '../../../../src/deployment/index.js';
+import type { PlannedObject } from '../../../../src/engine/apply/applier.js';
 import { DirectoryInput } from '../../../../src/input/index.js';
 
 const read = async (dir: string) => {

@@ -1,6 +1,10 @@
 import pLimit from 'p-limit';
-import { optionRef } from '../core/option-ref.js';
-import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
+import { notServedMessage, removedApi } from '../../cluster/api-removals.js';
+import { isUnavailable, KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
+import { type FieldsV1, removedFields, withoutFields } from '../../cluster/fieldset.js';
+import { optionRef } from '../../core/option-ref.js';
+import type { KubeObject, SourcedObject } from '../../deployment/kube-object.js';
 import {
   formatGroupKind,
   groupKindOf,
@@ -9,15 +13,11 @@ import {
   isCrd,
   isGenerated,
   nameOf,
-} from '../deployment/kube-object.js';
-import { formatSource } from '../input/source.js';
-import { diffObjects, type FieldChange } from '../report/diff.js';
-import { notServedMessage, removedApi } from './api-removals.js';
-import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
-import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
-import { type FieldsV1, removedFields, withoutFields } from './fieldset.js';
-import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
-import { isTakenOver, type ManagedFieldsEntry, takenOverManagers, takeOverFields } from './takeover.js';
+} from '../../deployment/kube-object.js';
+import { formatSource } from '../../input/source.js';
+import { diffObjects, type FieldChange } from '../../report/diff.js';
+import { applyEntries, objectFingerprint, stableJson } from '../plan/fingerprint.js';
+import { isTakenOver, type ManagedFieldsEntry, takenOverManagers, takeOverFields } from '../plan/takeover.js';
 
 /** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
 export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';

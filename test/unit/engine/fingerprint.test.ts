@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { applySetFor, parentObject, parentState } from '../../../src/cluster/applyset.js';
+import type { KubeObject } from '../../../src/deployment/kube-object.js';
+import { applySetFor, parentObject, parentState } from '../../../src/engine/inventory/applyset.js';
 import {
   decodeFingerprints,
   encodeFingerprints,
   objectFingerprint,
   sameOwnFields,
-} from '../../../src/cluster/fingerprint.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
+} from '../../../src/engine/plan/fingerprint.js';
 
 const applied: KubeObject = {
   apiVersion: 'v1',

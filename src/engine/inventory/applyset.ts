@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
-import type { GroupKind, KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isGenerated } from '../deployment/kube-object.js';
-import { version } from '../version.js';
-import { KubeApiError, type KubeClient } from './client.js';
-import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
-import { decodeFingerprints, encodeFingerprints } from './fingerprint.js';
+import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
+import type { GroupKind, KubeObject, SourcedObject } from '../../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf, isGenerated } from '../../deployment/kube-object.js';
+import { version } from '../../version.js';
+import { decodeFingerprints, encodeFingerprints } from '../plan/fingerprint.js';
 
 /** Labels and annotations of the ApplySet convention (KEP-3659), as `kubectl apply --applyset` writes them. */
 export const APPLYSET = {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { applySetFor } from '../../../src/cluster/applyset.js';
+import type { KubeObject } from '../../../src/deployment/kube-object.js';
+import { applySetFor } from '../../../src/engine/inventory/applyset.js';
 import {
   decodeObjects,
   encodeObjects,
@@ -10,8 +11,7 @@ import {
   revisionSecret,
   revisionSecretName,
   revisionsToDelete,
-} from '../../../src/cluster/history.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
+} from '../../../src/engine/inventory/history.js';
 
 const deployment: KubeObject = {
   apiVersion: 'apps/v1',

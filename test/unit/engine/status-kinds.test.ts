@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/deployment/kube-object.js';
 import {
   currentPods,
   describeServiceExposure,
@@ -6,8 +7,7 @@ import {
   rolloutState,
   TEMPLATE_HASH,
   templateHash,
-} from '../../../src/cluster/wait.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
+} from '../../../src/engine/wait/waiter.js';
 
 const obj = (
   apiVersion: string,

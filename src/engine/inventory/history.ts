@@ -1,9 +1,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { fromJson, toJson } from '../deployment/json.js';
-import type { KubeObject } from '../deployment/kube-object.js';
+import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { fromJson, toJson } from '../../deployment/json.js';
+import type { KubeObject } from '../../deployment/kube-object.js';
 import type { ApplySet } from './applyset.js';
 import { SPREAD } from './applyset.js';
-import { KubeApiError, type KubeClient } from './client.js';
 
 /** Labels and annotations of revision Secrets, and the parent's current-revision annotation. */
 export const HISTORY = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { KubeApiError, type KubeClient } from './client.js';
+import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 
 /** A coordination.k8s.io/v1 Lease as spread reads and writes it. */
 export interface Lease {

@@ -1,8 +1,5 @@
-import type { KubeObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
-import type { AppliedObject } from './apply.js';
-import type { KubeClient } from './client.js';
-import { objectPath } from './discovery.js';
+import type { KubeClient } from '../../cluster/client.js';
+import { objectPath } from '../../cluster/discovery.js';
 import {
   diagnosePod,
   formatContainerStates,
@@ -11,9 +8,12 @@ import {
   podEvents,
   pullError,
   selectorString,
-} from './pods.js';
-import { podToReplace, TEMPLATE_HASH } from './rc.js';
-import { informer } from './watch.js';
+} from '../../cluster/pods.js';
+import type { KubeObject } from '../../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf } from '../../deployment/kube-object.js';
+import type { AppliedObject } from '../apply/applier.js';
+import { podToReplace, TEMPLATE_HASH } from './rc-roll.js';
+import { informer } from './watcher.js';
 
 /** Where one object's rollout stands. `done` and `failed` are final. */
 export interface RolloutState {
@@ -65,7 +65,7 @@ export class RolloutError extends Error {
   }
 }
 
-export { TEMPLATE_HASH, templateHash } from './rc.js';
+export { TEMPLATE_HASH, templateHash } from './rc-roll.js';
 
 /** Kinds spread waits for; others are ready once applied. */
 const WAITED = new Set([

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
-import type { KubeObject } from '../deployment/kube-object.js';
+import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
+import type { KubeObject } from '../../deployment/kube-object.js';
 import { APPLYSET, type ApplySet, SPREAD } from './applyset.js';
-import { KubeApiError, type KubeClient } from './client.js';
-import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { HISTORY } from './history.js';
 import { leaseName } from './lock.js';
 

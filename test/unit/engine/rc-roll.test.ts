@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { podToReplace, TEMPLATE_HASH, templateHash, withTemplateHash } from '../../../src/cluster/rc.js';
 import type { KubeObject } from '../../../src/deployment/kube-object.js';
+import {
+  podToReplace,
+  TEMPLATE_HASH,
+  templateHash,
+  withTemplateHash,
+} from '../../../src/engine/wait/rc-roll.js';
 
 const rc = (image: string): KubeObject => ({
   apiVersion: 'v1',

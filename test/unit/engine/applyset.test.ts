@@ -6,7 +6,7 @@ import {
   parentHolds,
   parentObject,
   parseGroupKind,
-} from '../../../src/cluster/applyset.js';
+} from '../../../src/engine/inventory/applyset.js';
 
 describe('ApplySet', () => {
   test('id follows KEP-3659: base64url(sha256(name.namespace.Kind.group)) with applyset- and -v1', () => {

@@ -4,7 +4,7 @@ import {
   mergeFieldSets,
   takenOverManagers,
   upgradeManagedFields,
-} from '../../../src/cluster/takeover.js';
+} from '../../../src/engine/plan/takeover.js';
 
 const csa = {
   manager: 'kubectl-client-side-apply',

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../deployment/kube-object.js';
-import { KubeApiError, type KubeClient } from './client.js';
+import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import type { KubeObject } from '../../deployment/kube-object.js';
 
 /** managedFields entry of metav1.ObjectMeta. */
 export interface ManagedFieldsEntry {

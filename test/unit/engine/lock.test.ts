@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { KubeApiError, type KubeClient } from '../../../src/cluster/client.js';
-import { acquireLock, defaultHolder, leaseExpired, leaseName, microTime } from '../../../src/cluster/lock.js';
+import {
+  acquireLock,
+  defaultHolder,
+  leaseExpired,
+  leaseName,
+  microTime,
+} from '../../../src/engine/inventory/lock.js';
 
 const t0 = Date.parse('2025-01-01T00:00:00Z');
 
