@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
+import { sleep } from '../base/poll.js';
 import { fromJson, toJson } from '../deployment/json.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
@@ -136,7 +137,7 @@ export class KubeClient {
       shouldRetry: ({ error }) => isRetryable(error),
       onFailedAttempt: async ({ error }) => {
         const after = retryAfterMs(error);
-        if (after > 0) await new Promise((resolve) => setTimeout(resolve, after));
+        if (after > 0) await sleep(after, req.signal);
       },
     });
   }

@@ -35,13 +35,8 @@ import {
   recordRollback,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
-import {
-  isWaited,
-  RolloutError,
-  type RolloutResult,
-  rolloutState,
-  waitForRollout,
-} from '../engine/wait/waiter.js';
+import { isWaited, rolloutState } from '../engine/status/registry.js';
+import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import {

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { poll } from '../../base/poll.js';
 import { notServedMessage, removedApi } from '../../cluster/api-removals.js';
 import { isUnavailable, KubeApiError, type KubeClient } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
@@ -1024,26 +1025,26 @@ function crdKinds(objects: readonly SourcedObject[]): Map<string, { crd: Sourced
  */
 async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: AbortSignal): Promise<void> {
   const path = objectPath(crd.resource, undefined, crd.object.metadata.name);
-  const deadline = Date.now() + 60_000;
-  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
-    const live = await client.getOrUndefined<KubeObject>(path, signal);
-    if (isEstablished(live)) return;
-    if (Date.now() > deadline) {
-      // Why, as the server says it (e.g. NamesAccepted False, ListKindConflict, when another CRD
-      // already defines the names).
-      const conditions = (live?.status as { conditions?: CrdCondition[] } | undefined)?.conditions ?? [];
-      const why = conditions
-        .filter((c) => c.status !== 'True')
-        .map(
-          (c) =>
-            `${c.type} ${c.status}${c.reason ? `, ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`,
-        );
-      throw new Error(
-        `CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s${why.length ? ` (${why.join('; ')})` : ''}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, pause));
-  }
+  let live: KubeObject | undefined;
+  const established = await poll(
+    async () => {
+      live = await client.getOrUndefined<KubeObject>(path, signal);
+      return isEstablished(live) || undefined;
+    },
+    { intervalMs: 10, maxIntervalMs: 250, timeoutMs: 60_000, ...(signal ? { signal } : {}) },
+  );
+  if (established) return;
+  // Why, as the server says it (e.g. NamesAccepted False, ListKindConflict, when another CRD
+  // already defines the names).
+  const conditions = (live?.status as { conditions?: CrdCondition[] } | undefined)?.conditions ?? [];
+  const why = conditions
+    .filter((c) => c.status !== 'True')
+    .map(
+      (c) => `${c.type} ${c.status}${c.reason ? `, ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`,
+    );
+  throw new Error(
+    `CustomResourceDefinition ${crd.object.metadata.name} was not Established within 60s${why.length ? ` (${why.join('; ')})` : ''}`,
+  );
 }
 
 /**
@@ -1062,16 +1063,16 @@ async function waitDiscovered(
     const d = crdDefinition(c.object);
     return d ? d.served.map((v) => ({ apiVersion: `${d.group}/${v}`, kind: d.kind })) : [];
   });
-  const deadline = Date.now() + 30_000;
-  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
-    await discovery.refresh();
-    const missing = await Promise.all(
-      wanted.map(async (w) => !(await discovery.resolve(w.apiVersion, w.kind))),
-    );
-    if (!missing.some(Boolean) || Date.now() > deadline) return;
-    signal?.throwIfAborted();
-    await new Promise((resolve) => setTimeout(resolve, pause));
-  }
+  await poll(
+    async () => {
+      await discovery.refresh();
+      const missing = await Promise.all(
+        wanted.map(async (w) => !(await discovery.resolve(w.apiVersion, w.kind))),
+      );
+      return missing.some(Boolean) ? undefined : true;
+    },
+    { intervalMs: 10, maxIntervalMs: 250, timeoutMs: 30_000, ...(signal ? { signal } : {}) },
+  );
 }
 
 /** A condition of a CRD's status (apiextensions.k8s.io/v1 CustomResourceDefinitionCondition). */
@@ -1108,11 +1109,11 @@ async function deleteAndWait(client: KubeClient, path: string, signal?: AbortSig
   } catch (error) {
     if (!(error instanceof KubeApiError && error.code === 404)) throw error;
   }
-  const deadline = Date.now() + 120_000;
-  while ((await client.getOrUndefined(path, signal)) !== undefined) {
-    if (Date.now() > deadline) throw new Error(`${path} was not deleted within 2 minutes (finalizers?)`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const gone = await poll(
+    async () => ((await client.getOrUndefined(path, signal)) === undefined ? true : undefined),
+    { intervalMs: 200, timeoutMs: 120_000, ...(signal ? { signal } : {}) },
+  );
+  if (!gone) throw new Error(`${path} was not deleted within 2 minutes (finalizers?)`);
 }
 
 /** A readable message for an API error, with what to do about it where spread knows. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { sleep } from '../../base/poll.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 
 /** A coordination.k8s.io/v1 Lease as spread reads and writes it. */
@@ -286,18 +287,4 @@ export async function acquireLock(
       }
     },
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

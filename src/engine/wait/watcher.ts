@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { sleep } from '../../base/poll.js';
 import { KubeApiError, type KubeClient, type KubeStatus, tlsOptions } from '../../cluster/client.js';
 import type { KubeObject } from '../../deployment/kube-object.js';
 
@@ -186,18 +187,6 @@ export async function informer(client: KubeClient, path: string, options: Inform
   const key = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
   let resourceVersion: string | undefined;
   let failures = 0;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      options.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(t);
-          resolve();
-        },
-        { once: true },
-      );
-    });
   while (!options.signal.aborted) {
     if (resourceVersion === undefined) {
       let list: {
@@ -260,7 +249,8 @@ export async function informer(client: KubeClient, path: string, options: Inform
       }
       if (error instanceof KubeApiError && error.code !== 429 && error.code < 500) throw error;
       failures++;
-      await sleep(Math.min(200 * 2 ** failures, 5_000));
+      // An abort ends the informer quietly: the loop's condition sees it.
+      await sleep(Math.min(200 * 2 ** failures, 5_000), options.signal).catch(() => undefined);
     }
   }
 }

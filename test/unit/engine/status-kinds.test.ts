@@ -1,13 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/deployment/kube-object.js';
-import {
-  currentPods,
-  describeServiceExposure,
-  isWaited,
-  rolloutState,
-  TEMPLATE_HASH,
-  templateHash,
-} from '../../../src/engine/wait/waiter.js';
+import { currentPods, isWaited, rolloutState } from '../../../src/engine/status/registry.js';
+import { describeServiceExposure } from '../../../src/engine/status/service.js';
+import { TEMPLATE_HASH, templateHash } from '../../../src/engine/wait/rc-roll.js';
 
 const obj = (
   apiVersion: string,

@@ -1,0 +1,15 @@
+import { isPodReady } from './pods.js';
+import { current, failed, fieldsOf, inProgress, type StatusReader } from './types.js';
+
+/** A core/v1 Pod: Succeeded, or its Ready condition; phase Failed fails. Its current pod is itself. */
+export const podStatus: StatusReader = {
+  state(o) {
+    const { status } = fieldsOf(o);
+    const phase = status.phase as string | undefined;
+    if (phase === 'Succeeded') return current('succeeded');
+    if (phase === 'Failed') return failed(`failed: ${String(status.message ?? status.reason ?? '')}`);
+    if (isPodReady(o)) return current('ready');
+    return inProgress(`phase ${phase ?? 'Pending'}, not ready`);
+  },
+  currentPods: (o, pods) => pods.filter((p) => p.metadata.name === o.metadata.name),
+};

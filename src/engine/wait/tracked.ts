@@ -1,0 +1,134 @@
+import { diagnosePod, type PodProblem, pullError } from '../../cluster/pods.js';
+import type { KubeObject } from '../../deployment/kube-object.js';
+import { formatGroupKind, groupKindOf } from '../../deployment/kube-object.js';
+import type { AppliedObject } from '../apply/applier.js';
+import { currentPods, rolloutState } from '../status/registry.js';
+import { inProgress, type RolloutState } from '../status/types.js';
+
+/** The outcome of waiting for one object. */
+export interface RolloutResult {
+  readonly object: AppliedObject;
+  readonly ready: boolean;
+  readonly message: string;
+  /** Time from the start of the wait to readiness (or to the end of the wait), in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** One waited object and what its watches hold of it. */
+export interface Tracked {
+  readonly applied: AppliedObject;
+  readonly gk: string;
+  live: KubeObject | undefined;
+  pods: KubeObject[] | undefined;
+  replicaSets: KubeObject[] | undefined;
+  volumeBindingMode?: string;
+  storageClassMissing?: boolean;
+  state: RolloutState;
+  result?: RolloutResult;
+  problems: PodProblem[];
+  /** A ReplicationController's pod deletion in flight (see podToReplace). */
+  replacing: boolean;
+  /** Uids of the pods this wait deleted: gone, even while the pod watch still shows them. */
+  readonly deleted: Set<string>;
+  /** Its pods are being listed: a ReplicationController is not judged before they are known. */
+  podsPending: boolean;
+}
+
+/** A fresh {@link Tracked} for an applied object, not yet seen by its watch. */
+export function track(applied: AppliedObject): Tracked {
+  return {
+    applied,
+    gk: formatGroupKind(groupKindOf(applied.object)),
+    live: undefined,
+    pods: undefined,
+    replicaSets: undefined,
+    state: inProgress('waiting'),
+    problems: [],
+    replacing: false,
+    deleted: new Set<string>(),
+    podsPending: false,
+  };
+}
+
+/** `Deployment default/web`: how the wait names an object. */
+export function trackedName(a: AppliedObject): string {
+  const m = a.object.metadata;
+  return `${formatGroupKind(groupKindOf(a.object))} ${m.namespace ? `${m.namespace}/` : ''}${m.name}`;
+}
+
+/** What judging pods needs besides the pods: the clock and the wait's diagnosis options. */
+export interface JudgeOptions {
+  readonly now: number;
+  readonly start: number;
+  readonly unschedulableGraceMs?: number | undefined;
+  readonly pullErrorObservations?: number | undefined;
+  /** Per pod (`namespace/name`), the resourceVersions in which it showed an image pull error. */
+  readonly pullSeen: Map<string, Set<string>>;
+}
+
+/**
+ * Judges one object from what its watches hold: its rollout state, the problems of the pods of its
+ * current rollout, and — once Current or Failed — its result. Answers the pods the state was
+ * judged with (undefined when unknown), for the ReplicationController roll.
+ */
+export function judge(t: Tracked, options: JudgeOptions): KubeObject[] | undefined {
+  if (t.result || !t.live) return undefined;
+  // Its status counts the pods of every template: ready replicas of the old one would pass.
+  if (t.gk === 'ReplicationController' && t.podsPending && !t.pods) return undefined;
+  const pods = t.gk === 'Pod' ? [t.live] : t.pods?.filter((p) => !t.deleted.has(String(p.metadata.uid)));
+  t.state = rolloutState(t.live, {
+    ...(t.gk === 'ReplicationController' && pods ? { pods } : {}),
+    ...(t.volumeBindingMode ? { volumeBindingMode: t.volumeBindingMode } : {}),
+    ...(t.storageClassMissing ? { storageClassMissing: true } : {}),
+  });
+  t.problems = !t.state.done && pods ? podProblems(t, pods, options) : [];
+  if (t.state.done || t.state.failed)
+    t.result = {
+      object: t.applied,
+      ready: t.state.done,
+      message: t.state.message,
+      durationMs: options.now - options.start,
+    };
+  return pods;
+}
+
+/** The problems of the pods of `t`'s current rollout ({@link diagnosePod}). */
+function podProblems(t: Tracked, pods: readonly KubeObject[], options: JudgeOptions): PodProblem[] {
+  const problems: PodProblem[] = [];
+  for (const pod of currentPods(t.live!, pods, t.replicaSets ?? [])) {
+    // A failed pod of a controller is replaced by it (a Job counts it against its backoffLimit).
+    if (t.gk !== 'Pod' && (pod.status as { phase?: string } | undefined)?.phase === 'Failed') continue;
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    if (pullError(pod)) {
+      const seen = options.pullSeen.get(key) ?? new Set<string>();
+      seen.add(String(pod.metadata.resourceVersion));
+      options.pullSeen.set(key, seen);
+    }
+    const problem = diagnosePod(pod, {
+      now: options.now,
+      unschedulableGraceMs: options.unschedulableGraceMs,
+      pullErrorObservations: options.pullErrorObservations,
+      pullErrorSeen: options.pullSeen.get(key)?.size ?? 0,
+    });
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+/** Every object's result: its own once judged, else not ready with its latest state (or pod problem). */
+export function resultsOf(tracked: readonly Tracked[], start: number, fatalFirst = false): RolloutResult[] {
+  return tracked.map(
+    (t) =>
+      t.result ?? {
+        object: t.applied,
+        ready: false,
+        message: (fatalFirst ? t.problems.find((p) => p.fatal) : t.problems[0])?.message ?? t.state.message,
+        durationMs: Date.now() - start,
+      },
+  );
+}
+
+/** ` (pod web-1: ImagePullBackOff …)` for an object whose pods have a problem, else nothing. */
+export function podNote(t: Tracked): string {
+  return t.problems[0] ? ` (pod ${t.problems[0].pod}: ${t.problems[0].message})` : '';
+}
