@@ -10,13 +10,8 @@ import {
   nameOf,
   type SourcedObject,
 } from '../deployment/kube-object.js';
-import {
-  type AppliedObject,
-  type ApplyOptions,
-  applyObjects,
-  crdDefinition,
-  type PlannedObject,
-} from '../engine/apply/applier.js';
+import { type AppliedObject, applyObjects } from '../engine/apply/applier.js';
+import { crdDefinition } from '../engine/apply/crd.js';
 import {
   type ApplySet,
   deleteObjects,
@@ -31,6 +26,7 @@ import {
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
+import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
 import { type ObjectReport, objectRef, type RolloutReport } from '../report/report.js';
 import type { Logger } from './logger.js';

@@ -10,15 +10,7 @@ import {
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
-import {
-  ApplyError,
-  explainApiError,
-  namespaceExists,
-  type ObjectFailure,
-  type PlannedObject,
-  planObjects,
-  removedApiFailures,
-} from '../engine/apply/applier.js';
+import { ApplyError, explainApiError, type ObjectFailure } from '../engine/apply/errors.js';
 import {
   applySetFor,
   DEPLOY_ANNOTATION_KEYS,
@@ -38,6 +30,9 @@ import {
   revisionOfParent,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../engine/inventory/lock.js';
+import { namespaceExists } from '../engine/plan/live.js';
+import type { PlannedObject } from '../engine/plan/options.js';
+import { planObjects, removedApiFailures } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import { isDnsLabel, toDnsLabel } from '../entity/names.js';
@@ -212,6 +207,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       throw new Error(
         `namespace "${namespace}" not found in context ${resolved.context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
       );
+    const set = applySetFor(name, namespace);
     const applyOptions = {
       fieldManager: FIELD_MANAGER,
       forceConflicts: options.forceConflicts,
@@ -220,7 +216,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       // declare them, so server-side apply removes the ones spread set before.
       preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
       keepUnlessChanged: [SPREAD.source],
-      adopt: options.adopt ?? false,
+      ownership: { applySetId: set.id, foreign: options.adopt ? 'adopt' : 'refuse' } as const,
       onWarning: (object: KubeObject, warning: string) => {
         const o = read.objects.find(
           (x) => x.object.metadata.name === object.metadata.name && x.object.kind === object.kind,
@@ -248,7 +244,6 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         logger,
       ),
     );
-    const set = applySetFor(name, namespace);
     // The lock comes before anything is read for the plan, so two deploys never plan on the same
     // state. A namespace the deploy itself creates cannot hold the Lease yet: then the lock is taken
     // right after the Namespaces are applied (a first deploy only).
@@ -276,7 +271,6 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const planned = await logger.group('Plan', () =>
       planObjects(client, discovery, objects, {
         ...applyOptions,
-        applySetId: set.id,
         // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
         // may have changed since the last deploy, and only a dry run shows that.
         ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
@@ -405,7 +399,6 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
             // current is not taken over (unless --adopt).
             const backPlan = await planObjects(client, discovery, back, {
               ...applyOptions,
-              applySetId: set.id,
               // A revision holds no per-deploy annotations: keep the live ones, so that an object
               // the rollback does not change is not written.
               preserveAnnotations: DEPLOY_ANNOTATION_KEYS,

@@ -1,5 +1,5 @@
 import { KubeconfigError } from '../cluster/kubeconfig.js';
-import { ApplyError, describeObject } from '../engine/apply/applier.js';
+import { ApplyError, describeObject } from '../engine/apply/errors.js';
 import { formatIssue, InputError, type InputIssue } from '../input/source.js';
 import { DeployError } from './deploy.js';
 

@@ -9,7 +9,7 @@ import {
   type KubeObject,
   type SourcedObject,
 } from '../deployment/kube-object.js';
-import { type AppliedObject, planObjects } from '../engine/apply/applier.js';
+import type { AppliedObject } from '../engine/apply/applier.js';
 import {
   APPLYSET,
   type ApplySet,
@@ -35,6 +35,7 @@ import {
   recordRollback,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
+import { planObjects } from '../engine/plan/planner.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import type { Source } from '../input/source.js';
@@ -546,7 +547,7 @@ export async function applyObjectSet(
   const plan = await options.logger.group('Plan', () =>
     planObjects(client, discovery, objects, {
       ...apply,
-      applySetId: set.id,
+      ownership: { applySetId: set.id, foreign: 'refuse' },
       preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
       keepUnlessChanged: [SPREAD.source],
     }),

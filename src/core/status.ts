@@ -10,7 +10,7 @@ import {
   nameOf,
   type SourcedObject,
 } from '../deployment/kube-object.js';
-import { ApplyError, type ObjectFailure, type PlannedObject, planObjects } from '../engine/apply/applier.js';
+import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
 import {
   applySetFor,
   DEPLOY_ANNOTATION_KEYS,
@@ -20,6 +20,8 @@ import {
   readParent,
   SPREAD,
 } from '../engine/inventory/applyset.js';
+import type { PlannedObject } from '../engine/plan/options.js';
+import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import {
   type Application,

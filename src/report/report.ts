@@ -1,4 +1,5 @@
-import type { ObjectAction, PlannedAction } from '../engine/apply/applier.js';
+import type { ObjectAction } from '../engine/apply/applier.js';
+import type { PlannedAction } from '../engine/plan/options.js';
 import type { ImageReport } from '../image/index.js';
 import { type FieldChange, formatChange } from './diff.js';
 

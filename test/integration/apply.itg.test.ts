@@ -5,7 +5,7 @@ import { cliText } from '../../src/cli/logger.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { deletes } from '../../src/core/manage.js';
-import { ApplyError } from '../../src/engine/apply/applier.js';
+import { ApplyError } from '../../src/engine/apply/errors.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deploy } from '../../src/core/deploy.js';
-import { ApplyError } from '../../src/engine/apply/applier.js';
+import { ApplyError } from '../../src/engine/apply/errors.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { copyDir, kubeconfigContent, kubectl, localDeploy, ROOT, runNode, uniqueName } from './helpers.js';
 

@@ -1,5 +1,6 @@
-import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { KubeApiError } from '../../cluster/client.js';
 import type { KubeObject } from '../../deployment/kube-object.js';
+import type { KubeApi } from '../kube-api.js';
 
 /** managedFields entry of metav1.ObjectMeta. */
 export interface ManagedFieldsEntry {
@@ -104,7 +105,7 @@ export function mergeFieldSets(
  * @returns whether ownership was moved.
  */
 export async function takeOverFields(
-  client: KubeClient,
+  client: KubeApi,
   path: string,
   live: KubeObject,
   fieldManager: string,

@@ -4,7 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { KubeClient } from '../../../src/cluster/client.js';
 import type { KubeObject } from '../../../src/deployment/kube-object.js';
-import { serverSideApply } from '../../../src/engine/apply/applier.js';
+import { serverSideApply } from '../../../src/engine/apply/ssa.js';
 
 // A stand-in API server that answers every apply with a deprecation Warning, as kube-apiserver does.
 let server: http.Server;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { KubeApiError } from '../../../src/cluster/client.js';
 import type { KubeObject } from '../../../src/deployment/kube-object.js';
-import { objectError, secretAsStored, secretShapeProblem } from '../../../src/engine/apply/applier.js';
+import { objectError } from '../../../src/engine/apply/errors.js';
+import { secretAsStored, secretShapeProblem } from '../../../src/engine/apply/secret.js';
 
 const secret = (fields: Record<string, unknown>): KubeObject => ({
   apiVersion: 'v1',
