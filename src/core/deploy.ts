@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery, objectPath } from '../cluster/discovery.js';
-import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
-import { applyRank } from '../deployment/deployment.js';
+import { type KubeconfigSource, loadKubeconfig, type ResolvedKubeconfig } from '../cluster/kubeconfig.js';
 import {
-  groupKindOf,
   isCoreNamespace,
   isGenerated,
   type KubeObject,
@@ -12,10 +10,12 @@ import {
 } from '../deployment/kube-object.js';
 import { ApplyError, explainApiError, type ObjectFailure } from '../engine/apply/errors.js';
 import {
+  type ApplySet,
   applySetFor,
   DEPLOY_ANNOTATION_KEYS,
   findPruneCandidates,
   labelForApplySet,
+  type ParentState,
   readParent,
   SPREAD,
 } from '../engine/inventory/applyset.js';
@@ -31,7 +31,7 @@ import {
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../engine/inventory/lock.js';
 import { namespaceExists } from '../engine/plan/live.js';
-import type { PlannedObject } from '../engine/plan/options.js';
+import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
 import { planObjects, removedApiFailures } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
@@ -52,7 +52,8 @@ import {
 } from './converge.js';
 import { type Logger, traceRequests } from './logger.js';
 import { optionRef } from './option-ref.js';
-import { readDeployment } from './read.js';
+import { type ReadResult, readDeployment } from './read.js';
+import { rollbackTo } from './rollback.js';
 
 export { FIELD_MANAGER } from './converge.js';
 
@@ -139,9 +140,32 @@ export class DeployError extends Error {
   }
 }
 
+/** What every step of one deploy shares; the steps fill in `discovery` and `lock`. */
+interface DeployContext {
+  readonly options: DeployOptions;
+  readonly logger: Logger;
+  readonly started: number;
+  readonly resolved: ResolvedKubeconfig;
+  readonly namespace: string;
+  readonly client: KubeClient;
+  readonly discovery: Discovery;
+  lock: DeployLock | undefined;
+}
+
+/** The directory read and checked, the deployment it names, and how its objects are applied. */
+interface ReadStep {
+  readonly read: ReadResult;
+  readonly name: string;
+  readonly set: ApplySet;
+  readonly namespaceExisted: boolean;
+  readonly applyOptions: ApplyOptions;
+}
+
 /**
  * The pipeline: read the directory → Entity tree → Deployment → plan (server-side dry run of every
- * object; nothing is written if any fails) → server-side apply in order → wait for the rollout.
+ * object; nothing is written if any fails) → server-side apply in order → wait for the rollout. Each
+ * step is a function over one {@link DeployContext}: connect, read, images, lock, plan, apply,
+ * settle (wait, record, URL), and on a failed rollout, record it and roll back.
  *
  * @throws InputError (bad input; nothing written), KubeconfigError, ApplyError (plan: nothing written;
  *   apply: names what was and was not applied), DeployError wrapping a RolloutError.
@@ -162,7 +186,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
     );
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
-  let lock: DeployLock | undefined;
+  let ctx: DeployContext | undefined;
   try {
     const discovery = await Discovery.load(client).catch((error: unknown) => {
       // The first request: whatever fails here is about reaching the cluster, so say which one.
@@ -170,297 +194,408 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
       );
     });
-    const deploymentNamespaceExists = () => namespaceExists(client, namespace, options.signal);
-    // Asked now, answered while the directory is read.
-    const namespaceAtStart = deploymentNamespaceExists();
-    namespaceAtStart.catch(() => {});
-    const read = await logger.group('Read', () =>
-      readDeployment(options.path, {
-        namespace,
-        enforceNamespace: Boolean(options.namespace),
-        name: options.name,
-        isNamespaced: (gk) => discovery.isNamespaced(gk),
-        hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
-        // A plan of an empty directory shows what a deploy with --allow-empty would prune.
-        ...(options.allowEmpty ? { allowEmpty: true } : {}),
-        logger,
-      }),
-    );
-    for (const w of objectWarnings(read.objects))
-      logger.warn(w.message, { file: w.source.file, line: w.source.line });
-    // An API the cluster's version removed fails now, before an image is built or pushed.
-    const removed = await removedApiFailures(discovery, read.objects);
-    if (removed.length > 0) throw new ApplyError('plan', removed);
-    const name = read.name;
-    const urlFrom = options.urlFrom;
-    if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))
-      throw new Error(
-        `the object named for the URL, ${urlFrom.kind}/${urlFrom.name}, is not in the directory: it holds no ${urlFrom.kind === 'service' ? 'Service' : urlFrom.kind === 'ingress' ? 'Ingress' : 'HTTPRoute'} named ${urlFrom.name}`,
-      );
-    logger.info(
-      `${read.objects.length} object${read.objects.length === 1 ? '' : 's'} in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
-    );
-    // The deployment's namespace holds its ApplySet parent and its Lease, so it must exist or be
-    // created by the directory: say so once, before any image is built, rather than once per object.
-    const namespaceExisted = await namespaceAtStart;
-    if (!namespaceExisted && !createsNamespace(read.objects, namespace))
-      throw new Error(
-        `namespace "${namespace}" not found in context ${resolved.context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
-      );
-    const set = applySetFor(name, namespace);
-    const applyOptions = {
-      fieldManager: FIELD_MANAGER,
-      forceConflicts: options.forceConflicts,
-      replace: options.replace ?? false,
-      // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
-      // declare them, so server-side apply removes the ones spread set before.
-      preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
-      keepUnlessChanged: [SPREAD.source],
-      ownership: { applySetId: set.id, foreign: options.adopt ? 'adopt' : 'refuse' } as const,
-      onWarning: (object: KubeObject, warning: string) => {
-        const o = read.objects.find(
-          (x) => x.object.metadata.name === object.metadata.name && x.object.kind === object.kind,
-        );
-        logger.warn(
-          `${object.kind} ${object.metadata.name}: ${warning}`,
-          o ? { file: o.source.file, line: o.source.line } : undefined,
-        );
-      },
-      concurrency: options.concurrency,
-      signal: options.signal,
-    };
-    const prepared = await logger.group('Images', () =>
-      prepareImages(
-        read.application,
-        read.objects,
-        {
-          ...options.images,
-          // A plan writes nothing, not even to a registry: it pins what the registry already holds
-          // and names the images the deploy would build.
-          ...(options.mode === 'plan' ? { build: false, push: false, plan: true } : {}),
-          root: options.path,
-          signal: options.signal,
-        },
-        logger,
-      ),
-    );
-    // The lock comes before anything is read for the plan, so two deploys never plan on the same
-    // state. A namespace the deploy itself creates cannot hold the Lease yet: then the lock is taken
-    // right after the Namespaces are applied (a first deploy only).
-    const takeLock = async () => {
-      lock = await acquireLock(client, name, namespace, {
-        holder: defaultHolder(options.runUrl),
-        ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        onWait: (holder) =>
-          logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
-      });
-    };
-    if (options.mode === 'deploy' && (namespaceExisted || (await deploymentNamespaceExists())))
+    ctx = { options, logger, started, resolved, namespace, client, discovery, lock: undefined };
+    const step = await readStep(ctx);
+    const prepared = await imagesStep(ctx, step);
+    const takeLock = lockTaker(ctx, step.name);
+    if (options.mode === 'deploy' && (step.namespaceExisted || (await deploymentNamespaceExists(ctx))))
       await takeLock();
-    const previous = await readParent(client, set);
-    if (previous.exists && previous.tooling && !previous.tooling.startsWith('spread/')) {
-      throw new Error(
-        `the ApplySet parent secret/${set.parentName} in ${namespace} is managed by ${previous.tooling}, not spread; choose another --name`,
-      );
-    }
-    const objects = prepared.objects.map((o) => ({
-      ...o,
-      object: withTemplateHash(labelForApplySet(o, set)),
-    }));
-    const planned = await logger.group('Plan', () =>
-      planObjects(client, discovery, objects, {
-        ...applyOptions,
-        // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
-        // may have changed since the last deploy, and only a dry run shows that.
-        ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
-      }),
-    );
+    const { previous, objects, planned } = await planStep(ctx, step, prepared.objects);
+    const base = { deployment: step.name, namespace, context: resolved.context, images: prepared.images };
     const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
-    const base = { deployment: name, namespace, context: resolved.context, images: prepared.images };
-    if (options.mode === 'plan') {
-      const decision = mayPrune
-        ? await splitPrune(
-            client,
-            await findPruneCandidates(client, discovery, set, previous, objects, {
-              onForbidden: (what) =>
-                logger.warn(
-                  `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,
-                ),
-            }),
-            objects,
-            {
-              pruneCrds: options.pruneCrds ?? false,
-              foreign: (ns) => findForeignObjects(client, discovery, ns, set),
-            },
-          )
-        : { pruned: [], kept: [], notes: new Map() };
-      return {
-        ...base,
-        mode: 'plan',
-        objects: [...planned.map(plannedRef), ...pruneRefs(decision, 'plan')],
-        rollout: [],
-        durationMs: Date.now() - started,
-      };
-    }
-    // The deploy's annotations (commit, run URL, time) go on what this deploy changes only, so an
-    // unchanged object stays unchanged and records the deploy that last changed it.
-    const plan = options.annotations ? planned.map((p) => annotate(p, options.annotations!)) : planned;
-    // The dry run sent the live values of these annotations; the apply sends new ones. Where another
-    // manager owns one (an object re-created from a `kubectl get` export), only the apply would
-    // conflict: find that now, while nothing is written.
-    if (options.annotations && !applyOptions.forceConflicts) {
-      const conflicts = annotationConflicts(plan, options.annotations, FIELD_MANAGER);
-      if (conflicts.length > 0) throw new ApplyError('plan', conflicts);
-    }
-    // The parent read above, under the lock: the plan wrote nothing since.
-    const revisionBefore = revisionOfParent(previous.object);
-    const converged = await converge(client, discovery, set, previous, plan, {
-      apply: applyOptions,
-      groupOf: read.groupOf,
-      prune: mayPrune,
-      pruneCrds: options.pruneCrds ?? false,
-      logger,
-      ...(lock ? { lock } : {}),
-      ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
-      recordFingerprints: true,
-      afterGroup: async () => {
-        if (!lock && (await deploymentNamespaceExists())) await takeLock();
-      },
-    });
-    const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
-    // A deploy that changed nothing is the current revision again; it records no new one (unless
-    // that revision's rollout had failed and now succeeds).
-    const unchanged =
-      revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
-    try {
-      const rollout = await settle(client, converged, options);
-      const revision =
-        unchanged && (await readRevision(client, set, revisionBefore))?.status !== 'failed'
-          ? { revision: revisionBefore }
-          : await record(client, set, objects, options);
-      const url = await findUrl(client, converged, options);
-      return {
-        ...base,
-        mode: 'deploy',
-        ...revision,
-        ...(url ? { url } : {}),
-        objects: reported,
-        rollout: rollout.map(rolloutRef),
-        durationMs: Date.now() - started,
-      };
-    } catch (error) {
-      if (!(error instanceof RolloutError)) throw error;
-      // The cluster now holds this object set: it is a revision, marked failed (as Helm records a
-      // failed release), so that history shows it and a rollback goes back from it.
-      const recorded = unchanged
-        ? {}
-        : await record(client, set, objects, options, {
-            status: 'failed',
-            description: failureDescription(error),
-          });
-      const failed = {
-        ...base,
-        mode: 'deploy' as const,
-        ...recorded,
-        objects: reported,
-        rollout: error.results.map(rolloutRef),
-        durationMs: Date.now() - started,
-      };
-      // Back to the newest revision before this deploy whose rollout did not fail.
-      const below = recorded.revision ?? (revisionBefore === undefined ? undefined : revisionBefore + 1);
-      const target =
-        below === undefined
-          ? undefined
-          : lastGoodRevision(
-              await listRevisions(client, set).catch(() => [
-                { revision: revisionBefore ?? 0, status: 'deployed' as const },
-              ]),
-              below,
-            );
-      if (options.rollbackOnFailure && target === undefined && revisionBefore !== undefined)
-        logger.warn('the rollout failed, and no earlier revision succeeded: nothing to roll back to');
-      if (options.rollbackOnFailure && target !== undefined) {
-        // The rollout's error is the deploy's error, printed once by the front end at the end.
-        logger.warn(`the rollout failed; rolling back to revision ${target}`);
-        const now = await logger
-          .group(`Roll back to revision ${target}`, async () => {
-            const stored = await readRevision(client, set, target);
-            if (!stored)
-              throw new DeployError(
-                new Error(`${error.message}\nrevision ${target} to roll back to is gone`),
-                failed,
-              );
-            const back = stored.objects.map((object) => ({
-              object,
-              source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
-            }));
-            // Ownership is checked as in a deploy: an object made by hand since the revision was
-            // current is not taken over (unless --adopt).
-            const backPlan = await planObjects(client, discovery, back, {
-              ...applyOptions,
-              // A revision holds no per-deploy annotations: keep the live ones, so that an object
-              // the rollback does not change is not written.
-              preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
-            });
-            const previousNow = await readParent(client, set);
-            const backConverged = await converge(client, discovery, set, previousNow, backPlan, {
-              apply: applyOptions,
-              groupOf: groupOfLive(discovery),
-              prune: true,
-              logger,
-              ...(lock ? { lock } : {}),
-            });
-            await settle(client, backConverged, options).catch(async (rollbackError: unknown) => {
-              // The cluster holds the revision again, failing: recorded so, as `spread rollback` does.
-              if (rollbackError instanceof RolloutError)
-                await recordRollback(client, set, stored, target, {
-                  ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-                  keep: options.historyLimit ?? 10,
-                  failure: failureDescription(rollbackError),
-                }).catch(() => undefined);
-              throw rollbackError;
-            });
-            // Recording is not the rollback: a failure to record only warns, as after a deploy.
-            const recordedBack = await recordRollback(client, set, stored, target, {
-              ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-              keep: options.historyLimit ?? 10,
-            }).catch((recordError: unknown) => {
-              logger.warn(
-                `rolled back, but the revision was not recorded: ${(recordError as Error).message}`,
-              );
-              return undefined;
-            });
-            logger.info(`rolled back to revision ${target}`);
-            return recordedBack?.revision;
-          })
-          .catch((rollbackError: unknown) => {
-            if (rollbackError instanceof DeployError) throw rollbackError;
-            // Both failures in one error, printed once by the front end, with the deploy's report.
-            throw new DeployError(
-              new Error(
-                `${error.message}\nthe rollback to revision ${target} failed too: ${(rollbackError as Error).message}`,
-              ),
-              failed,
-            );
-          });
-        throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
-          ...failed,
-          // The deployment's revision now: the rollback's.
-          ...(now !== undefined ? { revision: now } : {}),
-          rolledBackTo: target,
-        });
-      }
-      throw new DeployError(error, failed);
-    }
+    if (options.mode === 'plan')
+      return await planReport(ctx, step, previous, objects, planned, mayPrune, base);
+    const applied = await applyStep(ctx, step, previous, planned, mayPrune, takeLock);
+    return await settleStep(ctx, step, objects, applied, base);
   } finally {
     try {
-      await (lock as DeployLock | undefined)?.release();
+      await ctx?.lock?.release();
     } catch (error) {
       logger.warn(`could not release the deploy lock: ${(error as Error).message}`);
     }
     client.close();
   }
+}
+
+function deploymentNamespaceExists(ctx: DeployContext): Promise<boolean> {
+  return namespaceExists(ctx.client, ctx.namespace, ctx.options.signal);
+}
+
+/**
+ * Reads the directory and checks what can be checked before an image is built: removed APIs, the
+ * object named for the URL, and that the deployment's namespace exists or comes with the directory.
+ */
+async function readStep(ctx: DeployContext): Promise<ReadStep> {
+  const { options, logger, discovery, namespace, resolved } = ctx;
+  // Asked now, answered while the directory is read.
+  const namespaceAtStart = deploymentNamespaceExists(ctx);
+  namespaceAtStart.catch(() => {});
+  const read = await logger.group('Read', () =>
+    readDeployment(options.path, {
+      namespace,
+      enforceNamespace: Boolean(options.namespace),
+      name: options.name,
+      isNamespaced: (gk) => discovery.isNamespaced(gk),
+      hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
+      // A plan of an empty directory shows what a deploy with --allow-empty would prune.
+      ...(options.allowEmpty ? { allowEmpty: true } : {}),
+      logger,
+    }),
+  );
+  for (const w of objectWarnings(read.objects))
+    logger.warn(w.message, { file: w.source.file, line: w.source.line });
+  // An API the cluster's version removed fails now, before an image is built or pushed.
+  const removed = await removedApiFailures(discovery, read.objects);
+  if (removed.length > 0) throw new ApplyError('plan', removed);
+  const name = read.name;
+  const urlFrom = options.urlFrom;
+  if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))
+    throw new Error(
+      `the object named for the URL, ${urlFrom.kind}/${urlFrom.name}, is not in the directory: it holds no ${urlFrom.kind === 'service' ? 'Service' : urlFrom.kind === 'ingress' ? 'Ingress' : 'HTTPRoute'} named ${urlFrom.name}`,
+    );
+  logger.info(
+    `${read.objects.length} object${read.objects.length === 1 ? '' : 's'} in ${name} → context ${resolved.context}, namespace ${namespace} (${path.resolve(options.path)})`,
+  );
+  // The deployment's namespace holds its ApplySet parent and its Lease, so it must exist or be
+  // created by the directory: say so once, before any image is built, rather than once per object.
+  const namespaceExisted = await namespaceAtStart;
+  if (!namespaceExisted && !createsNamespace(read.objects, namespace))
+    throw new Error(
+      `namespace "${namespace}" not found in context ${resolved.context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
+    );
+  const set = applySetFor(name, namespace);
+  return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(ctx, read, set) };
+}
+
+/** How this deploy plans and applies: spread's field manager, the options, and warnings on files. */
+function applyOptionsOf(ctx: DeployContext, read: ReadResult, set: ApplySet): ApplyOptions {
+  const { options, logger } = ctx;
+  return {
+    fieldManager: FIELD_MANAGER,
+    forceConflicts: options.forceConflicts,
+    replace: options.replace ?? false,
+    // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
+    // declare them, so server-side apply removes the ones spread set before.
+    preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
+    keepUnlessChanged: [SPREAD.source],
+    ownership: { applySetId: set.id, foreign: options.adopt ? 'adopt' : 'refuse' },
+    onWarning: (object: KubeObject, warning: string) => {
+      const o = read.objects.find(
+        (x) => x.object.metadata.name === object.metadata.name && x.object.kind === object.kind,
+      );
+      logger.warn(
+        `${object.kind} ${object.metadata.name}: ${warning}`,
+        o ? { file: o.source.file, line: o.source.line } : undefined,
+      );
+    },
+    concurrency: options.concurrency,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+function imagesStep(ctx: DeployContext, step: ReadStep) {
+  const { options, logger } = ctx;
+  return logger.group('Images', () =>
+    prepareImages(
+      step.read.application,
+      step.read.objects,
+      {
+        ...options.images,
+        // A plan writes nothing, not even to a registry: it pins what the registry already holds
+        // and names the images the deploy would build.
+        ...(options.mode === 'plan' ? { build: false, push: false, plan: true } : {}),
+        root: options.path,
+        signal: options.signal,
+      },
+      logger,
+    ),
+  );
+}
+
+/**
+ * Takes the deploy's Lease into `ctx.lock`. The lock comes before anything is read for the plan, so
+ * two deploys never plan on the same state. A namespace the deploy itself creates cannot hold the
+ * Lease yet: then the lock is taken right after the Namespaces are applied (a first deploy only).
+ */
+function lockTaker(ctx: DeployContext, name: string): () => Promise<void> {
+  const { options, logger } = ctx;
+  return async () => {
+    ctx.lock = await acquireLock(ctx.client, name, ctx.namespace, {
+      holder: defaultHolder(options.runUrl),
+      ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onWait: (holder) =>
+        logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
+    });
+  };
+}
+
+/** Reads the ApplySet parent and plans the labelled objects against it. */
+async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly SourcedObject[]) {
+  const { client, discovery, options, logger, namespace } = ctx;
+  const { set } = step;
+  const previous = await readParent(client, set);
+  if (previous.exists && previous.tooling && !previous.tooling.startsWith('spread/')) {
+    throw new Error(
+      `the ApplySet parent secret/${set.parentName} in ${namespace} is managed by ${previous.tooling}, not spread; choose another --name`,
+    );
+  }
+  const objects = prepared.map((o) => ({ ...o, object: withTemplateHash(labelForApplySet(o, set)) }));
+  const planned = await logger.group('Plan', () =>
+    planObjects(client, discovery, objects, {
+      ...step.applyOptions,
+      // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
+      // may have changed since the last deploy, and only a dry run shows that.
+      ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
+    }),
+  );
+  return { previous, objects, planned };
+}
+
+type ReportBase = Pick<DeployReport, 'deployment' | 'namespace' | 'context' | 'images'>;
+
+/** `spread plan`'s report: the plan, and what a deploy would prune or keep. */
+async function planReport(
+  ctx: DeployContext,
+  step: ReadStep,
+  previous: ParentState,
+  objects: readonly SourcedObject[],
+  planned: readonly PlannedObject[],
+  mayPrune: boolean,
+  base: ReportBase,
+): Promise<DeployReport> {
+  const { client, discovery, options, logger } = ctx;
+  const { set } = step;
+  const decision = mayPrune
+    ? await splitPrune(
+        client,
+        await findPruneCandidates(client, discovery, set, previous, objects, {
+          onForbidden: (what) =>
+            logger.warn(
+              `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,
+            ),
+        }),
+        objects,
+        {
+          pruneCrds: options.pruneCrds ?? false,
+          foreign: (ns) => findForeignObjects(client, discovery, ns, set),
+        },
+      )
+    : { pruned: [], kept: [], notes: new Map() };
+  return {
+    ...base,
+    mode: 'plan',
+    objects: [...planned.map(plannedRef), ...pruneRefs(decision, 'plan')],
+    rollout: [],
+    durationMs: Date.now() - ctx.started,
+  };
+}
+
+/** What the apply did, and whether the deploy changed nothing at all. */
+interface Applied {
+  readonly converged: Converged;
+  readonly reported: ObjectReport[];
+  /** The deployment's revision before this deploy. */
+  readonly revisionBefore: number | undefined;
+  /** Nothing changed: the current revision again, no new one recorded. */
+  readonly unchanged: boolean;
+}
+
+/** Annotates what changes, checks annotation conflicts, and converges: apply, prune, parent. */
+async function applyStep(
+  ctx: DeployContext,
+  step: ReadStep,
+  previous: ParentState,
+  planned: readonly PlannedObject[],
+  mayPrune: boolean,
+  takeLock: () => Promise<void>,
+): Promise<Applied> {
+  const { options, logger } = ctx;
+  // The deploy's annotations (commit, run URL, time) go on what this deploy changes only, so an
+  // unchanged object stays unchanged and records the deploy that last changed it.
+  const plan = options.annotations ? planned.map((p) => annotate(p, options.annotations!)) : planned;
+  // The dry run sent the live values of these annotations; the apply sends new ones. Where another
+  // manager owns one (an object re-created from a `kubectl get` export), only the apply would
+  // conflict: find that now, while nothing is written.
+  if (options.annotations && !options.forceConflicts) {
+    const conflicts = annotationConflicts(plan, options.annotations, FIELD_MANAGER);
+    if (conflicts.length > 0) throw new ApplyError('plan', conflicts);
+  }
+  // The parent read above, under the lock: the plan wrote nothing since.
+  const revisionBefore = revisionOfParent(previous.object);
+  const converged = await converge(ctx.client, ctx.discovery, step.set, previous, plan, {
+    apply: step.applyOptions,
+    groupOf: step.read.groupOf,
+    prune: mayPrune,
+    pruneCrds: options.pruneCrds ?? false,
+    logger,
+    ...(ctx.lock ? { lock: ctx.lock } : {}),
+    ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
+    recordFingerprints: true,
+    afterGroup: async () => {
+      if (!ctx.lock && (await deploymentNamespaceExists(ctx))) await takeLock();
+    },
+  });
+  const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
+  // A deploy that changed nothing is the current revision again; it records no new one (unless
+  // that revision's rollout had failed and now succeeds).
+  const unchanged =
+    revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
+  return { converged, reported, revisionBefore, unchanged };
+}
+
+/** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
+async function settleStep(
+  ctx: DeployContext,
+  step: ReadStep,
+  objects: readonly SourcedObject[],
+  applied: Applied,
+  base: ReportBase,
+): Promise<DeployReport> {
+  const { client, options } = ctx;
+  const { converged, reported, revisionBefore, unchanged } = applied;
+  let rollout: RolloutResult[];
+  try {
+    rollout = await settle(client, converged, options);
+  } catch (error) {
+    if (!(error instanceof RolloutError)) throw error;
+    return failedRollout(ctx, step, objects, applied, base, error);
+  }
+  const revision =
+    unchanged && (await readRevision(client, step.set, revisionBefore!))?.status !== 'failed'
+      ? { revision: revisionBefore }
+      : await record(client, step.set, objects, options);
+  const url = await findUrl(client, converged, options);
+  return {
+    ...base,
+    mode: 'deploy',
+    ...revision,
+    ...(url ? { url } : {}),
+    objects: reported,
+    rollout: rollout.map(rolloutRef),
+    durationMs: Date.now() - ctx.started,
+  };
+}
+
+/**
+ * The rollout failed: the cluster now holds this object set, so it is a revision, marked failed (as
+ * Helm records a failed release), so that history shows it and a rollback goes back from it. With
+ * `rollbackOnFailure`, the newest revision before it whose rollout did not fail is applied again.
+ *
+ * @throws DeployError, always: the rollout's error (and the rollback's outcome).
+ */
+async function failedRollout(
+  ctx: DeployContext,
+  step: ReadStep,
+  objects: readonly SourcedObject[],
+  applied: Applied,
+  base: ReportBase,
+  error: RolloutError,
+): Promise<never> {
+  const { client, options, logger } = ctx;
+  const { revisionBefore } = applied;
+  const recorded = applied.unchanged
+    ? {}
+    : await record(client, step.set, objects, options, {
+        status: 'failed',
+        description: failureDescription(error),
+      });
+  const failed: DeployReport = {
+    ...base,
+    mode: 'deploy' as const,
+    ...recorded,
+    objects: applied.reported,
+    rollout: error.results.map(rolloutRef),
+    durationMs: Date.now() - ctx.started,
+  };
+  // Back to the newest revision before this deploy whose rollout did not fail.
+  const below = recorded.revision ?? (revisionBefore === undefined ? undefined : revisionBefore + 1);
+  const target =
+    below === undefined
+      ? undefined
+      : lastGoodRevision(
+          await listRevisions(client, step.set).catch(() => [
+            { revision: revisionBefore ?? 0, status: 'deployed' as const },
+          ]),
+          below,
+        );
+  if (options.rollbackOnFailure && target === undefined && revisionBefore !== undefined)
+    logger.warn('the rollout failed, and no earlier revision succeeded: nothing to roll back to');
+  if (!options.rollbackOnFailure || target === undefined) throw new DeployError(error, failed);
+  // The rollout's error is the deploy's error, printed once by the front end at the end.
+  logger.warn(`the rollout failed; rolling back to revision ${target}`);
+  const now = await logger
+    .group(`Roll back to revision ${target}`, () => rollBackAfterFailure(ctx, step, target, error, failed))
+    .catch((rollbackError: unknown) => {
+      if (rollbackError instanceof DeployError) throw rollbackError;
+      // Both failures in one error, printed once by the front end, with the deploy's report.
+      throw new DeployError(
+        new Error(
+          `${error.message}\nthe rollback to revision ${target} failed too: ${(rollbackError as Error).message}`,
+        ),
+        failed,
+      );
+    });
+  throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
+    ...failed,
+    // The deployment's revision now: the rollback's.
+    ...(now !== undefined ? { revision: now } : {}),
+    rolledBackTo: target,
+  });
+}
+
+/**
+ * `--rollback-on-failure`: {@link rollbackTo} the target with this deploy's apply options (ownership
+ * checked as in a deploy: an object made by hand since the revision was current is not taken over,
+ * unless `--adopt`). Answers the revision the rollback recorded (undefined when recording failed,
+ * which only warns).
+ *
+ * @throws DeployError when the revision is gone; the rollback's RolloutError or ApplyError.
+ */
+async function rollBackAfterFailure(
+  ctx: DeployContext,
+  step: ReadStep,
+  target: number,
+  error: RolloutError,
+  failed: DeployReport,
+): Promise<number | undefined> {
+  const { client, options, logger } = ctx;
+  const stored = await readRevision(client, step.set, target);
+  if (!stored)
+    throw new DeployError(new Error(`${error.message}\nrevision ${target} to roll back to is gone`), failed);
+  const keep = options.historyLimit ?? 10;
+  const back = await rollbackTo({
+    client,
+    discovery: ctx.discovery,
+    set: step.set,
+    stored,
+    target,
+    apply: step.applyOptions,
+    ...(options.wait
+      ? {
+          wait: {
+            timeoutMs: options.timeoutMs,
+            ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+          },
+        }
+      : {}),
+    logger,
+    ...(ctx.lock ? { lock: ctx.lock } : {}),
+    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+    keep,
+    describeFailure: failureDescription,
+  });
+  if (back.failure) throw back.failure.error;
+  // Recording is not the rollback: a failure to record only warns, as after a deploy.
+  const recordedBack = await recordRollback(client, step.set, stored, target, {
+    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+    keep,
+  }).catch((recordError: unknown) => {
+    logger.warn(`rolled back, but the revision was not recorded: ${(recordError as Error).message}`);
+    return undefined;
+  });
+  logger.info(`rolled back to revision ${target}`);
+  return recordedBack?.revision;
 }
 
 /**
@@ -626,14 +761,6 @@ function annotate(p: PlannedObject, annotations: Readonly<Record<string, string>
     annotations: { ...p.object.metadata.annotations, ...annotations },
   };
   return { ...p, object: { ...p.object, metadata } };
-}
-
-/** Apply groups from discovery, for objects read back from a revision. */
-function groupOfLive(discovery: Discovery): (o: SourcedObject) => number {
-  return (o) => {
-    const gk = groupKindOf(o.object);
-    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
-  };
 }
 
 function plannedRef(p: PlannedObject): ObjectReport {

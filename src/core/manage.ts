@@ -1,15 +1,7 @@
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
-import { applyRank } from '../deployment/deployment.js';
-import {
-  formatGroupKind,
-  groupKindOf,
-  isCoreNamespace,
-  type KubeObject,
-  type SourcedObject,
-} from '../deployment/kube-object.js';
-import type { AppliedObject } from '../engine/apply/applier.js';
+import { formatGroupKind, groupKindOf, isCoreNamespace, type KubeObject } from '../deployment/kube-object.js';
 import {
   APPLYSET,
   type ApplySet,
@@ -17,7 +9,6 @@ import {
   DEPLOY_ANNOTATION_KEYS,
   deleteObjects,
   findPruneCandidates,
-  type ParentState,
   type PruneCandidate,
   parentState,
   readParent,
@@ -35,24 +26,12 @@ import {
   recordRollback,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
-import { planObjects } from '../engine/plan/planner.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
-import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
-import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
-import {
-  appliedRef,
-  converge,
-  foreignReason,
-  type KeptObject,
-  keptRef,
-  prunedRef,
-  pruneRefs,
-  rolloutRef,
-  splitPrune,
-} from './converge.js';
+import { foreignReason, type KeptObject, keptRef, prunedRef, rolloutRef, splitPrune } from './converge.js';
 import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
+import { rollbackTo } from './rollback.js';
 
 /** What every Manager operation takes: where the cluster is and where to log. */
 export interface ManageOptions {
@@ -183,52 +162,47 @@ export async function rollback(
         `rolling ${name} in ${namespace} back to revision ${target} (${stored.time}, ${stored.objectCount} objects)`,
       );
       const discovery = await Discovery.load(client);
-      const previous = await readParent(client, set);
-      const objects = sortForApply(stored.objects.map(sourced), discovery);
-      const result = await applyObjectSet(client, discovery, set, previous, objects, {
-        forceConflicts: options.forceConflicts ?? false,
-        concurrency: options.concurrency ?? 8,
+      const back = await rollbackTo({
+        client,
+        discovery,
+        set,
+        stored,
+        target,
+        apply: {
+          fieldManager: FIELD_MANAGER,
+          forceConflicts: options.forceConflicts ?? false,
+          concurrency: options.concurrency ?? 8,
+          ownership: { applySetId: set.id, foreign: 'refuse' },
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+        ...((options.wait ?? true) ? { wait: { timeoutMs: options.timeoutMs ?? 300_000 } } : {}),
         logger,
         lock,
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+        keep: options.keep ?? 10,
+        describeFailure: failureDescription,
       });
-      const base = { deployment: name, namespace, context, mode: 'deploy' as const, objects: result.objects };
-      let rollout: RolloutResult[] = [];
-      if (options.wait ?? true) {
-        try {
-          rollout = await logger.group('Wait', () =>
-            waitForRollout(client, result.applied, {
-              timeoutMs: options.timeoutMs ?? 300_000,
-              onProgress: (line) => logger.info(line),
-              ...(options.signal ? { signal: options.signal } : {}),
-            }),
-          );
-        } catch (error) {
-          if (!(error instanceof RolloutError)) throw error;
-          // Like a deploy's failed rollout: the cluster holds the revision now, recorded as failed.
-          const failed = await recordRollback(client, set, stored, target, {
-            ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-            keep: options.keep ?? 10,
-            failure: failureDescription(error),
-          }).catch((recordError: unknown) => {
-            logger.warn(`the failed rollback was not recorded: ${(recordError as Error).message}`);
-            return undefined;
-          });
-          throw new DeployError(error, {
-            ...base,
-            ...(failed ? { revision: failed.revision } : {}),
-            rollout: error.results.map(rolloutRef),
-            durationMs: Date.now() - started,
-          });
-        }
-      }
+      const base = {
+        deployment: name,
+        namespace,
+        context,
+        mode: 'deploy' as const,
+        objects: [...back.objects],
+      };
+      if (back.failure)
+        throw new DeployError(back.failure.error, {
+          ...base,
+          ...(back.failure.revision !== undefined ? { revision: back.failure.revision } : {}),
+          rollout: back.rollout.map(rolloutRef),
+          durationMs: Date.now() - started,
+        });
       const recorded = await recordRollback(client, set, stored, target, {
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
         keep: options.keep ?? 10,
       });
       return {
         ...base,
-        rollout: rollout.map(rolloutRef),
+        rollout: back.rollout.map(rolloutRef),
         durationMs: Date.now() - started,
         rolledBackTo: target,
         revision: recorded.revision,
@@ -508,67 +482,6 @@ async function releaseObject(client: KubeClient, candidate: PruneCandidate): Pro
   });
 }
 
-/** Options of {@link applyObjectSet}. */
-export interface ApplySetOptions {
-  readonly forceConflicts: boolean;
-  readonly concurrency: number;
-  readonly logger: Logger;
-  /** Checked before prune: a deploy that lost its lock does not prune. */
-  readonly lock?: DeployLock;
-  readonly signal?: AbortSignal;
-}
-
-/**
- * Makes the cluster hold exactly `objects` for the ApplySet `set`, the way deploy does: plan
- * (server-side dry run; nothing written if any object fails), parent listing the union of before
- * and after, server-side apply in apply order, prune of the set's objects not in `objects`, parent
- * listing exactly `objects`. `objects` already carry the part-of label. Returns what was applied and
- * the report lines (applied, then pruned).
- *
- * @throws ApplyError (plan or apply), LockLostError, KubeApiError.
- */
-export async function applyObjectSet(
-  client: KubeClient,
-  discovery: Discovery,
-  set: ApplySet,
-  previous: ParentState,
-  objects: readonly SourcedObject[],
-  options: ApplySetOptions,
-): Promise<{ applied: AppliedObject[]; objects: ObjectReport[] }> {
-  const apply = {
-    fieldManager: FIELD_MANAGER,
-    forceConflicts: options.forceConflicts,
-    concurrency: options.concurrency,
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
-  // A rollback refuses what a deploy refuses: objects made by hand since, or another deployment's.
-  // A revision holds no per-deploy annotations: their live values are kept, so that an object the
-  // rollback does not change is not written.
-  const plan = await options.logger.group('Plan', () =>
-    planObjects(client, discovery, objects, {
-      ...apply,
-      ownership: { applySetId: set.id, foreign: 'refuse' },
-      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
-      keepUnlessChanged: [SPREAD.source],
-    }),
-  );
-  const groupOf = (o: SourcedObject) => {
-    const gk = groupKindOf(o.object);
-    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
-  };
-  const converged = await converge(client, discovery, set, previous, plan, {
-    apply,
-    groupOf,
-    prune: true,
-    logger: options.logger,
-    ...(options.lock ? { lock: options.lock } : {}),
-  });
-  return {
-    applied: converged.applied,
-    objects: [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')],
-  };
-}
-
 async function lockFor(client: KubeClient, set: ApplySet, options: ManageWriteOptions): Promise<DeployLock> {
   return acquireLock(client, set.name, set.namespace, {
     ...options.lock,
@@ -594,25 +507,6 @@ async function previousRevision(client: KubeClient, set: ApplySet): Promise<numb
     );
   }
   return before;
-}
-
-/** A stored object with its source back from spread's `file:line` annotation. */
-function sourced(object: KubeObject): SourcedObject {
-  const text = object.metadata.annotations?.[SPREAD.source] ?? '';
-  const m = /^(.*):(\d+)$/.exec(text);
-  const source: Source = m ? { file: m[1]!, line: Number(m[2]) } : { file: text || '(revision)', line: 0 };
-  return { object: structuredClone(object), source };
-}
-
-function sortForApply(objects: SourcedObject[], discovery: Discovery): SourcedObject[] {
-  const rank = (o: SourcedObject) => {
-    const gk = groupKindOf(o.object);
-    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
-  };
-  return objects
-    .map((o, i) => ({ o, i }))
-    .sort((x, y) => rank(x.o) - rank(y.o) || x.i - y.i)
-    .map((x) => x.o);
 }
 
 function ref(o: KubeObject): string {

@@ -1,0 +1,137 @@
+import type { KubeClient } from '../cluster/client.js';
+import type { Discovery } from '../cluster/discovery.js';
+import { applyRank } from '../deployment/deployment.js';
+import { groupKindOf, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
+import type { AppliedObject } from '../engine/apply/applier.js';
+import { type ApplySet, DEPLOY_ANNOTATION_KEYS, readParent, SPREAD } from '../engine/inventory/applyset.js';
+import { type Revision, recordRollback } from '../engine/inventory/history.js';
+import type { DeployLock } from '../engine/inventory/lock.js';
+import type { ApplyOptions } from '../engine/plan/options.js';
+import { planObjects } from '../engine/plan/planner.js';
+import { RolloutError, type RolloutResult, type WaitOptions, waitForRollout } from '../engine/wait/waiter.js';
+import type { Source } from '../input/source.js';
+import type { ObjectReport } from '../report/report.js';
+import { appliedRef, converge, pruneRefs } from './converge.js';
+import type { Logger } from './logger.js';
+
+/** What {@link rollbackTo} needs: the cluster, the deployment, the revision and how to apply and wait. */
+export interface RollbackStep {
+  readonly client: KubeClient;
+  readonly discovery: Discovery;
+  readonly set: ApplySet;
+  /** The revision to apply again, and its number. */
+  readonly stored: Revision;
+  readonly target: number;
+  /**
+   * How to plan and apply (field manager, conflicts, ownership policy…). A rollback refuses what a
+   * deploy refuses: objects made by hand since the revision, or another deployment's.
+   */
+  readonly apply: ApplyOptions;
+  /** Wait for the rollout with these options; absent: no wait. */
+  readonly wait?: Omit<WaitOptions, 'onProgress' | 'signal'>;
+  readonly logger: Logger;
+  /** Checked before prune: a rollback that lost its lock does not prune. */
+  readonly lock?: DeployLock;
+  /** Recorded in the revision a failed rollback records. */
+  readonly runUrl?: string;
+  /** Revisions kept. */
+  readonly keep: number;
+  /** A failed rollout's description for its revision (see failureDescription). */
+  readonly describeFailure: (error: RolloutError) => string;
+}
+
+/** What a rollback did; `failure` when its rollout failed (recorded as a failed revision). */
+export interface RolledBack {
+  readonly applied: readonly AppliedObject[];
+  /** The report lines: applied, then pruned. */
+  readonly objects: readonly ObjectReport[];
+  readonly rollout: readonly RolloutResult[];
+  readonly failure?: { readonly error: RolloutError; readonly revision?: number };
+}
+
+/**
+ * The one rollback, for `spread rollback` and for a deploy's `--rollback-on-failure`: a stored
+ * revision goes through the path of a deploy — server-side dry run of every object (nothing written
+ * if one fails), parent listing the union, server-side apply in apply order, prune of what the
+ * revision does not hold — then its rollout is waited for. A failed rollout is recorded as a failed
+ * revision `rollback to N` (a failure to record only warns) and answered in `failure`; recording a
+ * successful rollback is the caller's.
+ *
+ * @throws ApplyError (plan or apply), LockLostError, KubeApiError, the signal's reason.
+ */
+export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
+  const { client, discovery, set, logger } = step;
+  const objects = sortForApply(step.stored.objects.map(revisionObject), discovery);
+  // A revision holds no per-deploy annotations: their live values are kept, so that an object the
+  // rollback does not change is not written.
+  const plan = await logger.group('Plan', () =>
+    planObjects(client, discovery, objects, {
+      ...step.apply,
+      preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
+      keepUnlessChanged: [SPREAD.source],
+    }),
+  );
+  const converged = await converge(client, discovery, set, await readParent(client, set), plan, {
+    apply: step.apply,
+    groupOf: groupOfLive(discovery),
+    prune: true,
+    logger,
+    ...(step.lock ? { lock: step.lock } : {}),
+  });
+  const report = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
+  if (!step.wait) return { applied: converged.applied, objects: report, rollout: [] };
+  try {
+    const rollout = await logger.group('Wait', () =>
+      waitForRollout(client, converged.applied, {
+        ...step.wait!,
+        onProgress: (line) => logger.info(line),
+        ...(step.apply.signal ? { signal: step.apply.signal } : {}),
+      }),
+    );
+    return { applied: converged.applied, objects: report, rollout };
+  } catch (error) {
+    if (!(error instanceof RolloutError)) throw error;
+    // The cluster holds the revision again, failing: recorded so, as a deploy's failed rollout.
+    const failed = await recordRollback(client, set, step.stored, step.target, {
+      ...(step.runUrl ? { runUrl: step.runUrl } : {}),
+      keep: step.keep,
+      failure: step.describeFailure(error),
+    }).catch((recordError: unknown) => {
+      logger.warn(`the failed rollback was not recorded: ${(recordError as Error).message}`);
+      return undefined;
+    });
+    return {
+      applied: converged.applied,
+      objects: report,
+      rollout: error.results,
+      failure: { error, ...(failed ? { revision: failed.revision } : {}) },
+    };
+  }
+}
+
+/** Apply groups from discovery, for objects read back from a revision. */
+export function groupOfLive(discovery: Pick<Discovery, 'isNamespaced'>): (o: SourcedObject) => number {
+  return (o) => {
+    const gk = groupKindOf(o.object);
+    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
+  };
+}
+
+/**
+ * A stored object with its source back from spread's `file:line` annotation (`(revision)`, line 0,
+ * without one), so that errors name the file it was deployed from.
+ */
+export function revisionObject(object: KubeObject): SourcedObject {
+  const text = object.metadata.annotations?.[SPREAD.source] ?? '';
+  const m = /^(.*):(\d+)$/.exec(text);
+  const source: Source = m ? { file: m[1]!, line: Number(m[2]) } : { file: text || '(revision)', line: 0 };
+  return { object: structuredClone(object), source };
+}
+
+function sortForApply(objects: SourcedObject[], discovery: Pick<Discovery, 'isNamespaced'>): SourcedObject[] {
+  const rank = groupOfLive(discovery);
+  return objects
+    .map((o, i) => ({ o, i }))
+    .sort((x, y) => rank(x.o) - rank(y.o) || x.i - y.i)
+    .map((x) => x.o);
+}
