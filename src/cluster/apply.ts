@@ -1,6 +1,5 @@
 import pLimit from 'p-limit';
-import { optionRef } from '../core/option-ref.js';
-import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
+import type { KubeObject, SourcedObject } from '../base/kube-object.js';
 import {
   formatGroupKind,
   groupKindOf,
@@ -9,9 +8,10 @@ import {
   isCrd,
   isGenerated,
   nameOf,
-} from '../deployment/kube-object.js';
-import { formatSource } from '../input/source.js';
-import { diffObjects, type FieldChange } from '../report/diff.js';
+} from '../base/kube-object.js';
+import { optionRef } from '../base/option-ref.js';
+import { formatSource } from '../base/source.js';
+import { diffObjects, type FieldChange } from '../deployment/diff.js';
 import { notServedMessage, removedApi } from './api-removals.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';

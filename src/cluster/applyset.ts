@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
-import type { GroupKind, KubeObject, SourcedObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isGenerated } from '../deployment/kube-object.js';
+import type { GroupKind, KubeObject, SourcedObject } from '../base/kube-object.js';
+import { formatGroupKind, groupKindOf, isGenerated } from '../base/kube-object.js';
 import { version } from '../version.js';
 import { KubeApiError, type KubeClient } from './client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';

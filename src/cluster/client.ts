@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
-import { fromJson, toJson } from '../deployment/json.js';
+import { fromJson, toJson } from '../base/json.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

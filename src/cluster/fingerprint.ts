@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { toJson } from '../deployment/json.js';
-import { isCoreSecret, type KubeObject } from '../deployment/kube-object.js';
+import { toJson } from '../base/json.js';
+import { isCoreSecret, type KubeObject } from '../base/kube-object.js';
 
 /**
  * Fingerprints of applied states, which let a plan find an object unchanged without a dry run.

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { KubeObject } from '../deployment/kube-object.js';
+import type { KubeObject } from '../base/kube-object.js';
 import { APPLYSET, type ApplySet, SPREAD } from './applyset.js';
 import { KubeApiError, type KubeClient } from './client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';

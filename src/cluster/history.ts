@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { fromJson, toJson } from '../deployment/json.js';
-import type { KubeObject } from '../deployment/kube-object.js';
+import { fromJson, toJson } from '../base/json.js';
+import type { KubeObject } from '../base/kube-object.js';
 import type { ApplySet } from './applyset.js';
 import { SPREAD } from './applyset.js';
 import { KubeApiError, type KubeClient } from './client.js';

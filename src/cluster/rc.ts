@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { toJson } from '../deployment/json.js';
-import type { KubeObject } from '../deployment/kube-object.js';
+import { toJson } from '../base/json.js';
+import type { KubeObject } from '../base/kube-object.js';
 
 /**
  * Annotation spread puts on a ReplicationController's pod template: a digest of the template as

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../deployment/kube-object.js';
+import type { KubeObject } from '../base/kube-object.js';
 import { KubeApiError, type KubeClient } from './client.js';
 
 /** managedFields entry of metav1.ObjectMeta. */

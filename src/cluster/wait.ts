@@ -1,5 +1,5 @@
-import type { KubeObject } from '../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf } from '../deployment/kube-object.js';
+import type { KubeObject } from '../base/kube-object.js';
+import { formatGroupKind, groupKindOf } from '../base/kube-object.js';
 import type { AppliedObject } from './apply.js';
 import type { KubeClient } from './client.js';
 import { objectPath } from './discovery.js';

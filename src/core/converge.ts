@@ -1,5 +1,15 @@
 import pLimit from 'p-limit';
 import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  isCrd,
+  type KubeObject,
+  nameOf,
+  type SourcedObject,
+} from '../base/kube-object.js';
+import type { Logger } from '../base/logger.js';
+import {
   type AppliedObject,
   type ApplyOptions,
   applyObjects,
@@ -23,17 +33,7 @@ import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../cluster/f
 import { findForeignObjects, type NamespaceContents } from '../cluster/foreign.js';
 import type { DeployLock } from '../cluster/lock.js';
 import type { RolloutResult } from '../cluster/wait.js';
-import {
-  formatGroupKind,
-  groupKindOf,
-  isCoreNamespace,
-  isCrd,
-  type KubeObject,
-  nameOf,
-  type SourcedObject,
-} from '../deployment/kube-object.js';
 import { type ObjectReport, objectRef, type RolloutReport } from '../report/report.js';
-import type { Logger } from './logger.js';
 
 /** spread's server-side apply field manager. */
 export const FIELD_MANAGER = 'spread';

@@ -1,5 +1,14 @@
 import path from 'node:path';
 import {
+  groupKindOf,
+  isCoreNamespace,
+  isGenerated,
+  type KubeObject,
+  type SourcedObject,
+} from '../base/kube-object.js';
+import { type Logger, traceRequests } from '../base/logger.js';
+import { optionRef } from '../base/option-ref.js';
+import {
   ApplyError,
   explainApiError,
   namespaceExists,
@@ -33,16 +42,9 @@ import { acquireLock, type DeployLock, defaultHolder, leaseName } from '../clust
 import { withTemplateHash } from '../cluster/rc.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
-import {
-  groupKindOf,
-  isCoreNamespace,
-  isGenerated,
-  type KubeObject,
-  type SourcedObject,
-} from '../deployment/kube-object.js';
+import { objectWarnings } from '../deployment/warnings.js';
 import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
-import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { applicationUrl, isUrlFrom, type UrlFrom, urlKindOf } from '../report/url.js';
 import {
@@ -55,8 +57,6 @@ import {
   sourceRef,
   splitPrune,
 } from './converge.js';
-import { type Logger, traceRequests } from './logger.js';
-import { optionRef } from './option-ref.js';
 import { readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';

@@ -1,3 +1,12 @@
+import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  type KubeObject,
+  type SourcedObject,
+} from '../base/kube-object.js';
+import { type Logger, traceRequests } from '../base/logger.js';
+import type { Source } from '../base/source.js';
 import { type AppliedObject, planObjects } from '../cluster/apply.js';
 import {
   APPLYSET,
@@ -29,14 +38,6 @@ import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js'
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../cluster/lock.js';
 import { isWaited, RolloutError, type RolloutResult, rolloutState, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
-import {
-  formatGroupKind,
-  groupKindOf,
-  isCoreNamespace,
-  type KubeObject,
-  type SourcedObject,
-} from '../deployment/kube-object.js';
-import type { Source } from '../input/source.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import {
   appliedRef,
@@ -50,7 +51,6 @@ import {
   splitPrune,
 } from './converge.js';
 import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
-import { type Logger, traceRequests } from './logger.js';
 
 /** What every Manager operation takes: where the cluster is and where to log. */
 export interface ManageOptions {

@@ -1,5 +1,5 @@
-import { type KubeObject, nameOf, type SourcedObject } from '../deployment/kube-object.js';
-import { formatSource, type InputIssue, type Source } from '../input/source.js';
+import { type KubeObject, nameOf, type SourcedObject } from '../base/kube-object.js';
+import { formatSource, type InputIssue, type Source } from '../base/source.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 
 /**

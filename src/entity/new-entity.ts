@@ -1,6 +1,6 @@
-import type { KubeObject } from '../deployment/kube-object.js';
-import { describeDocument, describeValue, isMapping, type LocatedValue } from '../input/decode.js';
-import { formatSource, type IssueList, type Source, type Trace } from '../input/source.js';
+import type { KubeObject } from '../base/kube-object.js';
+import { formatSource, type IssueList, type Source, type Trace } from '../base/source.js';
+import { describeDocument, describeValue, isMapping, type LocatedValue } from '../decode/decode.js';
 import { Container, Controller, Image, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 import { isDnsLabel, toDnsLabel } from './names.js';

@@ -1,4 +1,4 @@
-import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
+import type { KubeObject, SourcedObject } from '../base/kube-object.js';
 
 /**
  * Where the pod spec is in each kind that holds one (Kubernetes API reference, workloads): a Pod's

@@ -1,5 +1,5 @@
+import { formatSource, type InputIssue, IssueList, type Source } from '../base/source.js';
 import type { Application, Image } from '../entity/entity.js';
-import { formatSource, type InputIssue, IssueList, type Source } from '../input/source.js';
 import {
   type ImageReference,
   namesRegistry,

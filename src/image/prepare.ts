@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import type { Logger } from '../core/logger.js';
-import type { SourcedObject } from '../deployment/kube-object.js';
+import type { SourcedObject } from '../base/kube-object.js';
+import type { Logger } from '../base/logger.js';
+import { formatSource, InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Application } from '../entity/entity.js';
-import { formatSource, InputError, type InputIssue, issueText } from '../input/source.js';
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
 import { type RegistryCredential, registryHost, resolveCredential } from './credentials.js';
 import { buildImage, type DockerConnection, dockerClient, PushError, pushImage } from './docker.js';

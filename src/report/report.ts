@@ -1,6 +1,7 @@
 import type { ObjectAction, PlannedAction } from '../cluster/apply.js';
+import type { FieldChange } from '../deployment/diff.js';
 import type { ImageReport } from '../image/index.js';
-import { type FieldChange, formatChange } from './diff.js';
+import { formatChange } from './diff.js';
 
 /** One object in a report. Names and places only: never an object's data. */
 export interface ObjectReport {

@@ -1,10 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { cliText } from '../../src/cli/logger.js';
 import { ApplyError } from '../../src/cluster/apply.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import { deletes } from '../../src/core/manage.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';

@@ -16,13 +16,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Logger } from '../../src/core/logger.js';
-import { silentLogger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/base/logger.js';
+import { silentLogger } from '../../src/base/logger.js';
+import { InputError } from '../../src/base/source.js';
 import { readDeployment } from '../../src/core/read.js';
 import { packContext, readContext } from '../../src/image/context.js';
 import { BuildError, buildImage, PushError, parseDockerHost, pushImage } from '../../src/image/docker.js';
 import { CONTEXT_DIGEST_LABEL, type ImageOptions, prepareImages } from '../../src/image/prepare.js';
-import { InputError } from '../../src/input/source.js';
 import { copyDir, ROOT, uniqueName } from './helpers.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/images');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../src/base/kube-object.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
 import { informer } from '../../src/cluster/watch.js';
-import type { KubeObject } from '../../src/deployment/kube-object.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 const ns = uniqueName('itg-watch');

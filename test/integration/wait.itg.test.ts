@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
 import { RolloutError } from '../../src/cluster/wait.js';
 import { DeployError, deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 // kwok (scripts/cluster/kwok.yaml) plays only its default stages, which make every Pod Ready, and it

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { SourcedObject } from '../../../src/base/kube-object.js';
 import { ApplyError } from '../../../src/cluster/apply.js';
-import type { SourcedObject } from '../../../src/deployment/kube-object.js';
 
 const cm = (i: number): SourcedObject => ({
   object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'ns' } },

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { applySetFor, parentObject, parentState } from '../../../src/cluster/applyset.js';
 import {
   decodeFingerprints,
@@ -6,7 +7,6 @@ import {
   objectFingerprint,
   sameOwnFields,
 } from '../../../src/cluster/fingerprint.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const applied: KubeObject = {
   apiVersion: 'v1',

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { applySetFor } from '../../../src/cluster/applyset.js';
 import { isForeign } from '../../../src/cluster/foreign.js';
 import { foreignReason } from '../../../src/core/converge.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const set = applySetFor('web', 'prod');
 const other = applySetFor('api', 'prod');

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { applySetFor } from '../../../src/cluster/applyset.js';
 import {
   decodeObjects,
@@ -11,7 +12,6 @@ import {
   revisionSecretName,
   revisionsToDelete,
 } from '../../../src/cluster/history.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const deployment: KubeObject = {
   apiVersion: 'apps/v1',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { podToReplace, TEMPLATE_HASH, templateHash, withTemplateHash } from '../../../src/cluster/rc.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const rc = (image: string): KubeObject => ({
   apiVersion: 'v1',

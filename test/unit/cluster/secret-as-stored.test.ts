@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { objectError, secretAsStored, secretShapeProblem } from '../../../src/cluster/apply.js';
 import { KubeApiError } from '../../../src/cluster/client.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const secret = (fields: Record<string, unknown>): KubeObject => ({
   apiVersion: 'v1',

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import {
   currentPods,
   describeServiceExposure,
@@ -7,7 +8,6 @@ import {
   TEMPLATE_HASH,
   templateHash,
 } from '../../../src/cluster/wait.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const obj = (
   apiVersion: string,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { isWaited, rolloutState } from '../../../src/cluster/wait.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const obj = (apiVersion: string, kind: string, spec: object, status: object, generation = 1): KubeObject => ({
   apiVersion,

@@ -1,15 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { identityProblem, isGenerated, type KubeObject, nameOf } from '../../../src/base/kube-object.js';
+import { InputError, IssueList } from '../../../src/base/source.js';
 import { applySetFor, generateNameLabel, labelForApplySet, SPREAD } from '../../../src/cluster/applyset.js';
+import { decodeText } from '../../../src/decode/decode.js';
 import { Deployment } from '../../../src/deployment/deployment.js';
-import {
-  identityProblem,
-  isGenerated,
-  type KubeObject,
-  nameOf,
-} from '../../../src/deployment/kube-object.js';
 import { newEntity } from '../../../src/entity/index.js';
-import { decodeText } from '../../../src/input/decode.js';
-import { InputError, IssueList } from '../../../src/input/source.js';
 
 const job = (metadata: KubeObject['metadata']): KubeObject => ({
   apiVersion: 'batch/v1',

@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, type Node, parse } from 'yaml';
+import type { IssueList } from '../base/source.js';
 import { type DecodedValue, isMergeKey } from './decode.js';
 import { jsonKey, KUBECTL_YAML } from './kubectl-yaml.js';
-import type { IssueList } from './source.js';
 
 /**
  * YAML traps: a plain (unquoted) scalar in a field the Kubernetes API types as a string, which YAML

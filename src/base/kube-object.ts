@@ -1,4 +1,4 @@
-import type { Source } from '../input/source.js';
+import type { Source } from './source.js';
 
 /**
  * A Kubernetes object as decoded from YAML or JSON: any kind, any version. Only `apiVersion`,

@@ -1,5 +1,5 @@
-import type { SourcedObject } from '../deployment/kube-object.js';
-import type { Source } from '../input/source.js';
+import type { SourcedObject } from '../base/kube-object.js';
+import type { Source } from '../base/source.js';
 
 /** A warning about an object that is valid but probably not what was meant, with its place. */
 export interface ObjectWarning {
