@@ -57,3 +57,12 @@ export function fromJson(text: string): unknown {
     return n >= INT64_MIN && n <= INT64_MAX ? n : value;
   });
 }
+
+/** {@link toJson} with object keys sorted, so that equal values give equal text whatever their key order. */
+export function stableJson(v: unknown): string {
+  return toJson(v, (_k, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : value,
+  );
+}

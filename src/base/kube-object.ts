@@ -22,6 +22,22 @@ export interface ObjectMeta {
 }
 
 /**
+ * One entry of `metadata.managedFields` (metav1.ManagedFieldsEntry, Kubernetes API reference): which
+ * field manager owns which fields (`fieldsV1`, a FieldsV1 set), by apply or by update.
+ */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: 'Apply' | 'Update';
+  apiVersion?: string;
+  /** RFC 3339 time of the last change by this manager. */
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+  /** The subresource the entry is for (`status`, `scale`); absent for the object itself. */
+  subresource?: string;
+}
+
+/**
  * A group and kind, as in k8s.io/apimachinery's schema.GroupKind. The core group is `''`.
  * Written as `Kind` for the core group and `Kind.group` otherwise (kubectl's notation, also the
  * ApplySet `contains-group-kinds` notation).

@@ -1,5 +1,7 @@
 import pLimit from 'p-limit';
-import type { KubeObject, SourcedObject } from '../base/kube-object.js';
+import { conditionsOf, isCrdEstablished } from '../base/conditions.js';
+import { stableJson } from '../base/json.js';
+import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../base/kube-object.js';
 import {
   formatGroupKind,
   groupKindOf,
@@ -16,8 +18,8 @@ import { notServedMessage, removedApi } from './api-removals.js';
 import { isUnavailable, KubeApiError, type KubeClient } from './client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from './discovery.js';
 import { type FieldsV1, removedFields, withoutFields } from './fieldset.js';
-import { applyEntries, objectFingerprint, stableJson } from './fingerprint.js';
-import { isTakenOver, type ManagedFieldsEntry, takenOverManagers, takeOverFields } from './takeover.js';
+import { applyEntries, objectFingerprint } from './fingerprint.js';
+import { isTakenOver, takenOverManagers, takeOverFields } from './takeover.js';
 
 /** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
 export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
@@ -681,7 +683,7 @@ export async function applyObjects(
     // kind, unless a later object could not be resolved when the plan was made.
     const crds = done.filter(
       (d): d is AppliedObject =>
-        d !== undefined && isCrd(d.object) && !(d.action === 'unchanged' && isEstablished(d.live)),
+        d !== undefined && isCrd(d.object) && !(d.action === 'unchanged' && isCrdEstablished(d.live)),
     );
     const unresolved = order.some((x) => x > g && groups.get(x)!.some((p) => !p.resource));
     if (crds.length > 0 || (unresolved && done.some((d) => d !== undefined && isCrd(d.object)))) {
@@ -1027,12 +1029,11 @@ async function waitEstablished(client: KubeClient, crd: AppliedObject, signal?: 
   const deadline = Date.now() + 60_000;
   for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
     const live = await client.getOrUndefined<KubeObject>(path, signal);
-    if (isEstablished(live)) return;
+    if (isCrdEstablished(live)) return;
     if (Date.now() > deadline) {
       // Why, as the server says it (e.g. NamesAccepted False, ListKindConflict, when another CRD
       // already defines the names).
-      const conditions = (live?.status as { conditions?: CrdCondition[] } | undefined)?.conditions ?? [];
-      const why = conditions
+      const why = conditionsOf(live)
         .filter((c) => c.status !== 'True')
         .map(
           (c) =>
@@ -1072,20 +1073,6 @@ async function waitDiscovered(
     signal?.throwIfAborted();
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
-}
-
-/** A condition of a CRD's status (apiextensions.k8s.io/v1 CustomResourceDefinitionCondition). */
-interface CrdCondition {
-  readonly type: string;
-  readonly status: string;
-  readonly reason?: string;
-  readonly message?: string;
-}
-
-/** Whether a CRD's `Established` condition is True. */
-function isEstablished(crd: KubeObject | undefined): boolean {
-  const conditions = (crd?.status as { conditions?: CrdCondition[] } | undefined)?.conditions;
-  return (conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
 }
 
 /** Whether the server rejected a change of an immutable field (422 Invalid, "field is immutable"). */

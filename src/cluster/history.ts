@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { fromJson, toJson } from '../base/json.js';
 import type { KubeObject } from '../base/kube-object.js';
+import { CONTAINER_LISTS, podSpecOf } from '../base/workload.js';
 import type { ApplySet } from './applyset.js';
 import { SPREAD } from './applyset.js';
 import { KubeApiError, type KubeClient } from './client.js';
@@ -101,24 +102,16 @@ export function decodeObjects(data: string): KubeObject[] {
 }
 
 /**
- * The images of the objects' containers (init, regular, ephemeral; Pods and pod templates, also
- * a CronJob's), deduplicated and sorted, with the digest of those pinned `@sha256:…`.
+ * The images of the objects' containers (init, regular, ephemeral; Pods, PodTemplates, the
+ * workloads' pod templates and custom workloads' `spec.template`), deduplicated and sorted, with the digest of those pinned `@sha256:…`.
  */
 export function imagesOf(objects: readonly KubeObject[]): RevisionImage[] {
   const found = new Set<string>();
-  const visitPodSpec = (spec: unknown) => {
-    const s = (spec ?? {}) as Record<string, { image?: string }[] | undefined>;
-    for (const list of [s.initContainers, s.containers, s.ephemeralContainers])
-      for (const c of list ?? []) if (c.image) found.add(c.image);
-  };
   for (const o of objects) {
-    const spec = (o.spec ?? {}) as {
-      template?: { spec?: unknown };
-      jobTemplate?: { spec?: { template?: { spec?: unknown } } };
-    };
-    if (o.kind === 'Pod') visitPodSpec(o.spec);
-    visitPodSpec(spec.template?.spec);
-    visitPodSpec(spec.jobTemplate?.spec?.template?.spec);
+    const spec = podSpecOf(o, { customKinds: true }) as
+      | Record<string, { image?: string }[] | undefined>
+      | undefined;
+    for (const list of CONTAINER_LISTS) for (const c of spec?.[list] ?? []) if (c.image) found.add(c.image);
   }
   return [...found].sort().map((image) => {
     const at = image.indexOf('@');

@@ -1,16 +1,5 @@
-import type { KubeObject } from '../base/kube-object.js';
+import type { KubeObject, ManagedFieldsEntry } from '../base/kube-object.js';
 import { KubeApiError, type KubeClient } from './client.js';
-
-/** managedFields entry of metav1.ObjectMeta. */
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update';
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
 
 /**
  * Field managers that client-side `kubectl apply` (and `kubectl create`/`edit` before a first

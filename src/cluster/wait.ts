@@ -1,3 +1,4 @@
+import { isCrdEstablished, isPodReady } from '../base/conditions.js';
 import type { KubeObject } from '../base/kube-object.js';
 import { formatGroupKind, groupKindOf } from '../base/kube-object.js';
 import type { AppliedObject } from './apply.js';
@@ -268,8 +269,7 @@ export function rolloutState(o: KubeObject, context: RolloutContext = {}): Rollo
       const names = conditions.find((c) => c.type === 'NamesAccepted');
       if (names?.status === 'False')
         return { done: false, failed: true, message: `names not accepted: ${names.message ?? ''}` };
-      if (conditions.some((c) => c.type === 'Established' && c.status === 'True'))
-        return ready('established');
+      if (isCrdEstablished(o)) return ready('established');
       return pending('not established yet');
     }
     case 'Service': {
@@ -281,13 +281,6 @@ export function rolloutState(o: KubeObject, context: RolloutContext = {}): Rollo
     default:
       return ready('applied');
   }
-}
-
-/** Whether the pod's Ready condition is True. */
-export function isPodReady(pod: KubeObject): boolean {
-  const conditions = ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)
-    ?.conditions ?? []) as { type: string; status: string }[];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 function ownedBy(pod: KubeObject, owner: KubeObject): boolean {

@@ -51,6 +51,22 @@ describe('revisions', () => {
     ]);
   });
 
+  test('imagesOf reads the pod template of a PodTemplate and of a custom workload', () => {
+    const podTemplate: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: { name: 't' },
+      template: { spec: { containers: [{ name: 't', image: 'nginx:1.27' }] } },
+    };
+    const rollout: KubeObject = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'r' },
+      spec: { template: { spec: { containers: [{ name: 'r', image: 'redis:7' }] } } },
+    };
+    expect(imagesOf([podTemplate, rollout])).toEqual([{ image: 'nginx:1.27' }, { image: 'redis:7' }]);
+  });
+
   test('the revision Secret and back', () => {
     const set = applySetFor('web', 'prod');
     const secret = revisionSecret(set, 7, {
