@@ -99,6 +99,34 @@ export function nameOf(object: KubeObject): string {
   return isGenerated(object) ? `${object.metadata.generateName}*` : (object.metadata.name ?? '');
 }
 
+/** What names an object in kubectl's notation: its kind and name, its namespace and apiVersion when known. */
+export interface ObjectRef {
+  readonly kind: string;
+  readonly name?: string | undefined;
+  readonly namespace?: string | undefined;
+  readonly apiVersion?: string;
+}
+
+/**
+ * kubectl's `kind/name` notation, the kind lower-cased as `kubectl get deployment/web` takes it:
+ * `deployment/web -n prod` (` -n NAMESPACE` when `ref.namespace` is set). With `group`, the API group
+ * after the kind and no namespace, as kubectl prints objects: `deployment.apps/web`.
+ */
+export function formatObjectRef(ref: ObjectRef, options: { group?: boolean } = {}): string {
+  const kind = ref.kind.toLowerCase();
+  if (options.group) {
+    const group = ref.apiVersion?.includes('/') ? `.${ref.apiVersion.split('/')[0]}` : '';
+    return `${kind}${group}/${ref.name}`;
+  }
+  return `${kind}/${ref.name}${ref.namespace ? ` -n ${ref.namespace}` : ''}`;
+}
+
+/** An object for messages: its GroupKind, then `namespace/name` (or the name alone): `Deployment.apps prod/web`. */
+export function formatObject(object: KubeObject): string {
+  const namespace = object.metadata.namespace;
+  return `${formatGroupKind(groupKindOf(object))} ${namespace ? `${namespace}/` : ''}${nameOf(object)}`;
+}
+
 /**
  * What keeps a decoded value from being a Kubernetes object spread can apply: not a mapping, or no
  * apiVersion, kind, or metadata.name or generateName. Returns the problem as a message, or

@@ -4,13 +4,14 @@ import { stableJson } from '../base/json.js';
 import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../base/kube-object.js';
 import {
   formatGroupKind,
+  formatObject,
   groupKindOf,
   isCoreNamespace,
   isCoreSecret,
   isCrd,
   isGenerated,
-  nameOf,
 } from '../base/kube-object.js';
+import { APPLYSET, SPREAD } from '../base/labels.js';
 import { optionRef } from '../base/option-ref.js';
 import { formatSource } from '../base/source.js';
 import { diffObjects, type FieldChange } from '../deployment/diff.js';
@@ -206,9 +207,7 @@ export function groupedFailureLines(failures: readonly ObjectFailure[]): string[
 
 /** `Deployment default/web (deployment.yaml:1)` */
 export function describeObject(o: SourcedObject): string {
-  const m = o.object.metadata;
-  const name = m.namespace ? `${m.namespace}/${nameOf(o.object)}` : nameOf(o.object);
-  return `${formatGroupKind(groupKindOf(o.object))} ${name} (${formatSource(o.source)})`;
+  return `${formatObject(o.object)} (${formatSource(o.source)})`;
 }
 
 /**
@@ -320,12 +319,12 @@ export async function planObjects(
       const path = objectPath(resource, ns, o.object.metadata.name);
       try {
         const live = await readLive(resource, o, path);
-        const owner = live?.metadata.labels?.[PART_OF];
+        const owner = live?.metadata.labels?.[APPLYSET.partOf];
         if (live && owner && options.applySetId && owner !== options.applySetId && !options.adopt) {
           const other = await ownerName(client, owner, live.metadata.namespace, options.signal);
           failures.push({
             object: o,
-            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: ${optionRef('adopt')})`,
+            message: `belongs to another deployment${other ? ` (${other})` : ''}: its ${APPLYSET.partOf} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: ${optionRef('adopt')})`,
           });
           return undefined;
         }
@@ -334,7 +333,7 @@ export async function planObjects(
         if (live && !owner && options.applySetId && !options.adopt) {
           failures.push({
             object: o,
-            message: `exists, but no spread deployment owns it (no ${PART_OF} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (${optionRef('adopt')}; with ${optionRef('force-conflicts')} where another manager owns its fields)`,
+            message: `exists, but no spread deployment owns it (no ${APPLYSET.partOf} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (${optionRef('adopt')}; with ${optionRef('force-conflicts')} where another manager owns its fields)`,
           });
           return undefined;
         }
@@ -879,8 +878,6 @@ export async function createObject(
   return res.body;
 }
 
-const PART_OF = 'applyset.kubernetes.io/part-of';
-
 /** The deployment (`namespace/name`) whose ApplySet parent carries `id`, if it can be found. */
 async function ownerName(
   client: KubeClient,
@@ -895,11 +892,11 @@ async function ownerName(
     const list = await client.request<{ items: KubeObject[] }>({
       method: 'GET',
       path,
-      query: { labelSelector: `applyset.kubernetes.io/id=${id}` },
+      query: { labelSelector: `${APPLYSET.id}=${id}` },
       signal,
     });
     const parent = list.body.items[0];
-    const name = parent?.metadata.annotations?.['spread.rsprd.com/deployment'];
+    const name = parent?.metadata.annotations?.[SPREAD.deployment];
     return parent
       ? `spread deployment ${parent.metadata.namespace}/${name ?? parent.metadata.name}`
       : undefined;

@@ -1,33 +1,10 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { fromJson, toJson } from '../base/json.js';
 import type { KubeObject } from '../base/kube-object.js';
+import { HISTORY, MANAGED_BY_SPREAD, revisionSecretName, SPREAD } from '../base/labels.js';
 import { CONTAINER_LISTS, podSpecOf } from '../base/workload.js';
 import type { ApplySet } from './applyset.js';
-import { SPREAD } from './applyset.js';
 import { KubeApiError, type KubeClient } from './client.js';
-
-/** Labels and annotations of revision Secrets, and the parent's current-revision annotation. */
-export const HISTORY = {
-  /** Secret type of a revision (like Helm's `helm.sh/release.v1`). */
-  type: 'spread.rsprd.com/revision',
-  /** Label: the ApplySet id of the deployment (not `applyset.kubernetes.io/part-of`: revisions are never pruned). */
-  applySet: 'spread.rsprd.com/applyset-id',
-  /** Label and annotation: the revision number; on the parent, the current revision. */
-  revision: 'spread.rsprd.com/revision',
-  time: 'spread.rsprd.com/time',
-  commit: 'spread.rsprd.com/commit',
-  runUrl: 'spread.rsprd.com/run-url',
-  /** JSON array of {@link RevisionImage}. */
-  images: 'spread.rsprd.com/images',
-  /** Why the revision was made beyond a deploy, e.g. `rollback to 3`. */
-  description: 'spread.rsprd.com/description',
-  /** {@link RevisionStatus} of the revision; absent on revisions recorded before it existed (deployed). */
-  status: 'spread.rsprd.com/status',
-  objectCount: 'spread.rsprd.com/object-count',
-  /** Field manager of the parent's current-revision annotation: a manager of its own, so that the
-   * parent's own apply (manager `spread`, which does not list it) does not remove it. */
-  fieldManager: 'spread-history',
-} as const;
 
 /**
  * How a revision's rollout ended: `deployed` (ready), or `failed` (applied, but the rollout failed or
@@ -82,11 +59,6 @@ export interface RevisionInput {
   readonly images?: readonly RevisionImage[];
   /** Default: now. */
   readonly time?: Date;
-}
-
-/** The revision Secret's name: `spread.<deployment>.v<N>` (Helm's `sh.helm.release.v1.<name>.v<N>` in spread's words). */
-export function revisionSecretName(deployment: string, revision: number): string {
-  return `spread.${deployment}.v${revision}`;
 }
 
 /** The object set as stored: JSON, gzip, base64 (a Secret's `data` value holds the gzip bytes). */
@@ -144,7 +116,7 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
         [HISTORY.applySet]: set.id,
         [SPREAD.deployment]: set.name,
         [HISTORY.revision]: String(revision),
-        [SPREAD.managedBy]: 'spread',
+        [SPREAD.managedBy]: MANAGED_BY_SPREAD,
       },
       annotations,
     },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { MANAGED_BY_SPREAD, SPREAD, spreadObjectName } from '../base/labels.js';
 import { KubeApiError, type KubeClient } from './client.js';
 
 /** A coordination.k8s.io/v1 Lease as spread reads and writes it. */
@@ -76,7 +77,7 @@ export class LockLostError extends Error {
 
 /** The Lease of a deployment: `spread.<name>`, in the deployment's namespace (beside its ApplySet parent). */
 export function leaseName(deployment: string): string {
-  return `spread.${deployment}`;
+  return spreadObjectName(deployment);
 }
 
 /** The default holder identity: the CI run's URL when given, else `<hostname>/<pid>`, then ` #` and 6 random hex digits. */
@@ -152,8 +153,8 @@ export async function acquireLock(
                 name,
                 namespace,
                 labels: {
-                  'app.kubernetes.io/managed-by': 'spread',
-                  'spread.rsprd.com/deployment': deployment,
+                  [SPREAD.managedBy]: MANAGED_BY_SPREAD,
+                  [SPREAD.deployment]: deployment,
                 },
               },
               spec: {

@@ -2,13 +2,7 @@ import { createHash } from 'node:crypto';
 import { isPodReady } from '../base/conditions.js';
 import { stableJson } from '../base/json.js';
 import type { KubeObject } from '../base/kube-object.js';
-
-/**
- * Annotation spread puts on a ReplicationController's pod template: a digest of the template as
- * applied. Pods made from the template carry it, so the pods of an older template can be told apart
- * (ReplicationControllers, unlike Deployments, have no pod-template-hash of their own).
- */
-export const TEMPLATE_HASH = 'spread.rsprd.com/template-hash';
+import { TEMPLATE_HASH } from '../base/labels.js';
 
 /** The first 16 hex digits of the SHA-256 of the template's JSON with sorted keys, without the hash itself. */
 export function templateHash(template: unknown): string {

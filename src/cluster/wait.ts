@@ -1,6 +1,7 @@
 import { isCrdEstablished, isPodReady } from '../base/conditions.js';
 import type { KubeObject } from '../base/kube-object.js';
-import { formatGroupKind, groupKindOf } from '../base/kube-object.js';
+import { formatGroupKind, formatObject, groupKindOf } from '../base/kube-object.js';
+import { KUBERNETES, TEMPLATE_HASH } from '../base/labels.js';
 import type { AppliedObject } from './apply.js';
 import type { KubeClient } from './client.js';
 import { objectPath } from './discovery.js';
@@ -13,7 +14,7 @@ import {
   pullError,
   selectorString,
 } from './pods.js';
-import { podToReplace, TEMPLATE_HASH } from './rc.js';
+import { podToReplace } from './rc.js';
 import { informer } from './watch.js';
 
 /** Where one object's rollout stands. `done` and `failed` are final. */
@@ -66,7 +67,7 @@ export class RolloutError extends Error {
   }
 }
 
-export { TEMPLATE_HASH, templateHash } from './rc.js';
+export { templateHash } from './rc.js';
 
 /** Kinds spread waits for; others are ready once applied. */
 const WAITED = new Set([
@@ -329,12 +330,12 @@ export function currentPods(
     return [];
   switch (gk) {
     case 'Deployment.apps': {
-      const revision = o.metadata.annotations?.['deployment.kubernetes.io/revision'];
+      const revision = o.metadata.annotations?.[KUBERNETES.deploymentRevision];
       const rs = replicaSets.find(
         (r) =>
           ownedBy(r, o) &&
           revision !== undefined &&
-          r.metadata.annotations?.['deployment.kubernetes.io/revision'] === revision,
+          r.metadata.annotations?.[KUBERNETES.deploymentRevision] === revision,
       );
       if (!rs) return replicaSets.length > 0 ? [] : [...pods];
       const hash = label(rs, 'pod-template-hash');
@@ -746,6 +747,5 @@ export async function waitForRollout(
 }
 
 function name(a: AppliedObject): string {
-  const m = a.object.metadata;
-  return `${formatGroupKind(groupKindOf(a.object))} ${m.namespace ? `${m.namespace}/` : ''}${m.name}`;
+  return formatObject(a.object);
 }

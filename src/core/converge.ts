@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import {
   formatGroupKind,
+  formatObjectRef,
   groupKindOf,
   isCoreNamespace,
   isCrd,
@@ -8,6 +9,7 @@ import {
   nameOf,
   type SourcedObject,
 } from '../base/kube-object.js';
+import { SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
 import {
   type AppliedObject,
@@ -24,7 +26,6 @@ import {
   type PruneCandidate,
   parentHolds,
   parentObject,
-  SPREAD,
   writeParent,
 } from '../cluster/applyset.js';
 import { KubeApiError, type KubeClient } from '../cluster/client.js';
@@ -397,6 +398,5 @@ export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
 }
 
 function describe(a: AppliedObject): string {
-  const r = sourceRef(a);
-  return `${r.kind.toLowerCase()}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''}`;
+  return formatObjectRef(sourceRef(a));
 }

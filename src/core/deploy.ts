@@ -6,6 +6,7 @@ import {
   type KubeObject,
   type SourcedObject,
 } from '../base/kube-object.js';
+import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
 import { optionRef } from '../base/option-ref.js';
 import {
@@ -17,14 +18,7 @@ import {
   planObjects,
   removedApiFailures,
 } from '../cluster/apply.js';
-import {
-  applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
-  findPruneCandidates,
-  labelForApplySet,
-  readParent,
-  SPREAD,
-} from '../cluster/applyset.js';
+import { applySetFor, findPruneCandidates, labelForApplySet, readParent } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery, objectPath } from '../cluster/discovery.js';
 import { findForeignObjects } from '../cluster/foreign.js';
@@ -399,7 +393,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
               );
             const back = stored.objects.map((object) => ({
               object,
-              source: { file: object.metadata.annotations?.['spread.rsprd.com/source'] ?? '', line: 0 },
+              source: { file: object.metadata.annotations?.[SPREAD.source] ?? '', line: 0 },
             }));
             // Ownership is checked as in a deploy: an object made by hand since the revision was
             // current is not taken over (unless --adopt).

@@ -1,25 +1,31 @@
 import {
   formatGroupKind,
+  formatObjectRef,
   groupKindOf,
   isCoreNamespace,
   type KubeObject,
   type SourcedObject,
 } from '../base/kube-object.js';
+import {
+  APPLYSET,
+  DEPLOY_ANNOTATION_KEYS,
+  HISTORY,
+  MANAGED_BY_SPREAD,
+  revisionSecretName,
+  SPREAD,
+} from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
 import type { Source } from '../base/source.js';
 import { type AppliedObject, planObjects } from '../cluster/apply.js';
 import {
-  APPLYSET,
   type ApplySet,
   applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
   deleteObjects,
   findPruneCandidates,
   type ParentState,
   type PruneCandidate,
   parentState,
   readParent,
-  SPREAD,
 } from '../cluster/applyset.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
@@ -27,7 +33,6 @@ import { findForeignObjects, type NamespaceContents } from '../cluster/foreign.j
 import {
   currentRevision,
   deleteRevisions,
-  HISTORY,
   lastGoodRevision,
   listRevisions,
   type RevisionSummary,
@@ -308,7 +313,7 @@ export async function list(options: ManageOptions): Promise<DeploymentSummary[]>
       let updated = String(p.metadata.creationTimestamp ?? '');
       if (revision !== undefined) {
         const secret = await client.getOrUndefined<KubeObject>(
-          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(`spread.${name}.v${revision}`)}`,
+          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(revisionSecretName(name, revision))}`,
         );
         updated = secret?.metadata.annotations?.[HISTORY.time] ?? updated;
       }
@@ -495,7 +500,7 @@ export function keptNamespaceReason(namespace: string, contents: NamespaceConten
 async function releaseObject(client: KubeClient, candidate: PruneCandidate): Promise<void> {
   const { object } = candidate;
   const labels: Record<string, null> = { [APPLYSET.partOf]: null };
-  if (object.metadata.labels?.[SPREAD.managedBy] === 'spread') labels[SPREAD.managedBy] = null;
+  if (object.metadata.labels?.[SPREAD.managedBy] === MANAGED_BY_SPREAD) labels[SPREAD.managedBy] = null;
   const annotations = Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null]));
   await client.request({
     method: 'PATCH',
@@ -614,6 +619,5 @@ function sortForApply(objects: SourcedObject[], discovery: Discovery): SourcedOb
 }
 
 function ref(o: KubeObject): string {
-  const m = o.metadata;
-  return `${o.kind.toLowerCase()}/${m.name}${m.namespace ? ` -n ${m.namespace}` : ''}`;
+  return formatObjectRef({ kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace });
 }

@@ -6,18 +6,17 @@ import {
   nameOf,
   type SourcedObject,
 } from '../base/kube-object.js';
+import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
 import { optionRef } from '../base/option-ref.js';
 import { formatIssue, formatSource } from '../base/source.js';
 import { ApplyError, type ObjectFailure, type PlannedObject, planObjects } from '../cluster/apply.js';
 import {
   applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
   findPruneCandidates,
   labelForApplySet,
   type PruneCandidate,
   readParent,
-  SPREAD,
 } from '../cluster/applyset.js';
 import { KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';

@@ -2,6 +2,7 @@ import { structuredPatch } from 'diff';
 import diff from 'microdiff';
 import { toJson } from '../base/json.js';
 import { isCoreSecret, type KubeObject } from '../base/kube-object.js';
+import { KUBERNETES } from '../base/labels.js';
 import { REDACTED } from './render.js';
 
 /** One changed field between the live object and what the apply would make of it. */
@@ -27,8 +28,7 @@ const CONTEXT = 24;
 /** Lines of a line diff shown at most; the rest are counted. */
 export const MAX_DIFF_LINES = 200;
 
-/** The annotation client-side `kubectl apply` keeps the applied object in (a Secret's values with it). */
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const LAST_APPLIED = KUBERNETES.lastApplied;
 
 /** Fields every write or the server changes, which say nothing about what the user changed. */
 const IGNORED = new Set([

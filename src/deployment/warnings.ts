@@ -1,4 +1,5 @@
 import type { SourcedObject } from '../base/kube-object.js';
+import { KUBERNETES } from '../base/labels.js';
 import type { Source } from '../base/source.js';
 import { CONTAINER_LISTS, podSpecOf } from '../base/workload.js';
 
@@ -29,7 +30,7 @@ export function objectWarnings(objects: readonly SourcedObject[]): ObjectWarning
     if (object.kind === 'Endpoints' && object.apiVersion === 'v1')
       endpointsFor.add(`${ns}/${object.metadata.name}`);
     if (object.kind === 'EndpointSlice') {
-      const service = object.metadata.labels?.['kubernetes.io/service-name'];
+      const service = object.metadata.labels?.[KUBERNETES.serviceName];
       if (service) endpointsFor.add(`${ns}/${service}`);
     }
   }

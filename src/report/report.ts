@@ -1,3 +1,4 @@
+import { formatObjectRef } from '../base/kube-object.js';
 import type { ObjectAction, PlannedAction } from '../cluster/apply.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ImageReport } from '../image/index.js';
@@ -111,8 +112,7 @@ export function countActions(
 
 /** `replicationcontroller/mattermost` — kubectl's `kind/name` notation, lower-case kind. */
 export function objectRef(o: Pick<ObjectReport, 'kind' | 'name' | 'apiVersion'>): string {
-  const group = o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : '';
-  return `${o.kind.toLowerCase()}${group}/${o.name}`;
+  return formatObjectRef(o, { group: true });
 }
 
 /** What happened to an image, in words: `built and pushed`, `built`, `pushed`, `unchanged`, or (plan) `to build`. */

@@ -1,15 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
+import { HISTORY, revisionSecretName } from '../../../src/base/labels.js';
 import { applySetFor } from '../../../src/cluster/applyset.js';
 import {
   decodeObjects,
   encodeObjects,
-  HISTORY,
   imagesOf,
   lastGoodRevision,
   parseRevisionSecret,
   revisionSecret,
-  revisionSecretName,
   revisionsToDelete,
 } from '../../../src/cluster/history.js';
 

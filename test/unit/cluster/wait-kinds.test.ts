@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
+import { TEMPLATE_HASH } from '../../../src/base/labels.js';
 import {
   currentPods,
   describeServiceExposure,
   isWaited,
   rolloutState,
-  TEMPLATE_HASH,
   templateHash,
 } from '../../../src/cluster/wait.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { identityProblem, isGenerated, type KubeObject, nameOf } from '../../../src/base/kube-object.js';
+import { SPREAD } from '../../../src/base/labels.js';
 import { InputError, IssueList } from '../../../src/base/source.js';
-import { applySetFor, generateNameLabel, labelForApplySet, SPREAD } from '../../../src/cluster/applyset.js';
+import { applySetFor, generateNameLabel, labelForApplySet } from '../../../src/cluster/applyset.js';
 import { decodeText } from '../../../src/decode/decode.js';
 import { Deployment } from '../../../src/deployment/deployment.js';
 import { newEntity } from '../../../src/entity/index.js';
