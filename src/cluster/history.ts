@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { fromJson, toJson } from '../base/json.js';
 import type { KubeObject } from '../base/kube-object.js';
 import { HISTORY, MANAGED_BY_SPREAD, revisionSecretName, SPREAD } from '../base/labels.js';
+import { splitReference } from '../base/reference.js';
 import { CONTAINER_LISTS, podSpecOf } from '../base/workload.js';
 import type { ApplySet } from './applyset.js';
 import { KubeApiError, type KubeClient } from './client.js';
@@ -86,8 +87,8 @@ export function imagesOf(objects: readonly KubeObject[]): RevisionImage[] {
     for (const list of CONTAINER_LISTS) for (const c of spec?.[list] ?? []) if (c.image) found.add(c.image);
   }
   return [...found].sort().map((image) => {
-    const at = image.indexOf('@');
-    return at >= 0 ? { image, digest: image.slice(at + 1) } : { image };
+    const { digest } = splitReference(image);
+    return digest !== undefined ? { image, digest } : { image };
   });
 }
 

@@ -8,6 +8,7 @@ import {
 } from '../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
+import { isDnsLabel, toDnsLabel } from '../base/names.js';
 import { optionRef } from '../base/option-ref.js';
 import {
   ApplyError,
@@ -37,7 +38,6 @@ import { withTemplateHash } from '../cluster/rc.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../cluster/wait.js';
 import { applyRank } from '../deployment/deployment.js';
 import { objectWarnings } from '../deployment/warnings.js';
-import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { applicationUrl, isUrlFrom, type UrlFrom, urlKindOf } from '../report/url.js';

@@ -1,5 +1,6 @@
 import type { SourcedObject } from '../base/kube-object.js';
 import { KUBERNETES } from '../base/labels.js';
+import { splitReference } from '../base/reference.js';
 import type { Source } from '../base/source.js';
 import { CONTAINER_LISTS, podSpecOf } from '../base/workload.js';
 
@@ -62,11 +63,10 @@ export function objectWarnings(objects: readonly SourcedObject[]): ObjectWarning
 export function floatingTag(image: string): string | undefined {
   if (image.startsWith('&')) return undefined;
   if (image === '') return 'which is empty';
-  if (image.includes('@')) return undefined;
-  const last = image.slice(image.lastIndexOf('/') + 1);
-  const colon = last.indexOf(':');
-  if (colon < 0) return 'which has no tag (so :latest)';
-  if (last.slice(colon + 1) === 'latest') return 'which is tagged :latest';
+  const { tag, digest } = splitReference(image);
+  if (digest !== undefined) return undefined;
+  if (tag === undefined) return 'which has no tag (so :latest)';
+  if (tag === 'latest') return 'which is tagged :latest';
   return undefined;
 }
 

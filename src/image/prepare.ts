@@ -4,6 +4,7 @@ import type Docker from 'dockerode';
 import type { SourcedObject } from '../base/kube-object.js';
 import { CONTEXT_DIGEST_LABEL } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
+import { familiarName, type ImageReference, isValidTag } from '../base/reference.js';
 import { formatSource, InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Application } from '../entity/entity.js';
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
@@ -12,7 +13,6 @@ import { buildImage, type DockerConnection, dockerClient, PushError, pushImage }
 import { LayerCache, type LayerCacheOptions, layerCacheKey, layerCacheName } from './layer-cache.js';
 import { pinImages } from './pin.js';
 import { type PlannedBuild, planBuilds } from './plan.js';
-import { familiarName, type ImageReference, isValidTag } from './reference.js';
 import { RegistryAuthError, RegistryClient } from './registry.js';
 
 /** Options of {@link prepareImages}; front ends fill them from flags, inputs and the environment. */
