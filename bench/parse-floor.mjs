@@ -1,6 +1,6 @@
 // The no-op's parse floor (bench/bench.mjs, "extras"): a fresh Node process that only reads and parses
 // every YAML/JSON file under a directory with the yaml library, with the options spread's decoder
-// uses (src/input/decode.ts), and exits. No spread code runs: the time a Node deploy tool that reads
+// uses (src/decode/decode.ts), and exits. No spread code runs: the time a Node deploy tool that reads
 // this directory with this library spends before it can do anything else.
 //
 //   node bench/parse-floor.mjs DIR

@@ -1,3 +1,5 @@
+import picomatch from 'picomatch';
+
 /**
  * The `environments` input: which kubeconfig context a branch deploys to.
  *
@@ -9,8 +11,10 @@
  * feature/**=preview
  * ```
  *
- * Patterns are globs over the branch name: `*` matches any run of characters except `/`, `**` any run
- * including `/`, `?` one character except `/`; everything else is literal. Blank lines and lines
+ * Patterns are globs over the branch name, matched by picomatch (the glob rules of GitHub's branch
+ * filters): `*` matches any run of characters except `/`, `**` any run including `/` (`release/**`
+ * also matches `release`), `?` one character except `/`; `[abc]`, `{a,b}` and a leading `!` as in
+ * shell globs; a leading `.` in a segment is matched like any other character. Blank lines and lines
  * starting with `#` are ignored. A branch no rule matches is not deployed (the step ends with a notice).
  */
 
@@ -43,7 +47,7 @@ export function parseEnvironments(text: string): EnvironmentRule[] {
 
 /** Whether `branch` matches the glob `pattern` (see the module's rules). */
 export function matchBranch(pattern: string, branch: string): boolean {
-  return globRegExp(pattern).test(branch);
+  return picomatch.isMatch(branch, pattern, { dot: true });
 }
 
 /** The first rule matching `branch`, or undefined. */
@@ -82,18 +86,4 @@ export function branchFor(ref: RefInfo, mode: string): string {
     if (branch) return branch;
   }
   return ref.refName;
-}
-
-function globRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*' && pattern[i + 1] === '*') {
-      re += '.*';
-      i++;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
 }

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
-import type { Logger } from '../core/logger.js';
-import { inputSpelling, type OptionKey, phraseOptions } from '../core/option-ref.js';
-import { formatSource } from '../input/source.js';
+import type { Logger } from '../base/logger.js';
+import { inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';
+import { formatSource } from '../base/source.js';
 
 /** How the Action names a deploy option in its messages: its input, `the input replace: true`. */
 export const actionOption = (key: OptionKey): string => inputSpelling(key);

@@ -2,24 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
+import { toDnsLabel } from '../base/names.js';
+import { phraseOptionsIn } from '../base/option-ref.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
 import { DeployError, deploy } from '../core/deploy.js';
 import { type LocatedFailure, locatedFailures } from '../core/errors.js';
 import { deletes } from '../core/manage.js';
-import { phraseOptionsIn } from '../core/option-ref.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
-import { toDnsLabel } from '../entity/names.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
 import { formatPlanMarkdown, planMarker, renderDeployComment, renderPlanComment } from '../report/comment.js';
 import { countActions } from '../report/report.js';
-import {
-  addDeploySummary,
-  addFailureSummary,
-  type Operation,
-  type SummaryReport,
-} from '../report/summary.js';
 import { describeCommentError, pullRequestsOf, upsertComment } from './comment.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
@@ -28,6 +22,7 @@ import { prepareKubeconfig } from './kubeconfig.js';
 import { actionsLayerCache } from './layer-cache.js';
 import { actionOption, actionText, createActionLogger } from './logger.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
+import { addDeploySummary, addFailureSummary, type Operation, type SummaryReport } from './summary.js';
 
 /**
  * The Action: inputs → target context → kubeconfig → deploy (read, plan, apply, prune, wait: the

@@ -1,6 +1,6 @@
-import type { Logger } from '../core/logger.js';
-import { inputSpelling, type OptionKey, phraseOptions } from '../core/option-ref.js';
-import { formatSource } from '../input/source.js';
+import type { Logger } from '../base/logger.js';
+import { inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';
+import { formatSource } from '../base/source.js';
 
 /**
  * How the CLI names a deploy option in its messages: its flag, `--replace`; with

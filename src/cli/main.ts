@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { build } from '../core/build.js';
 import { DeployError, deploy } from '../core/deploy.js';
 import { failureLines, locatedFailures } from '../core/errors.js';
 import { readDeployment } from '../core/read.js';
@@ -7,7 +8,6 @@ import { render } from '../deployment/index.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
-import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import { parseUrlFrom, type UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
@@ -318,13 +318,11 @@ const commands: readonly CommandSpec[] = [
         'build',
       ).action(async (dir: string, flags: ClusterFlags) => {
         const logger = createCliLogger(flags.verbose);
-        const read = await readDeployment(dir, { namespace: 'default', logger });
-        const { images } = await prepareImages(
-          read.application,
-          read.objects,
-          { ...imageStageOptions(flags, dir, process.env), root: dir },
+        const { images } = await build({
+          path: dir,
+          images: imageStageOptions(flags, dir, process.env),
           logger,
-        );
+        });
         if (flags.output === 'json') process.stdout.write(`${JSON.stringify({ images }, null, 2)}\n`);
         else if (images.length === 0) process.stdout.write('no images are marked & in this directory\n');
         else {

@@ -1,7 +1,8 @@
 import { type Command, Option } from 'commander';
-import { formatStatusText, status, statusExitCode } from '../core/status.js';
+import { status, statusExitCode } from '../core/status.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { cliText, createCliLogger } from './logger.js';
+import { formatStatusText } from './status-text.js';
 
 /** The flags of `spread status`. */
 interface StatusFlags {

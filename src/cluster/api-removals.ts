@@ -1,4 +1,4 @@
-import type { KubeObject } from '../deployment/kube-object.js';
+import type { KubeObject } from '../base/kube-object.js';
 
 /**
  * The version of Kubernetes an API server runs, as `GET /version` reports it.

@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
+import { fromJson, toJson } from '../base/json.js';
 import { sleep } from '../base/poll.js';
-import { fromJson, toJson } from '../deployment/json.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

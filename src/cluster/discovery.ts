@@ -1,4 +1,4 @@
-import type { GroupKind } from '../deployment/kube-object.js';
+import type { GroupKind } from '../base/kube-object.js';
 import { parseServerVersion, type ServerVersion } from './api-removals.js';
 import type { KubeClient } from './client.js';
 

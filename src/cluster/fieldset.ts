@@ -1,4 +1,4 @@
-import { stableJson } from '../engine/plan/fingerprint.js';
+import { stableJson } from '../base/json.js';
 
 /**
  * A field set as managedFields stores it (`fieldsType: FieldsV1`): nested objects keyed

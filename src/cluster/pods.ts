@@ -1,4 +1,4 @@
-import type { KubeObject } from '../deployment/kube-object.js';
+import type { KubeObject } from '../base/kube-object.js';
 import type { KubeClient } from './client.js';
 
 /** Container waiting reasons that mean the image cannot be pulled (kubelet's images package). */

@@ -1,16 +1,20 @@
 import pLimit from 'p-limit';
-import { KubeApiError, type KubeClient } from '../cluster/client.js';
-import type { Discovery } from '../cluster/discovery.js';
 import {
   formatGroupKind,
+  formatObjectRef,
   groupKindOf,
   isCoreNamespace,
   isCrd,
   type KubeObject,
   nameOf,
   type SourcedObject,
-} from '../deployment/kube-object.js';
-import { type AppliedObject, applyObjects } from '../engine/apply/applier.js';
+} from '../base/kube-object.js';
+import { SPREAD } from '../base/labels.js';
+import type { Logger } from '../base/logger.js';
+import { KubeApiError, type KubeClient } from '../cluster/client.js';
+import type { Discovery } from '../cluster/discovery.js';
+import type { AppliedObject } from '../engine/apply/applied.js';
+import { applyObjects } from '../engine/apply/applier.js';
 import { crdDefinition } from '../engine/apply/crd.js';
 import {
   type ApplySet,
@@ -20,7 +24,6 @@ import {
   type PruneCandidate,
   parentHolds,
   parentObject,
-  SPREAD,
   writeParent,
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
@@ -29,7 +32,6 @@ import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/pl
 import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
 import { type ObjectReport, objectRef, type RolloutReport } from '../report/report.js';
-import type { Logger } from './logger.js';
 
 /** spread's server-side apply field manager. */
 export const FIELD_MANAGER = 'spread';
@@ -393,6 +395,5 @@ export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
 }
 
 function describe(a: AppliedObject): string {
-  const r = sourceRef(a);
-  return `${r.kind.toLowerCase()}/${r.name}${r.namespace ? ` -n ${r.namespace}` : ''}`;
+  return formatObjectRef(sourceRef(a));
 }

@@ -1,23 +1,21 @@
 import path from 'node:path';
+import { isCoreNamespace, isGenerated, type KubeObject, type SourcedObject } from '../base/kube-object.js';
+import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
+import { type Logger, traceRequests } from '../base/logger.js';
+import { isDnsLabel, toDnsLabel } from '../base/names.js';
+import { optionRef } from '../base/option-ref.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery, objectPath } from '../cluster/discovery.js';
 import { type KubeconfigSource, loadKubeconfig, type ResolvedKubeconfig } from '../cluster/kubeconfig.js';
-import {
-  isCoreNamespace,
-  isGenerated,
-  type KubeObject,
-  type SourcedObject,
-} from '../deployment/kube-object.js';
+import { objectWarnings } from '../deployment/warnings.js';
 import { ApplyError, explainApiError, type ObjectFailure } from '../engine/apply/errors.js';
 import {
   type ApplySet,
   applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
   findPruneCandidates,
   labelForApplySet,
   type ParentState,
   readParent,
-  SPREAD,
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
 import {
@@ -35,9 +33,7 @@ import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
 import { planObjects, removedApiFailures } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
-import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
-import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { applicationUrl, isUrlFrom, type UrlFrom, urlKindOf } from '../report/url.js';
 import {
@@ -50,8 +46,6 @@ import {
   sourceRef,
   splitPrune,
 } from './converge.js';
-import { type Logger, traceRequests } from './logger.js';
-import { optionRef } from './option-ref.js';
 import { type ReadResult, readDeployment } from './read.js';
 import { rollbackTo } from './rollback.js';
 

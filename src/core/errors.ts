@@ -1,6 +1,6 @@
+import { formatIssue, InputError, type InputIssue } from '../base/source.js';
 import { KubeconfigError } from '../cluster/kubeconfig.js';
 import { ApplyError, describeObject } from '../engine/apply/errors.js';
-import { formatIssue, InputError, type InputIssue } from '../input/source.js';
 import { DeployError } from './deploy.js';
 
 /** A failure located in a file, for the Action's `::error file=…,line=…` annotations. */

@@ -1,24 +1,35 @@
+import {
+  formatGroupKind,
+  formatObjectRef,
+  groupKindOf,
+  isCoreNamespace,
+  type KubeObject,
+} from '../base/kube-object.js';
+import {
+  APPLYSET,
+  DEPLOY_ANNOTATION_KEYS,
+  HISTORY,
+  MANAGED_BY_SPREAD,
+  revisionSecretName,
+  SPREAD,
+} from '../base/labels.js';
+import { type Logger, traceRequests } from '../base/logger.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
-import { formatGroupKind, groupKindOf, isCoreNamespace, type KubeObject } from '../deployment/kube-object.js';
 import {
-  APPLYSET,
   type ApplySet,
   applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
   deleteObjects,
   findPruneCandidates,
   type PruneCandidate,
   parentState,
   readParent,
-  SPREAD,
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import {
   currentRevision,
   deleteRevisions,
-  HISTORY,
   lastGoodRevision,
   listRevisions,
   type RevisionSummary,
@@ -30,7 +41,6 @@ import { isWaited, rolloutState } from '../engine/status/registry.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { foreignReason, type KeptObject, keptRef, prunedRef, rolloutRef, splitPrune } from './converge.js';
 import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
-import { type Logger, traceRequests } from './logger.js';
 import { rollbackTo } from './rollback.js';
 
 /** What every Manager operation takes: where the cluster is and where to log. */
@@ -284,7 +294,7 @@ export async function list(options: ManageOptions): Promise<DeploymentSummary[]>
       let updated = String(p.metadata.creationTimestamp ?? '');
       if (revision !== undefined) {
         const secret = await client.getOrUndefined<KubeObject>(
-          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(`spread.${name}.v${revision}`)}`,
+          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(revisionSecretName(name, revision))}`,
         );
         updated = secret?.metadata.annotations?.[HISTORY.time] ?? updated;
       }
@@ -471,7 +481,7 @@ export function keptNamespaceReason(namespace: string, contents: NamespaceConten
 async function releaseObject(client: KubeClient, candidate: PruneCandidate): Promise<void> {
   const { object } = candidate;
   const labels: Record<string, null> = { [APPLYSET.partOf]: null };
-  if (object.metadata.labels?.[SPREAD.managedBy] === 'spread') labels[SPREAD.managedBy] = null;
+  if (object.metadata.labels?.[SPREAD.managedBy] === MANAGED_BY_SPREAD) labels[SPREAD.managedBy] = null;
   const annotations = Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null]));
   await client.request({
     method: 'PATCH',
@@ -510,6 +520,5 @@ async function previousRevision(client: KubeClient, set: ApplySet): Promise<numb
 }
 
 function ref(o: KubeObject): string {
-  const m = o.metadata;
-  return `${o.kind.toLowerCase()}/${m.name}${m.namespace ? ` -n ${m.namespace}` : ''}`;
+  return formatObjectRef({ kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace });
 }

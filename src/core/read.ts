@@ -1,10 +1,10 @@
+import { type GroupKind, groupKindOf, type SourcedObject } from '../base/kube-object.js';
+import type { Logger } from '../base/logger.js';
+import { issueText } from '../base/source.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { applyRank, deploymentOf } from '../deployment/deployment.js';
-import { type GroupKind, groupKindOf, type SourcedObject } from '../deployment/kube-object.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
-import { issueText } from '../input/source.js';
-import type { Logger } from './logger.js';
 
 /** Options of {@link readDeployment}. */
 export interface ReadOptions {

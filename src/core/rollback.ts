@@ -1,18 +1,19 @@
+import { groupKindOf, type KubeObject, type SourcedObject } from '../base/kube-object.js';
+import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
+import type { Logger } from '../base/logger.js';
+import type { Source } from '../base/source.js';
 import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { applyRank } from '../deployment/deployment.js';
-import { groupKindOf, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
-import type { AppliedObject } from '../engine/apply/applier.js';
-import { type ApplySet, DEPLOY_ANNOTATION_KEYS, readParent, SPREAD } from '../engine/inventory/applyset.js';
+import type { AppliedObject } from '../engine/apply/applied.js';
+import { type ApplySet, readParent } from '../engine/inventory/applyset.js';
 import { type Revision, recordRollback } from '../engine/inventory/history.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
 import type { ApplyOptions } from '../engine/plan/options.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { RolloutError, type RolloutResult, type WaitOptions, waitForRollout } from '../engine/wait/waiter.js';
-import type { Source } from '../input/source.js';
 import type { ObjectReport } from '../report/report.js';
 import { appliedRef, converge, pruneRefs } from './converge.js';
-import type { Logger } from './logger.js';
 
 /** What {@link rollbackTo} needs: the cluster, the deployment, the revision and how to apply and wait. */
 export interface RollbackStep {

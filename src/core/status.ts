@@ -1,7 +1,3 @@
-import { KubeClient } from '../cluster/client.js';
-import { Discovery } from '../cluster/discovery.js';
-import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
-import type { Deployment } from '../deployment/deployment.js';
 import {
   formatGroupKind,
   groupKindOf,
@@ -9,16 +5,23 @@ import {
   type KubeObject,
   nameOf,
   type SourcedObject,
-} from '../deployment/kube-object.js';
+} from '../base/kube-object.js';
+import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
+import { type Logger, traceRequests } from '../base/logger.js';
+import { optionRef } from '../base/option-ref.js';
+import { formatIssue, formatSource } from '../base/source.js';
+import { KubeClient } from '../cluster/client.js';
+import { Discovery } from '../cluster/discovery.js';
+import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+import type { Deployment } from '../deployment/deployment.js';
+import type { FieldChange } from '../deployment/diff.js';
 import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
 import {
   applySetFor,
-  DEPLOY_ANNOTATION_KEYS,
   findPruneCandidates,
   labelForApplySet,
   type PruneCandidate,
   readParent,
-  SPREAD,
 } from '../engine/inventory/applyset.js';
 import type { PlannedObject } from '../engine/plan/options.js';
 import { planObjects } from '../engine/plan/planner.js';
@@ -32,12 +35,8 @@ import {
   Image,
   Pod,
 } from '../entity/entity.js';
-import { formatIssue, formatSource } from '../input/source.js';
-import { type FieldChange, formatChange } from '../report/diff.js';
 import { splitPrune } from './converge.js';
 import { FIELD_MANAGER } from './deploy.js';
-import { type Logger, traceRequests } from './logger.js';
-import { optionRef } from './option-ref.js';
 import { readDeployment } from './read.js';
 
 /**
@@ -507,79 +506,4 @@ function sourceOf(text: string | undefined): { file: string; line: number } {
   if (!text) return { file: '', line: 0 };
   const m = /^(.*):(\d+)$/.exec(text);
   return m ? { file: m[1] as string, line: Number(m[2]) } : { file: text, line: 0 };
-}
-
-/**
- * The status as text for a terminal: the entity tree drawn with `├─`/`└─`, each entity with its
- * source, each object with its state, images marked `(build from DIR)` when spread builds them,
- * then the objects a deploy would prune, the warnings and a count.
- */
-export function formatStatusText(report: StatusReport): string {
-  const lines: string[] = [];
-  const where = report.context
-    ? `namespace ${report.namespace}, context ${report.context}`
-    : `namespace ${report.namespace}, not compared with a cluster`;
-  lines.push(`Application ${report.deployment}  (${where})`);
-  const walk = (node: EntityStatus, prefix: string) => {
-    const items: { text: string; node?: EntityStatus }[] = [
-      ...node.children.map((c) => ({ text: entityLine(c), node: c })),
-      ...node.objects.map((o) => ({ text: objectLine(o, report.namespace) })),
-    ];
-    items.forEach((item, i) => {
-      const last = i === items.length - 1;
-      lines.push(`${prefix}${last ? '└─ ' : '├─ '}${item.text}`);
-      const inner = `${prefix}${last ? '   ' : '│  '}`;
-      if (!item.node) {
-        const o = node.objects[i - node.children.length];
-        for (const c of o?.changes ?? []) lines.push(`${inner}    ${formatChange(c, `${inner}    `)}`);
-        return;
-      }
-      for (const c of item.node.object?.changes ?? [])
-        lines.push(`${inner}    ${formatChange(c, `${inner}    `)}`);
-      walk(item.node, inner);
-    });
-  };
-  walk(report.root, '');
-  if (report.notInDirectory && report.notInDirectory.length > 0) {
-    lines.push('In the cluster but not in the directory (deploy prunes them):');
-    for (const o of report.notInDirectory) lines.push(`  ${objectLine(o, report.namespace)}`);
-  }
-  if (report.kept && report.kept.length > 0) {
-    lines.push('In the cluster, dropped from the directory, and kept by deploy:');
-    for (const o of report.kept) lines.push(`  ${objectLine(o, report.namespace)}  (${o.message})`);
-  }
-  for (const w of report.warnings) lines.push(`warning: ${w}`);
-  const c = report.counts;
-  const n = `${c.objects} object${c.objects === 1 ? '' : 's'}`;
-  lines.push(
-    c.compared
-      ? `${n}: ${c.inSync} in sync, ${c.differs} differ, ${c.missing} missing${c.rejected > 0 ? `, ${c.rejected} rejected` : ''}`
-      : `${n} (give --context to compare them with a cluster)`,
-  );
-  return `${lines.join('\n')}\n`;
-}
-
-function entityLine(e: EntityStatus): string {
-  const title = `${e.init ? 'init ' : ''}${e.template ? 'Pod template' : `${e.type} ${e.name}`}`;
-  const build = e.image?.build
-    ? `  (build from ${e.image.build.context === '.' ? './' : `${e.image.build.context}/`})`
-    : '';
-  const state = e.object?.state ? `  ${stateText(e.object)}` : '';
-  return `${title}  ${e.source}${build}${state}`;
-}
-
-/** The namespace is shown only when it is not the report's. */
-function objectLine(o: ObjectStatus, namespace: string): string {
-  const ns = o.namespace && o.namespace !== namespace ? ` -n ${o.namespace}` : '';
-  const state = o.state ? `  ${stateText(o)}` : '';
-  return `${o.kind} ${o.name}${ns}  ${o.source}${state}`;
-}
-
-function stateText(o: ObjectStatus): string {
-  if (o.state === 'rejected' || (o.message && o.state === 'missing')) return `${o.state} (${o.message})`;
-  if (o.state === 'differs') {
-    const n = o.changes?.length ?? 0;
-    return `differs${n > 0 ? ` (${n} field${n === 1 ? '' : 's'})` : ''}${o.message ? ` (${o.message})` : ''}`;
-  }
-  return o.state ?? '';
 }

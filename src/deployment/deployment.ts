@@ -1,6 +1,3 @@
-import { Application, Controller, type Entity, Pod } from '../entity/entity.js';
-import { isMapping } from '../input/decode.js';
-import { formatSource, type InputIssue, IssueList, type Trace } from '../input/source.js';
 import {
   formatGroupKind,
   type GroupKind,
@@ -9,7 +6,10 @@ import {
   type KubeObject,
   nameOf,
   type SourcedObject,
-} from './kube-object.js';
+} from '../base/kube-object.js';
+import { formatSource, type InputIssue, IssueList, type Trace } from '../base/source.js';
+import { isMapping } from '../decode/decode.js';
+import { Application, Controller, type Entity, Pod } from '../entity/entity.js';
 import { isBuiltinClusterScoped } from './scope.js';
 import { builtinHasStatus, dropServerFields, type ExportedFile, exportedWarning } from './server-fields.js';
 

@@ -1,4 +1,4 @@
+export * from '../base/kube-object.js';
 export * from './deployment.js';
-export * from './kube-object.js';
 export * from './render.js';
 export * from './scope.js';

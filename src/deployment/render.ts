@@ -1,7 +1,7 @@
 import { Document, isMap, isScalar, isSeq } from 'yaml';
-import { resolvesToNonString } from '../input/traps.js';
+import { isCoreSecret, type KubeObject } from '../base/kube-object.js';
+import { resolvesToNonString } from '../decode/traps.js';
 import type { Deployment } from './deployment.js';
-import { isCoreSecret, type KubeObject } from './kube-object.js';
 
 /**
  * Renders a set as multi-document YAML, in apply order, exactly as it would be applied: keys in

@@ -1,4 +1,4 @@
-import { formatGroupKind, type GroupKind } from './kube-object.js';
+import { formatGroupKind, type GroupKind } from '../base/kube-object.js';
 
 /**
  * Built-in cluster-scoped kinds of Kubernetes (from `kubectl api-resources --namespaced=false` of

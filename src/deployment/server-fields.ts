@@ -1,5 +1,5 @@
-import type { Source } from '../input/source.js';
-import { formatGroupKind, type GroupKind, type KubeObject } from './kube-object.js';
+import { formatGroupKind, type GroupKind, type KubeObject } from '../base/kube-object.js';
+import type { Source } from '../base/source.js';
 
 /**
  * The `metadata` fields the API server fills in and a manifest never sets (ObjectMeta in the

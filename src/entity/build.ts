@@ -1,9 +1,9 @@
-import { identityProblem, type KubeObject, type SourcedObject } from '../deployment/kube-object.js';
-import { isMapping, type LocatedValue } from '../input/decode.js';
-import { formatSource, type IssueList, type Trace } from '../input/source.js';
+import { identityProblem, type KubeObject, type SourcedObject } from '../base/kube-object.js';
+import { toDnsLabel } from '../base/names.js';
+import { formatSource, type IssueList, type Trace } from '../base/source.js';
+import { isMapping, type LocatedValue } from '../decode/decode.js';
 import { Application, type Container, Controller, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
-import { toDnsLabel } from './names.js';
 import { newEntity } from './new-entity.js';
 
 /**

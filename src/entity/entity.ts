@@ -1,5 +1,6 @@
-import { type KubeObject, nameOf, type SourcedObject } from '../deployment/kube-object.js';
-import { formatSource, type InputIssue, type Source } from '../input/source.js';
+import { type KubeObject, nameOf, type SourcedObject } from '../base/kube-object.js';
+import { splitReference } from '../base/reference.js';
+import { formatSource, type InputIssue, type Source } from '../base/source.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 
 /**
@@ -101,18 +102,11 @@ export class Image extends Entity {
     this.raw = raw;
     this.build = build;
     this.reference = raw.startsWith('&') ? raw.slice(1) : raw;
-    let rest = this.reference;
-    const at = rest.indexOf('@');
-    this.digest = at >= 0 ? rest.slice(at + 1) : undefined;
-    if (at >= 0) rest = rest.slice(0, at);
-    const colon = rest.lastIndexOf(':');
-    this.tag = colon > rest.lastIndexOf('/') ? rest.slice(colon + 1) : undefined;
-    if (this.tag !== undefined) rest = rest.slice(0, colon);
-    const slash = rest.indexOf('/');
-    const first = slash >= 0 ? rest.slice(0, slash) : '';
-    const isHost = first.includes('.') || first.includes(':') || first === 'localhost';
-    this.registry = isHost ? first : undefined;
-    this.repository = isHost ? rest.slice(slash + 1) : rest;
+    const parts = splitReference(this.reference);
+    this.digest = parts.digest;
+    this.tag = parts.tag;
+    this.registry = parts.domain;
+    this.repository = parts.path;
   }
 
   children(): readonly Entity[] {

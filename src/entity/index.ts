@@ -1,5 +1,5 @@
+export * from '../base/names.js';
 export * from './build.js';
 export * from './entity.js';
 export * from './kinds.js';
-export * from './names.js';
 export * from './new-entity.js';

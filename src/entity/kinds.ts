@@ -1,3 +1,4 @@
+import { POD_TEMPLATE_PATHS } from '../base/workload.js';
 /** The controller kinds spread reads by the directory convention (rc.* and the modern workloads). */
 export type ControllerKind =
   | 'ReplicationController'
@@ -30,36 +31,42 @@ export const CONTROLLERS: readonly ControllerSpec[] = [
     kind: 'ReplicationController',
     apiVersion: 'v1',
     stem: 'rc',
-    templatePath: ['spec', 'template'],
+    templatePath: POD_TEMPLATE_PATHS.ReplicationController,
     selector: 'map',
   },
   {
     kind: 'Deployment',
     apiVersion: 'apps/v1',
     stem: 'deployment',
-    templatePath: ['spec', 'template'],
+    templatePath: POD_TEMPLATE_PATHS.Deployment,
     selector: 'matchLabels',
   },
   {
     kind: 'StatefulSet',
     apiVersion: 'apps/v1',
     stem: 'statefulset',
-    templatePath: ['spec', 'template'],
+    templatePath: POD_TEMPLATE_PATHS.StatefulSet,
     selector: 'matchLabels',
   },
   {
     kind: 'DaemonSet',
     apiVersion: 'apps/v1',
     stem: 'daemonset',
-    templatePath: ['spec', 'template'],
+    templatePath: POD_TEMPLATE_PATHS.DaemonSet,
     selector: 'matchLabels',
   },
-  { kind: 'Job', apiVersion: 'batch/v1', stem: 'job', templatePath: ['spec', 'template'], selector: 'none' },
+  {
+    kind: 'Job',
+    apiVersion: 'batch/v1',
+    stem: 'job',
+    templatePath: POD_TEMPLATE_PATHS.Job,
+    selector: 'none',
+  },
   {
     kind: 'CronJob',
     apiVersion: 'batch/v1',
     stem: 'cronjob',
-    templatePath: ['spec', 'jobTemplate', 'spec', 'template'],
+    templatePath: POD_TEMPLATE_PATHS.CronJob,
     selector: 'none',
   },
 ];

@@ -1,9 +1,9 @@
-import type { KubeObject } from '../deployment/kube-object.js';
-import { describeDocument, describeValue, isMapping, type LocatedValue } from '../input/decode.js';
-import { formatSource, type IssueList, type Source, type Trace } from '../input/source.js';
+import type { KubeObject } from '../base/kube-object.js';
+import { isDnsLabel, toDnsLabel } from '../base/names.js';
+import { formatSource, type IssueList, type Source, type Trace } from '../base/source.js';
+import { describeDocument, describeValue, isMapping, type LocatedValue } from '../decode/decode.js';
 import { Container, Controller, Image, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
-import { isDnsLabel, toDnsLabel } from './names.js';
 
 /** What the shared constructor needs besides the decoded value. */
 export interface NewEntityOptions {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { SPREAD } from '../engine/inventory/applyset.js';
+import { SPREAD } from '../base/labels.js';
 
 /** What the CI system says about the run: shared by the CLI and the Action (front ends only). */
 export interface CiContext {

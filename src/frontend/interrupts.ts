@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../base/logger.js';
 
 /** The exit codes of a process ended by a signal, as shells report them: 128 + the signal number. */
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../base/logger.js';
 import type { RegistryCredential } from './credentials.js';
 import { engineAuthConfig } from './credentials.js';
 

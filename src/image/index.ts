@@ -1,3 +1,4 @@
+export * from '../base/reference.js';
 export * from './context.js';
 export * from './credentials.js';
 export * from './docker.js';
@@ -5,5 +6,4 @@ export * from './layer-cache.js';
 export * from './pin.js';
 export * from './plan.js';
 export * from './prepare.js';
-export * from './reference.js';
 export * from './registry.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type Docker from 'dockerode';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../base/logger.js';
 import { type DockerMessage, messageError, readMessages } from './docker.js';
 
 /**

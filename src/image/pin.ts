@@ -1,24 +1,5 @@
-import type { KubeObject, SourcedObject } from '../deployment/kube-object.js';
-
-/**
- * Where the pod spec is in each kind that holds one (Kubernetes API reference, workloads): a Pod's
- * `spec`, a PodTemplate's `template.spec`, the controllers' `spec.template.spec`, a CronJob's
- * `spec.jobTemplate.spec.template.spec`.
- */
-export const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
-  Pod: ['spec'],
-  PodTemplate: ['template', 'spec'],
-  ReplicationController: ['spec', 'template', 'spec'],
-  ReplicaSet: ['spec', 'template', 'spec'],
-  Deployment: ['spec', 'template', 'spec'],
-  StatefulSet: ['spec', 'template', 'spec'],
-  DaemonSet: ['spec', 'template', 'spec'],
-  Job: ['spec', 'template', 'spec'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
-};
-
-/** The container lists of a pod spec (core/v1 PodSpec). */
-const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+import type { KubeObject, SourcedObject } from '../base/kube-object.js';
+import { CONTAINER_LISTS, podSpecPath } from '../base/workload.js';
 
 type Mapping = Record<string, unknown>;
 
@@ -27,12 +8,12 @@ function isMapping(v: unknown): v is Mapping {
 }
 
 /**
- * Replaces container images in every pod spec of `object` (see {@link POD_SPEC_PATHS}): a container
+ * Replaces container images in every pod spec of `object` (see {@link podSpecPath}): a container
  * whose `image` is a key of `images` gets the value. Returns the object itself when nothing changes,
  * else a changed deep copy; the input is never modified.
  */
 export function rewriteImages(object: KubeObject, images: ReadonlyMap<string, string>): KubeObject {
-  const path = POD_SPEC_PATHS[object.kind];
+  const path = podSpecPath(object.kind);
   if (!path || images.size === 0) return object;
   let spec: unknown = object;
   for (const key of path) spec = isMapping(spec) ? spec[key] : undefined;

@@ -1,12 +1,12 @@
-import type { Application, Image } from '../entity/entity.js';
-import { formatSource, type InputIssue, IssueList, type Source } from '../input/source.js';
 import {
   type ImageReference,
   namesRegistry,
   parseReference,
   repositoryName,
   tryParseReference,
-} from './reference.js';
+} from '../base/reference.js';
+import { formatSource, type InputIssue, IssueList, type Source } from '../base/source.js';
+import type { Application, Image } from '../entity/entity.js';
 
 /** The build mark of an image field (spread convention, DESIGN "Images marked for building"). */
 export const BUILD_MARK = '&';

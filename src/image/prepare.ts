@@ -1,21 +1,19 @@
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import type { Logger } from '../core/logger.js';
-import type { SourcedObject } from '../deployment/kube-object.js';
+import type { SourcedObject } from '../base/kube-object.js';
+import { CONTEXT_DIGEST_LABEL } from '../base/labels.js';
+import type { Logger } from '../base/logger.js';
+import { familiarName, type ImageReference, isValidTag } from '../base/reference.js';
+import { formatSource, InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Application } from '../entity/entity.js';
-import { formatSource, InputError, type InputIssue, issueText } from '../input/source.js';
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
 import { type RegistryCredential, registryHost, resolveCredential } from './credentials.js';
 import { buildImage, type DockerConnection, dockerClient, PushError, pushImage } from './docker.js';
 import { LayerCache, type LayerCacheOptions, layerCacheKey, layerCacheName } from './layer-cache.js';
 import { pinImages } from './pin.js';
 import { type PlannedBuild, planBuilds } from './plan.js';
-import { familiarName, type ImageReference, isValidTag } from './reference.js';
 import { RegistryAuthError, RegistryClient } from './registry.js';
-
-/** The label spread puts on built images: the context digest they were built from. */
-export const CONTEXT_DIGEST_LABEL = 'spread.rsprd.com/context-digest';
 
 /** Options of {@link prepareImages}; front ends fill them from flags, inputs and the environment. */
 export interface ImageOptions {

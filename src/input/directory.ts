@@ -1,6 +1,9 @@
 import type { Dirent } from 'node:fs';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { IssueList, type Trace } from '../base/source.js';
+import { type DecodedValue, decodeBytes, flattenLists } from '../decode/decode.js';
+import { checkStringFields } from '../decode/traps.js';
 import {
   buildApplication,
   type ContainerFile,
@@ -10,10 +13,7 @@ import {
 } from '../entity/build.js';
 import type { Application } from '../entity/entity.js';
 import { CONTROLLERS, type ControllerKind, controllerOfStem } from '../entity/kinds.js';
-import { type DecodedValue, decodeBytes, flattenLists } from './decode.js';
 import type { Input } from './input.js';
-import { IssueList, type Trace } from './source.js';
-import { checkStringFields } from './traps.js';
 
 /**
  * Names of the objects folder, newest first: `.k2e/`, and the older `.kube/` and `rs/` (spread

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import { IssueList, type Trace } from '../base/source.js';
+import { type DecodedValue, decodeBytes, flattenLists, isMapping } from '../decode/decode.js';
+import { checkStringFields } from '../decode/traps.js';
 import { buildApplication, type EntityFile, type ObjectValue } from '../entity/build.js';
 import type { Application } from '../entity/entity.js';
 import { isControllerKind } from '../entity/kinds.js';
-import { type DecodedValue, decodeBytes, flattenLists, isMapping } from './decode.js';
 import type { Input } from './input.js';
-import { IssueList, type Trace } from './source.js';
-import { checkStringFields } from './traps.js';
 
 /** Options of a ManifestInput. */
 export interface ManifestInputOptions {

@@ -1,4 +1,4 @@
-import type { FieldChange } from './diff.js';
+import type { FieldChange } from '../deployment/diff.js';
 import { ACTION_ICON, countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
 
 /** GitHub's limit on an issue or pull request comment body, in characters. */

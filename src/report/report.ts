@@ -1,7 +1,9 @@
-import type { ObjectAction } from '../engine/apply/applier.js';
+import { formatObjectRef } from '../base/kube-object.js';
+import type { FieldChange } from '../deployment/diff.js';
+import type { ObjectAction } from '../engine/apply/applied.js';
 import type { PlannedAction } from '../engine/plan/options.js';
 import type { ImageReport } from '../image/index.js';
-import { type FieldChange, formatChange } from './diff.js';
+import { formatChange } from './diff.js';
 
 /** One object in a report. Names and places only: never an object's data. */
 export interface ObjectReport {
@@ -111,8 +113,7 @@ export function countActions(
 
 /** `replicationcontroller/mattermost` — kubectl's `kind/name` notation, lower-case kind. */
 export function objectRef(o: Pick<ObjectReport, 'kind' | 'name' | 'apiVersion'>): string {
-  const group = o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : '';
-  return `${o.kind.toLowerCase()}${group}/${o.name}`;
+  return formatObjectRef(o, { group: true });
 }
 
 /** What happened to an image, in words: `built and pushed`, `built`, `pushed`, `unchanged`, or (plan) `to build`. */

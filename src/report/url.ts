@@ -1,4 +1,4 @@
-import type { KubeObject } from '../deployment/kube-object.js';
+import type { KubeObject } from '../base/kube-object.js';
 
 /**
  * Where the deployed application answers, from its objects. The rule (README "The application's

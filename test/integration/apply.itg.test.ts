@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { cliText } from '../../src/cli/logger.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import { deletes } from '../../src/core/manage.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
 import type { DeployReport } from '../../src/report/report.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { poll } from '../../src/base/poll.js';
 import { DeployError, deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import { RolloutError } from '../../src/engine/wait/waiter.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 

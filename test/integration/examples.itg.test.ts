@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import { status } from '../../src/core/status.js';
 import { DirectoryInput } from '../../src/input/index.js';
 import { copyDir, kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName } from './helpers.js';

@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { silentLogger } from '../../src/base/logger.js';
 import type { DeployOptions } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 
 const run = promisify(execFile);
 

@@ -2,6 +2,7 @@
 // (no base image can be pulled here) with Debian's static busybox copied into a temporary copy of each
 // fixture under test/fixtures/images/, pushes to that registry (SPREAD_REGISTRY) under a repository
 // namespace unique to this run, and checks what the registry then holds through its HTTP API.
+
 import {
   chmodSync,
   copyFileSync,
@@ -16,13 +17,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Logger } from '../../src/core/logger.js';
-import { silentLogger } from '../../src/core/logger.js';
+import { CONTEXT_DIGEST_LABEL } from '../../src/base/labels.js';
+import type { Logger } from '../../src/base/logger.js';
+import { silentLogger } from '../../src/base/logger.js';
+import { InputError } from '../../src/base/source.js';
 import { readDeployment } from '../../src/core/read.js';
 import { packContext, readContext } from '../../src/image/context.js';
 import { BuildError, buildImage, PushError, parseDockerHost, pushImage } from '../../src/image/docker.js';
-import { CONTEXT_DIGEST_LABEL, type ImageOptions, prepareImages } from '../../src/image/prepare.js';
-import { InputError } from '../../src/input/source.js';
+import { type ImageOptions, prepareImages } from '../../src/image/prepare.js';
 import { copyDir, ROOT, uniqueName } from './helpers.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/images');

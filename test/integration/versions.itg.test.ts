@@ -3,8 +3,8 @@
 // default and v1.37 (SPREAD_KUBE_VERSION), so each expectation below is checked on each of them.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { Logger } from '../../src/base/logger.js';
 import { type DeployOptions, deploy } from '../../src/core/deploy.js';
-import type { Logger } from '../../src/core/logger.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';

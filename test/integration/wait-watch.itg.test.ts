@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../src/base/kube-object.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
-import type { KubeObject } from '../../src/deployment/kube-object.js';
 import { informer } from '../../src/engine/wait/watcher.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
 import { DeployError, deploy } from '../../src/core/deploy.js';
-import { silentLogger } from '../../src/core/logger.js';
 import { RolloutError } from '../../src/engine/wait/waiter.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 

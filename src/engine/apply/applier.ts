@@ -1,31 +1,19 @@
 import pLimit from 'p-limit';
+import { isCrdEstablished } from '../../base/conditions.js';
+import type { SourcedObject } from '../../base/kube-object.js';
+import { isCrd, isGenerated } from '../../base/kube-object.js';
 import { notServedMessage } from '../../cluster/api-removals.js';
 import { isUnavailable } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
-import type { KubeObject, SourcedObject } from '../../deployment/kube-object.js';
-import { isCrd, isGenerated } from '../../deployment/kube-object.js';
 import type { KubeApi, KubeDiscovery } from '../kube-api.js';
 import { namespaceLookup } from '../plan/live.js';
 import type { ApplyOptions, PlannedObject } from '../plan/options.js';
 import { adopts } from '../plan/ownership.js';
 import { takeOverFields } from '../plan/takeover.js';
-import { isEstablished } from '../status/custom-resource-definition.js';
+import type { AppliedObject, ObjectAction } from './applied.js';
 import { waitDiscovered, waitEstablished } from './crd.js';
 import { ApplyError, type ObjectFailure, objectError, sortFailures } from './errors.js';
 import { createObject, deleteAndWait, serverSideApply } from './ssa.js';
-
-/** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
-export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
-
-/** One object of the set with what the server said about it. */
-export interface AppliedObject extends SourcedObject {
-  readonly resource: ResourceInfo;
-  readonly action: ObjectAction;
-  /** The object was deleted and created again (`--replace`, immutable fields changed). */
-  readonly replaced?: boolean;
-  /** The object as the API server stored it after the apply. */
-  readonly live: KubeObject;
-}
 
 /** What applying one object needs. */
 interface ApplyContext {
@@ -70,7 +58,9 @@ export async function applyObjects(
       throw new ApplyError('apply', sortFailures(failures, plan), applied, [...skipped, ...after(g)]);
     // A CRD left unchanged and already Established needs no wait, and discovery already serves its
     // kind, unless a later object could not be resolved when the plan was made.
-    const crds = done.filter((d) => isCrd(d.object) && !(d.action === 'unchanged' && isEstablished(d.live)));
+    const crds = done.filter(
+      (d) => isCrd(d.object) && !(d.action === 'unchanged' && isCrdEstablished(d.live)),
+    );
     const unresolved = after(g).some((p) => !p.resource);
     if (crds.length > 0 || (unresolved && done.some((d) => isCrd(d.object)))) {
       await Promise.all(crds.map((crd) => waitEstablished(client, crd, options.signal)));

@@ -1,10 +1,10 @@
+import { conditionsOf, isCrdEstablished } from '../../base/conditions.js';
+import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
+import { isCrd } from '../../base/kube-object.js';
 import { poll } from '../../base/poll.js';
 import { objectPath } from '../../cluster/discovery.js';
-import type { KubeObject, SourcedObject } from '../../deployment/kube-object.js';
-import { isCrd } from '../../deployment/kube-object.js';
 import type { KubeApi, KubeDiscovery } from '../kube-api.js';
-import { isEstablished } from '../status/custom-resource-definition.js';
-import type { AppliedObject } from './applier.js';
+import type { AppliedObject } from './applied.js';
 
 /**
  * What a CRD defines: its group, kind, plural resource name, the versions it serves and its storage
@@ -63,15 +63,14 @@ export async function waitEstablished(
   const established = await poll(
     async () => {
       live = await client.getOrUndefined<KubeObject>(path, signal);
-      return isEstablished(live) || undefined;
+      return isCrdEstablished(live) || undefined;
     },
     { intervalMs: 10, maxIntervalMs: 250, timeoutMs: 60_000, ...(signal ? { signal } : {}) },
   );
   if (established) return;
   // Why, as the server says it (e.g. NamesAccepted False, ListKindConflict, when another CRD
   // already defines the names).
-  const conditions = (live?.status as { conditions?: CrdCondition[] } | undefined)?.conditions ?? [];
-  const why = conditions
+  const why = conditionsOf(live)
     .filter((c) => c.status !== 'True')
     .map(
       (c) => `${c.type} ${c.status}${c.reason ? `, ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`,
@@ -107,12 +106,4 @@ export async function waitDiscovered(
     },
     { intervalMs: 10, maxIntervalMs: 250, timeoutMs: 30_000, ...(signal ? { signal } : {}) },
   );
-}
-
-/** A condition of a CRD's status (apiextensions.k8s.io/v1 CustomResourceDefinitionCondition). */
-interface CrdCondition {
-  readonly type: string;
-  readonly status: string;
-  readonly reason?: string;
-  readonly message?: string;
 }

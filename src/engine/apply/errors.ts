@@ -1,9 +1,9 @@
+import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
+import { formatObject, isCoreSecret } from '../../base/kube-object.js';
+import { optionRef } from '../../base/option-ref.js';
+import { formatSource } from '../../base/source.js';
 import { KubeApiError } from '../../cluster/client.js';
-import { optionRef } from '../../core/option-ref.js';
-import type { KubeObject, SourcedObject } from '../../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isCoreSecret, nameOf } from '../../deployment/kube-object.js';
-import { formatSource } from '../../input/source.js';
-import type { AppliedObject } from './applier.js';
+import type { AppliedObject } from './applied.js';
 
 /** A problem with one object, as the API server (or discovery) reported it. */
 export interface ObjectFailure {
@@ -97,9 +97,7 @@ export function groupedFailureLines(failures: readonly ObjectFailure[]): string[
 
 /** `Deployment default/web (deployment.yaml:1)` */
 export function describeObject(o: SourcedObject): string {
-  const m = o.object.metadata;
-  const name = m.namespace ? `${m.namespace}/${nameOf(o.object)}` : nameOf(o.object);
-  return `${formatGroupKind(groupKindOf(o.object))} ${name} (${formatSource(o.source)})`;
+  return `${formatObject(o.object)} (${formatSource(o.source)})`;
 }
 
 /** Whether the server rejected a change of an immutable field (422 Invalid, "field is immutable"). */

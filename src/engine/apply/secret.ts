@@ -1,5 +1,5 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { isCoreSecret } from '../../deployment/kube-object.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { isCoreSecret } from '../../base/kube-object.js';
 import { applyEntries } from '../plan/fingerprint.js';
 
 /**

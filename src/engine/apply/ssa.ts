@@ -1,12 +1,12 @@
+import type { KubeObject, ManagedFieldsEntry } from '../../base/kube-object.js';
 import { poll } from '../../base/poll.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import { type FieldsV1, removedFields, withoutFields } from '../../cluster/fieldset.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
 import type { KubeApi } from '../kube-api.js';
 import type { ApplyOptions } from '../plan/options.js';
 import { adopts } from '../plan/ownership.js';
-import { isTakenOver, type ManagedFieldsEntry } from '../plan/takeover.js';
+import { isTakenOver } from '../plan/takeover.js';
 import { conflictManagers } from './errors.js';
 
 /**

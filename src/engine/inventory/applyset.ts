@@ -1,42 +1,18 @@
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
+import type { GroupKind, KubeObject, SourcedObject } from '../../base/kube-object.js';
+import { formatGroupKind, groupKindOf, isGenerated } from '../../base/kube-object.js';
+import {
+  APPLYSET,
+  APPLYSET_PARENT_TYPE,
+  MANAGED_BY_SPREAD,
+  SPREAD,
+  spreadObjectName,
+} from '../../base/labels.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
-import type { GroupKind, KubeObject, SourcedObject } from '../../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf, isGenerated } from '../../deployment/kube-object.js';
 import { version } from '../../version.js';
 import { decodeFingerprints, encodeFingerprints } from '../plan/fingerprint.js';
-
-/** Labels and annotations of the ApplySet convention (KEP-3659), as `kubectl apply --applyset` writes them. */
-export const APPLYSET = {
-  id: 'applyset.kubernetes.io/id',
-  partOf: 'applyset.kubernetes.io/part-of',
-  tooling: 'applyset.kubernetes.io/tooling',
-  containsGroupKinds: 'applyset.kubernetes.io/contains-group-kinds',
-  additionalNamespaces: 'applyset.kubernetes.io/additional-namespaces',
-} as const;
-
-/** spread's own labels and annotations on every object it applies. */
-export const SPREAD = {
-  managedBy: 'app.kubernetes.io/managed-by',
-  /** The deployment's name, on the parent. */
-  deployment: 'spread.rsprd.com/deployment',
-  /** The object's file, relative to the deployed directory. */
-  source: 'spread.rsprd.com/source',
-  /** The commit, run URL and time of the deploy that last changed the object. */
-  commit: 'spread.rsprd.com/commit',
-  runUrl: 'spread.rsprd.com/run-url',
-  deployedAt: 'spread.rsprd.com/deployed-at',
-  /**
-   * On an object the server named (generateName): its prefix without the trailing `-`, `.` or `_`
-   * (a label value ends with a letter or digit), so `kubectl get jobs -l
-   * spread.rsprd.com/generate-name=smoke` lists every `smoke-…` Job a deploy created.
-   */
-  generateName: 'spread.rsprd.com/generate-name',
-} as const;
-
-/** The per-deploy annotations: their values change with every deploy, so comparisons keep the live ones. */
-export const DEPLOY_ANNOTATION_KEYS: readonly string[] = [SPREAD.commit, SPREAD.runUrl, SPREAD.deployedAt];
 
 /** The ApplySet parent of one deployment: a Secret `spread.<name>` in the deployment's namespace. */
 export interface ApplySet {
@@ -52,7 +28,7 @@ export interface ApplySet {
  * of `<name>.<namespace>.<kind>.<group>` of the parent, prefixed `applyset-` and suffixed `-v1`.
  */
 export function applySetFor(deployment: string, namespace: string): ApplySet {
-  const parentName = `spread.${deployment}`;
+  const parentName = spreadObjectName(deployment);
   const digest = createHash('sha256').update(`${parentName}.${namespace}.Secret.`).digest('base64url');
   return { name: deployment, namespace, parentName, id: `applyset-${digest}-v1` };
 }
@@ -68,7 +44,11 @@ export function labelForApplySet(
   annotations: Readonly<Record<string, string>> = {},
 ): KubeObject {
   const copy = structuredClone(o.object);
-  copy.metadata.labels = { ...copy.metadata.labels, [APPLYSET.partOf]: set.id, [SPREAD.managedBy]: 'spread' };
+  copy.metadata.labels = {
+    ...copy.metadata.labels,
+    [APPLYSET.partOf]: set.id,
+    [SPREAD.managedBy]: MANAGED_BY_SPREAD,
+  };
   if (isGenerated(copy))
     copy.metadata.labels[SPREAD.generateName] = generateNameLabel(copy.metadata.generateName!);
   copy.metadata.annotations = {
@@ -103,11 +83,11 @@ export function parentObject(
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    type: 'spread.rsprd.com/applyset',
+    type: APPLYSET_PARENT_TYPE,
     metadata: {
       name: set.parentName,
       namespace: set.namespace,
-      labels: { [APPLYSET.id]: set.id, [SPREAD.managedBy]: 'spread' },
+      labels: { [APPLYSET.id]: set.id, [SPREAD.managedBy]: MANAGED_BY_SPREAD },
       annotations: {
         [APPLYSET.tooling]: `spread/v${version}`,
         [APPLYSET.containsGroupKinds]: [...new Set(groupKinds)].sort().join(','),

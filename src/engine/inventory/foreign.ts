@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
+import type { KubeObject } from '../../base/kube-object.js';
+import { APPLYSET, HISTORY, SPREAD } from '../../base/labels.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { APPLYSET, type ApplySet, SPREAD } from './applyset.js';
-import { HISTORY } from './history.js';
+import type { ApplySet } from './applyset.js';
 import { leaseName } from './lock.js';
 
 /** An object in a namespace that is not of a given deployment (metadata only: never its data). */

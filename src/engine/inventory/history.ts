@@ -1,32 +1,11 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { fromJson, toJson } from '../../base/json.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { HISTORY, MANAGED_BY_SPREAD, revisionSecretName, SPREAD } from '../../base/labels.js';
+import { splitReference } from '../../base/reference.js';
+import { CONTAINER_LISTS, podSpecOf } from '../../base/workload.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
-import { fromJson, toJson } from '../../deployment/json.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
 import type { ApplySet } from './applyset.js';
-import { SPREAD } from './applyset.js';
-
-/** Labels and annotations of revision Secrets, and the parent's current-revision annotation. */
-export const HISTORY = {
-  /** Secret type of a revision (like Helm's `helm.sh/release.v1`). */
-  type: 'spread.rsprd.com/revision',
-  /** Label: the ApplySet id of the deployment (not `applyset.kubernetes.io/part-of`: revisions are never pruned). */
-  applySet: 'spread.rsprd.com/applyset-id',
-  /** Label and annotation: the revision number; on the parent, the current revision. */
-  revision: 'spread.rsprd.com/revision',
-  time: 'spread.rsprd.com/time',
-  commit: 'spread.rsprd.com/commit',
-  runUrl: 'spread.rsprd.com/run-url',
-  /** JSON array of {@link RevisionImage}. */
-  images: 'spread.rsprd.com/images',
-  /** Why the revision was made beyond a deploy, e.g. `rollback to 3`. */
-  description: 'spread.rsprd.com/description',
-  /** {@link RevisionStatus} of the revision; absent on revisions recorded before it existed (deployed). */
-  status: 'spread.rsprd.com/status',
-  objectCount: 'spread.rsprd.com/object-count',
-  /** Field manager of the parent's current-revision annotation: a manager of its own, so that the
-   * parent's own apply (manager `spread`, which does not list it) does not remove it. */
-  fieldManager: 'spread-history',
-} as const;
 
 /**
  * How a revision's rollout ended: `deployed` (ready), or `failed` (applied, but the rollout failed or
@@ -83,11 +62,6 @@ export interface RevisionInput {
   readonly time?: Date;
 }
 
-/** The revision Secret's name: `spread.<deployment>.v<N>` (Helm's `sh.helm.release.v1.<name>.v<N>` in spread's words). */
-export function revisionSecretName(deployment: string, revision: number): string {
-  return `spread.${deployment}.v${revision}`;
-}
-
 /** The object set as stored: JSON, gzip, base64 (a Secret's `data` value holds the gzip bytes). */
 export function encodeObjects(objects: readonly KubeObject[]): string {
   return gzipSync(Buffer.from(toJson(objects), 'utf8')).toString('base64');
@@ -101,28 +75,20 @@ export function decodeObjects(data: string): KubeObject[] {
 }
 
 /**
- * The images of the objects' containers (init, regular, ephemeral; Pods and pod templates, also
- * a CronJob's), deduplicated and sorted, with the digest of those pinned `@sha256:…`.
+ * The images of the objects' containers (init, regular, ephemeral; Pods, PodTemplates, the
+ * workloads' pod templates and custom workloads' `spec.template`), deduplicated and sorted, with the digest of those pinned `@sha256:…`.
  */
 export function imagesOf(objects: readonly KubeObject[]): RevisionImage[] {
   const found = new Set<string>();
-  const visitPodSpec = (spec: unknown) => {
-    const s = (spec ?? {}) as Record<string, { image?: string }[] | undefined>;
-    for (const list of [s.initContainers, s.containers, s.ephemeralContainers])
-      for (const c of list ?? []) if (c.image) found.add(c.image);
-  };
   for (const o of objects) {
-    const spec = (o.spec ?? {}) as {
-      template?: { spec?: unknown };
-      jobTemplate?: { spec?: { template?: { spec?: unknown } } };
-    };
-    if (o.kind === 'Pod') visitPodSpec(o.spec);
-    visitPodSpec(spec.template?.spec);
-    visitPodSpec(spec.jobTemplate?.spec?.template?.spec);
+    const spec = podSpecOf(o, { customKinds: true }) as
+      | Record<string, { image?: string }[] | undefined>
+      | undefined;
+    for (const list of CONTAINER_LISTS) for (const c of spec?.[list] ?? []) if (c.image) found.add(c.image);
   }
   return [...found].sort().map((image) => {
-    const at = image.indexOf('@');
-    return at >= 0 ? { image, digest: image.slice(at + 1) } : { image };
+    const { digest } = splitReference(image);
+    return digest !== undefined ? { image, digest } : { image };
   });
 }
 
@@ -151,7 +117,7 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
         [HISTORY.applySet]: set.id,
         [SPREAD.deployment]: set.name,
         [HISTORY.revision]: String(revision),
-        [SPREAD.managedBy]: 'spread',
+        [SPREAD.managedBy]: MANAGED_BY_SPREAD,
       },
       annotations,
     },

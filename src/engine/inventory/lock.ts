@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { MANAGED_BY_SPREAD, SPREAD, spreadObjectName } from '../../base/labels.js';
 import { sleep } from '../../base/poll.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 
@@ -77,7 +78,7 @@ export class LockLostError extends Error {
 
 /** The Lease of a deployment: `spread.<name>`, in the deployment's namespace (beside its ApplySet parent). */
 export function leaseName(deployment: string): string {
-  return `spread.${deployment}`;
+  return spreadObjectName(deployment);
 }
 
 /** The default holder identity: the CI run's URL when given, else `<hostname>/<pid>`, then ` #` and 6 random hex digits. */
@@ -153,8 +154,8 @@ export async function acquireLock(
                 name,
                 namespace,
                 labels: {
-                  'app.kubernetes.io/managed-by': 'spread',
-                  'spread.rsprd.com/deployment': deployment,
+                  [SPREAD.managedBy]: MANAGED_BY_SPREAD,
+                  [SPREAD.deployment]: deployment,
                 },
               },
               spec: {

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { stableJson } from './fingerprint.js';
+import { stableJson } from '../../base/json.js';
+import type { KubeObject } from '../../base/kube-object.js';
 
 /** Whether `fieldManager` has an Apply entry in the object's managedFields. */
 export function managedBy(o: KubeObject, fieldManager: string): boolean {

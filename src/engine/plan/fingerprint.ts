@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { toJson } from '../../deployment/json.js';
-import { isCoreSecret, type KubeObject } from '../../deployment/kube-object.js';
+import { stableJson } from '../../base/json.js';
+import { isCoreSecret, type KubeObject, type ManagedFieldsEntry } from '../../base/kube-object.js';
 
 /**
  * Fingerprints of applied states, which let a plan find an object unchanged without a dry run.
@@ -69,29 +69,10 @@ export function sameOwnFields(a: KubeObject, b: KubeObject, fieldManager: string
  */
 export const MAX_FINGERPRINTS = 16_000;
 
-/** One entry of `metadata.managedFields` (Kubernetes ManagedFieldsEntry). */
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: string;
-  subresource?: string;
-  apiVersion?: string;
-  time?: string;
-  fieldsV1?: unknown;
-}
-
 /** The server-side apply entries of `fieldManager` on the object itself (not on a subresource). */
 export function applyEntries(o: KubeObject, fieldManager: string): ManagedFieldsEntry[] {
   return ((o.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter(
     (e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource,
-  );
-}
-
-/** JSON with object keys sorted, so that equal values give equal text whatever their key order. */
-export function stableJson(v: unknown): string {
-  return toJson(v, (_k, value) =>
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-      : value,
   );
 }
 

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
+import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { apiVersionOf, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
-import type { KubeObject, SourcedObject } from '../../deployment/kube-object.js';
 import type { KubeApi } from '../kube-api.js';
 
 /**

@@ -1,6 +1,6 @@
+import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import type { ResourceInfo } from '../../cluster/discovery.js';
-import type { KubeObject, SourcedObject } from '../../deployment/kube-object.js';
-import type { FieldChange } from '../../report/diff.js';
+import type { FieldChange } from '../../deployment/diff.js';
 import type { OwnershipPolicy } from './ownership.js';
 
 /**

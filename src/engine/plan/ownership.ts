@@ -1,5 +1,6 @@
-import { optionRef } from '../../core/option-ref.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { APPLYSET, SPREAD } from '../../base/labels.js';
+import { optionRef } from '../../base/option-ref.js';
 import type { KubeApi } from '../kube-api.js';
 
 /**
@@ -31,18 +32,16 @@ export async function ownershipProblem(
   signal?: AbortSignal,
 ): Promise<string | undefined> {
   if (!live || !policy || policy.foreign === 'adopt') return undefined;
-  const owner = live.metadata.labels?.[PART_OF];
+  const owner = live.metadata.labels?.[APPLYSET.partOf];
   if (owner === policy.applySetId) return undefined;
   if (owner) {
     const other = await ownerName(client, owner, live.metadata.namespace, signal);
-    return `belongs to another deployment${other ? ` (${other})` : ''}: its ${PART_OF} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: ${optionRef('adopt')})`;
+    return `belongs to another deployment${other ? ` (${other})` : ''}: its ${APPLYSET.partOf} label is ${owner}; rename the object, or deploy it from that deployment (adopting takes it over: ${optionRef('adopt')})`;
   }
   // Like Helm, spread does not silently take over what it did not create: once applied, the
   // object would be pruned with this deployment (a hand-made Namespace with all it holds).
-  return `exists, but no spread deployment owns it (no ${PART_OF} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (${optionRef('adopt')}; with ${optionRef('force-conflicts')} where another manager owns its fields)`;
+  return `exists, but no spread deployment owns it (no ${APPLYSET.partOf} label: made by hand or by another tool, or the label was removed); taking it over would make a later deploy without it delete it. Adopt it to take it over (${optionRef('adopt')}; with ${optionRef('force-conflicts')} where another manager owns its fields)`;
 }
-
-const PART_OF = 'applyset.kubernetes.io/part-of';
 
 /** The deployment (`namespace/name`) whose ApplySet parent carries `id`, if it can be found. */
 async function ownerName(client: KubeApi, id: string, namespace: string | undefined, signal?: AbortSignal) {
@@ -53,11 +52,11 @@ async function ownerName(client: KubeApi, id: string, namespace: string | undefi
     const list = await client.request<{ items: KubeObject[] }>({
       method: 'GET',
       path,
-      query: { labelSelector: `applyset.kubernetes.io/id=${id}` },
+      query: { labelSelector: `${APPLYSET.id}=${id}` },
       signal,
     });
     const parent = list.body.items[0];
-    const name = parent?.metadata.annotations?.['spread.rsprd.com/deployment'];
+    const name = parent?.metadata.annotations?.[SPREAD.deployment];
     return parent
       ? `spread deployment ${parent.metadata.namespace}/${name ?? parent.metadata.name}`
       : undefined;

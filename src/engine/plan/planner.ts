@@ -1,17 +1,11 @@
 import pLimit from 'p-limit';
+import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../../base/kube-object.js';
+import { formatGroupKind, groupKindOf, isCoreNamespace, isCrd, isGenerated } from '../../base/kube-object.js';
+import { optionRef } from '../../base/option-ref.js';
 import { notServedMessage, removedApi } from '../../cluster/api-removals.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
-import { optionRef } from '../../core/option-ref.js';
-import type { KubeObject, SourcedObject } from '../../deployment/kube-object.js';
-import {
-  formatGroupKind,
-  groupKindOf,
-  isCoreNamespace,
-  isCrd,
-  isGenerated,
-} from '../../deployment/kube-object.js';
-import { diffObjects } from '../../report/diff.js';
+import { diffObjects } from '../../deployment/diff.js';
 import { crdKinds } from '../apply/crd.js';
 import {
   ApplyError,
@@ -28,7 +22,7 @@ import { objectFingerprint } from './fingerprint.js';
 import { keepAnnotations, liveReader, namespaceLookup } from './live.js';
 import type { ApplyOptions, PlannedObject } from './options.js';
 import { adopts, ownershipProblem } from './ownership.js';
-import { type ManagedFieldsEntry, takenOverManagers } from './takeover.js';
+import { takenOverManagers } from './takeover.js';
 
 /**
  * The objects written in a built-in API version that Kubernetes removed (see REMOVED_APIS) and that

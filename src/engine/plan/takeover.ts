@@ -1,17 +1,6 @@
+import type { KubeObject, ManagedFieldsEntry } from '../../base/kube-object.js';
 import { KubeApiError } from '../../cluster/client.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
 import type { KubeApi } from '../kube-api.js';
-
-/** managedFields entry of metav1.ObjectMeta. */
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update';
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
 
 /**
  * Field managers that client-side `kubectl apply` (and `kubectl create`/`edit` before a first

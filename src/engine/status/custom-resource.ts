@@ -1,14 +1,7 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { groupKindOf } from '../../deployment/kube-object.js';
-import {
-  type Condition,
-  conditionsOf,
-  current,
-  failed,
-  inProgress,
-  NOT_OBSERVED,
-  type StatusReader,
-} from './types.js';
+import { type Condition, conditionsOf } from '../../base/conditions.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { groupKindOf } from '../../base/kube-object.js';
+import { current, failed, inProgress, NOT_OBSERVED, type StatusReader } from './types.js';
 
 /**
  * The API groups kube-apiserver serves itself (`kubectl api-versions` on a bare cluster); an object

@@ -1,7 +1,8 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
+import { conditionsOf } from '../../base/conditions.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { KUBERNETES } from '../../base/labels.js';
 import { generationUnobserved, labelOf, ownedBy } from './pods.js';
 import {
-  conditionsOf,
   current,
   failed,
   fieldsOf,
@@ -11,8 +12,6 @@ import {
   replicaFailure,
   type StatusReader,
 } from './types.js';
-
-const REVISION = 'deployment.kubernetes.io/revision';
 
 /**
  * An apps/v1 Deployment, as `kubectl rollout status` reads it: observedGeneration caught up, no
@@ -41,10 +40,12 @@ export const deploymentStatus: StatusReader = {
   },
   currentPods(o, pods, replicaSets) {
     if (generationUnobserved(o)) return [];
-    const revision = o.metadata.annotations?.[REVISION];
+    const revision = o.metadata.annotations?.[KUBERNETES.deploymentRevision];
     const rs = replicaSets.find(
       (r: KubeObject) =>
-        ownedBy(r, o) && revision !== undefined && r.metadata.annotations?.[REVISION] === revision,
+        ownedBy(r, o) &&
+        revision !== undefined &&
+        r.metadata.annotations?.[KUBERNETES.deploymentRevision] === revision,
     );
     if (!rs) return replicaSets.length > 0 ? [] : [...pods];
     const hash = labelOf(rs, 'pod-template-hash');

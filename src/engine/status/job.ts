@@ -1,4 +1,5 @@
-import { conditionsOf, current, failed, fieldsOf, inProgress, num, type StatusReader } from './types.js';
+import { conditionsOf } from '../../base/conditions.js';
+import { current, failed, fieldsOf, inProgress, num, type StatusReader } from './types.js';
 
 /** A batch/v1 Job: its Complete or Failed condition; a suspended Job is done. */
 export const jobStatus: StatusReader = {

@@ -1,4 +1,4 @@
-import { isPodReady } from './pods.js';
+import { isPodReady } from '../../base/conditions.js';
 import { current, failed, fieldsOf, inProgress, type StatusReader } from './types.js';
 
 /** A core/v1 Pod: Succeeded, or its Ready condition; phase Failed fails. Its current pod is itself. */

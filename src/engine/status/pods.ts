@@ -1,11 +1,4 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
-
-/** Whether the pod's Ready condition is True. */
-export function isPodReady(pod: KubeObject): boolean {
-  const conditions = ((pod.status as { conditions?: { type: string; status: string }[] } | undefined)
-    ?.conditions ?? []) as { type: string; status: string }[];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
-}
+import type { KubeObject } from '../../base/kube-object.js';
 
 /** Whether `owner` owns `pod` (by uid); an owner not yet stored (no uid) owns every pod given. */
 export function ownedBy(pod: KubeObject, owner: KubeObject): boolean {

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf } from '../../deployment/kube-object.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { formatGroupKind, groupKindOf } from '../../base/kube-object.js';
 import { customResourceStatus, hasReadableStatus, isCustomResource } from './custom-resource.js';
 import { customResourceDefinitionStatus } from './custom-resource-definition.js';
 import { daemonSetStatus } from './daemon-set.js';

@@ -1,8 +1,8 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { TEMPLATE_HASH } from '../wait/rc-roll.js';
-import { isPodReady, ownedPods } from './pods.js';
+import { conditionsOf, isPodReady } from '../../base/conditions.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { TEMPLATE_HASH } from '../../base/labels.js';
+import { ownedPods } from './pods.js';
 import {
-  conditionsOf,
   current,
   fieldsOf,
   inProgress,

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
+import type { KubeObject } from '../../base/kube-object.js';
 import { current, inProgress, type StatusReader } from './types.js';
 
 /** A Service's `spec.type`, defaulted as the API server does. */

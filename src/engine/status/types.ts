@@ -1,4 +1,5 @@
-import type { KubeObject } from '../../deployment/kube-object.js';
+import type { Condition } from '../../base/conditions.js';
+import type { KubeObject } from '../../base/kube-object.js';
 
 /**
  * Where an object's rollout stands, in kstatus's words (sigs.k8s.io/cli-utils/pkg/kstatus):
@@ -45,14 +46,6 @@ export interface StatusReader {
   readonly withPods?: boolean;
 }
 
-/** A status condition (metav1.Condition and the older per-API condition types alike). */
-export interface Condition {
-  readonly type: string;
-  readonly status: string;
-  readonly reason?: string;
-  readonly message?: string;
-}
-
 /** The state `Current` with its message. */
 export function current(message: string): RolloutState {
   return { status: 'Current', done: true, failed: false, message };
@@ -66,12 +59,6 @@ export function inProgress(message: string): RolloutState {
 /** The state `Failed` with its message. */
 export function failed(message: string): RolloutState {
   return { status: 'Failed', done: false, failed: true, message };
-}
-
-/** `status.conditions` of an object, or none. */
-export function conditionsOf(o: KubeObject): Condition[] {
-  const conditions = (o.status as { conditions?: unknown } | undefined)?.conditions;
-  return Array.isArray(conditions) ? (conditions as Condition[]) : [];
 }
 
 /** `spec` and `status` as records, with numeric fields read as numbers (absent: 0). */

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
-import { toJson } from '../../deployment/json.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
-
-/**
- * Annotation spread puts on a ReplicationController's pod template: a digest of the template as
- * applied. Pods made from the template carry it, so the pods of an older template can be told apart
- * (ReplicationControllers, unlike Deployments, have no pod-template-hash of their own).
- */
-export const TEMPLATE_HASH = 'spread.rsprd.com/template-hash';
+import { isPodReady } from '../../base/conditions.js';
+import { stableJson } from '../../base/json.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import { TEMPLATE_HASH } from '../../base/labels.js';
 
 /** The first 16 hex digits of the SHA-256 of the template's JSON with sorted keys, without the hash itself. */
 export function templateHash(template: unknown): string {
@@ -68,22 +63,8 @@ export function podToReplace(rc: KubeObject, pods: readonly KubeObject[]): KubeO
   const old = live
     .filter((p) => p.metadata.annotations?.[TEMPLATE_HASH] !== want)
     .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
-  const unready = old.find((p) => !isReady(p));
+  const unready = old.find((p) => !isPodReady(p));
   if (unready) return unready;
-  const ready = live.filter(isReady).length;
+  const ready = live.filter(isPodReady).length;
   return old.length > 0 && ready >= (spec.replicas ?? 1) ? old[0] : undefined;
-}
-
-function isReady(pod: KubeObject): boolean {
-  const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)
-    ?.conditions;
-  return conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-function stableJson(v: unknown): string {
-  return toJson(v, (_k, value) =>
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-      : value,
-  );
 }

@@ -1,7 +1,7 @@
+import type { KubeObject } from '../../base/kube-object.js';
+import { formatGroupKind, formatObject, groupKindOf } from '../../base/kube-object.js';
 import { diagnosePod, type PodProblem, pullError } from '../../cluster/pods.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { formatGroupKind, groupKindOf } from '../../deployment/kube-object.js';
-import type { AppliedObject } from '../apply/applier.js';
+import type { AppliedObject } from '../apply/applied.js';
 import { currentPods, rolloutState } from '../status/registry.js';
 import { inProgress, type RolloutState } from '../status/types.js';
 
@@ -52,8 +52,7 @@ export function track(applied: AppliedObject): Tracked {
 
 /** `Deployment default/web`: how the wait names an object. */
 export function trackedName(a: AppliedObject): string {
-  const m = a.object.metadata;
-  return `${formatGroupKind(groupKindOf(a.object))} ${m.namespace ? `${m.namespace}/` : ''}${m.name}`;
+  return formatObject(a.object);
 }
 
 /** What judging pods needs besides the pods: the clock and the wait's diagnosis options. */

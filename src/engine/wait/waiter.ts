@@ -1,9 +1,9 @@
 import { EventEmitter, once } from 'node:events';
+import { formatGroupKind, groupKindOf } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
 import type { KubeClient } from '../../cluster/client.js';
 import { formatContainerStates, formatEvent, podEvents } from '../../cluster/pods.js';
-import { formatGroupKind, groupKindOf } from '../../deployment/kube-object.js';
-import type { AppliedObject } from '../apply/applier.js';
+import type { AppliedObject } from '../apply/applied.js';
 import { isWaited } from '../status/registry.js';
 import { describeServiceExposure } from '../status/service.js';
 import {

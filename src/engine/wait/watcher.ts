@@ -1,9 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
 import { KubeApiError, type KubeClient, type KubeStatus, tlsOptions } from '../../cluster/client.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
 
 /** One event of a watch stream (metav1.WatchEvent). `ERROR` carries a metav1.Status as `object`. */
 export interface WatchEvent {

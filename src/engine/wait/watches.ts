@@ -1,8 +1,8 @@
+import { isPodReady } from '../../base/conditions.js';
+import type { KubeObject } from '../../base/kube-object.js';
 import type { KubeClient } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
 import { selectorString } from '../../cluster/pods.js';
-import type { KubeObject } from '../../deployment/kube-object.js';
-import { isPodReady } from '../status/pods.js';
 import { watchesPods } from '../status/registry.js';
 import { podToReplace } from './rc-roll.js';
 import { type Tracked, trackedName } from './tracked.js';

@@ -18,6 +18,11 @@ describe('matchBranch', () => {
     ['v?.x', 'v1/x', false],
     ['v1.0', 'v1x0', false],
     ['feature-(x)', 'feature-(x)', true],
+    ['release/**', 'release', true],
+    ['release/*', 'release/.next', true],
+    ['{main,master}', 'master', true],
+    ['release/[0-9]*', 'release/2.1', true],
+    ['release/[0-9]*', 'release/next', false],
   ])('%s ~ %s → %s', (pattern, branch, expected) => {
     expect(matchBranch(pattern, branch)).toBe(expected);
   });

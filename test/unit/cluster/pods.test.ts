@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import {
   diagnosePod,
   formatContainerStates,
@@ -6,7 +7,6 @@ import {
   recentEvents,
   selectorString,
 } from '../../../src/cluster/pods.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const now = Date.parse('2025-01-01T00:01:00Z');
 const pod = (status: object, meta: object = {}): KubeObject => ({

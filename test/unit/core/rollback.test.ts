@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { revisionObject } from '../../../src/core/rollback.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 
 const stored = (source?: string): KubeObject => ({
   apiVersion: 'v1',

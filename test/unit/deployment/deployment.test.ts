@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { InputError } from '../../../src/base/source.js';
 import {
   applyRank,
   Deployment,
@@ -8,7 +9,6 @@ import {
   render,
   type SourcedObject,
 } from '../../../src/deployment/index.js';
-import { InputError } from '../../../src/input/source.js';
 
 let line = 0;
 function obj(apiVersion: string, kind: string, name: string, extra: Partial<KubeObject> = {}): SourcedObject {

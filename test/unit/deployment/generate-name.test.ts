@@ -1,20 +1,11 @@
 import { describe, expect, test } from 'vitest';
+import { identityProblem, isGenerated, type KubeObject, nameOf } from '../../../src/base/kube-object.js';
+import { SPREAD } from '../../../src/base/labels.js';
+import { InputError, IssueList } from '../../../src/base/source.js';
+import { decodeText } from '../../../src/decode/decode.js';
 import { Deployment } from '../../../src/deployment/deployment.js';
-import {
-  identityProblem,
-  isGenerated,
-  type KubeObject,
-  nameOf,
-} from '../../../src/deployment/kube-object.js';
-import {
-  applySetFor,
-  generateNameLabel,
-  labelForApplySet,
-  SPREAD,
-} from '../../../src/engine/inventory/applyset.js';
+import { applySetFor, generateNameLabel, labelForApplySet } from '../../../src/engine/inventory/applyset.js';
 import { newEntity } from '../../../src/entity/index.js';
-import { decodeText } from '../../../src/input/decode.js';
-import { InputError, IssueList } from '../../../src/input/source.js';
 
 const job = (metadata: KubeObject['metadata']): KubeObject => ({
   apiVersion: 'batch/v1',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { deploymentOf } from '../../../src/deployment/deployment.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 import { dropServerFields, exportedWarning } from '../../../src/deployment/server-fields.js';
 import { Application } from '../../../src/entity/entity.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject, SourcedObject } from '../../../src/base/kube-object.js';
 import { KubeApiError } from '../../../src/cluster/client.js';
-import type { KubeObject, SourcedObject } from '../../../src/deployment/kube-object.js';
 import { applyObjects } from '../../../src/engine/apply/applier.js';
 import { ApplyError } from '../../../src/engine/apply/errors.js';
 import type { ApplyOptions } from '../../../src/engine/plan/options.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { SourcedObject } from '../../../src/deployment/kube-object.js';
+import type { SourcedObject } from '../../../src/base/kube-object.js';
 import { ApplyError } from '../../../src/engine/apply/errors.js';
 
 const cm = (i: number): SourcedObject => ({

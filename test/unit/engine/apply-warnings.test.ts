@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { KubeClient } from '../../../src/cluster/client.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 import { serverSideApply } from '../../../src/engine/apply/ssa.js';
 
 // A stand-in API server that answers every apply with a deprecation Warning, as kube-apiserver does.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { APPLYSET } from '../../../src/base/labels.js';
 import {
-  APPLYSET,
   applySetFor,
   labelForApplySet,
   parentHolds,

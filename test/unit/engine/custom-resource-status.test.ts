@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { isCustomResource } from '../../../src/engine/status/custom-resource.js';
 import { isWaited, rolloutState } from '../../../src/engine/status/registry.js';
 

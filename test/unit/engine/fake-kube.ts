@@ -1,6 +1,6 @@
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { KubeApiError, type KubeRequest, type KubeResponse } from '../../../src/cluster/client.js';
 import type { ResourceInfo } from '../../../src/cluster/discovery.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 import type { KubeApi, KubeDiscovery } from '../../../src/engine/kube-api.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { foreignReason } from '../../../src/core/converge.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 import { applySetFor } from '../../../src/engine/inventory/applyset.js';
 import { isForeign } from '../../../src/engine/inventory/foreign.js';
 

@@ -1,15 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { HISTORY, revisionSecretName } from '../../../src/base/labels.js';
 import { applySetFor } from '../../../src/engine/inventory/applyset.js';
 import {
   decodeObjects,
   encodeObjects,
-  HISTORY,
   imagesOf,
   lastGoodRevision,
   parseRevisionSecret,
   revisionSecret,
-  revisionSecretName,
   revisionsToDelete,
 } from '../../../src/engine/inventory/history.js';
 
@@ -49,6 +48,22 @@ describe('revisions', () => {
       { image: 'busybox:1.36' },
       { image: 'registry.example/web@sha256:abc', digest: 'sha256:abc' },
     ]);
+  });
+
+  test('imagesOf reads the pod template of a PodTemplate and of a custom workload', () => {
+    const podTemplate: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: { name: 't' },
+      template: { spec: { containers: [{ name: 't', image: 'nginx:1.27' }] } },
+    };
+    const rollout: KubeObject = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'r' },
+      spec: { template: { spec: { containers: [{ name: 'r', image: 'redis:7' }] } } },
+    };
+    expect(imagesOf([podTemplate, rollout])).toEqual([{ image: 'nginx:1.27' }, { image: 'redis:7' }]);
   });
 
   test('the revision Secret and back', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject, SourcedObject } from '../../../src/deployment/kube-object.js';
+import type { KubeObject, SourcedObject } from '../../../src/base/kube-object.js';
 import { applyObjects } from '../../../src/engine/apply/applier.js';
 import { ApplyError } from '../../../src/engine/apply/errors.js';
 import { objectFingerprint } from '../../../src/engine/plan/fingerprint.js';

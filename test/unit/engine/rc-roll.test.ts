@@ -1,11 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
-import {
-  podToReplace,
-  TEMPLATE_HASH,
-  templateHash,
-  withTemplateHash,
-} from '../../../src/engine/wait/rc-roll.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { TEMPLATE_HASH } from '../../../src/base/labels.js';
+import { podToReplace, templateHash, withTemplateHash } from '../../../src/engine/wait/rc-roll.js';
 
 const rc = (image: string): KubeObject => ({
   apiVersion: 'v1',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { KubeApiError } from '../../../src/cluster/client.js';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
 import { objectError } from '../../../src/engine/apply/errors.js';
 import { secretAsStored, secretShapeProblem } from '../../../src/engine/apply/secret.js';
 

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { TEMPLATE_HASH } from '../../../src/base/labels.js';
 import { currentPods, isWaited, rolloutState } from '../../../src/engine/status/registry.js';
 import { describeServiceExposure } from '../../../src/engine/status/service.js';
-import { TEMPLATE_HASH, templateHash } from '../../../src/engine/wait/rc-roll.js';
+import { templateHash } from '../../../src/engine/wait/rc-roll.js';
 
 const obj = (
   apiVersion: string,

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { IssueList } from '../../../src/base/source.js';
+import { decodeText } from '../../../src/decode/decode.js';
 import {
   buildApplication,
   type Controller,
@@ -7,8 +9,6 @@ import {
   newEntity,
   toDnsLabel,
 } from '../../../src/entity/index.js';
-import { decodeText } from '../../../src/input/decode.js';
-import { IssueList } from '../../../src/input/source.js';
 
 const decoded = (text: string, file = 'f.yaml') => {
   const v = decodeText(file, text).values[0];

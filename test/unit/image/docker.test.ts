@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { describe, expect, test } from 'vitest';
-import type { Logger } from '../../../src/core/logger.js';
+import type { Logger } from '../../../src/base/logger.js';
 import {
   BuildError,
   buildImage,

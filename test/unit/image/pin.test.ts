@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject, SourcedObject } from '../../../src/deployment/kube-object.js';
+import type { KubeObject, SourcedObject } from '../../../src/base/kube-object.js';
 import { pinImages, rewriteImages } from '../../../src/image/pin.js';
 
 const PINNED = `localhost:5000/team-a/web:abc@sha256:${'1'.repeat(64)}`;

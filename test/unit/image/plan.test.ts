@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { silentLogger } from '../../../src/core/logger.js';
+import { silentLogger } from '../../../src/base/logger.js';
+import { formatIssue, InputError } from '../../../src/base/source.js';
 import { readDeployment } from '../../../src/core/read.js';
 import { parseRegistry, planBuilds } from '../../../src/image/plan.js';
 import { prepareImages } from '../../../src/image/prepare.js';
 import { DirectoryInput } from '../../../src/input/directory.js';
-import { formatIssue, InputError } from '../../../src/input/source.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/images');
 

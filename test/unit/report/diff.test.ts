@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
-import { diffObjects, formatChange } from '../../../src/report/diff.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { diffObjects } from '../../../src/deployment/diff.js';
+import { formatChange } from '../../../src/report/diff.js';
 
 const base = (extra: Partial<KubeObject>): KubeObject => ({
   apiVersion: 'apps/v1',

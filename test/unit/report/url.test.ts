@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { applicationUrl, parseUrlFrom } from '../../../src/report/url.js';
 
 const ingress = (name: string, spec: unknown): KubeObject => ({

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { silentLogger } from '../../../../src/core/logger.js';
+import { silentLogger } from '../../../../src/base/logger.js';
+import { formatStatusText } from '../../../../src/cli/status-text.js';
 import {
   type ClusterState,
-  formatStatusText,
   objectKey,
   type StatusReport,
   statesOfPlan,

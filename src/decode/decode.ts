@@ -11,8 +11,8 @@ import {
   type Scalar,
   visit,
 } from 'yaml';
+import { type InputIssue, IssueList, type Source } from '../base/source.js';
 import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
-import { type InputIssue, IssueList, type Source } from './source.js';
 
 /** A path into a decoded value: mapping keys and sequence indexes, e.g. `['spec', 'containers', 0]`. */
 export type ValuePath = readonly (string | number)[];

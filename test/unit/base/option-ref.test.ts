@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { actionText } from '../../../src/action/logger.js';
+import { optionRef, phraseOptionsIn } from '../../../src/base/option-ref.js';
 import { cliText } from '../../../src/cli/logger.js';
 import { KubeApiError } from '../../../src/cluster/client.js';
-import { optionRef, phraseOptionsIn } from '../../../src/core/option-ref.js';
 import { explainApiError } from '../../../src/engine/apply/errors.js';
 
 // The core names an option by key; each front end spells it its own way: the CLI a flag, the Action

@@ -1,7 +1,8 @@
 import { isMap, isScalar, isSeq, type Node, parse } from 'yaml';
+import type { IssueList } from '../base/source.js';
+import { CONTAINER_LISTS, podTemplatePath } from '../base/workload.js';
 import { type DecodedValue, isMergeKey } from './decode.js';
 import { jsonKey, KUBECTL_YAML } from './kubectl-yaml.js';
-import type { IssueList } from './source.js';
 
 /**
  * YAML traps: a plain (unquoted) scalar in a field the Kubernetes API types as a string, which YAML
@@ -28,28 +29,13 @@ const META_FIELDS: readonly Pattern[] = [
   ['metadata', 'labels', '*'],
   ['metadata', 'annotations', '*'],
 ];
-const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'];
-
-/** Where the pod spec sits in each workload kind (the same table the entity stage uses). */
-const POD_TEMPLATE_PATHS: Readonly<Record<string, Pattern>> = {
-  Pod: [],
-  ReplicationController: ['spec', 'template'],
-  ReplicaSet: ['spec', 'template'],
-  Deployment: ['spec', 'template'],
-  StatefulSet: ['spec', 'template'],
-  DaemonSet: ['spec', 'template'],
-  Job: ['spec', 'template'],
-  PodTemplate: ['template'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template'],
-};
-
 /** The string-typed field patterns of an object of `kind`. */
 function objectPatterns(kind: unknown): Pattern[] {
   const patterns: Pattern[] = [...META_FIELDS];
   if (kind === 'ConfigMap') patterns.push(['data', '*']);
   if (kind === 'Secret') patterns.push(['stringData', '*']);
   if (kind === 'ReplicationController') patterns.push(['spec', 'selector', '*']);
-  const template = typeof kind === 'string' ? POD_TEMPLATE_PATHS[kind] : undefined;
+  const template = typeof kind === 'string' ? podTemplatePath(kind) : undefined;
   if (template) {
     if (kind !== 'ReplicationController' && kind !== 'Pod')
       patterns.push(['spec', 'selector', 'matchLabels', '*']);

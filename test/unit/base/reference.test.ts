@@ -7,7 +7,7 @@ import {
   ImageReferenceError,
   namesRegistry,
   parseReference,
-} from '../../../src/image/reference.js';
+} from '../../../src/base/reference.js';
 
 const D = `sha256:${'a'.repeat(64)}`;
 

@@ -1,4 +1,4 @@
-import { toDnsLabel } from '../entity/names.js';
+import { toDnsLabel } from './names.js';
 
 /**
  * Docker image references, parsed and normalised as Docker does (github.com/distribution/reference,
@@ -79,6 +79,35 @@ function isDomainComponent(first: string): boolean {
   return first.includes('.') || first.includes(':') || first === 'localhost' || first.toLowerCase() !== first;
 }
 
+/** An image reference cut into its parts as written, neither checked nor normalised ({@link splitReference}). */
+export interface ReferenceParts {
+  /** The registry host as written (`localhost:5000`, `ghcr.io`); undefined when the reference names none (Docker Hub). */
+  readonly domain: string | undefined;
+  /** The repository path as written, without registry, tag and digest: `nginx`, `org/app`. */
+  readonly path: string;
+  readonly tag: string | undefined;
+  /** `algorithm:hex` after `@`. */
+  readonly digest: string | undefined;
+}
+
+/**
+ * Cuts an image reference into registry, path, tag and digest by the grammar above, without
+ * checking or normalising them: the digest after the first `@`, the tag after a `:` past the last
+ * `/`, the registry the first component when it is a domain. {@link parseReference} checks the parts.
+ */
+export function splitReference(text: string): ReferenceParts {
+  let rest = text;
+  const at = rest.indexOf('@');
+  const digest = at >= 0 ? rest.slice(at + 1) : undefined;
+  if (at >= 0) rest = rest.slice(0, at);
+  const colon = rest.lastIndexOf(':');
+  const tag = colon > rest.lastIndexOf('/') ? rest.slice(colon + 1) : undefined;
+  if (tag !== undefined) rest = rest.slice(0, colon);
+  const slash = rest.indexOf('/');
+  const domain = slash >= 0 && isDomainComponent(rest.slice(0, slash)) ? rest.slice(0, slash) : undefined;
+  return { domain, path: domain === undefined ? rest : rest.slice(slash + 1), tag, digest };
+}
+
 /**
  * Parses an image reference as `docker pull` does (distribution/reference `ParseNormalizedNamed`),
  * normalising Docker Hub names: `nginx` → `{domain: 'docker.io', path: 'library/nginx'}`,
@@ -95,21 +124,14 @@ export function parseReference(text: string): ImageReference {
   if (text === '') fail('it is empty');
   if (/\s/.test(text)) fail('it holds whitespace');
   if (IMAGE_ID.test(text)) fail('a 64-hex string is an image ID, not a repository name');
-  let rest = text;
-  let digest: string | undefined;
-  const at = rest.indexOf('@');
-  if (at >= 0) {
-    digest = rest.slice(at + 1);
-    rest = rest.slice(0, at);
+  const parts = splitReference(text);
+  const { digest, tag } = parts;
+  if (digest !== undefined) {
     if (digest === '') fail('the digest after "@" is empty');
     const problem = digestProblem(digest);
     if (problem) fail(problem);
   }
-  let tag: string | undefined;
-  const colon = rest.lastIndexOf(':');
-  if (colon > rest.lastIndexOf('/')) {
-    tag = rest.slice(colon + 1);
-    rest = rest.slice(0, colon);
+  if (tag !== undefined) {
     if (tag === '') fail('the tag after ":" is empty');
     if (!TAG.test(tag)) {
       fail(
@@ -117,15 +139,11 @@ export function parseReference(text: string): ImageReference {
       );
     }
   }
-  if (rest === '') fail('the repository name is empty');
-  const slash = rest.indexOf('/');
-  let domain = DOCKER_HUB;
-  let path = rest;
-  if (slash >= 0 && isDomainComponent(rest.slice(0, slash))) {
-    domain = rest.slice(0, slash);
-    path = rest.slice(slash + 1);
-    if (!DOMAIN.test(domain)) fail(`registry host ${JSON.stringify(domain)} is invalid`);
-  }
+  if (parts.domain === undefined && parts.path === '') fail('the repository name is empty');
+  let domain = parts.domain ?? DOCKER_HUB;
+  let path = parts.path;
+  if (parts.domain !== undefined && !DOMAIN.test(domain))
+    fail(`registry host ${JSON.stringify(domain)} is invalid`);
   if (domain === LEGACY_DOCKER_HUB) domain = DOCKER_HUB;
   if (path === '') fail('the repository name is empty');
   for (const component of path.split('/')) {
@@ -161,8 +179,7 @@ export function isValidTag(tag: string): boolean {
 
 /** True when a reference names its registry host (`localhost:5000/web`, `ghcr.io/o/web`), rather than Docker Hub by default. */
 export function namesRegistry(text: string): boolean {
-  const slash = text.indexOf('/');
-  return slash >= 0 && isDomainComponent(text.slice(0, slash));
+  return splitReference(text).domain !== undefined;
 }
 
 /** `domain/path` without tag or digest, canonical: `docker.io/library/nginx`. */

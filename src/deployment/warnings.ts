@@ -1,5 +1,8 @@
-import type { SourcedObject } from '../deployment/kube-object.js';
-import type { Source } from '../input/source.js';
+import type { SourcedObject } from '../base/kube-object.js';
+import { KUBERNETES } from '../base/labels.js';
+import { splitReference } from '../base/reference.js';
+import type { Source } from '../base/source.js';
+import { CONTAINER_LISTS, podSpecOf } from '../base/workload.js';
 
 /** A warning about an object that is valid but probably not what was meant, with its place. */
 export interface ObjectWarning {
@@ -28,7 +31,7 @@ export function objectWarnings(objects: readonly SourcedObject[]): ObjectWarning
     if (object.kind === 'Endpoints' && object.apiVersion === 'v1')
       endpointsFor.add(`${ns}/${object.metadata.name}`);
     if (object.kind === 'EndpointSlice') {
-      const service = object.metadata.labels?.['kubernetes.io/service-name'];
+      const service = object.metadata.labels?.[KUBERNETES.serviceName];
       if (service) endpointsFor.add(`${ns}/${service}`);
     }
   }
@@ -60,20 +63,19 @@ export function objectWarnings(objects: readonly SourcedObject[]): ObjectWarning
 export function floatingTag(image: string): string | undefined {
   if (image.startsWith('&')) return undefined;
   if (image === '') return 'which is empty';
-  if (image.includes('@')) return undefined;
-  const last = image.slice(image.lastIndexOf('/') + 1);
-  const colon = last.indexOf(':');
-  if (colon < 0) return 'which has no tag (so :latest)';
-  if (last.slice(colon + 1) === 'latest') return 'which is tagged :latest';
+  const { tag, digest } = splitReference(image);
+  if (digest !== undefined) return undefined;
+  if (tag === undefined) return 'which has no tag (so :latest)';
+  if (tag === 'latest') return 'which is tagged :latest';
   return undefined;
 }
 
-/** Every container of a Pod or pod template, with its image. */
+/** Every container of a Pod or pod template (also a custom workload's `spec.template`), with its image. */
 function containerImages(object: SourcedObject['object']): { container: string; image: string }[] {
-  const spec = podSpec(object);
+  const spec = podSpecOf(object, { customKinds: true });
   if (!spec) return [];
   const out: { container: string; image: string }[] = [];
-  for (const field of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
+  for (const field of CONTAINER_LISTS) {
     const list = spec[field];
     if (!Array.isArray(list)) continue;
     for (const c of list as { name?: unknown; image?: unknown }[]) {
@@ -82,20 +84,4 @@ function containerImages(object: SourcedObject['object']): { container: string; 
     }
   }
   return out;
-}
-
-type PodSpec = Record<string, unknown>;
-
-function podSpec(object: SourcedObject['object']): PodSpec | undefined {
-  const get = (value: unknown, ...path: string[]): unknown =>
-    path.reduce<unknown>(
-      (v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined),
-      value,
-    );
-  let spec: unknown;
-  if (object.kind === 'Pod') spec = object.spec;
-  else if (object.kind === 'CronJob') spec = get(object.spec, 'jobTemplate', 'spec', 'template', 'spec');
-  else if (object.kind === 'PodTemplate') spec = get(object.template, 'spec');
-  else spec = get(object.spec, 'template', 'spec');
-  return typeof spec === 'object' && spec !== null ? (spec as PodSpec) : undefined;
 }

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
-import { floatingTag, objectWarnings } from '../../../src/report/annotations.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { floatingTag, objectWarnings } from '../../../src/deployment/warnings.js';
 
 const at = (object: KubeObject, line = 1) => ({ object, source: { file: 'x.yaml', line } });
 const pod = (image: string) => ({ spec: { template: { spec: { containers: [{ name: 'c', image }] } } } });

@@ -1,12 +1,12 @@
 import * as core from '@actions/core';
 import { describe, expect, test } from 'vitest';
-import type { ObjectReport } from '../../../src/report/report.js';
 import {
   addDeploySummary,
   addFailureSummary,
   SUMMARY_LIMIT_BYTES,
   type SummaryReport,
-} from '../../../src/report/summary.js';
+} from '../../../src/action/summary.js';
+import type { ObjectReport } from '../../../src/report/report.js';
 
 const obj = (
   i: number,

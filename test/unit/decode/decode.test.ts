@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { IssueList } from '../../../src/base/source.js';
 import {
   type DecodedValue,
   decodeBytes,
@@ -7,8 +8,7 @@ import {
   flattenLists,
   textOf,
   type ValuePath,
-} from '../../../src/input/decode.js';
-import { IssueList } from '../../../src/input/source.js';
+} from '../../../src/decode/decode.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import type { KubeObject } from '../../../src/deployment/kube-object.js';
-import { diffObjects } from '../../../src/report/diff.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { diffObjects } from '../../../src/deployment/diff.js';
 
 test('a change past 2^53 shows every digit on both sides', () => {
   const object = (n: bigint): KubeObject => ({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { decodeText } from '../../../src/input/decode.js';
-import { IssueList } from '../../../src/input/source.js';
-import { checkStringFields, resolvesToNonString } from '../../../src/input/traps.js';
+import { IssueList } from '../../../src/base/source.js';
+import { decodeText } from '../../../src/decode/decode.js';
+import { checkStringFields, resolvesToNonString } from '../../../src/decode/traps.js';
 
 function trapsOf(text: string, role: 'object' | 'container' = 'container'): string[] {
   const issues = new IssueList();

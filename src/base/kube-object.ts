@@ -1,4 +1,4 @@
-import type { Source } from '../input/source.js';
+import type { Source } from './source.js';
 
 /**
  * A Kubernetes object as decoded from YAML or JSON: any kind, any version. Only `apiVersion`,
@@ -19,6 +19,22 @@ export interface ObjectMeta {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   [field: string]: unknown;
+}
+
+/**
+ * One entry of `metadata.managedFields` (metav1.ManagedFieldsEntry, Kubernetes API reference): which
+ * field manager owns which fields (`fieldsV1`, a FieldsV1 set), by apply or by update.
+ */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: 'Apply' | 'Update';
+  apiVersion?: string;
+  /** RFC 3339 time of the last change by this manager. */
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+  /** The subresource the entry is for (`status`, `scale`); absent for the object itself. */
+  subresource?: string;
 }
 
 /**
@@ -81,6 +97,34 @@ export function isGenerated(object: KubeObject): boolean {
 /** The object's name, or for one the server names ({@link isGenerated}), its prefix and `*`: `smoke-*`. */
 export function nameOf(object: KubeObject): string {
   return isGenerated(object) ? `${object.metadata.generateName}*` : (object.metadata.name ?? '');
+}
+
+/** What names an object in kubectl's notation: its kind and name, its namespace and apiVersion when known. */
+export interface ObjectRef {
+  readonly kind: string;
+  readonly name?: string | undefined;
+  readonly namespace?: string | undefined;
+  readonly apiVersion?: string;
+}
+
+/**
+ * kubectl's `kind/name` notation, the kind lower-cased as `kubectl get deployment/web` takes it:
+ * `deployment/web -n prod` (` -n NAMESPACE` when `ref.namespace` is set). With `group`, the API group
+ * after the kind and no namespace, as kubectl prints objects: `deployment.apps/web`.
+ */
+export function formatObjectRef(ref: ObjectRef, options: { group?: boolean } = {}): string {
+  const kind = ref.kind.toLowerCase();
+  if (options.group) {
+    const group = ref.apiVersion?.includes('/') ? `.${ref.apiVersion.split('/')[0]}` : '';
+    return `${kind}${group}/${ref.name}`;
+  }
+  return `${kind}/${ref.name}${ref.namespace ? ` -n ${ref.namespace}` : ''}`;
+}
+
+/** An object for messages: its GroupKind, then `namespace/name` (or the name alone): `Deployment.apps prod/web`. */
+export function formatObject(object: KubeObject): string {
+  const namespace = object.metadata.namespace;
+  return `${formatGroupKind(groupKindOf(object))} ${namespace ? `${namespace}/` : ''}${nameOf(object)}`;
 }
 
 /**

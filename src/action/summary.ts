@@ -1,6 +1,12 @@
 import type * as core from '@actions/core';
-import { formatPlanMarkdown } from './comment.js';
-import { ACTION_ICON, countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
+import { formatPlanMarkdown } from '../report/comment.js';
+import {
+  ACTION_ICON,
+  countActions,
+  type DeployReport,
+  type ObjectReport,
+  objectRef,
+} from '../report/report.js';
 
 /** GitHub's limit on one step's job summary, in bytes. */
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { fromJson, toJson } from '../../../src/deployment/json.js';
-import { decodeText } from '../../../src/input/decode.js';
+import { fromJson, toJson } from '../../../src/base/json.js';
+import { decodeText } from '../../../src/decode/decode.js';
 
 /**
  * What kubectl 1.34.4 sends for a plain scalar `FORM` as a value (`v: FORM`) and as a mapping key

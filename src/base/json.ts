@@ -1,7 +1,7 @@
 /**
  * JSON for Kubernetes objects with integers exact in the whole int64 range, as the API server and
  * kubectl keep them (Go int64): an integer past 2^53 is a BigInt in memory (the input stage makes it
- * one, see input/kubectl-yaml.ts), written with every digit through `JSON.rawJSON`, and read back as
+ * one, see decode/kubectl-yaml.ts), written with every digit through `JSON.rawJSON`, and read back as
  * a BigInt through the source text `JSON.parse` gives a reviver (both ECMAScript, in Node ≥ 21).
  * Everything else is plain `JSON.stringify`/`JSON.parse`.
  */
@@ -56,4 +56,13 @@ export function fromJson(text: string): unknown {
     const n = BigInt(source);
     return n >= INT64_MIN && n <= INT64_MAX ? n : value;
   });
+}
+
+/** {@link toJson} with object keys sorted, so that equal values give equal text whatever their key order. */
+export function stableJson(v: unknown): string {
+  return toJson(v, (_k, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : value,
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fromJson, toJson } from '../../../src/deployment/json.js';
+import { fromJson, toJson } from '../../../src/base/json.js';
 
 describe('JSON with int64 integers exact', () => {
   test('BigInts are written with every digit; other values as JSON.stringify writes them', () => {

@@ -1,0 +1,85 @@
+// The layers of src/, bottom to top (README "Layers"). A module imports only from its own folder and
+// from layers below it; folders that share a layer (the two front ends) import nothing of each other.
+// `npm run lint` runs this through dependency-cruiser; type-only imports count as imports.
+const LAYERS = [
+  { name: 'base', paths: ['src/base/', 'src/version\\.ts$'] },
+  { name: 'decode', paths: ['src/decode/'] },
+  { name: 'entity', paths: ['src/entity/'] },
+  { name: 'input', paths: ['src/input/'] },
+  { name: 'deployment', paths: ['src/deployment/'] },
+  { name: 'image', paths: ['src/image/'] },
+  { name: 'cluster', paths: ['src/cluster/'] },
+  { name: 'engine', paths: ['src/engine/'] },
+  { name: 'report', paths: ['src/report/'] },
+  { name: 'core', paths: ['src/core/'] },
+  { name: 'frontend', paths: ['src/frontend/'] },
+  { name: 'action', paths: ['src/action/'], peers: ['cli'] },
+  { name: 'cli', paths: ['src/cli/'], peers: ['action'] },
+  { name: 'bin', paths: ['src/bin/', 'src/entry\\.ts$'] },
+];
+
+const pattern = (paths) => `^(${paths.join('|')})`;
+const pathsOf = (names) => LAYERS.filter((l) => names.includes(l.name)).flatMap((l) => l.paths);
+
+const upward = LAYERS.flatMap((layer, i) => {
+  const above = LAYERS.slice(i + 1).filter((l) => !(layer.peers ?? []).includes(l.name));
+  const forbidden = [...above.flatMap((l) => l.paths), ...pathsOf(layer.peers ?? [])];
+  if (forbidden.length === 0) return [];
+  return [
+    {
+      name: `layer-${layer.name}`,
+      comment: `${layer.name} imports only from the layers below it: ${LAYERS.slice(0, i)
+        .map((l) => l.name)
+        .join(', ')}${i === 0 ? '(none: base imports nothing from src/)' : ''}`,
+      severity: 'error',
+      from: { path: pattern(layer.paths) },
+      to: { path: pattern(forbidden) },
+    },
+  ];
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    ...upward,
+    {
+      name: 'in-a-layer',
+      comment:
+        'every module of src/ belongs to a layer (add a new folder to LAYERS in .dependency-cruiser.mjs)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: pattern(LAYERS.flatMap((l) => l.paths)) },
+      to: {},
+    },
+    {
+      name: 'no-folder-cycle',
+      comment: 'modules import each other in a circle',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'actions-toolkit-in-action',
+      comment: 'only the Action front end talks to the runner (@actions/*)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/action/' },
+      to: { path: '@actions/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'an import that resolves to no file',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,29 @@
+import type { Logger } from '../base/logger.js';
+import { type ImageOptions, type PreparedImages, prepareImages } from '../image/index.js';
+import { readDeployment } from './read.js';
+
+/** Options of {@link build}: the directory, and the image stage's options without its root. */
+export interface BuildOptions {
+  /** The directory in spread layout; also the root build contexts are relative to. */
+  readonly path: string;
+  readonly images: Omit<ImageOptions, 'root'>;
+  readonly logger: Logger;
+}
+
+/**
+ * `spread build`: reads the directory (namespace `default`, since no cluster is involved) and runs
+ * the image stage on it, building and pushing the images marked `&` without deploying.
+ *
+ * @returns the image stage's result: each image's reference, action and source.
+ * @throws InputError for problems of the directory or of its `&` images; the image stage's
+ *   BuildError, PushError, RegistryError and CredentialError (see prepareImages).
+ */
+export async function build(options: BuildOptions): Promise<PreparedImages> {
+  const read = await readDeployment(options.path, { namespace: 'default', logger: options.logger });
+  return prepareImages(
+    read.application,
+    read.objects,
+    { ...options.images, root: options.path },
+    options.logger,
+  );
+}

@@ -1,0 +1,15 @@
+import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
+import type { ResourceInfo } from '../../cluster/discovery.js';
+
+/** What applying did to one object. `pruned` and `kept` (a prune candidate left in place) are added by prune. */
+export type ObjectAction = 'created' | 'configured' | 'unchanged' | 'pruned' | 'kept';
+
+/** One object of the set with what the server said about it. */
+export interface AppliedObject extends SourcedObject {
+  readonly resource: ResourceInfo;
+  readonly action: ObjectAction;
+  /** The object was deleted and created again (`--replace`, immutable fields changed). */
+  readonly replaced?: boolean;
+  /** The object as the API server stored it after the apply. */
+  readonly live: KubeObject;
+}
