@@ -6,7 +6,7 @@
 //   README.md            the Action usage block (generated) and the GitLab component's list of inputs (checked)
 //   node scripts/settings.mjs          rewrite the generated parts
 //   node scripts/settings.mjs --check  fail naming each setting and file that differs (npm run lint)
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { build } from 'esbuild';
@@ -24,7 +24,7 @@ const flat = (text) =>
 
 /** The table and the CLI program, bundled from src/ (TypeScript) into a module to import. */
 async function loadSources() {
-  const out = path.join(root, 'node_modules/.cache/spread/settings.mjs');
+  const out = path.join(root, `node_modules/.cache/spread/settings-${process.pid}.mjs`);
   mkdirSync(path.dirname(out), { recursive: true });
   await build({
     stdin: {
@@ -40,7 +40,11 @@ async function loadSources() {
     outfile: out,
     logLevel: 'error',
   });
-  return import(`${out}?${Date.now()}`);
+  try {
+    return await import(out);
+  } finally {
+    rmSync(out, { force: true });
+  }
 }
 
 /** `text` as a YAML folded block (`>-`) at `indent`, lines of at most 100 characters. */

@@ -31,7 +31,8 @@ function checkWith(file: string, edit: (text: string) => string) {
 }
 
 describe('the settings check', () => {
-  test('passes on the checkout', () => {
+  // Each case bundles src/ with esbuild and runs the check: seconds on a loaded machine.
+  test('passes on the checkout', { timeout: 60_000 }, () => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/settings.mjs'), '--check'], {
       encoding: 'utf8',
     });
@@ -71,7 +72,7 @@ describe('the settings check', () => {
       (t: string) => t.replace('`lock-timeout`, ', ''),
       "README.md: setting lock-timeout: missing in the GitLab component's list of inputs",
     ],
-  ])('fails when %s differs (case %#)', (file, edit, message) => {
+  ])('fails when %s differs (case %#)', { timeout: 60_000 }, (file, edit, message) => {
     const r = checkWith(file, edit);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(message);
