@@ -28,7 +28,11 @@ const BUNDLE_BUDGET = 4_000_000;
 // (SEMI_SPACE_OPTION in src/bin/child.ts): only a command line sets it, and BusyBox's env (Alpine
 // images) has no `-S` for `#!/usr/bin/env -S node …`. To Node the line is a string and a comment, and
 // Node skips the `#!` line, so `node dist/cli/index.js` runs it too (without the option).
-const CLI_PROLOGUE = `#!/bin/sh\n':' //; exec node --max-semi-space-size=16 "$0" "$@"\n`;
+const SEMI_SPACE_OPTION = /SEMI_SPACE_OPTION = '([^']+)'/.exec(
+  readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8'),
+)?.[1];
+if (!SEMI_SPACE_OPTION) throw new Error('build: src/bin/child.ts no longer declares SEMI_SPACE_OPTION');
+const CLI_PROLOGUE = `#!/bin/sh\n':' //; exec node ${SEMI_SPACE_OPTION} "$0" "$@"\n`;
 
 // CommonJS dependencies bundled into an ES module still require() Node built-ins and read
 // __dirname/__filename (ssh2, under dockerode, does so at load time); ES modules have none of them.
@@ -107,7 +111,11 @@ const stubs = {
         if (!match) return undefined;
         used.add(index);
         if (stub.file) return { path: stub.file };
-        return { path: `${stub.importer}#${stub.specifier}`, namespace: 'spread-stub', pluginData: index };
+        return {
+          path: `${path.relative(root, stub.importer)}#${stub.specifier}`,
+          namespace: 'spread-stub',
+          pluginData: index,
+        };
       });
     });
     b.onLoad({ filter: /.*/, namespace: 'spread-stub' }, (args) => ({
