@@ -1,107 +1,75 @@
 import * as core from '@actions/core';
+import { SETTINGS, type Setting, type SettingType } from '../base/settings.js';
 import { parseDuration } from '../core/duration.js';
-import { parseUrlFrom, type UrlFrom } from '../report/url.js';
-import { type EnvironmentRule, parseEnvironments } from './environments.js';
-
-/** What the step does: apply and wait, preview with a server-side dry run, or remove the deployment. */
-export type Mode = 'deploy' | 'plan' | 'delete';
+import { parseUrlFrom } from '../report/url.js';
+import { parseEnvironments } from './environments.js';
 
 /**
- * The Action's inputs, read once and typed, keyed like action.yml (camel-cased). Nothing below the
- * front end reads inputs or the environment. Empty strings mean "not given" where action.yml says so.
+ * How the Action reads a value of each setting type (src/base/settings.ts), from the input's trimmed
+ * text, or the action.yml default when it is empty (`kubeconfig`, a `secret`, as given).
+ * @throws Error saying what was expected; the caller names the input.
  */
-export interface Inputs {
-  /** Directory in spread layout, relative to the workspace. `path`, default `.`. */
-  readonly path: string;
-  /** kubeconfig context; empty: the kubeconfig's current context (or the `environments` rule's). */
-  readonly context: string;
-  /** kubeconfig content (plain or base64), from a secret. Empty: $KUBECONFIG or ~/.kube/config. */
-  readonly kubeconfig: string;
-  /** Namespace for objects that name none; empty: the context's. */
-  readonly namespace: string;
-  /** The deployment's name; empty: the directory's name. */
-  readonly name: string;
-  /** Registry (host[:port][/path]) that built images are tagged for and pushed to; empty: none given. */
-  readonly registry: string;
-  /** Tag of built images; empty: the commit (GITHUB_SHA). */
-  readonly tag: string;
-  /** Docker build arguments from `KEY=VALUE` lines, in input order. */
-  readonly buildArgs: Readonly<Record<string, string>>;
-  /** Build the images marked with `&`. */
-  readonly build: boolean;
-  /** Push the images built. */
-  readonly push: boolean;
-  /**
-   * Keep the layers of built images in the GitHub Actions cache between workflow runs: `auto` (private
-   * repositories only), `true`, `false`.
-   */
-  readonly layerCache: 'auto' | boolean;
-  /** Delete objects of this deployment that the directory no longer holds. */
-  readonly prune: boolean;
-  /** Prune dropped CRDs too, with their custom resources (kept otherwise). */
-  readonly pruneCrds: boolean;
-  readonly wait: boolean;
-  /** Rollout wait limit in milliseconds (input given as a duration, e.g. `5m`). */
-  readonly timeoutMs: number;
-  readonly mode: Mode;
-  /** Take over fields owned by other field managers. */
-  readonly forceConflicts: boolean;
-  /** Delete and recreate objects whose change the API server refuses as immutable. */
-  readonly replace: boolean;
-  /** Take over existing objects this deployment did not create. */
-  readonly adopt: boolean;
-  /** Re-apply the previous revision when the rollout fails. */
-  readonly rollbackOnFailure: boolean;
-  /** Wait for LoadBalancer Services to get an address (bounded by `timeout`). */
-  readonly waitLoadBalancer: boolean;
-  /** Annotate changed objects with the commit, run URL and time of the deploy. */
-  readonly objectAnnotations: boolean;
-  /** How long to wait for another deploy of the same deployment to release its lock, in milliseconds. */
-  readonly lockTimeoutMs: number;
-  /** Branch → context rules; empty: deploy to `context` whatever the branch. */
-  readonly environments: readonly EnvironmentRule[];
-  /** Turn manifest errors and warnings into file annotations on the pull request. */
-  readonly annotate: boolean;
-  /** Post the plan as a pull request comment in mode `plan` on pull_request events. */
-  readonly comment: boolean;
-  /** Token for the pull request comment; empty: no comment. */
-  readonly githubToken: string;
-  /** Requests in flight at once within one apply group. */
-  readonly concurrency: number;
-  /** The object whose address is the `url` output; undefined: the rule of report/url.ts. */
-  readonly urlFrom: UrlFrom | undefined;
-  /** Record the deploy as a GitHub Deployment of the commit, with its statuses. */
-  readonly deployment: boolean;
-  /** The GitHub environment of that deployment; empty: the context (see action.yml). */
-  readonly environment: string;
-  /** After a deploy, the pull request's plan comment says what was deployed. */
-  readonly deployComment: boolean;
-}
+const PARSE = {
+  string: (v: string) => v,
+  secret: (v: string) => v,
+  boolean: parseBoolean,
+  'auto-boolean': (v: string): 'auto' | boolean => {
+    if (v === 'auto') return 'auto';
+    if (/^(true|false)$/i.test(v)) return parseBoolean(v);
+    throw new Error(`expected auto, true or false, got "${v}"`);
+  },
+  // Checked against the setting's choices by parseSetting; typed by them in Inputs.
+  choice: (v: string) => v,
+  duration: parseDuration,
+  count: (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${v}"`);
+    return n;
+  },
+  namespace: (v: string) => {
+    if (v && !DNS_LABEL.test(v))
+      throw new Error(`"${v}" is not a namespace name (lower-case letters, digits and -, at most 63)`);
+    return v;
+  },
+  registry: (v: string) => {
+    if (v && !REGISTRY.test(v))
+      throw new Error(`expected a registry like ghcr.io/owner or localhost:5000, got "${v}"`);
+    return v.replace(/\/+$/, '');
+  },
+  tag: (v: string) => {
+    if (v && !TAG.test(v))
+      throw new Error(
+        `"${v}" is not a Docker tag (letters, digits, _ . -, at most 128, not starting with . or -)`,
+      );
+    return v;
+  },
+  'build-args': parseBuildArgs,
+  'url-from': (v: string) => (v ? parseUrlFrom(v) : undefined),
+  environments: parseEnvironments,
+  array: (): never => {
+    throw new Error('is the GitLab component’s, not an input of the Action');
+  },
+} as const satisfies Record<SettingType, (value: string) => unknown>;
 
-/** The defaults of action.yml, which an input left empty takes (the runner passes them, tests may not). */
-export const DEFAULTS = {
-  path: '.',
-  build: 'true',
-  push: 'true',
-  'layer-cache': 'auto',
-  prune: 'true',
-  'prune-crds': 'false',
-  wait: 'true',
-  timeout: '5m',
-  mode: 'deploy',
-  'force-conflicts': 'false',
-  replace: 'false',
-  adopt: 'false',
-  'rollback-on-failure': 'false',
-  'lock-timeout': '5m',
-  'wait-load-balancer': 'false',
-  'object-annotations': 'true',
-  annotate: 'true',
-  comment: 'true',
-  concurrency: '16',
-  deployment: 'false',
-  'deploy-comment': 'false',
-} as const satisfies Record<string, string>;
+type ActionSetting = Extract<(typeof SETTINGS)[number], { action: object }>;
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type FieldOf<S extends ActionSetting> = S extends { action: { field: infer F extends string } }
+  ? F
+  : Camel<S['key']>;
+type ValueOf<S extends ActionSetting> = S extends { choices: readonly (infer C)[] }
+  ? C
+  : ReturnType<(typeof PARSE)[S['type']]>;
+
+/**
+ * The Action's inputs, read once and typed: one field per setting with an Action input
+ * (src/base/settings.ts documents each), camel-cased (`forceConflicts`), durations in milliseconds
+ * (`timeoutMs`, `lockTimeoutMs`). Nothing below the front end reads inputs or the environment. Empty
+ * strings mean "not given" where action.yml says so.
+ */
+export type Inputs = { readonly [S in ActionSetting as FieldOf<S>]: ValueOf<S> };
+
+/** What the step does: apply and wait, preview with a server-side dry run, or remove the deployment. */
+export type Mode = Inputs['mode'];
 
 /**
  * Reads and checks every input from the runner (`INPUT_*`).
@@ -112,94 +80,43 @@ export function getInputs(): Inputs {
 }
 
 /**
- * Parses inputs from a lookup by action.yml name (trimmed values, `''` when not given).
- * @throws Error `input NAME: …` on the first invalid value.
+ * Parses inputs from a lookup by action.yml name (trimmed values, `''` when not given), each by its
+ * setting's type; an empty one takes action.yml's default (the runner passes it, tests may not).
+ * @throws Error `input NAME: …` on the first invalid value, or naming two inputs that conflict.
  */
 export function parseInputs(get: (name: string) => string): Inputs {
-  const read = (name: string): string => {
-    const v = get(name).trim();
-    return v === '' ? ((DEFAULTS as Record<string, string>)[name] ?? '') : v;
-  };
-  const checked = <T>(name: string, parse: (value: string) => T): T => {
-    try {
-      return parse(read(name));
-    } catch (error) {
-      throw new Error(`input ${name}: ${(error as Error).message}`);
-    }
-  };
-  const bool = (name: string) => checked(name, parseBoolean);
-
-  const mode = checked('mode', (v) => {
-    if (v !== 'deploy' && v !== 'plan' && v !== 'delete')
-      throw new Error(`expected deploy, plan or delete, got "${v}"`);
-    return v;
-  });
-  const context = read('context');
-  const environments = checked('environments', parseEnvironments);
-  if (environments.length > 0 && context)
+  const values: Record<string, unknown> = {};
+  for (const s of SETTINGS as readonly Setting[]) {
+    if (!s.action) continue;
+    values[s.action.field ?? camel(s.key)] = parseSetting(s, get(s.key));
+  }
+  const inputs = values as Inputs;
+  if (inputs.environments.length > 0 && inputs.context)
     throw new Error('inputs context and environments: give one or the other, not both');
-  const build = bool('build');
-  const push = bool('push');
-  if (push && !build && get('push').trim() !== '')
+  if (inputs.push && !inputs.build && get('push').trim() !== '')
     throw new Error('input push: nothing is built when build is false; set push to false too');
-
-  return {
-    path: read('path'),
-    context,
-    kubeconfig: get('kubeconfig'),
-    namespace: checked('namespace', (v) => {
-      if (v && !DNS_LABEL.test(v))
-        throw new Error(`"${v}" is not a namespace name (lower-case letters, digits and -, at most 63)`);
-      return v;
-    }),
-    name: read('name'),
-    registry: checked('registry', (v) => {
-      if (v && !REGISTRY.test(v))
-        throw new Error(`expected a registry like ghcr.io/owner or localhost:5000, got "${v}"`);
-      return v.replace(/\/+$/, '');
-    }),
-    tag: checked('tag', (v) => {
-      if (v && !TAG.test(v))
-        throw new Error(
-          `"${v}" is not a Docker tag (letters, digits, _ . -, at most 128, not starting with . or -)`,
-        );
-      return v;
-    }),
-    buildArgs: checked('build-args', parseBuildArgs),
-    build,
-    push: build && push,
-    layerCache: checked('layer-cache', (v) => {
-      if (v === 'auto') return 'auto' as const;
-      if (/^(true|false)$/i.test(v)) return parseBoolean(v);
-      throw new Error(`expected auto, true or false, got "${v}"`);
-    }),
-    prune: bool('prune'),
-    pruneCrds: bool('prune-crds'),
-    wait: bool('wait'),
-    timeoutMs: checked('timeout', parseDuration),
-    mode,
-    forceConflicts: bool('force-conflicts'),
-    replace: bool('replace'),
-    adopt: bool('adopt'),
-    rollbackOnFailure: bool('rollback-on-failure'),
-    waitLoadBalancer: bool('wait-load-balancer'),
-    objectAnnotations: bool('object-annotations'),
-    lockTimeoutMs: checked('lock-timeout', parseDuration),
-    environments,
-    annotate: bool('annotate'),
-    comment: bool('comment'),
-    githubToken: read('github-token'),
-    concurrency: checked('concurrency', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${v}"`);
-      return n;
-    }),
-    urlFrom: checked('url-from', (v) => (v ? parseUrlFrom(v) : undefined)),
-    deployment: bool('deployment'),
-    environment: read('environment'),
-    deployComment: bool('deploy-comment'),
-  };
+  return { ...inputs, push: inputs.build && inputs.push };
 }
+
+/** One input's value by its setting. @throws Error `input NAME: …`. */
+function parseSetting(s: Setting, given: string): unknown {
+  const text = s.type === 'secret' ? given : given.trim() || runnerDefault(s);
+  try {
+    if (s.choices && !s.choices.includes(text))
+      throw new Error(`expected ${s.choices.slice(0, -1).join(', ')} or ${s.choices.at(-1)}, got "${text}"`);
+    return PARSE[s.type](text);
+  } catch (error) {
+    throw new Error(`input ${s.key}: ${(error as Error).message}`);
+  }
+}
+
+/** action.yml's default, unless it is an expression only the runner evaluates (`${{ github.token }}`). */
+function runnerDefault(s: Setting): string {
+  const d = s.action?.default ?? '';
+  return d.includes('${{') ? '' : d;
+}
+
+const camel = (key: string) => key.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const REGISTRY = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]+)?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)*\/?$/;

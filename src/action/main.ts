@@ -1,28 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';
-import { phraseOptionsIn } from '../base/option-ref.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
-import { DeployError, deploy } from '../core/deploy.js';
-import { type LocatedFailure, locatedFailures } from '../core/errors.js';
+import { DeployError, type DeployOptions, deploy } from '../core/deploy.js';
+import { locatedFailures } from '../core/errors.js';
 import { deletes } from '../core/manage.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
-import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
-import { formatPlanMarkdown, planMarker, renderDeployComment, renderPlanComment } from '../report/comment.js';
-import { countActions } from '../report/report.js';
-import { describeCommentError, pullRequestsOf, upsertComment } from './comment.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionsLayerCache } from './layer-cache.js';
-import { actionOption, actionText, createActionLogger } from './logger.js';
+import { actionText, createActionLogger } from './logger.js';
+import { type ActionFailure, publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
-import { addDeploySummary, addFailureSummary, type Operation, type SummaryReport } from './summary.js';
+import type { SummaryReport } from './summary.js';
 
 /**
  * The Action: inputs → target context → kubeconfig → deploy (read, plan, apply, prune, wait: the
@@ -54,49 +48,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       await runDelete(inputs, runner, kube.source, context, interrupts.signal);
       return;
     }
-    const options = {
-      path: path.resolve(runner.workspace, inputs.path),
-      signal: interrupts.signal,
-      kubeconfig: kube.source,
-      context: context || undefined,
-      namespace: inputs.namespace || undefined,
-      name: inputs.name || undefined,
-      mode: inputs.mode === 'plan' ? ('plan' as const) : ('deploy' as const),
-      wait: inputs.wait,
-      timeoutMs: inputs.timeoutMs,
-      forceConflicts: inputs.forceConflicts,
-      replace: inputs.replace,
-      adopt: inputs.adopt,
-      prune: inputs.prune,
-      pruneCrds: inputs.pruneCrds,
-      images: {
-        ...(inputs.registry ? { registry: inputs.registry } : {}),
-        // The commit, shortened as the CLI does, unless a tag is given.
-        ...(inputs.tag || runner.sha ? { tag: inputs.tag || runner.sha.slice(0, 12) } : {}),
-        buildArgs: inputs.buildArgs,
-        build: inputs.build,
-        push: inputs.push,
-        ...(runner.dockerHost ? { docker: runner.dockerHost } : {}),
-        dockerConfigDir: runner.dockerConfigDir,
-        ...(await layerCacheOption(inputs, runner)),
-      },
-      concurrency: inputs.concurrency,
-      rollbackOnFailure: inputs.rollbackOnFailure,
-      lockTimeoutMs: inputs.lockTimeoutMs,
-      waitLoadBalancer: inputs.waitLoadBalancer,
-      ...(inputs.urlFrom ? { urlFrom: inputs.urlFrom } : {}),
-      ...(runLinks(runner).runUrl ? { runUrl: runLinks(runner).runUrl } : {}),
-      ...(runner.sha ? { commit: runner.sha } : {}),
-      ...(inputs.objectAnnotations
-        ? {
-            annotations: deployAnnotations(
-              { commit: runner.sha, runUrl: runLinks(runner).runUrl },
-              new Date(),
-            ),
-          }
-        : {}),
-      logger: createActionLogger({ annotate, locate }),
-    };
+    const options = await deployOptions(inputs, runner, kube.source, context, interrupts.signal, locate);
     let report: SummaryReport;
     const github = await startGitHubDeployment(inputs, runner, context);
     try {
@@ -132,10 +84,55 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
-/** A failure as the Action shows it: options spelled as its inputs, files relative to the workspace. */
-interface ActionFailure {
-  readonly error: string;
-  readonly failures: readonly LocatedFailure[];
+/** The core's deploy options from the inputs and the runner (mode deploy or plan). */
+async function deployOptions(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  kubeconfig: KubeconfigSource,
+  context: string,
+  signal: AbortSignal,
+  locate: (file: string) => string,
+): Promise<DeployOptions> {
+  return {
+    path: path.resolve(runner.workspace, inputs.path),
+    signal,
+    kubeconfig,
+    context: context || undefined,
+    namespace: inputs.namespace || undefined,
+    name: inputs.name || undefined,
+    mode: inputs.mode === 'plan' ? ('plan' as const) : ('deploy' as const),
+    wait: inputs.wait,
+    timeoutMs: inputs.timeoutMs,
+    forceConflicts: inputs.forceConflicts,
+    replace: inputs.replace,
+    adopt: inputs.adopt,
+    prune: inputs.prune,
+    pruneCrds: inputs.pruneCrds,
+    images: {
+      ...(inputs.registry ? { registry: inputs.registry } : {}),
+      // The commit, shortened as the CLI does, unless a tag is given.
+      ...(inputs.tag || runner.sha ? { tag: inputs.tag || runner.sha.slice(0, 12) } : {}),
+      buildArgs: inputs.buildArgs,
+      build: inputs.build,
+      push: inputs.push,
+      ...(runner.dockerHost ? { docker: runner.dockerHost } : {}),
+      dockerConfigDir: runner.dockerConfigDir,
+      ...(await layerCacheOption(inputs, runner)),
+    },
+    concurrency: inputs.concurrency,
+    rollbackOnFailure: inputs.rollbackOnFailure,
+    lockTimeoutMs: inputs.lockTimeoutMs,
+    waitLoadBalancer: inputs.waitLoadBalancer,
+    ...(inputs.urlFrom ? { urlFrom: inputs.urlFrom } : {}),
+    ...(runLinks(runner).runUrl ? { runUrl: runLinks(runner).runUrl } : {}),
+    ...(runner.sha ? { commit: runner.sha } : {}),
+    ...(inputs.objectAnnotations
+      ? {
+          annotations: deployAnnotations({ commit: runner.sha, runUrl: runLinks(runner).runUrl }, new Date()),
+        }
+      : {}),
+    logger: createActionLogger({ annotate: inputs.annotate, locate }),
+  };
 }
 
 function failureOf(error: unknown, locate: (file: string) => string): ActionFailure {
@@ -279,199 +276,4 @@ async function startGitHubDeployment(
     core.setOutput('deployment-id', String(run.id));
   }
   return run;
-}
-
-/** What {@link publish} adds to a report: the failure, and the run's operation when it is not the report's mode. */
-interface PublishOptions {
-  readonly error?: ActionFailure;
-  readonly operation?: Operation;
-}
-
-/**
- * Writes the whole report to a JSON file in RUNNER_TEMP (output `report-file`): the report on
- * success, `{error, failures, report?}` on failure, the shape of the CLI's `--output json`. A name of
- * its own per step, so that several steps of a job keep theirs. Undefined when it cannot be written
- * (with a warning): the outputs then say so instead of naming it.
- */
-function writeReportFile(runner: RunnerEnv, content: unknown): string | undefined {
-  const file = path.join(runner.temp, `spread-report-${randomBytes(6).toString('hex')}.json`);
-  try {
-    mkdirSync(runner.temp, { recursive: true });
-    writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
-    core.setOutput('report-file', file);
-    return file;
-  } catch (error) {
-    core.warning(`could not write the report file ${file}: ${(error as Error).message}`);
-    return undefined;
-  }
-}
-
-async function publish(
-  given: SummaryReport,
-  inputs: Inputs,
-  runner: RunnerEnv,
-  options: PublishOptions = {},
-): Promise<void> {
-  // Messages of the core name options by key; the Action's readers know them as inputs.
-  const report = phraseOptionsIn(given, actionOption);
-  const links = runLinks(runner);
-  const sha = runner.pullRequest?.headSha || runner.sha;
-  const c = countActions(report);
-  const reportFile =
-    writeReportFile(
-      runner,
-      options.error ? { error: options.error.error, failures: options.error.failures, report } : report,
-    ) ?? 'the job summary (the report file could not be written)';
-  const cap = { reportFile };
-  const output = (name: string, value: string | number | boolean) =>
-    core.setOutput(name, capText(String(value), cap));
-  output('deployment', report.deployment);
-  output('namespace', report.namespace);
-  output('context', report.context);
-  if (report.revision !== undefined) output('revision', String(report.revision));
-  output('url', report.url ?? '');
-  core.setOutput('objects', capJsonArray(report.objects, 'objects', cap));
-  if (report.images !== undefined) core.setOutput('images', capJsonArray(report.images, 'images', cap));
-  output('created', c.created + c.create);
-  output('configured', c.configured + c.update + c.replace);
-  output('unchanged', c.unchanged);
-  output('pruned', c.pruned + c.prune);
-  output('changed', c.created + c.create + c.configured + c.update + c.replace + c.pruned + c.prune > 0);
-  output(
-    'plan',
-    planOutput(
-      report,
-      {
-        ...links,
-        ...(sha ? { sha } : {}),
-        ...(options.operation === 'delete' ? { operation: 'delete' as const } : {}),
-      },
-      reportFile,
-    ),
-  );
-  try {
-    addDeploySummary(core.summary, report, {
-      ...links,
-      ...(sha ? { sha } : {}),
-      ...(options.error ? { failure: options.error.error } : {}),
-      ...(options.operation ? { operation: options.operation } : {}),
-    });
-    await core.summary.write();
-  } catch (error) {
-    core.warning(`could not write the job summary: ${(error as Error).message}`);
-  }
-  if (
-    report.mode === 'deploy' &&
-    inputs.deployComment &&
-    !options.error &&
-    options.operation !== 'delete' &&
-    inputs.githubToken
-  )
-    await updateDeployComment(report, inputs, runner, { ...links, ...(sha ? { sha } : {}) });
-  if (report.mode === 'plan' && runner.pullRequest && inputs.comment) {
-    if (!inputs.githubToken) {
-      core.notice('no github-token: the plan is not posted on the pull request');
-      return;
-    }
-    try {
-      const body = renderPlanComment(report, { ...links, ...(sha ? { sha } : {}) });
-      const result = await upsertComment(
-        {
-          token: inputs.githubToken,
-          apiUrl: runner.apiUrl,
-          repository: runner.repository,
-          pullRequest: runner.pullRequest.number,
-        },
-        planMarker(report),
-        body,
-      );
-      core.info(`plan comment ${result.action}: ${result.url}`);
-      core.setOutput('comment-url', result.url);
-    } catch (error) {
-      // The plan is still in the summary and the outputs; posting it only warns.
-      core.warning(
-        `could not post the plan on pull request #${runner.pullRequest.number}: ${describeCommentError(error, runner.apiUrl)}`,
-      );
-    }
-  }
-}
-
-/**
- * Input `deploy-comment`: the deployment's plan comment on its pull request (the event's, else those
- * the commit belongs to, e.g. the merged one of a push to main) says what was deployed, where, the URL
- * and the revision. A comment is created when the plan posted none. Problems only warn.
- */
-async function updateDeployComment(
-  report: SummaryReport,
-  inputs: Inputs,
-  runner: RunnerEnv,
-  links: { commitUrl?: string; runUrl?: string; sha?: string },
-): Promise<void> {
-  const api = { token: inputs.githubToken, apiUrl: runner.apiUrl, repository: runner.repository };
-  try {
-    const numbers = runner.pullRequest
-      ? [runner.pullRequest.number]
-      : links.sha
-        ? await pullRequestsOf(api, links.sha)
-        : [];
-    if (numbers.length === 0) core.info('deploy-comment: the commit belongs to no pull request');
-    for (const pullRequest of numbers) {
-      const result = await upsertComment(
-        { ...api, pullRequest },
-        planMarker(report),
-        renderDeployComment(report, links),
-      );
-      core.info(`deploy comment ${result.action} on pull request #${pullRequest}: ${result.url}`);
-      core.setOutput('comment-url', result.url);
-    }
-  } catch (error) {
-    core.warning(
-      `could not update the pull request comment after the deploy: ${describeCommentError(error, runner.apiUrl)}`,
-    );
-  }
-}
-
-/**
- * The `plan` output: the plan as Markdown within the output limit. Trimmed by formatPlanMarkdown
- * (diffs first, then rows) to fit, with a line naming the report file, which holds every change.
- */
-function planOutput(
-  report: SummaryReport,
-  links: { commitUrl?: string; runUrl?: string; sha?: string; operation?: 'delete' },
-  reportFile: string,
-): string {
-  const whole = formatPlanMarkdown(report, links);
-  if (Buffer.byteLength(whole) <= OUTPUT_LIMIT_BYTES) return whole;
-  const note = `\n\nThe whole report, every object and change, is in ${reportFile} (output report-file).`;
-  // Characters are at most 4 bytes: shrink the character limit until the bytes fit.
-  let chars = OUTPUT_LIMIT_BYTES - Buffer.byteLength(note);
-  let text = formatPlanMarkdown(report, { ...links, limit: chars });
-  while (Buffer.byteLength(text) + Buffer.byteLength(note) > OUTPUT_LIMIT_BYTES && chars > 1024) {
-    chars = Math.floor(chars * 0.8);
-    text = formatPlanMarkdown(report, { ...links, limit: chars });
-  }
-  return capText(`${text}${note}`, { reportFile });
-}
-
-/**
- * A run that failed before it had a report: the report file with the error, and a job summary
- * with it. Writing the summary only warns when it fails.
- */
-async function publishFailure(
-  failure: ActionFailure,
-  inputs: Inputs | undefined,
-  runner: RunnerEnv,
-): Promise<void> {
-  writeReportFile(runner, { error: failure.error, failures: failure.failures });
-  try {
-    const runUrl = runLinks(runner).runUrl;
-    addFailureSummary(core.summary, failure.error, failure.failures, {
-      operation: inputs?.mode ?? 'deploy',
-      ...(inputs ? { target: inputs.name || inputs.path } : {}),
-      ...(runUrl ? { runUrl } : {}),
-    });
-    await core.summary.write();
-  } catch (error) {
-    core.warning(`could not write the job summary: ${(error as Error).message}`);
-  }
 }

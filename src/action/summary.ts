@@ -89,6 +89,33 @@ function fill(
 ): void {
   const plan = report.mode === 'plan';
   const operation = plan ? 'plan' : (options.operation ?? 'deploy');
+  addHead(summary, report, options, operation);
+  if (report.objects.length > 0) addObjects(summary, report, rows);
+  if (report.images && report.images.length > 0) addImages(summary, report.images);
+  if (report.rollout.length > 0) addRollout(summary, report.rollout);
+  if (planChars !== 0) {
+    const markdown = formatPlanMarkdown(report, {
+      headingLevel: 4,
+      ...(operation === 'delete' ? { operation: 'delete' as const } : {}),
+      ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+      ...(planChars !== undefined ? { limit: planChars } : {}),
+    });
+    const changes = report.objects.reduce((n, o) => n + (o.changes?.length ?? 0), 0);
+    const label = plan ? `Plan${changes > 0 ? ` (${changes} field changes)` : ''}` : 'Report as Markdown';
+    summary.addRaw(`<details><summary>${label}</summary>\n\n${markdown}\n</details>`, true);
+  } else if (report.objects.length > 0) {
+    summary.addRaw('<p><em>The plan was left out to fit the summary limit.</em></p>', true);
+  }
+}
+
+/** The heading (mark, operation, deployment, context, revision), the facts line, the failure, the counts. */
+function addHead(
+  summary: typeof core.summary,
+  report: SummaryReport,
+  options: SummaryOptions,
+  operation: Operation,
+): void {
+  const plan = operation === 'plan';
   const c = countActions(report);
   const mark = options.failure ? '❌' : MARKS[operation];
   const revision = report.revision !== undefined ? ` · revision ${report.revision}` : '';
@@ -113,81 +140,68 @@ function fill(
         : `<p><strong>${c.created}</strong> created · <strong>${c.configured}</strong> configured · <strong>${c.pruned}</strong> pruned · ${c.unchanged} unchanged</p>`,
     true,
   );
+}
 
-  if (report.objects.length > 0) {
-    const omitted = report.objects.length - rows;
-    summary.addTable([
-      [
-        { data: 'Action', header: true },
-        { data: 'Object', header: true },
-        { data: 'Namespace', header: true },
-        { data: 'Source', header: true },
-      ],
-      ...report.objects.slice(0, rows).map(objectRow),
-      ...(omitted > 0
-        ? [
-            [
-              '',
-              `… and ${omitted} more (trimmed to fit the summary limit; every object is in the file the output report-file names)`,
-              '',
-              '',
-            ],
-          ]
-        : []),
-    ]);
-  }
+/** The objects table: the first `rows` objects, then a row saying how many were left out. */
+function addObjects(summary: typeof core.summary, report: SummaryReport, rows: number): void {
+  const omitted = report.objects.length - rows;
+  summary.addTable([
+    [
+      { data: 'Action', header: true },
+      { data: 'Object', header: true },
+      { data: 'Namespace', header: true },
+      { data: 'Source', header: true },
+    ],
+    ...report.objects.slice(0, rows).map(objectRow),
+    ...(omitted > 0
+      ? [
+          [
+            '',
+            `… and ${omitted} more (trimmed to fit the summary limit; every object is in the file the output report-file names)`,
+            '',
+            '',
+          ],
+        ]
+      : []),
+  ]);
+}
 
-  if (report.images && report.images.length > 0) {
-    summary.addHeading('Images', 3);
-    summary.addTable([
-      [
-        { data: 'Image', header: true },
-        { data: 'Digest', header: true },
-        { data: 'Built', header: true },
-        { data: 'Pushed', header: true },
-        { data: 'Source', header: true },
-      ],
-      ...report.images.map((i) => [
-        `<code>${escapeHtml(i.name)}:${escapeHtml(i.tag)}</code>`,
-        i.digest ? `<code>${escapeHtml(i.digest)}</code>` : '',
-        i.built ? '✅' : i.wouldBuild ? 'to build' : '',
-        i.pushed ? '✅' : '',
-        `<code>${escapeHtml(i.source)}</code>`,
-      ]),
-    ]);
-  }
+function addImages(summary: typeof core.summary, images: NonNullable<SummaryReport['images']>): void {
+  summary.addHeading('Images', 3);
+  summary.addTable([
+    [
+      { data: 'Image', header: true },
+      { data: 'Digest', header: true },
+      { data: 'Built', header: true },
+      { data: 'Pushed', header: true },
+      { data: 'Source', header: true },
+    ],
+    ...images.map((i) => [
+      `<code>${escapeHtml(i.name)}:${escapeHtml(i.tag)}</code>`,
+      i.digest ? `<code>${escapeHtml(i.digest)}</code>` : '',
+      i.built ? '✅' : i.wouldBuild ? 'to build' : '',
+      i.pushed ? '✅' : '',
+      `<code>${escapeHtml(i.source)}</code>`,
+    ]),
+  ]);
+}
 
-  if (report.rollout.length > 0) {
-    summary.addHeading('Rollout', 3);
-    summary.addTable([
-      [
-        { data: 'Workload', header: true },
-        { data: 'Ready', header: true },
-        { data: 'Status', header: true },
-        { data: 'Time', header: true },
-      ],
-      ...report.rollout.map((r) => [
-        `<code>${escapeHtml(`${r.kind.toLowerCase()}/${r.name}`)}</code>`,
-        r.ready ? '✅' : '❌',
-        escapeHtml(r.message),
-        `${(r.durationMs / 1000).toFixed(1)}s`,
-      ]),
-    ]);
-  }
-
-  if (planChars !== 0) {
-    const markdown = formatPlanMarkdown(report, {
-      headingLevel: 4,
-      ...(operation === 'delete' ? { operation: 'delete' as const } : {}),
-      ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-      ...(planChars !== undefined ? { limit: planChars } : {}),
-    });
-    const changes = report.objects.reduce((n, o) => n + (o.changes?.length ?? 0), 0);
-    const label = plan ? `Plan${changes > 0 ? ` (${changes} field changes)` : ''}` : 'Report as Markdown';
-    summary.addRaw(`<details><summary>${label}</summary>\n\n${markdown}\n</details>`, true);
-  } else if (report.objects.length > 0) {
-    summary.addRaw('<p><em>The plan was left out to fit the summary limit.</em></p>', true);
-  }
+function addRollout(summary: typeof core.summary, rollout: SummaryReport['rollout']): void {
+  summary.addHeading('Rollout', 3);
+  summary.addTable([
+    [
+      { data: 'Workload', header: true },
+      { data: 'Ready', header: true },
+      { data: 'Status', header: true },
+      { data: 'Time', header: true },
+    ],
+    ...rollout.map((r) => [
+      `<code>${escapeHtml(`${r.kind.toLowerCase()}/${r.name}`)}</code>`,
+      r.ready ? '✅' : '❌',
+      escapeHtml(r.message),
+      `${(r.durationMs / 1000).toFixed(1)}s`,
+    ]),
+  ]);
 }
 
 const MARKS: Record<Operation, string> = { deploy: '🚀', plan: '📋', delete: '🗑️' };

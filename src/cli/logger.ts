@@ -1,5 +1,5 @@
 import type { Logger } from '../base/logger.js';
-import { inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';
+import { flagSpelling, inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';
 import { formatSource } from '../base/source.js';
 
 /**
@@ -8,7 +8,7 @@ import { formatSource } from '../base/source.js';
  * component's input, `the input replace: true`.
  */
 export const cliOption = (key: OptionKey): string =>
-  process.env.SPREAD_OPTION_STYLE === 'input' ? inputSpelling(key) : `--${key}`;
+  process.env.SPREAD_OPTION_STYLE === 'input' ? inputSpelling(key) : flagSpelling(key);
 
 /** `text` with the options it refers to spelled as the CLI's flags. */
 export const cliText = (text: string): string => phraseOptions(text, cliOption);

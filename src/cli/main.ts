@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { build } from '../core/build.js';
 import { DeployError, deploy } from '../core/deploy.js';
 import { failureLines, locatedFailures } from '../core/errors.js';
@@ -9,11 +9,12 @@ import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
-import { parseUrlFrom, type UrlFrom } from '../report/url.js';
+import type { UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
-import { contextOf, durationArg } from './args.js';
+import { contextOf } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
+import { addSettings } from './options.js';
 import { defineStatus } from './status.js';
 
 /**
@@ -58,41 +59,6 @@ interface ClusterFlags {
   push?: boolean;
 }
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new InvalidArgumentError(`expected a whole number ≥ 1, got "${value}"`);
-  return n;
-}
-
-function buildArg(value: string, previous: Record<string, string>): Record<string, string> {
-  const eq = value.indexOf('=');
-  if (eq <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got "${value}"`);
-  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
-}
-
-/**
- * Flags of the image stage: deploy, plan and build take them; `--no-build` only deploy, `--no-push`
- * deploy and build (a plan builds and pushes nothing).
- */
-function imageOptions(cmd: Command, which: 'deploy' | 'plan' | 'build'): Command {
-  cmd
-    .option(
-      '--registry <registry>',
-      'where & images are pushed, e.g. localhost:5000/team-a (default: $SPREAD_REGISTRY)',
-    )
-    .option('--tag <tag>', 'tag of built images (default: the commit, else a digest of the build context)')
-    .addOption(
-      new Option('--build-arg <KEY=VALUE>', 'build argument, repeatable')
-        .argParser(buildArg)
-        .default({}, 'none'),
-    )
-    .option('--target <stage>', 'Dockerfile stage to build');
-  if (which === 'deploy') cmd.option('--no-build', 'do not build & images; pin what the registry holds');
-  if (which !== 'plan') cmd.option('--no-push', 'build but do not push (deploys unpinned)');
-  return cmd;
-}
-
 /**
  * The image stage's options from flags and the environment: DOCKER_HOST, DOCKER_CONFIG (else
  * ~/.docker), SPREAD_REGISTRY, and the commit (GITHUB_SHA / CI_COMMIT_SHA / git) as default tag.
@@ -113,82 +79,6 @@ function imageStageOptions(
     docker: env.DOCKER_HOST,
     dockerConfigDir: env.DOCKER_CONFIG ?? path.join(env.HOME ?? '', '.docker'),
   };
-}
-
-/** The flags of deploy and plan; those about waiting, locking and building are deploy's only. */
-function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
-  imageOptions(cmd, mode)
-    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
-    .option('--context <context>', "kubeconfig context, as the CONTEXT argument (kubectl's flag)")
-    .option(
-      '-n, --namespace <namespace>',
-      "namespace for objects that name none (default: the context's namespace)",
-    )
-    .option('--name <name>', "the deployment's name (default: the directory's name)")
-    .addOption(
-      new Option('-o, --output <format>', 'report format on stdout')
-        .choices(['text', 'json'])
-        .default('text'),
-    )
-    .option('--force-conflicts', 'take over fields owned by other field managers', false)
-    .option(
-      '--replace',
-      'delete and re-create objects whose immutable fields change (selector, Job template…)',
-      false,
-    )
-    .option(
-      '--adopt',
-      'take over existing objects that spread did not deploy here (made by hand, another tool, or another spread deployment), and the fields kubectl set on them: those the directory does not declare are removed',
-      false,
-    )
-    .option('--no-prune', 'keep objects of this deployment that the directory no longer holds')
-    .option(
-      '--prune-crds',
-      'prune CRDs the directory dropped too, with every custom resource of them (kept by default)',
-      false,
-    )
-    .option('--allow-empty', 'let an input with no objects prune every object of the deployment', false)
-    .option(
-      '--no-annotate',
-      "don't annotate changed objects with the commit, run URL and time of the deploy (and remove those an earlier deploy set)",
-    )
-    .option('--concurrency <n>', 'requests in flight at once within one apply group', positiveInt, 16)
-    .option('-v, --verbose', 'trace input reading and API requests', false);
-  if (mode === 'plan') return cmd;
-  return cmd
-    .addOption(
-      new Option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m')
-        .argParser(durationArg)
-        .default(300_000, '5m'),
-    )
-    .option('--no-wait', 'do not wait for the rollout')
-    .addOption(
-      new Option('--lock-timeout <duration>', 'how long to wait for another deploy of the same deployment')
-        .argParser(durationArg)
-        .default(300_000, '5m'),
-    )
-    .option(
-      '--wait-load-balancer',
-      'wait until LoadBalancer Services have an address (bounded by --timeout)',
-      false,
-    )
-    .option(
-      '--rollback-on-failure',
-      'when the rollout fails, apply the last revision whose rollout succeeded again',
-      false,
-    )
-    .addOption(
-      new Option(
-        '--url-from <KIND/NAME>',
-        "the object whose address is the report's url, e.g. ingress/web (default: the first Ingress with a host, else HTTPRoute with a hostname, else LoadBalancer Service with an address)",
-      ).argParser((v) => {
-        try {
-          return parseUrlFrom(v);
-        } catch (error) {
-          throw new InvalidArgumentError((error as Error).message);
-        }
-      }),
-    );
 }
 
 async function runDeploy(
@@ -255,7 +145,7 @@ const commands: readonly CommandSpec[] = [
   {
     name: 'deploy',
     define: (cmd) =>
-      clusterOptions(
+      addSettings(
         cmd
           .description('build, apply and wait: make the cluster match the directory')
           .argument('[path]', 'directory in spread layout', '.')
@@ -266,7 +156,7 @@ const commands: readonly CommandSpec[] = [
   {
     name: 'plan',
     define: (cmd) =>
-      clusterOptions(
+      addSettings(
         cmd
           .description(
             'check every object with a server-side dry run and show what deploy would do; writes nothing',
@@ -279,42 +169,34 @@ const commands: readonly CommandSpec[] = [
   {
     name: 'render',
     define: (cmd) =>
-      cmd
-        .description(
-          "print the object set the directory defines, as YAML (before a deploy's labels, annotations and image pinning)",
-        )
-        .argument('[path]', 'directory in spread layout', '.')
-        .option('-n, --namespace <namespace>', 'namespace for objects that name none', 'default')
-        .option('--name <name>', "the deployment's name (default: the directory's name)")
-        .option('--show-secrets', 'print Secret values instead of <redacted>', false)
-        .option('-v, --verbose', 'trace input reading', false)
-        .action(
-          async (
-            dir: string,
-            flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
-          ) => {
-            const read = await readDeployment(dir, {
-              namespace: flags.namespace,
-              name: flags.name,
-              logger: createCliLogger(flags.verbose),
-            });
-            process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
-          },
-        ),
+      addSettings(
+        cmd
+          .description(
+            "print the object set the directory defines, as YAML (before a deploy's labels, annotations and image pinning)",
+          )
+          .argument('[path]', 'directory in spread layout', '.'),
+        'render',
+      ).action(
+        async (
+          dir: string,
+          flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
+        ) => {
+          const read = await readDeployment(dir, {
+            namespace: flags.namespace,
+            name: flags.name,
+            logger: createCliLogger(flags.verbose),
+          });
+          process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
+        },
+      ),
   },
   {
     name: 'build',
     define: (cmd) =>
-      imageOptions(
+      addSettings(
         cmd
           .description('build and push the images marked & in the directory, without deploying')
-          .argument('[path]', 'directory in spread layout', '.')
-          .addOption(
-            new Option('-o, --output <format>', 'report format on stdout')
-              .choices(['text', 'json'])
-              .default('text'),
-          )
-          .option('-v, --verbose', 'trace input reading', false),
+          .argument('[path]', 'directory in spread layout', '.'),
         'build',
       ).action(async (dir: string, flags: ClusterFlags) => {
         const logger = createCliLogger(flags.verbose);

@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import {
   type DeleteReport,
   type DeploymentSummary,
@@ -11,8 +11,9 @@ import {
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { formatReportText } from '../report/report.js';
-import { contextOf, durationArg } from './args.js';
+import { contextOf } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
+import { addSettings } from './options.js';
 
 /** Flags every Manager command takes. */
 interface ManageFlags {
@@ -38,30 +39,6 @@ function revisionArg(value: string): number {
   if (!Number.isInteger(n) || n < 1)
     throw new InvalidArgumentError(`expected a revision number ≥ 1, got "${value}"`);
   return n;
-}
-
-function common(cmd: Command, namespaceHelp: string): Command {
-  return cmd
-    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
-    .option('--context <context>', "kubeconfig context, as the CONTEXT argument (kubectl's flag)")
-    .option('-n, --namespace <namespace>', namespaceHelp)
-    .addOption(
-      new Option('-o, --output <format>', 'output format on stdout')
-        .choices(['text', 'json'])
-        .default('text'),
-    )
-    .option('-v, --verbose', 'trace API requests', false);
-}
-
-function lockOption(cmd: Command): Command {
-  return cmd.addOption(
-    new Option(
-      '--lock-timeout <duration>',
-      'how long to wait for another deploy of the same deployment, e.g. 90s, 5m',
-    )
-      .argParser(durationArg)
-      .default(300_000, '5m'),
-  );
 }
 
 function base(argument: string | undefined, flags: ManageFlags) {
@@ -163,12 +140,12 @@ export function formatDeleteText(report: DeleteReport): string {
 
 /** Defines `spread history NAME [CONTEXT]`: the revisions of a deployment, newest first. */
 export function defineHistory(cmd: Command): void {
-  common(
+  addSettings(
     cmd
       .description('list the revisions of a deployment, newest first')
       .argument('<name>', "the deployment's name")
       .argument('[context]', 'kubeconfig context (default: the current context)'),
-    "the deployment's namespace (default: the context's namespace)",
+    'history',
   ).action(async (name: string, context: string | undefined, flags: ManageFlags) => {
     const report = await history(name, base(context, flags));
     print(flags, report, () => formatHistoryText(report));
@@ -177,60 +154,50 @@ export function defineHistory(cmd: Command): void {
 
 /** Defines `spread rollback NAME [REVISION] [CONTEXT]`: re-applies a revision (default: the previous one). */
 export function defineRollback(cmd: Command): void {
-  lockOption(
-    common(
-      cmd
-        .description('apply a stored revision again (default: the one before the current) and prune to it')
-        .argument('<name>', "the deployment's name")
-        .argument('[revision]', 'revision number (see spread history); a non-number is taken as CONTEXT')
-        .argument('[context]', 'kubeconfig context (default: the current context)'),
-      "the deployment's namespace (default: the context's namespace)",
-    ),
-  )
-    .addOption(
-      new Option('--timeout <duration>', 'limit of the rollout wait, e.g. 90s, 5m')
-        .argParser(durationArg)
-        .default(300_000, '5m'),
-    )
-    .option('--no-wait', 'do not wait for the rollout')
-    .option('--force-conflicts', 'take over fields owned by other field managers', false)
-    .action(
-      async (
-        name: string,
-        revisionText: string | undefined,
-        contextArg: string | undefined,
-        flags: RollbackFlags,
-      ) => {
-        // `spread rollback web production`: a second word that is no revision number is the context.
-        const isRevision = revisionText !== undefined && /^v?\d+$/.test(revisionText);
-        const revision = isRevision ? revisionArg(revisionText) : undefined;
-        const context = isRevision || revisionText === undefined ? contextArg : revisionText;
-        if (!isRevision && revisionText !== undefined && contextArg !== undefined)
-          throw new InvalidArgumentError(`expected a revision number, got "${revisionText}"`);
-        const report = await rollback(name, revision, {
-          ...base(context, flags),
-          wait: flags.wait,
-          timeoutMs: flags.timeout,
-          forceConflicts: flags.forceConflicts,
-          lockTimeoutMs: flags.lockTimeout,
-        });
-        print(
-          flags,
-          report,
-          () =>
-            `Rolled back to revision ${report.rolledBackTo} (now revision ${report.revision}).\n${formatReportText(report)}`,
-        );
-      },
-    );
+  addSettings(
+    cmd
+      .description('apply a stored revision again (default: the one before the current) and prune to it')
+      .argument('<name>', "the deployment's name")
+      .argument('[revision]', 'revision number (see spread history); a non-number is taken as CONTEXT')
+      .argument('[context]', 'kubeconfig context (default: the current context)'),
+    'rollback',
+  ).action(
+    async (
+      name: string,
+      revisionText: string | undefined,
+      contextArg: string | undefined,
+      flags: RollbackFlags,
+    ) => {
+      // `spread rollback web production`: a second word that is no revision number is the context.
+      const isRevision = revisionText !== undefined && /^v?\d+$/.test(revisionText);
+      const revision = isRevision ? revisionArg(revisionText) : undefined;
+      const context = isRevision || revisionText === undefined ? contextArg : revisionText;
+      if (!isRevision && revisionText !== undefined && contextArg !== undefined)
+        throw new InvalidArgumentError(`expected a revision number, got "${revisionText}"`);
+      const report = await rollback(name, revision, {
+        ...base(context, flags),
+        wait: flags.wait,
+        timeoutMs: flags.timeout,
+        forceConflicts: flags.forceConflicts,
+        lockTimeoutMs: flags.lockTimeout,
+      });
+      print(
+        flags,
+        report,
+        () =>
+          `Rolled back to revision ${report.rolledBackTo} (now revision ${report.revision}).\n${formatReportText(report)}`,
+      );
+    },
+  );
 }
 
 /** Defines `spread list [CONTEXT]`: every spread deployment (all namespaces unless -n). */
 export function defineList(cmd: Command): void {
-  common(
+  addSettings(
     cmd
       .description('list spread deployments with their revision, age, object count and status')
       .argument('[context]', 'kubeconfig context (default: the current context)'),
-    'only this namespace (default: all namespaces)',
+    'list',
   ).action(async (context: string | undefined, flags: ManageFlags) => {
     const items = await list(base(context, flags));
     print(flags, items, () => formatListText(items));
@@ -239,19 +206,12 @@ export function defineList(cmd: Command): void {
 
 /** Defines `spread delete NAME [CONTEXT]`: removes every object of a deployment, its revisions and its parent. */
 export function defineDelete(cmd: Command): void {
-  lockOption(
-    common(
-      cmd
-        .description('delete every object of a deployment, then its revisions, lock and ApplySet parent')
-        .argument('<name>', "the deployment's name")
-        .argument('[context]', 'kubeconfig context (default: the current context)')
-        .option(
-          '--prune-crds',
-          "delete the deployment's CRDs too, with every custom resource of them (kept by default)",
-          false,
-        ),
-      "the deployment's namespace (default: the context's namespace)",
-    ),
+  addSettings(
+    cmd
+      .description('delete every object of a deployment, then its revisions, lock and ApplySet parent')
+      .argument('<name>', "the deployment's name")
+      .argument('[context]', 'kubeconfig context (default: the current context)'),
+    'delete',
   ).action(async (name: string, context: string | undefined, flags: WriteFlags & { pruneCrds: boolean }) => {
     const report = await deletes(name, {
       ...base(context, flags),

@@ -1,7 +1,8 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { status, statusExitCode } from '../core/status.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { cliText, createCliLogger } from './logger.js';
+import { addSettings } from './options.js';
 import { formatStatusText } from './status-text.js';
 
 /** The flags of `spread status`. */
@@ -23,47 +24,33 @@ interface StatusFlags {
  * differ, are missing or would be pruned, 1 on an error ({@link statusExitCode}). Returns `cmd`.
  */
 export function defineStatus(cmd: Command): Command {
-  return cmd
-    .description(
-      'show the entities of a directory and where each comes from; with --context, whether each object is in sync with the cluster (exit 0 in sync, 2 differs, 1 error)',
-    )
-    .argument('[path]', 'directory in spread layout', '.')
-    .option('--context <context>', 'compare with the cluster of this kubeconfig context (nothing is written)')
-    .option(
-      '--kubeconfig <file>',
-      'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config); implies a comparison',
-    )
-    .option(
-      '-n, --namespace <namespace>',
-      "namespace for objects that name none (default: the context's namespace, else default)",
-    )
-    .option('--name <name>', "the deployment's name (default: the directory's name)")
-    .addOption(
-      new Option('-o, --output <format>', 'report format on stdout')
-        .choices(['text', 'json'])
-        .default('text'),
-    )
-    .option('-v, --verbose', 'trace input reading and entity construction', false)
-    .action(async (dir: string, flags: StatusFlags) => {
-      const logger = createCliLogger(flags.verbose);
-      const compare = flags.context !== undefined || flags.kubeconfig !== undefined;
-      const report = await status({
-        path: dir,
-        name: flags.name,
-        namespace: flags.namespace,
-        ...(compare
-          ? {
-              cluster: {
-                kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
-                context: flags.context,
-              },
-            }
-          : {}),
-        logger,
-      });
-      process.stdout.write(
-        cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report)),
-      );
-      process.exitCode = statusExitCode(report);
+  return addSettings(
+    cmd
+      .description(
+        'show the entities of a directory and where each comes from; with --context, whether each object is in sync with the cluster (exit 0 in sync, 2 differs, 1 error)',
+      )
+      .argument('[path]', 'directory in spread layout', '.'),
+    'status',
+  ).action(async (dir: string, flags: StatusFlags) => {
+    const logger = createCliLogger(flags.verbose);
+    const compare = flags.context !== undefined || flags.kubeconfig !== undefined;
+    const report = await status({
+      path: dir,
+      name: flags.name,
+      namespace: flags.namespace,
+      ...(compare
+        ? {
+            cluster: {
+              kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
+              context: flags.context,
+            },
+          }
+        : {}),
+      logger,
     });
+    process.stdout.write(
+      cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report)),
+    );
+    process.exitCode = statusExitCode(report);
+  });
 }

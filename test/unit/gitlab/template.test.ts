@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { longFlag, SETTINGS, type Setting } from '../../../src/base/settings.js';
 
 const text = readFileSync('templates/deploy.yml', 'utf8');
 const [specDoc, jobsDoc] = parseAllDocuments(text).map((d) => d.toJS());
@@ -37,23 +38,23 @@ describe('templates/deploy.yml', () => {
     expect(Object.keys(jobsDoc)).toEqual(['$[[ inputs.job-name ]]']);
   });
 
-  test.each([
-    'force-conflicts',
-    'prune-crds',
-    'replace',
-    'adopt',
-    'rollback-on-failure',
-    'tag',
-    'build-args',
-    'lock-timeout',
-    'url-from',
-  ])('input %s reaches the script, which has its CLI flag (gitlab.itg.test.ts runs them)', (name) => {
-    const variable = `SPREAD_INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
-    expect(body).toContain(`${variable}: $[[ inputs.${name} ]]`);
-    const script = body.slice(body.indexOf('script:'));
-    expect(script).toContain(`$${variable}`);
-    expect(script).toMatch(new RegExp(`--${name === 'build-args' ? 'build-arg' : name}(?![\\w-])`));
-  });
+  // Every input the table maps to a CLI flag (src/base/settings.ts), not a copy of the list.
+  const flagged = (SETTINGS as readonly Setting[]).filter(
+    (s) => s.gitlab?.variable && s.cli && !s.gitlab.argument,
+  );
+
+  test('the table maps inputs to flags', () => expect(flagged.length).toBeGreaterThan(10));
+
+  test.each(flagged.map((s) => [s.key, s]))(
+    'input %s reaches the script, which has its CLI flag (gitlab.itg.test.ts runs them)',
+    (name, s) => {
+      const variable = s.gitlab!.variable!;
+      expect(body).toContain(`${variable}: $[[ inputs.${name} ]]`);
+      const script = body.slice(body.indexOf('script:'));
+      expect(script).toContain(`$${variable}`);
+      expect(script).toMatch(new RegExp(`${longFlag(s.cli!)}(?![\\w-])`));
+    },
+  );
 
   test("the job's environment URL is the dotenv report's SPREAD_ENVIRONMENT_URL (GitLab's dynamic environment URL)", () => {
     const job = jobsDoc['$[[ inputs.job-name ]]'];

@@ -1,0 +1,15 @@
+// dist/index.js, the GitHub Action (action.yml: runs: using: node24, main: dist/index.js).
+import { fileURLToPath } from 'node:url';
+import { runInChild } from './child.js';
+import { enableCompileCache, handleFatalErrors, loadBundle, requireNode } from './start.js';
+
+requireNode();
+handleFatalErrors();
+const code = await runInChild(fileURLToPath(import.meta.url));
+if (code !== undefined) process.exit(code);
+enableCompileCache();
+const { runAction } = await loadBundle(() => import('../entry.js'));
+await runAction();
+// Exit once the step's work is done: a request left behind (a cache service that never answered)
+// must not keep the step running until the job's timeout.
+process.exit();

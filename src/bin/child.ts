@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+/**
+ * The Node option that caps V8's young generation: with 16 MB semi-spaces (Node's default before the
+ * limit became heap-dependent) the 5,000-object deploys peak at 220–270 MB instead of 320–360 MB, at
+ * the same speed (bench/RESULTS.md). Only a command line can set it: `v8.setFlagsFromString` once Node
+ * runs changes nothing.
+ */
+export const SEMI_SPACE_OPTION = '--max-semi-space-size=16';
+
+/** Marks the child's environment, so that it runs the Action instead of starting another child. */
+const CHILD_MARK = 'SPREAD_ACTION_CHILD';
+
+/**
+ * Runs `script` (the Action's entry point) again in a child Node with {@link SEMI_SPACE_OPTION} and
+ * resolves to the exit code to end with: the child's, or 128 + the signal number that ended it (with
+ * an `::error::` line saying so, since the child could not say why itself). Resolves to undefined when
+ * the Action should run in this process: in the child itself, when the option (in the command line or
+ * NODE_OPTIONS) or `--inspect` (the child would take the same port) is given, or when no child starts.
+ *
+ * - The child is in a process group of its own (detached), so a Ctrl-C sent to the whole group reaches
+ *   it once, by this process's forwarding: a second SIGINT or SIGTERM would end it without releasing
+ *   its Lease (src/frontend/interrupts.ts). SIGHUP, which some runners send on cancel, goes as SIGTERM.
+ * - An IPC channel joins the two; it closes when the parent dies, even by SIGKILL, and the child then
+ *   stops as on SIGTERM (abort, release the Lease, exit 143) instead of deploying on, orphaned.
+ * - Writes to a closed stdout or stderr (the runner gone) are dropped in both processes, so neither
+ *   dies of EPIPE: the child must live on to stop and release its Lease.
+ */
+export async function runInChild(
+  script: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number | undefined> {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  if (env[CHILD_MARK] && process.channel) {
+    delete env[CHILD_MARK];
+    process.channel.unref();
+    process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    return undefined;
+  }
+  const given = [...process.execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const flag = SEMI_SPACE_OPTION.split('=')[0]!;
+  if (given.some((o) => o.startsWith(flag) || o.startsWith('--inspect'))) return undefined;
+  try {
+    const child = spawn(process.execPath, [...process.execArgv, SEMI_SPACE_OPTION, script], {
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+      detached: true,
+      env: { ...env, [CHILD_MARK]: '1' },
+    });
+    child.on('error', () => {});
+    if (child.pid === undefined) return undefined;
+    process.on('SIGINT', () => child.kill('SIGINT'));
+    process.on('SIGTERM', () => child.kill('SIGTERM'));
+    process.on('SIGHUP', () => child.kill('SIGTERM'));
+    return await new Promise((resolve) =>
+      child.on('exit', (status, signal) => {
+        if (signal) process.stdout.write(`::error::spread (Node, pid ${child.pid}) was ended by ${signal}\n`);
+        resolve(status ?? 128 + (signal ? (constants.signals[signal] ?? 9) : 9));
+      }),
+    );
+  } catch {
+    return undefined;
+  }
+}

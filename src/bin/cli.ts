@@ -1,0 +1,9 @@
+// dist/cli/index.js, the `spread` command (package.json bin). The build puts a shell prologue before
+// it (see scripts/build.mjs: CLI_PROLOGUE) that execs Node with SEMI_SPACE_OPTION.
+import { enableCompileCache, handleFatalErrors, loadBundle, requireNode } from './start.js';
+
+requireNode();
+handleFatalErrors();
+enableCompileCache();
+const { runCli } = await loadBundle(() => import('../entry.js'));
+process.exitCode = await runCli(process.argv);

@@ -1,0 +1,83 @@
+// What both entry points do before the bundle loads. This file imports Node built-ins only, so that
+// it runs on any Node and can say which Node is needed instead of failing to load the bundle.
+import { mkdirSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** The oldest Node major the bundle runs on (undici in @kubernetes/client-node fails to load on older ones). */
+export const NODE_MAJOR = 24;
+
+/**
+ * Exits 1 with a message naming this Node (version and path) when it is older than {@link NODE_MAJOR}.
+ * The message is the one package.itg.test.ts expects, word for word.
+ */
+export function requireNode(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= NODE_MAJOR) return;
+  process.stderr.write(
+    `spread needs Node.js ${NODE_MAJOR} or newer; this is ${process.version} (${process.execPath}). Put Node ${NODE_MAJOR} first on PATH; in a checkout of spread, after npm ci, that is node_modules/.bin.\n`,
+  );
+  process.exit(1);
+}
+
+/**
+ * An error as one short text: name and message (at most 20 lines), then at most 20 `at` frames, each
+ * line cut to 300 characters. Node's own printing starts with the source line of the throw, which in
+ * the bundle is one minified line of hundreds of thousands of characters.
+ */
+export function describeFatal(error: unknown): string {
+  const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 299)}…` : s);
+  const head = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const stack = String((error as { stack?: unknown } | undefined)?.stack ?? '');
+  const frames = stack
+    .split('\n')
+    .filter((l) => /^\s+at /.test(l))
+    .slice(0, 20);
+  return [...head.split('\n').slice(0, 20), ...frames].map(clip).join('\n');
+}
+
+/**
+ * Prints an error nothing caught (an exception in a callback, an unhandled rejection) with
+ * {@link describeFatal} and exits 1, as Node does, but without the source line: Node prints none once
+ * an `uncaughtException` listener exists.
+ */
+export function handleFatalErrors(): void {
+  process.on('uncaughtException', (error) => {
+    process.stderr.write(`spread: internal error: ${describeFatal(error)}\n`);
+    process.exit(1);
+  });
+}
+
+/**
+ * Turns on Node's compile cache (`module.enableCompileCache`, as tsc uses it) in
+ * `<OS temp directory>/node-compile-cache`, so a later run on the same machine skips compiling the
+ * bundle (about 50 ms). The directory is made without `recursive`: Node's recursive mkdir never returns
+ * for a temp directory under /proc (Node 24.22), and a temp directory that does not exist should not
+ * be created. Any failure leaves the cache off; `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
+ */
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return;
+  try {
+    const dir = path.join(tmpdir(), 'node-compile-cache');
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException)?.code !== 'EEXIST') throw error;
+    }
+    module.enableCompileCache?.(dir);
+  } catch {}
+}
+
+/**
+ * Loads the bundle through `importer` (a dynamic import, which the bundler points at dist/spread.js);
+ * a failure to load is printed with {@link describeFatal} and exits 1.
+ */
+export async function loadBundle<T>(importer: () => Promise<T>): Promise<T> {
+  try {
+    return await importer();
+  } catch (error) {
+    process.stderr.write(`spread failed to load: ${describeFatal(error)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,89 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import {
+  type Setting,
+  type Command as SettingCommand,
+  type SettingType,
+  settingsOf,
+} from '../base/settings.js';
+import { parseDuration } from '../core/duration.js';
+import { parseUrlFrom } from '../report/url.js';
+import { durationArg } from './args.js';
+
+/** A commander argument parser that turns a thrown Error into commander's usage error. */
+const arg =
+  <T>(parse: (value: string) => T) =>
+  (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${value}"`);
+  return n;
+}
+
+function buildArg(value: string, previous: Record<string, string>): Record<string, string> {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got "${value}"`);
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+/**
+ * How the CLI takes a value of each setting type (src/base/settings.ts): the argument parser and the
+ * default's value, from the default's text. Undefined: the flag's text as given. The CLI checks names
+ * where the cluster or the registry would refuse them, later and with their words.
+ */
+const TAKE: Record<
+  SettingType,
+  | {
+      readonly parse?: (value: string, previous: Record<string, string>) => unknown;
+      readonly value?: (d: string) => unknown;
+    }
+  | undefined
+> = {
+  string: undefined,
+  secret: undefined,
+  boolean: undefined,
+  'auto-boolean': undefined,
+  choice: undefined,
+  duration: { parse: durationArg, value: parseDuration },
+  count: { parse: arg(positiveInt), value: Number },
+  namespace: undefined,
+  registry: undefined,
+  tag: undefined,
+  'build-args': { parse: buildArg },
+  'url-from': { parse: arg(parseUrlFrom) },
+  environments: undefined,
+  array: undefined,
+};
+
+/** The commander option of setting `s` in `command`: flags, help, parser, choices and default. */
+export function optionOf(s: Setting, command: SettingCommand): Option {
+  const flag = s.cli!;
+  const option = new Option(flag.flags, flag.helpIn?.[command] ?? flag.help ?? s.description);
+  const take = TAKE[s.type];
+  if (take?.parse) option.argParser(take.parse as (value: string, previous: unknown) => unknown);
+  if (s.choices) option.choices(s.choices);
+  if (s.type === 'build-args') return option.default({}, 'none');
+  if (s.type === 'boolean') return flag.flags.startsWith('--no-') ? option : option.default(false);
+  const text = flag.defaultIn?.[command] ?? flag.default ?? s.action?.default ?? '';
+  if (text === '') return option;
+  const value = take?.value ? take.value(text) : text;
+  return value === text ? option.default(value) : option.default(value, text);
+}
+
+/**
+ * Adds the flags of every setting that applies to `command` (its `modes`, or its flag's `commands`),
+ * in the table's order.
+ * @returns `cmd`, for chaining.
+ */
+export function addSettings(cmd: Command, command: SettingCommand): Command {
+  for (const s of settingsOf(command)) {
+    if (s.cli && (s.cli.commands ?? s.modes).includes(command)) cmd.addOption(optionOf(s, command));
+  }
+  return cmd;
+}

@@ -1,0 +1,80 @@
+// scripts/settings.mjs --check (in npm run lint) on a copy of the files it checks, each changed the
+// way a forgotten edit would change it: the check fails, naming the file and the setting.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the check on a copy of the checkout with `edit` applied to `file`. */
+function checkWith(file: string, edit: (text: string) => string) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-settings-'));
+  copies.push(dir);
+  for (const f of ['action.yml', 'README.md', 'package.json', 'scripts', 'src', 'templates', 'gitlab'])
+    cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  const target = path.join(dir, file);
+  const before = readFileSync(target, 'utf8');
+  const after = edit(before);
+  expect(after).not.toBe(before);
+  writeFileSync(target, after);
+  const r = spawnSync(process.execPath, [path.join(dir, 'scripts/settings.mjs'), '--check'], {
+    encoding: 'utf8',
+  });
+  return { code: r.status, stderr: r.stderr };
+}
+
+describe('the settings check', () => {
+  // Each case bundles src/ with esbuild and runs the check: seconds on a loaded machine.
+  test('passes on the checkout', { timeout: 60_000 }, () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/settings.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  test.each([
+    [
+      'action.yml',
+      (t: string) => t.replace('  prune:\n', '  prune-all:\n'),
+      'action.yml: setting prune: missing input',
+    ],
+    [
+      'action.yml',
+      (t: string) => t.replace(/( {2}concurrency:[\s\S]*?default: )'16'/, "$1'8'"),
+      'action.yml: setting concurrency: default "8"',
+    ],
+    [
+      'templates/deploy.yml',
+      (t: string) => t.replace('    SPREAD_INPUT_REPLACE: $[[ inputs.replace ]]\n', ''),
+      'templates/deploy.yml: setting replace: no job variable SPREAD_INPUT_REPLACE',
+    ],
+    [
+      'templates/deploy.yml',
+      (t: string) => t.replace(/.*set -- "\$@" --adopt; fi\n/, ''),
+      'templates/deploy.yml: setting adopt: the script never passes --adopt',
+    ],
+    [
+      'src/cli/manage.ts',
+      (t: string) =>
+        t.replace("    'list',\n  ).action(", "    'list',\n  ).option('--all', 'every namespace').action("),
+      'spread list --help: setting --all: a flag the table does not have for this command',
+    ],
+    [
+      'README.md',
+      (t: string) => t.replace('`lock-timeout`, ', ''),
+      "README.md: setting lock-timeout: missing in the GitLab component's list of inputs",
+    ],
+  ])('fails when %s differs (case %#)', { timeout: 60_000 }, (file, edit, message) => {
+    const r = checkWith(file, edit);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+  });
+});
