@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { parseDuration } from '../core/duration.js';
+import { parseDuration, parseLeaseDuration } from '../core/duration.js';
 import { parseUrlFrom, type UrlFrom } from '../report/url.js';
 import { type EnvironmentRule, parseEnvironments } from './environments.js';
 
@@ -58,6 +58,8 @@ export interface Inputs {
   readonly objectAnnotations: boolean;
   /** How long to wait for another deploy of the same deployment to release its lock, in milliseconds. */
   readonly lockTimeoutMs: number;
+  /** The lock's Lease duration in whole seconds: a crashed deploy's lock is taken over after it. */
+  readonly lockLeaseDurationSeconds: number;
   /** Branch → context rules; empty: deploy to `context` whatever the branch. */
   readonly environments: readonly EnvironmentRule[];
   /** Turn manifest errors and warnings into file annotations on the pull request. */
@@ -94,6 +96,7 @@ export const DEFAULTS = {
   adopt: 'false',
   'rollback-on-failure': 'false',
   'lock-timeout': '5m',
+  'lock-lease-duration': '30s',
   'wait-load-balancer': 'false',
   'object-annotations': 'true',
   annotate: 'true',
@@ -185,6 +188,7 @@ export function parseInputs(get: (name: string) => string): Inputs {
     waitLoadBalancer: bool('wait-load-balancer'),
     objectAnnotations: bool('object-annotations'),
     lockTimeoutMs: checked('lock-timeout', parseDuration),
+    lockLeaseDurationSeconds: checked('lock-lease-duration', parseLeaseDuration),
     environments,
     annotate: bool('annotate'),
     comment: bool('comment'),

@@ -88,6 +88,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       concurrency: inputs.concurrency,
       rollbackOnFailure: inputs.rollbackOnFailure,
       lockTimeoutMs: inputs.lockTimeoutMs,
+      lockLeaseDurationSeconds: inputs.lockLeaseDurationSeconds,
       waitLoadBalancer: inputs.waitLoadBalancer,
       ...(inputs.urlFrom ? { urlFrom: inputs.urlFrom } : {}),
       ...(runLinks(runner).runUrl ? { runUrl: runLinks(runner).runUrl } : {}),

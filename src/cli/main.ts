@@ -11,7 +11,7 @@ import { prepareImages } from '../image/index.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import { parseUrlFrom, type UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
-import { contextOf, durationArg } from './args.js';
+import { contextOf, durationArg, leaseDurationArg } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { defineStatus } from './status.js';
@@ -45,6 +45,7 @@ interface ClusterFlags {
   concurrency: number;
   annotate: boolean;
   lockTimeout?: number;
+  lockLeaseDuration?: number;
   waitLoadBalancer?: boolean;
   rollbackOnFailure?: boolean;
   urlFrom?: UrlFrom;
@@ -167,6 +168,14 @@ function clusterOptions(cmd: Command, mode: 'deploy' | 'plan'): Command {
         .argParser(durationArg)
         .default(300_000, '5m'),
     )
+    .addOption(
+      new Option(
+        '--lock-lease-duration <duration>',
+        "how long the deploy's lock (a Lease) outlives its last renewal: another deploy takes over a crashed deploy's lock after this, whole seconds",
+      )
+        .argParser(leaseDurationArg)
+        .default(30, '30s'),
+    )
     .option(
       '--wait-load-balancer',
       'wait until LoadBalancer Services have an address (bounded by --timeout)',
@@ -223,6 +232,7 @@ async function runDeploy(
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, dir ?? '.', process.env),
       lockTimeoutMs: flags.lockTimeout,
+      ...(flags.lockLeaseDuration !== undefined ? { lockLeaseDurationSeconds: flags.lockLeaseDuration } : {}),
       waitLoadBalancer: flags.waitLoadBalancer,
       rollbackOnFailure: flags.rollbackOnFailure,
       ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),

@@ -42,6 +42,7 @@ import {
 } from '../deployment/kube-object.js';
 import { isDnsLabel, toDnsLabel } from '../entity/names.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
+import { InputError } from '../input/source.js';
 import { objectWarnings } from '../report/annotations.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { applicationUrl, isUrlFrom, type UrlFrom, urlKindOf } from '../report/url.js';
@@ -117,6 +118,11 @@ export interface DeployOptions {
   readonly commit?: string;
   /** How long to wait for another deploy of the same deployment to finish, in milliseconds. Default 5 minutes. */
   readonly lockTimeoutMs?: number;
+  /**
+   * The Lease's `leaseDurationSeconds`: how long after its holder's last renewal (every third of it)
+   * another deploy takes the lock over, e.g. after the holder crashed. Whole seconds ≥ 1; default 30.
+   */
+  readonly lockLeaseDurationSeconds?: number;
   /** Wait for LoadBalancer Services to get an address (bounded by the timeout). Default false. */
   readonly waitLoadBalancer?: boolean;
   /** When the rollout fails, apply the previous revision again and wait for it. Default false. */
@@ -168,6 +174,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     );
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   let lock: DeployLock | undefined;
+  // Until the apply starts, a failure has written nothing of the directory (only the Lease).
+  let written = false;
   try {
     const discovery = await Discovery.load(client).catch((error: unknown) => {
       // The first request: whatever fails here is about reaching the cluster, so say which one.
@@ -256,6 +264,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       lock = await acquireLock(client, name, namespace, {
         holder: defaultHolder(options.runUrl),
         ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+        ...(options.lockLeaseDurationSeconds !== undefined
+          ? { leaseDurationSeconds: options.lockLeaseDurationSeconds }
+          : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         onWait: (holder) =>
           logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
@@ -321,6 +332,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     }
     // The parent read above, under the lock: the plan wrote nothing since.
     const revisionBefore = revisionOfParent(previous.object);
+    written = true;
     const converged = await converge(client, discovery, set, previous, plan, {
       apply: applyOptions,
       groupOf: read.groupOf,
@@ -460,6 +472,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       }
       throw new DeployError(error, failed);
     }
+  } catch (error) {
+    throw written ? error : nothingWritten(error);
   } finally {
     try {
       await (lock as DeployLock | undefined)?.release();
@@ -468,6 +482,24 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     }
     client.close();
   }
+}
+
+/**
+ * A failure before the apply (reading the cluster, building or pushing an image, the lock, an
+ * interrupt) with `nothing was applied` added to its first line, so that every failed deploy says
+ * what it applied, as a failed apply does. Errors that already say so (a failed plan, bad input) are
+ * left as they are.
+ */
+function nothingWritten(error: unknown): unknown {
+  if (
+    !(error instanceof Error) ||
+    error instanceof InputError ||
+    /nothing was (written|deployed|applied)/.test(error.message)
+  )
+    return error;
+  const [first, ...rest] = error.message.split('\n');
+  error.message = [`${first}; nothing was applied`, ...rest].join('\n');
+  return error;
 }
 
 /**

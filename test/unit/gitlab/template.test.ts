@@ -46,6 +46,7 @@ describe('templates/deploy.yml', () => {
     'tag',
     'build-args',
     'lock-timeout',
+    'lock-lease-duration',
     'url-from',
   ])('input %s reaches the script, which has its CLI flag (gitlab.itg.test.ts runs them)', (name) => {
     const variable = `SPREAD_INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
