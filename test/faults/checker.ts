@@ -239,9 +239,18 @@ export async function checkFaulted(
     );
   if (!ok) {
     if (input.names && !input.names.test(result.output))
-      problems.push(`the failure does not name the fault (${input.names}): ${tail(result.output)}`);
-    if (input.names && !/\bapplied\b|nothing was (written|deployed|applied)|not applied/.test(result.output))
-      problems.push(`the failure does not say what was applied and what was not: ${tail(result.output)}`);
+      problems.push(`the failure does not name the fault (${input.names}): ${errorLines(result.output)}`);
+    // A signal that came after the last write (during the prune or the recording) ends a deploy that
+    // completed: its report, not an error, says what was applied.
+    const completed = diff.length === 0 && /revision \d+ recorded/.test(result.output);
+    if (
+      input.names &&
+      !completed &&
+      !/\bapplied\b|nothing was (written|deployed|applied)|not applied/.test(result.output)
+    )
+      problems.push(
+        `the failure does not say what was applied and what was not: ${errorLines(result.output)}`,
+      );
     // No prune after a failed apply: what the previous round deployed and this one dropped is still there.
     if (/not applied|nothing was pruned|nothing was written/.test(result.output)) {
       const pruned = round.dropped.filter((o) => before.has(key(o)) && !after.has(key(o)));
@@ -268,6 +277,12 @@ export async function checkFaulted(
     },
     after,
   };
+}
+
+/** The error lines of a log (the last ones when none says error), for a finding. */
+export function errorLines(output: string): string {
+  const lines = output.split('\n').filter((l) => /error/i.test(l) && !/^\s*"/.test(l));
+  return lines.length > 0 ? lines.slice(-10).join('\n') : tail(output);
 }
 
 /** The last lines of a log, for a finding. */

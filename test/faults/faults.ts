@@ -346,6 +346,8 @@ export interface ClassOptions {
 
 interface Env {
   readonly namespace: string;
+  /** Where the logs of runs with a finding are written. */
+  readonly logDir: string;
   readonly group: string;
   readonly target: DeployTarget;
   readonly direct: DeployTarget;
@@ -486,6 +488,7 @@ async function setUp(fault: FaultClass, toxi: Toxi): Promise<Env> {
   };
   return {
     namespace,
+    logDir: dir,
     group,
     target,
     direct,
@@ -662,6 +665,12 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
       const lease = await readLease(env.namespace, 'faults');
       const lockHeld = finding.lockHeld || lease?.holder !== undefined;
       if (lease?.holder) problems.push(`the Lease is still held after the rerun, by ${lease.holder}`);
+      // The whole logs of a run with a finding, kept for reading (their path is in the finding).
+      if (problems.length > 0) {
+        const file = path.join(env.logDir, `run-${i}.log`);
+        writeFileSync(file, `${result.output}\n---- the fault-free rerun ----\n${rerun.output}`);
+        problems.push(`logs: ${file}`);
+      }
       runs.push({
         run: i,
         seed,
