@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { SETTINGS, type Setting, type SettingType } from '../base/settings.js';
-import { parseDuration } from '../core/duration.js';
+import { parseDuration, parseLeaseDuration } from '../core/duration.js';
 import { parseUrlFrom } from '../report/url.js';
 import { parseEnvironments } from './environments.js';
 
@@ -21,6 +21,7 @@ const PARSE = {
   // Checked against the setting's choices by parseSetting; typed by them in Inputs.
   choice: (v: string) => v,
   duration: parseDuration,
+  'lease-duration': parseLeaseDuration,
   count: (v: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${v}"`);

@@ -122,6 +122,7 @@ async function deployOptions(
     concurrency: inputs.concurrency,
     rollbackOnFailure: inputs.rollbackOnFailure,
     lockTimeoutMs: inputs.lockTimeoutMs,
+    lockLeaseDurationSeconds: inputs.lockLeaseDurationSeconds,
     waitLoadBalancer: inputs.waitLoadBalancer,
     ...(inputs.urlFrom ? { urlFrom: inputs.urlFrom } : {}),
     ...(runLinks(runner).runUrl ? { runUrl: runLinks(runner).runUrl } : {}),

@@ -34,6 +34,7 @@ export type SettingType =
   | 'auto-boolean'
   | 'choice'
   | 'duration'
+  | 'lease-duration'
   | 'count'
   | 'namespace'
   | 'registry'
@@ -478,6 +479,25 @@ export const SETTINGS = [
       description:
         'How long a deploy waits for another deploy of the same deployment to end, as a duration (`30s`, `5m`).',
       variable: 'SPREAD_INPUT_LOCK_TIMEOUT',
+    },
+  },
+  {
+    key: 'lock-lease-duration',
+    type: 'lease-duration',
+    modes: ['deploy'],
+    description:
+      "How long the deploy's lock (the Lease `spread.<name>`, renewed every third of it) outlives its last renewal: when a deploy crashes or its runner is killed, the next deploy takes the lock over after this, as a duration in whole seconds. Example: `2m`.",
+    action: { default: '30s', field: 'lockLeaseDurationSeconds' },
+    cli: {
+      flags: '--lock-lease-duration <duration>',
+      help: "how long the deploy's lock (a Lease) outlives its last renewal: another deploy takes over a crashed deploy's lock after this, whole seconds",
+    },
+    gitlab: {
+      type: 'string',
+      default: '30s',
+      description:
+        "How long the deploy's lock (a Lease, renewed every third of it) outlives its last renewal; a crashed deploy's lock is taken over after it, in whole seconds (`30s`, `2m`).",
+      variable: 'SPREAD_INPUT_LOCK_LEASE_DURATION',
     },
   },
   {

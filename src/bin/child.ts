@@ -13,6 +13,19 @@ export const SEMI_SPACE_OPTION = '--max-semi-space-size=16';
 const CHILD_MARK = 'SPREAD_ACTION_CHILD';
 
 /**
+ * A signal that reaches the child while its bundle still loads, before spread's own handlers
+ * (src/frontend/interrupts.ts) are on: nothing has been applied and no Lease taken yet, so say so and
+ * exit 128 + the signal number. Once those handlers are on, this one leaves the signal to them.
+ */
+function beforeStart(name: 'SIGINT' | 'SIGTERM'): () => void {
+  return () => {
+    if (process.listenerCount(name) > 1) return;
+    process.stdout.write(`::error::interrupted by ${name} before spread started; nothing was applied\n`);
+    process.exit(128 + constants.signals[name]);
+  };
+}
+
+/**
  * Runs `script` (the Action's entry point) again in a child Node with {@link SEMI_SPACE_OPTION} and
  * resolves to the exit code to end with: the child's, or 128 + the signal number that ended it (with
  * an `::error::` line saying so, since the child could not say why itself). Resolves to undefined when
@@ -36,6 +49,7 @@ export async function runInChild(
     delete env[CHILD_MARK];
     process.channel.unref();
     process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, beforeStart(name));
     return undefined;
   }
   const given = [...process.execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];

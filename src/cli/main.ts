@@ -46,6 +46,7 @@ interface ClusterFlags {
   concurrency: number;
   annotate: boolean;
   lockTimeout?: number;
+  lockLeaseDuration?: number;
   waitLoadBalancer?: boolean;
   rollbackOnFailure?: boolean;
   urlFrom?: UrlFrom;
@@ -113,6 +114,7 @@ async function runDeploy(
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, dir ?? '.', process.env),
       lockTimeoutMs: flags.lockTimeout,
+      ...(flags.lockLeaseDuration !== undefined ? { lockLeaseDurationSeconds: flags.lockLeaseDuration } : {}),
       waitLoadBalancer: flags.waitLoadBalancer,
       rollbackOnFailure: flags.rollbackOnFailure,
       ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),

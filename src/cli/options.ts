@@ -5,9 +5,9 @@ import {
   type SettingType,
   settingsOf,
 } from '../base/settings.js';
-import { parseDuration } from '../core/duration.js';
+import { parseDuration, parseLeaseDuration } from '../core/duration.js';
 import { parseUrlFrom } from '../report/url.js';
-import { durationArg } from './args.js';
+import { durationArg, leaseDurationArg } from './args.js';
 
 /** A commander argument parser that turns a thrown Error into commander's usage error. */
 const arg =
@@ -51,6 +51,7 @@ const TAKE: Record<
   'auto-boolean': undefined,
   choice: undefined,
   duration: { parse: durationArg, value: parseDuration },
+  'lease-duration': { parse: leaseDurationArg, value: parseLeaseDuration },
   count: { parse: arg(positiveInt), value: Number },
   namespace: undefined,
   registry: undefined,

@@ -71,7 +71,11 @@ export interface KubeStatus {
 export interface KubeClientOptions {
   /** Most requests in flight at once (the agent's socket pool). Default 16. */
   readonly maxSockets?: number;
-  /** Retries of a request answered 429, 5xx or cut by a connection reset. Default 5. */
+  /**
+   * Retries of a request answered 429, 5xx or cut by a connection reset or time-out. Default 5 (six
+   * tries). A request that is still failing then rejects with the last error, its message saying
+   * `gave up after N tries, last 429 TooManyRequests` (or `503 …`, `ECONNRESET`).
+   */
   readonly retries?: number;
   /** Time limit of one request attempt, in milliseconds. Default 30 000. */
   readonly requestTimeoutMs?: number;
@@ -128,18 +132,30 @@ export class KubeClient {
 
   /** Sends a request; resolves with the decoded 2xx body, rejects with {@link KubeApiError} otherwise. */
   async request<T = unknown>(req: KubeRequest): Promise<KubeResponse<T>> {
-    return pRetry(() => this.once<T>(req), {
-      retries: this.options.retries,
-      maxRetryTime: this.options.maxRetryTimeMs,
-      minTimeout: 200,
-      maxTimeout: 5_000,
-      signal: req.signal,
-      shouldRetry: ({ error }) => isRetryable(error),
-      onFailedAttempt: async ({ error }) => {
-        const after = retryAfterMs(error);
-        if (after > 0) await sleep(after, req.signal);
-      },
-    });
+    let tries = 0;
+    try {
+      return await pRetry(
+        () => {
+          tries++;
+          return this.once<T>(req);
+        },
+        {
+          retries: this.options.retries,
+          maxRetryTime: this.options.maxRetryTimeMs,
+          minTimeout: 200,
+          maxTimeout: 5_000,
+          signal: req.signal,
+          shouldRetry: ({ error }) => isRetryable(error),
+          onFailedAttempt: async ({ error }) => {
+            const after = retryAfterMs(error);
+            if (after > 0) await sleep(after, req.signal);
+          },
+        },
+      );
+    } catch (error) {
+      if (isRetryable(error) && !req.signal?.aborted) throw gaveUp(error, tries);
+      throw error;
+    }
   }
 
   /** GET that answers `undefined` on 404 instead of throwing. */
@@ -309,6 +325,26 @@ function isRetryable(error: unknown): boolean {
   }
   const code = (error as { code?: string }).code;
   return code !== undefined && RETRYABLE_CODES.has(code);
+}
+
+/**
+ * The last error of a request that stayed retryable until the retry budget ran out, its message
+ * prefixed with the number of tries and the last status: `gave up after 6 tries, last 429
+ * TooManyRequests: …` (or `503 ServiceUnavailable`, `ECONNRESET`). Neither the path nor the time is in
+ * it, so that the same outage on many objects stays one grouped line of an ApplyError. The error
+ * keeps its class and code, so callers still tell an unavailable server from a verdict
+ * ({@link isUnavailable}).
+ */
+function gaveUp(error: unknown, tries: number): unknown {
+  if (!(error instanceof Error)) return error;
+  const last =
+    error instanceof KubeApiError
+      ? `${error.code} ${error.reason ?? http.STATUS_CODES[error.code] ?? 'error'}`
+      : ((error as { code?: string }).code ?? error.name);
+  const detail = error.message && error.message !== last ? `: ${error.message}` : '';
+  error.message = `gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}, last ${last}${detail}`;
+  Object.assign(error, { tries });
+  return error;
 }
 
 function retryAfterMs(error: unknown): number {

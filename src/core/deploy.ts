@@ -4,6 +4,7 @@ import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../base/names.js';
 import { optionRef } from '../base/option-ref.js';
+import { InputError } from '../base/source.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery, objectPath } from '../cluster/discovery.js';
 import { type KubeconfigSource, loadKubeconfig, type ResolvedKubeconfig } from '../cluster/kubeconfig.js';
@@ -107,6 +108,11 @@ export interface DeployOptions {
   readonly commit?: string;
   /** How long to wait for another deploy of the same deployment to finish, in milliseconds. Default 5 minutes. */
   readonly lockTimeoutMs?: number;
+  /**
+   * The Lease's `leaseDurationSeconds`: how long after its holder's last renewal (every third of it)
+   * another deploy takes the lock over, e.g. after the holder crashed. Whole seconds ≥ 1; default 30.
+   */
+  readonly lockLeaseDurationSeconds?: number;
   /** Wait for LoadBalancer Services to get an address (bounded by the timeout). Default false. */
   readonly waitLoadBalancer?: boolean;
   /** When the rollout fails, apply the previous revision again and wait for it. Default false. */
@@ -144,6 +150,8 @@ interface DeployContext {
   readonly client: KubeClient;
   readonly discovery: Discovery;
   lock: DeployLock | undefined;
+  /** Set when the apply starts: until then a failure has written nothing of the directory (only the Lease). */
+  written: boolean;
 }
 
 /** The directory read and checked, the deployment it names, and how its objects are applied. */
@@ -188,7 +196,17 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
         `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
       );
     });
-    ctx = { options, logger, started, resolved, namespace, client, discovery, lock: undefined };
+    ctx = {
+      options,
+      logger,
+      started,
+      resolved,
+      namespace,
+      client,
+      discovery,
+      lock: undefined,
+      written: false,
+    };
     const step = await readStep(ctx);
     const prepared = await imagesStep(ctx, step);
     const takeLock = lockTaker(ctx, step.name);
@@ -201,6 +219,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       return await planReport(ctx, step, previous, objects, planned, mayPrune, base);
     const applied = await applyStep(ctx, step, previous, planned, mayPrune, takeLock);
     return await settleStep(ctx, step, objects, applied, base);
+  } catch (error) {
+    throw ctx?.written ? error : nothingWritten(error);
   } finally {
     try {
       await ctx?.lock?.release();
@@ -317,6 +337,9 @@ function lockTaker(ctx: DeployContext, name: string): () => Promise<void> {
     ctx.lock = await acquireLock(ctx.client, name, ctx.namespace, {
       holder: defaultHolder(options.runUrl),
       ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+      ...(options.lockLeaseDurationSeconds !== undefined
+        ? { leaseDurationSeconds: options.lockLeaseDurationSeconds }
+        : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onWait: (holder) =>
         logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
@@ -417,6 +440,7 @@ async function applyStep(
   }
   // The parent read above, under the lock: the plan wrote nothing since.
   const revisionBefore = revisionOfParent(previous.object);
+  ctx.written = true;
   const converged = await converge(ctx.client, ctx.discovery, step.set, previous, plan, {
     apply: step.applyOptions,
     groupOf: step.read.groupOf,
@@ -590,6 +614,24 @@ async function rollBackAfterFailure(
   });
   logger.info(`rolled back to revision ${target}`);
   return recordedBack?.revision;
+}
+
+/**
+ * A failure before the apply (reading the cluster, building or pushing an image, the lock, an
+ * interrupt) with `nothing was applied` added to its first line, so that every failed deploy says
+ * what it applied, as a failed apply does. Errors that already say so (a failed plan, bad input) are
+ * left as they are.
+ */
+function nothingWritten(error: unknown): unknown {
+  if (
+    !(error instanceof Error) ||
+    error instanceof InputError ||
+    /nothing was (written|deployed|applied)/.test(error.message)
+  )
+    return error;
+  const [first, ...rest] = error.message.split('\n');
+  error.message = [`${first}; nothing was applied`, ...rest].join('\n');
+  return error;
 }
 
 /**

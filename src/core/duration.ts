@@ -19,3 +19,16 @@ export function parseDuration(value: string): number {
   if (v.length === 0) throw new Error('invalid duration "": use e.g. 90s, 5m, 1m30s');
   return Math.round(total);
 }
+
+/**
+ * Parses a Lease duration (`--lock-lease-duration`): a duration as {@link parseDuration} takes it, in
+ * whole seconds and at least 1 s, since a Lease's `leaseDurationSeconds` is an integer. Returns seconds.
+ *
+ * @throws Error naming the value when it is not a duration of whole seconds ≥ 1.
+ */
+export function parseLeaseDuration(value: string): number {
+  const ms = parseDuration(value);
+  if (ms < 1000 || ms % 1000 !== 0)
+    throw new Error(`invalid Lease duration "${value}": use whole seconds, at least 1s, e.g. 30s, 2m`);
+  return ms / 1000;
+}

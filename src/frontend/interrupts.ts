@@ -13,6 +13,9 @@ export interface Interrupts {
   dispose(): void;
 }
 
+/** A signal repeated within this many milliseconds counts once (see {@link trapInterrupts}). */
+const DUPLICATE_MS = 1000;
+
 let current: AbortSignal | undefined;
 
 /**
@@ -48,16 +51,23 @@ export function ignoreClosedOutput(
 /**
  * Turns SIGINT (Ctrl-C) and SIGTERM (a CI runner cancelling the job) into an abort, so that a deploy
  * stops its requests and waits, releases its Lease and exits 130 or 143, instead of dying with the
- * Lease held until it expires. A second signal ends the process at once with the same code. Writes to
+ * Lease held until it expires. A second signal ends the process at once with the same code, unless it
+ * is the same signal within a second (one cancel delivered twice, e.g. to a whole process tree). Writes to
  * a closed stdout or stderr are dropped from then on ({@link ignoreClosedOutput}).
  */
 export function trapInterrupts(logger: Pick<Logger, 'error'>): Interrupts {
   ignoreClosedOutput();
   const controller = new AbortController();
   let received: keyof typeof EXIT_CODES | undefined;
+  let receivedAt = 0;
   const handler = (name: keyof typeof EXIT_CODES) => () => {
+    // The same signal again within a second is the same cancel delivered twice: a kill of the
+    // Action's process tree reaches its Node child directly and through the parent's forwarding
+    // (src/bin/child.ts). Only a later one is a second request, which ends spread at once.
+    if (received === name && Date.now() - receivedAt < DUPLICATE_MS) return;
     if (received) process.exit(EXIT_CODES[received]);
     received = name;
+    receivedAt = Date.now();
     logger.error(`${name}: stopping; a second ${name} ends spread at once, without releasing its lock`);
     controller.abort(new Error(`interrupted by ${name}`));
   };

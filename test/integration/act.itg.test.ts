@@ -126,6 +126,7 @@ const deployWorkflow = workflow(
       adopt: 'false',
       concurrency: '4',
       'lock-timeout': '1m',
+      'lock-lease-duration': '45s',
       annotate: 'true',
     }),
     {

@@ -409,7 +409,7 @@ describe('first deploys and bad input', () => {
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(ApplyError);
       expect(error.message).toBe(
-        `namespace "${missing}" not found in context spread-local: create it (kubectl create namespace ${missing}), or add a Namespace named ${missing} to the directory`,
+        `namespace "${missing}" not found in context spread-local: create it (kubectl create namespace ${missing}), or add a Namespace named ${missing} to the directory; nothing was applied`,
       );
     }
     await expectNotFound(['--context', 'spread-local', 'get', 'namespace', missing]);

@@ -26,6 +26,7 @@ const DEFAULTS: Inputs = {
   waitLoadBalancer: false,
   objectAnnotations: true,
   lockTimeoutMs: 300_000,
+  lockLeaseDurationSeconds: 30,
   environments: [],
   annotate: true,
   comment: true,
@@ -55,6 +56,7 @@ describe('parseInputs', () => {
       { wait: false, prune: false, forceConflicts: true },
     ],
     ['durations', { timeout: '1m30s', 'lock-timeout': '45' }, { timeoutMs: 90_000, lockTimeoutMs: 45_000 }],
+    ['lock-lease-duration', { 'lock-lease-duration': '2m' }, { lockLeaseDurationSeconds: 120 }],
     [
       'registry with a path, trailing slash dropped',
       { registry: 'ghcr.io/acme/' },
@@ -122,6 +124,11 @@ describe('parseInputs', () => {
     ['boolean', { wait: 'yes' }, /^input wait: expected true or false, got "yes"/],
     ['duration', { timeout: '5 minutes' }, /^input timeout: invalid duration/],
     ['lock-timeout', { 'lock-timeout': 'soon' }, /^input lock-timeout: invalid duration/],
+    [
+      'lock-lease-duration',
+      { 'lock-lease-duration': '1500ms' },
+      /^input lock-lease-duration: invalid Lease duration "1500ms": use whole seconds/,
+    ],
     ['concurrency', { concurrency: '0' }, /^input concurrency: expected a whole number ≥ 1/],
     ['namespace', { namespace: 'Team_A' }, /^input namespace: "Team_A" is not a namespace name/],
     ['registry with a scheme', { registry: 'https://ghcr.io' }, /^input registry: expected a registry/],

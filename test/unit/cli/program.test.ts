@@ -54,6 +54,7 @@ describe('the spread program', () => {
       '--timeout',
       '--no-wait',
       '--lock-timeout',
+      '--lock-lease-duration',
       '--wait-load-balancer',
       '--rollback-on-failure',
       '--url-from',

@@ -34,6 +34,14 @@ const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
         '{"kind":"Status","status":"Failure","message":"failed to create typed patch object (ns/x; /v1, Kind=ConfigMap): .bogus: field not declared in schema","code":500}',
       ),
   '/hang': () => {},
+  '/always-throttled': (_n, res) =>
+    void res
+      .writeHead(429, { 'Retry-After': '0' })
+      .end(
+        '{"kind":"Status","message":"Too many requests, please try again later.","reason":"TooManyRequests","code":429}',
+      ),
+  '/always-503': (_n, res) => void res.writeHead(503).end('upstream down'),
+  '/always-reset': (_n, res) => void res.socket?.destroy(),
   '/warn': (_n, res) => void res.writeHead(200, { Warning: '299 - "v1beta1 is deprecated"' }).end('{}'),
 };
 
@@ -104,6 +112,24 @@ describe('KubeClient retries like client-go', () => {
     const error = await c.request({ method: 'GET', path: '/hang' }).catch((e) => e);
     expect(error.code).toBe('ETIMEDOUT');
     expect(Date.now() - started).toBeLessThan(2_000);
+    c.close();
+  });
+
+  test.each([
+    [
+      '/always-throttled',
+      429,
+      /^gave up after 3 tries, last 429 TooManyRequests: Too many requests, please try again later\.$/,
+    ],
+    ['/always-503', 503, /^gave up after 3 tries, last 503 Service Unavailable: upstream down$/],
+    ['/always-reset', 'ECONNRESET', /^gave up after 3 tries, last ECONNRESET: socket hang up$/],
+  ])('giving up on %s names the tries and the last status', async (path, code, message) => {
+    const c = client({ retries: 2 });
+    const error = await c.request({ method: 'GET', path }).catch((e) => e);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+    expect(error.tries).toBe(3);
+    expect(hits.get(path)).toBe(3);
     c.close();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseDuration } from '../../../src/core/duration.js';
+import { parseDuration, parseLeaseDuration } from '../../../src/core/duration.js';
 
 describe('parseDuration', () => {
   test.each([
@@ -16,5 +16,24 @@ describe('parseDuration', () => {
 
   test.each(['', 'five minutes', '5x', 'm5', '-1s'])('rejects %j', (input) => {
     expect(() => parseDuration(input)).toThrow(/invalid duration/);
+  });
+});
+
+describe('parseLeaseDuration', () => {
+  test.each([
+    ['30s', 30],
+    ['2m', 120],
+    ['1', 1],
+    ['1m30s', 90],
+  ])('%s → %d s', (input, seconds) => {
+    expect(parseLeaseDuration(input)).toBe(seconds);
+  });
+
+  test.each(['500ms', '1.5s', '0s', '0'])('refuses %j: a Lease counts whole seconds ≥ 1', (input) => {
+    expect(() => parseLeaseDuration(input)).toThrow(/invalid Lease duration .*whole seconds, at least 1s/);
+  });
+
+  test('refuses what is no duration at all', () => {
+    expect(() => parseLeaseDuration('soon')).toThrow(/invalid duration "soon"/);
   });
 });

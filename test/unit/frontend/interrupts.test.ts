@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, test } from 'vitest';
-import { ignoreClosedOutput } from '../../../src/frontend/interrupts.js';
+import { describe, expect, test, vi } from 'vitest';
+import { ignoreClosedOutput, trapInterrupts } from '../../../src/frontend/interrupts.js';
 
 const epipe = () => Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' });
 
@@ -15,5 +15,26 @@ describe('ignoreClosedOutput', () => {
     ignoreClosedOutput([out]);
     expect(out.listenerCount('error')).toBe(1);
     expect(() => out.emit('error', epipe())).not.toThrow();
+  });
+});
+
+describe('trapInterrupts', () => {
+  test('the same signal twice at once is one cancel; a different one ends the process', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    const errors: string[] = [];
+    const traps = trapInterrupts({ error: (m) => errors.push(m) });
+    try {
+      process.emit('SIGTERM');
+      process.emit('SIGTERM');
+      expect(traps.signal.aborted).toBe(true);
+      expect(traps.exitCode()).toBe(143);
+      expect(exit).not.toHaveBeenCalled();
+      expect(errors).toHaveLength(1);
+      process.emit('SIGINT');
+      expect(exit).toHaveBeenCalledWith(143);
+    } finally {
+      traps.dispose();
+      exit.mockRestore();
+    }
   });
 });
