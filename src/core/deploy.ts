@@ -166,7 +166,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     throw new Error(
       `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
     );
-  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
+  // As many sockets as requests in flight: the agent's pool, not --concurrency, would cap them.
+  const client = new KubeClient(resolved.kubeConfig, {
+    onRequest: traceRequests(logger),
+    maxSockets: options.concurrency,
+  });
   let lock: DeployLock | undefined;
   try {
     const discovery = await Discovery.load(client).catch((error: unknown) => {
@@ -179,6 +183,9 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     // Asked now, answered while the directory is read.
     const namespaceAtStart = deploymentNamespaceExists();
     namespaceAtStart.catch(() => {});
+    // The directory is read synchronously: let the request reach the socket first, so that its
+    // round trip overlaps the read instead of following it.
+    await new Promise((resolve) => setImmediate(resolve));
     const read = await logger.group('Read', () =>
       readDeployment(options.path, {
         namespace,
@@ -321,6 +328,13 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     }
     // The parent read above, under the lock: the plan wrote nothing since.
     const revisionBefore = revisionOfParent(previous.object);
+    // A deploy that changes nothing needs that revision's status at the end; converging writes no
+    // revision, so it is read now, alongside, rather than as one more round trip afterwards.
+    const revisionBeforeRead =
+      revisionBefore !== undefined && plan.every((p) => p.action === 'unchanged')
+        ? readRevision(client, set, revisionBefore)
+        : undefined;
+    revisionBeforeRead?.catch(() => {});
     const converged = await converge(client, discovery, set, previous, plan, {
       apply: applyOptions,
       groupOf: read.groupOf,
@@ -342,7 +356,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     try {
       const rollout = await settle(client, converged, options);
       const revision =
-        unchanged && (await readRevision(client, set, revisionBefore))?.status !== 'failed'
+        unchanged &&
+        (await (revisionBeforeRead ?? readRevision(client, set, revisionBefore)))?.status !== 'failed'
           ? { revision: revisionBefore }
           : await record(client, set, objects, options);
       const url = await findUrl(client, converged, options);
