@@ -56,7 +56,7 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pLimit from 'p-limit';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
 import { generate, model } from './fixture.mjs';
@@ -725,6 +725,108 @@ async function scenario(tool, size, rep, rttMs) {
   return results;
 }
 
+// ---- large inputs (bench/large-inputs.mjs, from the input benchmark) ---------------------------------
+/**
+ * The large inputs of bench/large-inputs.mjs deployed, first and no-op, by spread and by kubectl
+ * (`kubectl apply --server-side` of the rendered CRDs, `kubectl wait --for condition=Established`,
+ * then of the rest), each into a fresh namespace with CRDs of its own group: wall time, requests and
+ * peak RSS (the issue's ≤ 150 MB for the CRD bundle). Skipped, and said so, when the module is absent.
+ */
+async function largeInputs(rttMs) {
+  const file = path.join(here, 'large-inputs.mjs');
+  if (!existsSync(file)) {
+    console.warn('no bench/large-inputs.mjs: the large inputs are not deployed');
+    return [];
+  }
+  const { writeCrdBundle, writeInstall } = await import(pathToFileURL(file).href);
+  const inputs = [
+    ['CRD bundle', (dir, group) => writeCrdBundle(dir, { group })],
+    ['130-file install', (dir, group) => writeInstall(dir, { group })],
+  ];
+  const out = [];
+  for (const [input, write] of inputs) {
+    for (const tool of ['spread', 'kubectl']) {
+      const id = `large-${input.startsWith('CRD') ? 'crds' : 'install'}-${tool}-${rttMs}ms`;
+      const ns = `bench-${id}`;
+      const group = `${id.replace(/-/g, '')}.bench.spread.example`;
+      const base = path.join(work, id);
+      const dir = path.join(base, 'input');
+      const kdir = path.join(base, 'kubectl');
+      write(dir, group);
+      const bytes = readdirSync(path.join(dir, '.k2e')).reduce(
+        (n, f) => n + statSync(path.join(dir, '.k2e', f)).size,
+        0,
+      );
+      await createNamespace(ns);
+      if (tool === 'kubectl') renderForKubectl(dir, kdir, ns);
+      for (const step of ['first deploy', 'no-op']) {
+        const offset = auditOffset();
+        let r;
+        if (tool === 'spread') {
+          r = await timed(
+            process.execPath,
+            [...cliArgv(), 'deploy', dir, CONTEXT, '-n', ns, '--name', NAME, '--no-wait', ...SPREAD_ARGS],
+            TOOL_ENV,
+          );
+        } else {
+          const crd = await timed(
+            KUBECTL,
+            ['apply', '--server-side', '-f', path.join(kdir, 'crd.yaml')],
+            TOOL_ENV,
+          );
+          const wait =
+            crd.status === 0
+              ? await timed(
+                  KUBECTL,
+                  [
+                    'wait',
+                    '--for',
+                    'condition=Established',
+                    '--timeout',
+                    '60s',
+                    '-f',
+                    path.join(kdir, 'crd.yaml'),
+                  ],
+                  TOOL_ENV,
+                )
+              : crd;
+          const hasRest = readFileSync(path.join(kdir, 'objects.yaml'), 'utf8').trim() !== '';
+          const rest =
+            wait.status === 0 && hasRest
+              ? await timed(
+                  KUBECTL,
+                  ['apply', '--server-side', '-n', ns, '-f', path.join(kdir, 'objects.yaml')],
+                  TOOL_ENV,
+                )
+              : { ms: 0, status: wait.status, out: wait.out };
+          r = {
+            ms: crd.ms + (wait === crd ? 0 : wait.ms) + rest.ms,
+            rssKb: Math.max(crd.rssKb ?? 0, wait.rssKb ?? 0, rest.rssKb ?? 0) || undefined,
+            status: rest.status,
+            out: `${crd.out}${wait === crd ? '' : wait.out}${rest.out ?? ''}`,
+          };
+        }
+        await sleep(700);
+        if (r.status !== 0) {
+          console.error(`  ${id} ${step} failed:\n${r.out.slice(-2000)}`);
+          out.push({ input, bytes, tool, rttMs, step, failed: String(r.out).trim().split('\n').pop() });
+          break;
+        }
+        const requests = auditCount(offset, ns, AGENTS[tool]);
+        out.push({ input, bytes, tool, rttMs, step, ms: r.ms, rssKb: r.rssKb, requests });
+        console.log(
+          `  ${tool.padEnd(16)} ${input.padEnd(16)} ${String(rttMs).padStart(3)} ms ${step.padEnd(13)} ${fmtMs(r.ms).padStart(8)}  ${requests ? `${requests.total} requests` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB`,
+        );
+      }
+      if (!flag('--keep')) {
+        await kube.request('DELETE', `/api/v1/namespaces/${ns}`).catch(() => undefined);
+        await waitGone(`/api/v1/namespaces/${ns}`);
+      }
+    }
+  }
+  return out;
+}
+
 async function waitGone(p) {
   const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
@@ -1022,6 +1124,7 @@ async function main() {
     );
   }
   let results = [];
+  const large = [];
   const failures = [];
   if (!flag('--only-extras')) {
     await cleanUp();
@@ -1060,6 +1163,8 @@ async function main() {
             }
           }
         }
+        if (!flag('--skip-large') && (rttMs === RTTS[0] || rttMs === Math.max(...RTTS)))
+          large.push(...(await largeInputs(rttMs)));
       }
     } finally {
       proxy.stop();
@@ -1072,6 +1177,7 @@ async function main() {
     .map((l) => l.toFixed(1))
     .join(' ');
   extras.action = actionRuns;
+  extras.large = large;
   const rows = aggregate(results);
   const text = report(m, rows, extras, failures);
   console.log(`\n${text}`);
@@ -1179,6 +1285,21 @@ function report(m, rows, extras, failures) {
     `- \`spread render\` of 5,000 objects (dist/cli/index.js, no target): ${fmtMs(extras.render?.ms)}, ${extras.render?.rssKb ? Math.round(extras.render.rssKb / 1024) : '–'} MB peak RSS`,
     '',
   );
+  if ((extras.large ?? []).length > 0) {
+    lines.push(
+      '### Large inputs, deployed',
+      '',
+      'bench/large-inputs.mjs\'s inputs (see "Large inputs"), deployed by spread and by kubectl (`kubectl apply --server-side` of the rendered CRDs, `kubectl wait --for condition=Established -f`, then of the rest), one run each. Target: peak RSS of spread\'s deploy of the CRD bundle ≤ 150 MB.',
+      '',
+      '| input | bytes | RTT (ms) | step | tool | time | requests | RSS (MB) |',
+      '|---|---:|---:|---|---|---:|---:|---:|',
+      ...extras.large.map(
+        (l) =>
+          `| ${l.input} | ${l.bytes.toLocaleString('en-US')} | ${l.rttMs} | ${l.step} | ${l.tool} | ${l.failed ? `failed: ${l.failed}` : fmtMs(l.ms)} | ${l.requests?.total ?? '–'} | ${l.rssKb ? Math.round(l.rssKb / 1024) : '–'} |`,
+      ),
+      '',
+    );
+  }
   if (failures.length > 0)
     lines.push('Failed runs (left out of the medians):', '', ...failures.map((f) => `- ${f}`), '');
   return lines.join('\n');
