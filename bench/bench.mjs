@@ -161,7 +161,8 @@ const KUBECTL = process.env.SPREAD_KUBECTL;
 const AUDIT_LOG = path.join(process.env.SPREAD_CLUSTER_DIR, 'logs', 'audit.log');
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const HELM = path.join(
-  process.env.SPREAD_CACHE ?? path.join(os.homedir(), '.cache', 'spread'),
+  process.env.SPREAD_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'spread'),
   'bin',
   `helm-${process.env.SPREAD_HELM_VERSION ?? 'v4.3.1'}`,
   'helm',

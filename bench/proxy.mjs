@@ -2,7 +2,7 @@
 // client and the API server. TCP is passed through, so TLS ends at the API server (its certificate
 // names 127.0.0.1, which the proxy's address is too); a latency toxic on each direction makes the
 // round trip what was asked. Toxiproxy is built by scripts/cluster/build-binaries.sh into
-// $SPREAD_CACHE/bin/toxiproxy-<version>/ (SPREAD_CACHE defaults to ~/.cache/spread).
+// $SPREAD_CACHE/bin/toxiproxy-<version>/ (SPREAD_CACHE as scripts/cluster/versions.sh sets it).
 import { spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
 import os from 'node:os';
@@ -90,7 +90,10 @@ export function hostPort(url) {
  * The server's log goes to `logFile`. @throws Error when the binary is missing or does not answer in 10 s.
  */
 export async function startLatencyProxy({ upstream, apiPort, listenPort, logFile }) {
-  const cache = process.env.SPREAD_CACHE ?? path.join(os.homedir(), '.cache', 'spread');
+  // scripts/cluster/versions.sh's SPREAD_CACHE.
+  const cache =
+    process.env.SPREAD_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'spread');
   const bin = path.join(cache, 'bin', `toxiproxy-${TOXIPROXY_VERSION}`, 'toxiproxy-server');
   if (!existsSync(bin)) throw new Error(`no ${bin}: run bash scripts/cluster/build-binaries.sh`);
   const log = openSync(logFile, 'a');
