@@ -4,9 +4,9 @@
 // stretches where the server was busy with the run, separated by gaps in which it waited for the
 // client (the client's own work plus, through the latency proxy, a round trip each).
 //
-//   node bench/timeline.mjs NAMESPACE [AGENT] [--run N] [--log FILE]
+//   node bench/timeline.mjs NAMESPACE [AGENT] [--run N] [--gap MS] [--log FILE]
 //     AGENT: a user agent (`spread`, `kubectl`, `Helm`), default spread; --run N: the Nth run of it
-//     in that namespace (runs are apart by 5 s or more), default the last; --log: default
+//     in that namespace (runs are apart by --gap ms, default 5000), default the last; --log: default
 //     $SPREAD_CLUSTER_DIR/logs/audit.log.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,9 +44,12 @@ function main() {
     path.join(process.env.SPREAD_CLUSTER_DIR ?? path.join(process.cwd(), '.cluster'), 'logs', 'audit.log'),
   );
   const runArg = opt('--run', undefined);
+  const gap = Number(opt('--gap', '5000'));
   const [ns, agent = 'spread'] = args;
   if (!ns) {
-    process.stderr.write('usage: node bench/timeline.mjs NAMESPACE [AGENT] [--run N] [--log FILE]\n');
+    process.stderr.write(
+      'usage: node bench/timeline.mjs NAMESPACE [AGENT] [--run N] [--gap MS] [--log FILE]\n',
+    );
     process.exit(2);
   }
   const events = [];
@@ -63,12 +66,20 @@ function main() {
       end: Date.parse(e.stageTimestamp) + microsOf(e.stageTimestamp),
       verb: `${e.verb}${/[?&]dryRun=All/.test(e.requestURI) ? ' (dry run)' : ''}`,
       uri: e.requestURI,
+      namespaced: Boolean(eventNs),
     });
   }
   events.sort((a, b) => a.start - b.start);
+  // Cluster-scoped requests (discovery, CRDs) name no namespace: only those among the namespace's
+  // own runs count (within --gap of one of its requests), not other runs' of the same agent.
+  const own = events.filter((e) => e.namespaced).map((e) => e.start);
+  const near = (t) => own.some((o) => Math.abs(o - t) <= gap);
+  const kept = events.filter((e) => e.namespaced || near(e.start));
+  events.length = 0;
+  events.push(...kept);
   const runs = [];
   for (const e of events) {
-    if (runs.length === 0 || e.start - runs.at(-1).at(-1).start > 5000) runs.push([]);
+    if (runs.length === 0 || e.start - runs.at(-1).at(-1).start > gap) runs.push([]);
     runs.at(-1).push(e);
   }
   if (runs.length === 0) throw new Error(`no requests of ${agent} in ${ns} in ${log}`);
