@@ -1389,7 +1389,7 @@ function report(m, rows, extras, failures) {
       '|---|---:|---:|---|---|---:|---:|---:|',
       ...extras.large.map(
         (l) =>
-          `| ${l.input} | ${l.bytes.toLocaleString('en-US')} | ${l.rttMs} | ${l.step} | ${l.tool} | ${l.failed ? `failed: ${l.failed}` : fmtMs(l.ms)} | ${l.requests?.total ?? '–'} | ${l.rssKb ? Math.round(l.rssKb / 1024) : '–'} |`,
+          `| ${l.input} | ${l.bytes ? l.bytes.toLocaleString('en-US') : '–'} | ${l.rttMs} | ${l.step} | ${l.tool} | ${l.failed ? `failed: ${l.failed}` : fmtMs(l.ms)} | ${l.requests?.total ?? '–'} | ${l.rssKb ? Math.round(l.rssKb / 1024) : '–'} |`,
       ),
       '',
     );
@@ -1411,7 +1411,9 @@ const NOTES = `Issue 19 (a distance, Helm, floors at each round trip):
   bundle and render figures) come from a first run, the 30 and 10 ms rows from a second run started
   right after it (the first was stopped after its RTT 0 part to have RTT 30 in time); both through the
   same proxy, the same dist/, the same cluster. 5,000 objects were not run (time), so the linearity
-  and the 5,000-object RSS targets are not measured here; issue 8's quiet run has them at RTT 0.
+  and the 5,000-object RSS targets are not measured here; issue 8's quiet run has them at RTT 0. The
+  tables were written from the two runs' output (\`--report-only --from-log\`, times ≥ 10 s to 0.1 s),
+  and their records (\`--json\`) are bench/results-500.json.
 - Where a no-op's time goes at RTT 30 (\`node bench/timeline.mjs bench-spread-500-30ms-1 spread --run 2
   --gap 4000\`, server timestamps): 22 requests in 11 serial rounds over 2.3 s, the server busy 0.16 s
   of it. The client's own round trips are discovery (\`/api\`, \`/apis\`, \`/version\` together), the
@@ -1442,8 +1444,12 @@ const NOTES = `Issue 19 (a distance, Helm, floors at each round trip):
   objects at 16 in flight are about 63 round trips of dry run and apply (≈ 2 s); 32 would halve that.
 - First deploy at RTT 30: spread 30.2 s, the server busy 22.4 s of its 28.8 s of requests (49 serial
   rounds: the per-kind apply groups and the dry runs before them). The target's 0.2 × kubectl assumes a
-  server that is not the bottleneck; here the cluster floor (only the applies) is itself close to
-  kubectl (see the table), so the ratio cannot approach 0.2 on this machine. Next steps, in order of
+  server that is not the bottleneck; here the cluster floor (only the applies, 16 in flight) itself
+  takes 0.44 × kubectl at RTT 30 (0.77 × at RTT 0), so 0.2 × is out of reach of any client on this
+  machine; spread is at 2.0 × the floor (target ≤ 2.5 ×: met), the dry run of every object being most
+  of the difference. The no-op (0.14 × kubectl, target 0.05 ×) and 10 % changed (0.16 ×, target
+  0.15 ×) are spread's CPU on a loaded machine (the no-op's 3.3 s: 2.3 s between its first and last
+  request, the server busy 0.16 s of it). Next steps, in order of
   round trips saved: HTTP/2 (one TLS connection multiplexing every request, as client-go and
   kubectl do: no second LIST wave, no socket cap); a discovery cache on disk with a short TTL (as
   kubectl's ~/.kube/cache), refreshed on a miss (2 round trips at start); prune's LISTs started with
@@ -1452,8 +1458,11 @@ const NOTES = `Issue 19 (a distance, Helm, floors at each round trip):
 - Helm v4 sends a GET before every server-side apply (1,013 requests for 500 objects) and writes two
   release Secrets even when nothing changed, so it is slower than kubectl at every step but the
   first at RTT 0; its no-op is the most expensive of the tools.
-- Large inputs (the table above): spread's deploy of the CRD bundle peaks at 203–228 MB here against
-  kubectl's 76–80 MB (target ≤ 150 MB: missed). These runs use this branch's input stage; the reading
+- Large inputs (the table above; the first run was stopped before kubectl's turn): spread's deploy of
+  the 4.6 MB CRD bundle peaked at 203–228 MB (target ≤ 150 MB: missed). A trial run of the same code
+  at 14:02 (bench/work, not in the table) had spread 21.9 s / 206 MB (first) and 3.9 s / 202 MB (no-op)
+  against kubectl's 12.9 s / 80 MB and 9.0 s / 76 MB, and for the 130-file install spread 9.4 s / 144 MB
+  and 2.1 s / 148 MB against kubectl's 6.2 s / 69 MB and 4.2 s / 70 MB. These runs use this branch's input stage; the reading
   helper's block reader (bench/large-inputs.mjs comes from that branch) is not in it, so they are to
   be run again after the merge: \`npm run bench -- --sizes 500 --rtt 0\` deploys them.
 
