@@ -1099,14 +1099,16 @@ function resultsFromLog(file) {
       /^ {2}action\s+(\d+)\s+(\d+) ms\s+no-op \(Action\)\s+([\d.]+ m?s) {2}unchanged (\S+) {2}RSS (\d+|–) MB$/.exec(
         text,
       );
-    if (action)
-      (extras.action ??= []).push({
+    if (action) {
+      extras.action ??= [];
+      extras.action.push({
         size: Number(action[1]),
         rttMs: Number(action[2]),
         ms: parseMs(action[3]),
         unchanged: action[4],
         rssKb: action[5] === '–' ? undefined : Number(action[5]) * 1024,
       });
+    }
     const l = largeLine.exec(text);
     if (l) {
       large.push({
