@@ -187,7 +187,11 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     throw new Error(
       `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
     );
-  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
+  // As many sockets as requests in flight: the agent's pool, not --concurrency, would cap them.
+  const client = new KubeClient(resolved.kubeConfig, {
+    onRequest: traceRequests(logger),
+    maxSockets: options.concurrency,
+  });
   let ctx: DeployContext | undefined;
   try {
     const discovery = await Discovery.load(client).catch((error: unknown) => {
@@ -244,6 +248,9 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // Asked now, answered while the directory is read.
   const namespaceAtStart = deploymentNamespaceExists(ctx);
   namespaceAtStart.catch(() => {});
+  // The directory is read synchronously: let the request reach the socket first, so that its
+  // round trip overlaps the read instead of following it.
+  await new Promise((resolve) => setImmediate(resolve));
   const read = await logger.group('Read', () =>
     readDeployment(options.path, {
       namespace,
@@ -416,6 +423,8 @@ interface Applied {
   readonly revisionBefore: number | undefined;
   /** Nothing changed: the current revision again, no new one recorded. */
   readonly unchanged: boolean;
+  /** When nothing was to change: the read of the current revision, started beside the converge. */
+  readonly revisionBeforeRead: ReturnType<typeof readRevision> | undefined;
 }
 
 /** Annotates what changes, checks annotation conflicts, and converges: apply, prune, parent. */
@@ -440,6 +449,13 @@ async function applyStep(
   }
   // The parent read above, under the lock: the plan wrote nothing since.
   const revisionBefore = revisionOfParent(previous.object);
+  // A deploy that changes nothing needs that revision's status at the end; converging writes no
+  // revision, so it is read now, alongside, rather than as one more round trip afterwards.
+  const revisionBeforeRead =
+    revisionBefore !== undefined && plan.every((p) => p.action === 'unchanged')
+      ? readRevision(ctx.client, step.set, revisionBefore)
+      : undefined;
+  revisionBeforeRead?.catch(() => {});
   ctx.written = true;
   const converged = await converge(ctx.client, ctx.discovery, step.set, previous, plan, {
     apply: step.applyOptions,
@@ -459,7 +475,7 @@ async function applyStep(
   // that revision's rollout had failed and now succeeds).
   const unchanged =
     revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
-  return { converged, reported, revisionBefore, unchanged };
+  return { converged, reported, revisionBefore, unchanged, revisionBeforeRead };
 }
 
 /** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
@@ -480,7 +496,9 @@ async function settleStep(
     return failedRollout(ctx, step, objects, applied, base, error);
   }
   const revision =
-    unchanged && (await readRevision(client, step.set, revisionBefore!))?.status !== 'failed'
+    unchanged &&
+    (await (applied.revisionBeforeRead ?? readRevision(client, step.set, revisionBefore!)))?.status !==
+      'failed'
       ? { revision: revisionBefore }
       : await record(client, step.set, objects, options);
   const url = await findUrl(client, converged, options);

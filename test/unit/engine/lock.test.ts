@@ -109,3 +109,43 @@ describe('release', () => {
     expect(requests).not.toContain('DELETE');
   });
 });
+
+describe('acquire', () => {
+  const lease = (holder: string) => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'spread.web', namespace: 'a', resourceVersion: '1', uid: 'u' },
+    spec: { holderIdentity: holder, leaseDurationSeconds: 30, renewTime: microTime(Date.now() - 60_000) },
+  });
+  // Records every request in order: `GET` for a read, the method otherwise.
+  function recordingClient(existing: ReturnType<typeof lease> | undefined) {
+    const requests: string[] = [];
+    const client = {
+      async getOrUndefined() {
+        requests.push('GET');
+        return existing;
+      },
+      async request(r: { method: string }) {
+        requests.push(r.method);
+        if (r.method === 'POST' && existing)
+          throw new KubeApiError(409, 'POST lease', { reason: 'AlreadyExists', code: 409 }, '');
+        return { body: lease('me') };
+      },
+    };
+    return { client: client as unknown as KubeClient, requests };
+  }
+
+  test('an absent Lease is created without reading it first (one round trip)', async () => {
+    const { client, requests } = recordingClient(undefined);
+    const lock = await acquireLock(client, 'web', 'a', { holder: 'me', renewIntervalMs: 60_000 });
+    expect(requests).toEqual(['POST']);
+    await lock.release();
+  });
+
+  test('an existing (expired) Lease answers the create with 409, then is read and taken over', async () => {
+    const { client, requests } = recordingClient(lease('someone else'));
+    const lock = await acquireLock(client, 'web', 'a', { holder: 'me', renewIntervalMs: 60_000 });
+    expect(requests).toEqual(['POST', 'GET', 'PUT']);
+    await lock.release();
+  });
+});
