@@ -26,6 +26,15 @@ function beforeStart(name: 'SIGINT' | 'SIGTERM'): () => void {
 }
 
 /**
+ * Why the child ended by `signal`, for the step's log. SIGINT and SIGTERM end it only before its
+ * handlers are on ({@link beforeStart}, installed first thing): then nothing has been applied.
+ */
+function endedBy(pid: number, signal: NodeJS.Signals): string {
+  const early = signal === 'SIGINT' || signal === 'SIGTERM';
+  return `spread (Node, pid ${pid}) was ended by ${signal}${early ? ' before it started; nothing was applied' : ''}`;
+}
+
+/**
  * Runs `script` (the Action's entry point) again in a child Node with {@link SEMI_SPACE_OPTION} and
  * resolves to the exit code to end with: the child's, or 128 + the signal number that ended it (with
  * an `::error::` line saying so, since the child could not say why itself). Resolves to undefined when
@@ -68,7 +77,7 @@ export async function runInChild(
     process.on('SIGHUP', () => child.kill('SIGTERM'));
     return await new Promise((resolve) =>
       child.on('exit', (status, signal) => {
-        if (signal) process.stdout.write(`::error::spread (Node, pid ${child.pid}) was ended by ${signal}\n`);
+        if (signal) process.stdout.write(`::error::${endedBy(child.pid!, signal)}\n`);
         resolve(status ?? 128 + (signal ? (constants.signals[signal] ?? 9) : 9));
       }),
     );
