@@ -3,17 +3,10 @@ import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
 import { findPruneCandidates, type ParentState } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
 import { revisionOfParent } from '../engine/inventory/history.js';
+import { splitPrune } from '../engine/inventory/prune.js';
 import type { PlannedObject } from '../engine/plan/options.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
-import {
-  appliedRef,
-  type Converged,
-  converge,
-  FIELD_MANAGER,
-  pruneRefs,
-  sourceRef,
-  splitPrune,
-} from './converge.js';
+import { appliedRef, type Converged, converge, FIELD_MANAGER, pruneRefs, sourceRef } from './converge.js';
 import {
   type DeployContext,
   deploymentNamespaceExists,

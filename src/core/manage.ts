@@ -26,9 +26,10 @@ import {
   recordRollback,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
+import { foreignReason, type KeptObject, splitPrune } from '../engine/inventory/prune.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
-import { foreignReason, type KeptObject, keptRef, prunedRef, rolloutRef, splitPrune } from './converge.js';
+import { keptRef, prunedRef, rolloutRef } from './converge.js';
 import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
 import { rollbackTo } from './rollback.js';
@@ -242,96 +243,101 @@ export interface DeploymentSummary {
  */
 export async function list(options: ManageOptions): Promise<DeploymentSummary[]> {
   return withClient(options, async ({ client, namespace: contextNamespace }) => {
-    let parents: KubeObject[];
-    const query = { labelSelector: APPLYSET.id };
-    try {
-      parents =
-        (
-          await client.request<{ items?: KubeObject[] }>({
-            method: 'GET',
-            path: options.namespace
-              ? `/api/v1/namespaces/${encodeURIComponent(options.namespace)}/secrets`
-              : '/api/v1/secrets',
-            query,
-          })
-        ).body.items ?? [];
-    } catch (error) {
-      if (options.namespace || !(error instanceof KubeApiError && error.code === 403)) throw error;
-      options.logger.warn(
-        `cannot list Secrets in all namespaces; listing namespace ${contextNamespace} only`,
-      );
-      parents =
-        (
-          await client.request<{ items?: KubeObject[] }>({
-            method: 'GET',
-            path: `/api/v1/namespaces/${encodeURIComponent(contextNamespace)}/secrets`,
-            query,
-          })
-        ).body.items ?? [];
-    }
+    const parents = await listParents(client, options, contextNamespace);
     const ours = parents.filter((p) =>
       (p.metadata.annotations?.[APPLYSET.tooling] ?? '').startsWith('spread/'),
     );
     const discovery = await Discovery.load(client);
     const now = Date.now();
     const out: DeploymentSummary[] = [];
-    for (const p of ours) {
-      const a = p.metadata.annotations ?? {};
-      const namespace = p.metadata.namespace ?? '';
-      const name = a[SPREAD.deployment] ?? (p.metadata.name ?? '').replace(/^spread\./, '');
-      const set = applySetFor(name, namespace);
-      const revision = a[HISTORY.revision] ? Number(a[HISTORY.revision]) : undefined;
-      let updated = String(p.metadata.creationTimestamp ?? '');
-      if (revision !== undefined) {
-        const secret = await client.getOrUndefined<KubeObject>(
-          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(`spread.${name}.v${revision}`)}`,
-        );
-        updated = secret?.metadata.annotations?.[HISTORY.time] ?? updated;
-      }
-      let objects = 0;
-      let status: DeploymentSummary['status'] = 'ready';
-      let message: string | undefined;
-      try {
-        const children = await findPruneCandidates(client, discovery, set, parentState(p, set), [], {
-          onForbidden: (what) =>
-            options.logger.warn(
-              `${name}: cannot list ${what} (no list right): its objects there are not counted`,
-            ),
-        });
-        objects = children.length;
-        for (const c of children) {
-          if (!isWaited(c.object)) continue;
-          const state = rolloutState(c.object);
-          if (state.done) continue;
-          const text = `${formatGroupKind(groupKindOf(c.object))} ${c.object.metadata.name}: ${state.message}`;
-          if (state.failed) {
-            status = 'failed';
-            message = text;
-            break;
-          }
-          if (status === 'ready') {
-            status = 'progressing';
-            message = text;
-          }
-        }
-      } catch (error) {
-        status = 'unknown';
-        message = (error as Error).message;
-      }
-      out.push({
-        name,
-        namespace,
-        ...(revision !== undefined ? { revision } : {}),
-        updated,
-        ageMs: Math.max(0, now - Date.parse(updated || new Date(now).toISOString())),
-        objects,
-        status,
-        ...(message ? { message } : {}),
-        tooling: a[APPLYSET.tooling] ?? '',
-      });
-    }
+    for (const p of ours) out.push(await summarize(client, discovery, p, now, options));
     return out.sort((x, y) => x.namespace.localeCompare(y.namespace) || x.name.localeCompare(y.name));
   });
+}
+
+/**
+ * The ApplySet parents in `options.namespace`, or in every namespace; where listing all is
+ * forbidden, those of the context's namespace, with a warning.
+ */
+async function listParents(
+  client: KubeClient,
+  options: ManageOptions,
+  contextNamespace: string,
+): Promise<KubeObject[]> {
+  const listIn = async (namespace: string | undefined) =>
+    (
+      await client.request<{ items?: KubeObject[] }>({
+        method: 'GET',
+        path: namespace ? `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets` : '/api/v1/secrets',
+        query: { labelSelector: APPLYSET.id },
+      })
+    ).body.items ?? [];
+  try {
+    return await listIn(options.namespace);
+  } catch (error) {
+    if (options.namespace || !(error instanceof KubeApiError && error.code === 403)) throw error;
+    options.logger.warn(`cannot list Secrets in all namespaces; listing namespace ${contextNamespace} only`);
+    return listIn(contextNamespace);
+  }
+}
+
+/** One deployment's line of {@link list}, from its ApplySet parent `p`. */
+async function summarize(
+  client: KubeClient,
+  discovery: Discovery,
+  p: KubeObject,
+  now: number,
+  options: ManageOptions,
+): Promise<DeploymentSummary> {
+  const a = p.metadata.annotations ?? {};
+  const namespace = p.metadata.namespace ?? '';
+  const name = a[SPREAD.deployment] ?? (p.metadata.name ?? '').replace(/^spread\./, '');
+  const set = applySetFor(name, namespace);
+  const revision = a[HISTORY.revision] ? Number(a[HISTORY.revision]) : undefined;
+  let updated = String(p.metadata.creationTimestamp ?? '');
+  if (revision !== undefined) {
+    const secret = await client.getOrUndefined<KubeObject>(
+      `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(`spread.${name}.v${revision}`)}`,
+    );
+    updated = secret?.metadata.annotations?.[HISTORY.time] ?? updated;
+  }
+  let health: Pick<DeploymentSummary, 'objects' | 'status' | 'message'>;
+  try {
+    const children = await findPruneCandidates(client, discovery, set, parentState(p, set), [], {
+      onForbidden: (what) =>
+        options.logger.warn(
+          `${name}: cannot list ${what} (no list right): its objects there are not counted`,
+        ),
+    });
+    health = { objects: children.length, ...healthOf(children) };
+  } catch (error) {
+    health = { objects: 0, status: 'unknown', message: (error as Error).message };
+  }
+  return {
+    name,
+    namespace,
+    ...(revision !== undefined ? { revision } : {}),
+    updated,
+    ageMs: Math.max(0, now - Date.parse(updated || new Date(now).toISOString())),
+    objects: health.objects,
+    status: health.status,
+    ...(health.message ? { message: health.message } : {}),
+    tooling: a[APPLYSET.tooling] ?? '',
+  };
+}
+
+/** `failed` at the first failed object, else `progressing` at the first not ready, else `ready`. */
+function healthOf(children: readonly PruneCandidate[]): Pick<DeploymentSummary, 'status' | 'message'> {
+  let health: Pick<DeploymentSummary, 'status' | 'message'> = { status: 'ready' };
+  for (const c of children) {
+    if (!isWaited(c.object)) continue;
+    const state = rolloutState(c.object);
+    if (state.done) continue;
+    const message = `${formatGroupKind(groupKindOf(c.object))} ${c.object.metadata.name}: ${state.message}`;
+    if (state.failed) return { status: 'failed', message };
+    if (health.status === 'ready') health = { status: 'progressing', message };
+  }
+  return health;
 }
 
 /** What {@link deletes} removed. */
@@ -398,16 +404,7 @@ export async function deletes(
         );
       // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
       const isNs = (c: PruneCandidate) => isCoreNamespace(c.object);
-      // Deleting a Namespace deletes everything in it: one that holds objects not of this deployment
-      // (made by hand, another tool's or deployment's) is kept, as prune keeps one still in use.
-      // Checked before anything is deleted, while the deployment's Services still name their Endpoints.
-      for (const c of children.filter(isNs)) {
-        const contents = await findForeignObjects(client, discovery, c.object.metadata.name ?? '', set, {
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-        if (contents.foreign.length > 0 || contents.unlisted.length > 0)
-          kept.push({ candidate: c, reason: keptNamespaceReason(c.object.metadata.name ?? '', contents) });
-      }
+      kept.push(...(await keptNamespaces(client, discovery, set, children.filter(isNs), options.signal)));
       // A CRD goes only when asked for (prune's rule, Helm's): deleting it deletes every custom
       // resource of it, the deployment's or not.
       const crds = await splitPrune(
@@ -424,14 +421,7 @@ export async function deletes(
         options.logger.info(`${ref(c.object)} deleted${note ? ` (${note})` : ''}`);
       }
       revisions = await deleteRevisions(client, set);
-      try {
-        await client.request({
-          method: 'DELETE',
-          path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
-        });
-      } catch (error) {
-        if (!(error instanceof KubeApiError && error.code === 404)) throw error;
-      }
+      await deleteParent(client, set);
       await lock.release();
       for (const k of kept) {
         await releaseObject(client, k.candidate);
@@ -456,6 +446,43 @@ export async function deletes(
       durationMs: Date.now() - started,
     };
   });
+}
+
+/**
+ * The deployment's Namespaces that delete keeps: deleting a Namespace deletes everything in it, so
+ * one that holds objects not of this deployment (made by hand, another tool's or deployment's), or
+ * whose contents cannot all be listed, stays, as prune keeps one still in use. Checked before
+ * anything is deleted, while the deployment's Services still name their Endpoints.
+ */
+async function keptNamespaces(
+  client: KubeClient,
+  discovery: Discovery,
+  set: ApplySet,
+  namespaces: readonly PruneCandidate[],
+  signal: AbortSignal | undefined,
+): Promise<KeptObject[]> {
+  const kept: KeptObject[] = [];
+  for (const c of namespaces) {
+    const name = c.object.metadata.name ?? '';
+    const contents = await findForeignObjects(client, discovery, name, set, {
+      ...(signal ? { signal } : {}),
+    });
+    if (contents.foreign.length > 0 || contents.unlisted.length > 0)
+      kept.push({ candidate: c, reason: keptNamespaceReason(name, contents) });
+  }
+  return kept;
+}
+
+/** Deletes the ApplySet parent Secret (gone already is fine). */
+async function deleteParent(client: KubeClient, set: ApplySet): Promise<void> {
+  try {
+    await client.request({
+      method: 'DELETE',
+      path: `/api/v1/namespaces/${encodeURIComponent(set.namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
+    });
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+  }
 }
 
 /** Why delete keeps a Namespace: {@link foreignReason}, and what was done with it. */

@@ -20,6 +20,7 @@ import {
   readParent,
   SPREAD,
 } from '../engine/inventory/applyset.js';
+import { splitPrune } from '../engine/inventory/prune.js';
 import type { PlannedObject } from '../engine/plan/options.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
@@ -34,7 +35,6 @@ import {
 } from '../entity/entity.js';
 import { formatIssue, formatSource } from '../input/source.js';
 import { type FieldChange, formatChange } from '../report/diff.js';
-import { splitPrune } from './converge.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { type Logger, traceRequests } from './logger.js';
 import { optionRef } from './option-ref.js';
