@@ -23,6 +23,7 @@ import {
   type PruneCandidate,
   readParent,
 } from '../engine/inventory/applyset.js';
+import { splitPrune } from '../engine/inventory/prune.js';
 import type { PlannedObject } from '../engine/plan/options.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
@@ -35,7 +36,6 @@ import {
   Image,
   Pod,
 } from '../entity/entity.js';
-import { splitPrune } from './converge.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { readDeployment } from './read.js';
 
