@@ -1,4 +1,4 @@
-import { isCrdEstablished, isPodReady } from '../base/conditions.js';
+import { conditionsOf, isCrdEstablished, isPodReady } from '../base/conditions.js';
 import type { KubeObject } from '../base/kube-object.js';
 import { formatGroupKind, formatObject, groupKindOf } from '../base/kube-object.js';
 import { KUBERNETES, TEMPLATE_HASH } from '../base/labels.js';
@@ -150,12 +150,7 @@ export function rolloutState(o: KubeObject, context: RolloutContext = {}): Rollo
   const num = (v: unknown) => Number(v ?? 0);
   const pending = (message: string): RolloutState => ({ done: false, failed: false, message });
   const ready = (message: string): RolloutState => ({ done: true, failed: false, message });
-  const conditions = (status.conditions ?? []) as {
-    type: string;
-    status: string;
-    reason?: string;
-    message?: string;
-  }[];
+  const conditions = conditionsOf(o);
   switch (formatGroupKind(groupKindOf(o))) {
     case 'Deployment.apps': {
       if (observed < generation) return pending('waiting for the controller to observe the new generation');
