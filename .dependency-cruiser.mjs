@@ -51,8 +51,8 @@ export default {
       to: {},
     },
     {
-      name: 'no-folder-cycle',
-      comment: 'modules import each other in a circle',
+      name: 'no-import-cycle',
+      comment: 'modules (and so folders) import each other in a circle',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },

@@ -27,22 +27,28 @@ function leadingComments(text, node) {
   return ranges.map((r) => text.slice(r.pos, r.end)).join('\n');
 }
 
-/** Whether the function, or the declaration it is the value of, carries a reason to be long. */
+/**
+ * Whether the function, or what holds it, carries a reason to be long: an arrow function or function
+ * expression takes the comment of its declaration (`const f = () => …`, `key: () => …`, a class
+ * field) or of the statement whose call it is an argument of (`await group('…', async () => …)`).
+ */
 function justified(text, node) {
   const holders = [node];
-  let n = node.parent;
-  // An arrow function or function expression takes the comment of what holds it: `const f = () => …`
-  // (the statement's comment), `key: () => …`, a class field.
-  while (
-    n &&
-    (ts.isVariableDeclaration(n) ||
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isVariableStatement(n) || ts.isExpressionStatement(n) || ts.isReturnStatement(n)) {
+      holders.push(n);
+      break;
+    }
+    const through =
+      ts.isVariableDeclaration(n) ||
       ts.isVariableDeclarationList(n) ||
-      ts.isVariableStatement(n) ||
       ts.isPropertyAssignment(n) ||
-      ts.isPropertyDeclaration(n))
-  ) {
+      ts.isPropertyDeclaration(n) ||
+      ts.isCallExpression(n) ||
+      ts.isAwaitExpression(n) ||
+      ts.isParenthesizedExpression(n);
+    if (!through) break;
     holders.push(n);
-    n = n.parent;
   }
   return holders.some((h) => FUNCTION_REASON.test(leadingComments(text, h)));
 }

@@ -3,7 +3,7 @@
  * options from it), the Action's inputs (src/action/inputs.ts parses them from it) and the GitLab
  * component's inputs. action.yml's and templates/deploy.yml's inputs are generated from it and checked
  * against it with the CLI help and the README (scripts/settings.mjs, in `npm run lint`), and messages
- * of the core name a setting through its key (src/core/option-ref.ts), which each front end spells its
+ * of the core name a setting through its key (src/base/option-ref.ts), which each front end spells its
  * own way. A new setting is one more row here; `npm run readme` rewrites the files generated from it.
  */
 

@@ -1,13 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import {
-  type DeleteReport,
-  type DeploymentSummary,
-  deletes,
-  type HistoryReport,
-  history,
-  list,
-  rollback,
-} from '../core/manage.js';
+import { type DeleteReport, deletes } from '../core/delete.js';
+import { type DeploymentSummary, type HistoryReport, history, list, rollback } from '../core/manage.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { formatReportText } from '../report/report.js';

@@ -3,19 +3,16 @@ import {
   formatGroupKind,
   formatObjectRef,
   groupKindOf,
-  isCoreNamespace,
-  isCrd,
   type KubeObject,
   nameOf,
   type SourcedObject,
 } from '../base/kube-object.js';
 import { SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
-import { KubeApiError, type KubeClient } from '../cluster/client.js';
+import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
-import { crdDefinition } from '../engine/apply/crd.js';
 import {
   type ApplySet,
   deleteObjects,
@@ -26,12 +23,13 @@ import {
   parentObject,
   writeParent,
 } from '../engine/inventory/applyset.js';
-import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
+import { findForeignObjects } from '../engine/inventory/foreign.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
+import { type KeptObject, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
 import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
-import { type ObjectReport, objectRef, type RolloutReport } from '../report/report.js';
+import type { ObjectReport, RolloutReport } from '../report/report.js';
 
 /** spread's server-side apply field manager. */
 export const FIELD_MANAGER = 'spread';
@@ -66,21 +64,6 @@ export interface ConvergeOptions {
 /** What {@link converge} did: what it applied, and what prune deleted and kept. */
 export interface Converged extends PruneDecision {
   readonly applied: AppliedObject[];
-}
-
-/** A prune candidate that is not deleted, and why (one sentence, for the report). */
-export interface KeptObject {
-  readonly candidate: PruneCandidate;
-  readonly reason: string;
-}
-
-/** The prune candidates split into those deleted and those kept; see {@link splitPrune}. */
-export interface PruneDecision {
-  /** The candidates that prune deletes. */
-  readonly pruned: PruneCandidate[];
-  readonly kept: KeptObject[];
-  /** For each CRD in `pruned`: how many custom resources deleting it deletes. */
-  readonly notes: Map<PruneCandidate, string>;
 }
 
 /**
@@ -149,159 +132,67 @@ export async function converge(
     : undefined;
   if (prints && prints.length === 0 && applied.length > MAX_FINGERPRINTS)
     logger.debug(`${applied.length} objects: more than ${MAX_FINGERPRINTS}, so no fingerprints are recorded`);
-  let pruned: PruneCandidate[] = [];
-  let kept: KeptObject[] = [];
-  let notes = new Map<PruneCandidate, string>();
-  if (options.prune) {
-    options.lock?.assertHeld();
-    pruned = await logger.group('Prune', async () => {
-      const decision = await splitPrune(
-        client,
-        // With the applied objects: one the server named (generateName) is in the set by its new name.
-        await findPruneCandidates(client, discovery, set, previous, [...plan, ...applied], {
-          concurrency: options.apply.concurrency,
-          onForbidden: (what) =>
-            logger.warn(
-              `cannot list ${what} (no list right): objects of it that the directory dropped are not pruned`,
-            ),
-        }),
-        plan,
-        {
-          pruneCrds: options.pruneCrds ?? false,
-          foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
-        },
-      );
-      kept = decision.kept;
-      notes = decision.notes;
-      for (const k of kept)
-        logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
-      // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).
-      const limit = pLimit(options.apply.concurrency);
-      await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
-      for (const c of decision.pruned) {
-        const note = decision.notes.get(c);
-        logger.info(`${candidateRef(c)} pruned${note ? ` (${note})` : ''}`);
-      }
-      return decision.pruned;
-    });
-    // Kept objects stay in the set's group-kinds, so a later deploy still finds them (and prunes a
-    // kept Namespace once it is empty of ours).
-    await write(
-      parentObject(
-        set,
-        [...gks(plan), ...kept.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
-        nss(plan),
-        prints,
-      ),
-    );
-  } else if (prints) {
-    await write(parentObject(set, unionGks, unionNss, prints));
+  if (!options.prune) {
+    if (prints) await write(parentObject(set, unionGks, unionNss, prints));
+    return { applied, pruned: [], kept: [], notes: new Map() };
   }
+  options.lock?.assertHeld();
+  const { pruned, kept, notes } = await logger.group('Prune', () =>
+    prune(client, discovery, set, previous, plan, applied, options),
+  );
+  // Kept objects stay in the set's group-kinds, so a later deploy still finds them (and prunes a
+  // kept Namespace once it is empty of ours).
+  await write(
+    parentObject(
+      set,
+      [...gks(plan), ...kept.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
+      nss(plan),
+      prints,
+    ),
+  );
   return { applied, pruned, kept, notes };
 }
 
 /**
- * Splits prune candidates into those deleted and those kept:
- * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
- *   Namespace lifecycle); so is one that holds objects not of the deployment (made by hand, another
- *   deployment's), as `foreign` finds them ({@link findForeignObjects});
- * - a CustomResourceDefinition is kept unless `pruneCrds` (Helm's rule: deleting a CRD deletes every
- *   custom resource of it, whoever made them); its custom resources are counted (one LIST with
- *   `limit=1`, counted by `metadata.remainingItemCount`) for the report, kept or pruned.
+ * Deletes the set's objects the plan no longer holds (see splitPrune for what is kept and why),
+ * concurrently like the apply, logging each pruned and kept object.
  */
-export async function splitPrune(
+async function prune(
   client: KubeClient,
-  candidates: readonly PruneCandidate[],
-  plan: readonly SourcedObject[],
-  options: {
-    readonly pruneCrds?: boolean;
-    /** What a Namespace holds besides the deployment's objects; unchecked when absent. */
-    readonly foreign?: (namespace: string) => Promise<NamespaceContents>;
-  } = {},
+  discovery: Discovery,
+  set: ApplySet,
+  previous: ParentState,
+  plan: readonly PlannedObject[],
+  applied: readonly AppliedObject[],
+  options: ConvergeOptions,
 ): Promise<PruneDecision> {
-  const used = new Set(plan.map((o) => o.object.metadata.namespace).filter(Boolean));
-  const pruned: PruneCandidate[] = [];
-  const kept: KeptObject[] = [];
-  const notes = new Map<PruneCandidate, string>();
-  for (const c of candidates) {
-    if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
-      kept.push({ candidate: c, reason: 'objects of this deployment are still in it' });
-    } else if (isCoreNamespace(c.object) && options.foreign) {
-      const contents = await options.foreign(c.object.metadata.name ?? '');
-      if (contents.foreign.length > 0 || contents.unlisted.length > 0)
-        kept.push({ candidate: c, reason: foreignReason(contents) });
-      else pruned.push(c);
-    } else if (isCrd(c.object)) {
-      // Custom resources of it that this prune deletes anyway are not counted as going with it.
-      const defines = crdDefinition(c.object);
-      const ownPruned = candidates.filter(
-        (x) => x.object.kind === defines?.kind && x.object.apiVersion.split('/')[0] === defines?.group,
-      ).length;
-      const held = await countCustomResources(client, c.object, ownPruned);
-      if (options.pruneCrds) {
-        pruned.push(c);
-        notes.set(c, `deletes ${held} with it`);
-      } else {
-        kept.push({
-          candidate: c,
-          reason: `a CRD is pruned only when asked for, since deleting it deletes its ${held}`,
-        });
-      }
-    } else pruned.push(c);
+  const { logger } = options;
+  const decision = await splitPrune(
+    client,
+    // With the applied objects: one the server named (generateName) is in the set by its new name.
+    await findPruneCandidates(client, discovery, set, previous, [...plan, ...applied], {
+      concurrency: options.apply.concurrency,
+      onForbidden: (what) =>
+        logger.warn(
+          `cannot list ${what} (no list right): objects of it that the directory dropped are not pruned`,
+        ),
+    }),
+    plan,
+    {
+      pruneCrds: options.pruneCrds ?? false,
+      foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
+    },
+  );
+  for (const k of decision.kept)
+    logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
+  // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).
+  const limit = pLimit(options.apply.concurrency);
+  await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
+  for (const c of decision.pruned) {
+    const note = decision.notes.get(c);
+    logger.info(`${candidateRef(c)} pruned${note ? ` (${note})` : ''}`);
   }
-  return { pruned, kept, notes };
-}
-
-/** Names shown of the objects that keep a Namespace. */
-const FOREIGN_NAMES = 5;
-
-/**
- * Why a Namespace stays: `it holds 2 objects not of this deployment (configmap/a, secret/b), which
- * deleting it would delete` — a few named, then a count —; and the kinds it could not be checked for.
- */
-export function foreignReason(contents: NamespaceContents): string {
-  const parts: string[] = [];
-  const { foreign, unlisted } = contents;
-  if (foreign.length > 0) {
-    const names = foreign
-      .slice(0, FOREIGN_NAMES)
-      .map((o) => `${objectRef(o)}${o.applySet ? ` (of spread deployment ${o.applySet})` : ''}`);
-    const more = foreign.length - names.length;
-    parts.push(
-      `it holds ${foreign.length} object${foreign.length === 1 ? '' : 's'} not of this deployment (${names.join(', ')}${more > 0 ? `, … and ${more} more` : ''}), which deleting it would delete`,
-    );
-  }
-  if (unlisted.length > 0) {
-    const more = unlisted.length - FOREIGN_NAMES;
-    parts.push(
-      `it could not be checked for ${unlisted.slice(0, FOREIGN_NAMES).join(', ')}${more > 0 ? `, … and ${more} more kinds` : ''}, which may hold objects not of this deployment`,
-    );
-  }
-  return parts.join('; ');
-}
-
-/**
- * "3 custom resources" of a CRD as the cluster has it (every namespace), less `minus` (those pruned
- * with it anyway); "custom resources" when they cannot be listed.
- */
-async function countCustomResources(client: KubeClient, crd: KubeObject, minus = 0): Promise<string> {
-  const defines = crdDefinition(crd);
-  if (!defines?.plural || !defines.storage) return 'custom resources';
-  try {
-    const list = await client.request<{ items?: unknown[]; metadata?: { remainingItemCount?: number } }>({
-      method: 'GET',
-      path: `/apis/${defines.group}/${defines.storage}/${defines.plural}`,
-      query: { limit: '1' },
-    });
-    const n = Math.max(
-      0,
-      (list.body.items?.length ?? 0) + (list.body.metadata?.remainingItemCount ?? 0) - minus,
-    );
-    return `${n} custom resource${n === 1 ? '' : 's'}`;
-  } catch (error) {
-    if (error instanceof KubeApiError && error.code === 404) return '0 custom resources';
-    return 'custom resources (they could not be counted)';
-  }
+  return decision;
 }
 
 /**

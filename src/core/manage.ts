@@ -1,18 +1,5 @@
-import {
-  formatGroupKind,
-  formatObjectRef,
-  groupKindOf,
-  isCoreNamespace,
-  type KubeObject,
-} from '../base/kube-object.js';
-import {
-  APPLYSET,
-  DEPLOY_ANNOTATION_KEYS,
-  HISTORY,
-  MANAGED_BY_SPREAD,
-  revisionSecretName,
-  SPREAD,
-} from '../base/labels.js';
+import { formatGroupKind, formatObjectRef, groupKindOf, type KubeObject } from '../base/kube-object.js';
+import { APPLYSET, HISTORY, revisionSecretName, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
 import { KubeApiError, KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
@@ -20,16 +7,13 @@ import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js'
 import {
   type ApplySet,
   applySetFor,
-  deleteObjects,
   findPruneCandidates,
   type PruneCandidate,
   parentState,
   readParent,
 } from '../engine/inventory/applyset.js';
-import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import {
   currentRevision,
-  deleteRevisions,
   lastGoodRevision,
   listRevisions,
   type RevisionSummary,
@@ -38,8 +22,8 @@ import {
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
-import type { DeployReport, ObjectReport } from '../report/report.js';
-import { foreignReason, type KeptObject, keptRef, prunedRef, rolloutRef, splitPrune } from './converge.js';
+import type { DeployReport } from '../report/report.js';
+import { rolloutRef } from './converge.js';
 import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
 import { rollbackTo } from './rollback.js';
 
@@ -89,7 +73,7 @@ interface Session {
   readonly namespace: string;
 }
 
-async function withClient<T>(options: ManageOptions, fn: (s: Session) => Promise<T>): Promise<T> {
+export async function withClient<T>(options: ManageOptions, fn: (s: Session) => Promise<T>): Promise<T> {
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(options.logger) });
   try {
@@ -252,247 +236,108 @@ export interface DeploymentSummary {
  */
 export async function list(options: ManageOptions): Promise<DeploymentSummary[]> {
   return withClient(options, async ({ client, namespace: contextNamespace }) => {
-    let parents: KubeObject[];
-    const query = { labelSelector: APPLYSET.id };
-    try {
-      parents =
-        (
-          await client.request<{ items?: KubeObject[] }>({
-            method: 'GET',
-            path: options.namespace
-              ? `/api/v1/namespaces/${encodeURIComponent(options.namespace)}/secrets`
-              : '/api/v1/secrets',
-            query,
-          })
-        ).body.items ?? [];
-    } catch (error) {
-      if (options.namespace || !(error instanceof KubeApiError && error.code === 403)) throw error;
-      options.logger.warn(
-        `cannot list Secrets in all namespaces; listing namespace ${contextNamespace} only`,
-      );
-      parents =
-        (
-          await client.request<{ items?: KubeObject[] }>({
-            method: 'GET',
-            path: `/api/v1/namespaces/${encodeURIComponent(contextNamespace)}/secrets`,
-            query,
-          })
-        ).body.items ?? [];
-    }
+    const parents = await listParents(client, options, contextNamespace);
     const ours = parents.filter((p) =>
       (p.metadata.annotations?.[APPLYSET.tooling] ?? '').startsWith('spread/'),
     );
     const discovery = await Discovery.load(client);
     const now = Date.now();
     const out: DeploymentSummary[] = [];
-    for (const p of ours) {
-      const a = p.metadata.annotations ?? {};
-      const namespace = p.metadata.namespace ?? '';
-      const name = a[SPREAD.deployment] ?? (p.metadata.name ?? '').replace(/^spread\./, '');
-      const set = applySetFor(name, namespace);
-      const revision = a[HISTORY.revision] ? Number(a[HISTORY.revision]) : undefined;
-      let updated = String(p.metadata.creationTimestamp ?? '');
-      if (revision !== undefined) {
-        const secret = await client.getOrUndefined<KubeObject>(
-          `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(revisionSecretName(name, revision))}`,
-        );
-        updated = secret?.metadata.annotations?.[HISTORY.time] ?? updated;
-      }
-      let objects = 0;
-      let status: DeploymentSummary['status'] = 'ready';
-      let message: string | undefined;
-      try {
-        const children = await findPruneCandidates(client, discovery, set, parentState(p, set), [], {
-          onForbidden: (what) =>
-            options.logger.warn(
-              `${name}: cannot list ${what} (no list right): its objects there are not counted`,
-            ),
-        });
-        objects = children.length;
-        for (const c of children) {
-          if (!isWaited(c.object)) continue;
-          const state = rolloutState(c.object);
-          if (state.done) continue;
-          const text = `${formatGroupKind(groupKindOf(c.object))} ${c.object.metadata.name}: ${state.message}`;
-          if (state.failed) {
-            status = 'failed';
-            message = text;
-            break;
-          }
-          if (status === 'ready') {
-            status = 'progressing';
-            message = text;
-          }
-        }
-      } catch (error) {
-        status = 'unknown';
-        message = (error as Error).message;
-      }
-      out.push({
-        name,
-        namespace,
-        ...(revision !== undefined ? { revision } : {}),
-        updated,
-        ageMs: Math.max(0, now - Date.parse(updated || new Date(now).toISOString())),
-        objects,
-        status,
-        ...(message ? { message } : {}),
-        tooling: a[APPLYSET.tooling] ?? '',
-      });
-    }
+    for (const p of ours) out.push(await summarize(client, discovery, p, now, options));
     return out.sort((x, y) => x.namespace.localeCompare(y.namespace) || x.name.localeCompare(y.name));
   });
 }
 
-/** What {@link deletes} removed. */
-export interface DeleteReport {
-  readonly deployment: string;
-  readonly namespace: string;
-  readonly context: string;
-  /**
-   * Each object deleted, with action `pruned`; a Namespace kept because it holds objects not of the
-   * deployment, with action `kept` and a `note` naming a few of them.
-   */
-  readonly objects: readonly ObjectReport[];
-  /** Revision Secrets deleted. */
-  readonly revisions: number;
-  readonly durationMs: number;
-}
-
 /**
- * Removes deployment `name` entirely (the seed's Stop): under its lock, every object labelled part
- * of its ApplySet (of the group-kinds and namespaces the parent lists) is deleted with background
- * propagation — Namespaces last —, then its revision Secrets, its parent, and its Lease.
- *
- * A Namespace of the deployment that holds objects not of it ({@link findForeignObjects}: made by
- * hand, or another deployment's), or whose contents cannot all be listed, is not deleted, since that
- * would delete them too: it is kept, reported `kept` with a few of them named, and spread's labels
- * and annotations are removed from it, so that nothing claims it.
- *
- * @throws NotFoundError when there is no such deployment; LockTimeoutError; KubeApiError.
+ * The ApplySet parents in `options.namespace`, or in every namespace; where listing all is
+ * forbidden, those of the context's namespace, with a warning.
  */
-export async function deletes(
-  name: string,
-  options: ManageWriteOptions & {
-    /**
-     * Delete the deployment's CRDs too, with every custom resource of them. Default false: each is
-     * kept (its labels removed, so nothing claims it) and reported kept, its custom resources counted.
-     */
-    readonly pruneCrds?: boolean;
-  },
-): Promise<DeleteReport> {
-  const started = Date.now();
-  return withClient(options, async ({ client, context, namespace }) => {
-    const set = applySetFor(name, namespace);
-    const parent = await readParent(client, set);
-    if (!parent.exists && (await listRevisions(client, set)).length === 0)
-      throw new NotFoundError(`no deployment ${name} in namespace ${namespace} (context ${context})`);
-    if (parent.tooling && !parent.tooling.startsWith('spread/'))
-      throw new Error(`secret/${set.parentName} in ${namespace} is managed by ${parent.tooling}, not spread`);
-    const lock = await lockFor(client, set, options);
-    let children: PruneCandidate[] = [];
-    const kept: KeptObject[] = [];
-    let revisions = 0;
-    try {
-      const discovery = await Discovery.load(client);
-      // A kind spread may not list would keep objects nobody could find once the parent is gone.
-      const unlisted: string[] = [];
-      children = parent.exists
-        ? await findPruneCandidates(client, discovery, set, parent, [], {
-            onForbidden: (w) => unlisted.push(w),
-          })
-        : [];
-      if (unlisted.length > 0)
-        throw new Error(
-          `cannot list ${unlisted.join(', ')} (no list right), so objects of deployment ${name} there could not be deleted and would be left without a record; nothing was deleted`,
-        );
-      // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
-      const isNs = (c: PruneCandidate) => isCoreNamespace(c.object);
-      // Deleting a Namespace deletes everything in it: one that holds objects not of this deployment
-      // (made by hand, another tool's or deployment's) is kept, as prune keeps one still in use.
-      // Checked before anything is deleted, while the deployment's Services still name their Endpoints.
-      for (const c of children.filter(isNs)) {
-        const contents = await findForeignObjects(client, discovery, c.object.metadata.name ?? '', set, {
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-        if (contents.foreign.length > 0 || contents.unlisted.length > 0)
-          kept.push({ candidate: c, reason: keptNamespaceReason(c.object.metadata.name ?? '', contents) });
-      }
-      // A CRD goes only when asked for (prune's rule, Helm's): deleting it deletes every custom
-      // resource of it, the deployment's or not.
-      const crds = await splitPrune(
-        client,
-        children.filter((c) => !isNs(c)),
-        [],
-        { pruneCrds: options.pruneCrds ?? false },
-      );
-      kept.push(...crds.kept);
-      const isKept = (c: PruneCandidate) => kept.some((k) => k.candidate === c);
-      await deleteObjects(client, crds.pruned);
-      for (const c of crds.pruned) {
-        const note = crds.notes.get(c);
-        options.logger.info(`${ref(c.object)} deleted${note ? ` (${note})` : ''}`);
-      }
-      revisions = await deleteRevisions(client, set);
-      try {
-        await client.request({
-          method: 'DELETE',
-          path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
-        });
-      } catch (error) {
-        if (!(error instanceof KubeApiError && error.code === 404)) throw error;
-      }
-      await lock.release();
-      for (const k of kept) {
-        await releaseObject(client, k.candidate);
-        options.logger.info(`${ref(k.candidate.object)} kept: ${k.reason}`);
-      }
-      const doomed = children.filter((c) => isNs(c) && !isKept(c));
-      await deleteObjects(client, doomed);
-      for (const c of doomed) options.logger.info(`${ref(c.object)} deleted`);
-    } finally {
-      await lock.release();
-    }
-    const keptSet = new Set(kept.map((k) => k.candidate));
-    return {
-      deployment: name,
-      namespace,
-      context,
-      objects: [
-        ...children.filter((c) => !keptSet.has(c)).map((c) => prunedRef(c, 'pruned')),
-        ...kept.map((k) => keptRef(k, 'kept')),
-      ],
-      revisions,
-      durationMs: Date.now() - started,
-    };
-  });
+async function listParents(
+  client: KubeClient,
+  options: ManageOptions,
+  contextNamespace: string,
+): Promise<KubeObject[]> {
+  const listIn = async (namespace: string | undefined) =>
+    (
+      await client.request<{ items?: KubeObject[] }>({
+        method: 'GET',
+        path: namespace ? `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets` : '/api/v1/secrets',
+        query: { labelSelector: APPLYSET.id },
+      })
+    ).body.items ?? [];
+  try {
+    return await listIn(options.namespace);
+  } catch (error) {
+    if (options.namespace || !(error instanceof KubeApiError && error.code === 403)) throw error;
+    options.logger.warn(`cannot list Secrets in all namespaces; listing namespace ${contextNamespace} only`);
+    return listIn(contextNamespace);
+  }
 }
 
-/** Why delete keeps a Namespace: {@link foreignReason}, and what was done with it. */
-export function keptNamespaceReason(namespace: string, contents: NamespaceContents): string {
-  return `${foreignReason(contents)}; spread's labels were removed from it (kubectl delete namespace ${namespace} deletes it with everything in it)`;
+/** One deployment's line of {@link list}, from its ApplySet parent `p`. */
+async function summarize(
+  client: KubeClient,
+  discovery: Discovery,
+  p: KubeObject,
+  now: number,
+  options: ManageOptions,
+): Promise<DeploymentSummary> {
+  const a = p.metadata.annotations ?? {};
+  const namespace = p.metadata.namespace ?? '';
+  const name = a[SPREAD.deployment] ?? (p.metadata.name ?? '').replace(/^spread\./, '');
+  const set = applySetFor(name, namespace);
+  const revision = a[HISTORY.revision] ? Number(a[HISTORY.revision]) : undefined;
+  let updated = String(p.metadata.creationTimestamp ?? '');
+  if (revision !== undefined) {
+    const secret = await client.getOrUndefined<KubeObject>(
+      `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(revisionSecretName(name, revision))}`,
+    );
+    updated = secret?.metadata.annotations?.[HISTORY.time] ?? updated;
+  }
+  let health: Pick<DeploymentSummary, 'objects' | 'status' | 'message'>;
+  try {
+    const children = await findPruneCandidates(client, discovery, set, parentState(p, set), [], {
+      onForbidden: (what) =>
+        options.logger.warn(
+          `${name}: cannot list ${what} (no list right): its objects there are not counted`,
+        ),
+    });
+    health = { objects: children.length, ...healthOf(children) };
+  } catch (error) {
+    health = { objects: 0, status: 'unknown', message: (error as Error).message };
+  }
+  return {
+    name,
+    namespace,
+    ...(revision !== undefined ? { revision } : {}),
+    updated,
+    ageMs: Math.max(0, now - Date.parse(updated || new Date(now).toISOString())),
+    objects: health.objects,
+    status: health.status,
+    ...(health.message ? { message: health.message } : {}),
+    tooling: a[APPLYSET.tooling] ?? '',
+  };
 }
 
-/**
- * Removes spread's labels and annotations from an object this deployment leaves behind (a kept
- * Namespace or CRD), so that no ApplySet claims it: a JSON merge patch of just those keys; the object's
- * other labels (pod security levels, for instance) stay.
- */
-async function releaseObject(client: KubeClient, candidate: PruneCandidate): Promise<void> {
-  const { object } = candidate;
-  const labels: Record<string, null> = { [APPLYSET.partOf]: null };
-  if (object.metadata.labels?.[SPREAD.managedBy] === MANAGED_BY_SPREAD) labels[SPREAD.managedBy] = null;
-  const annotations = Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null]));
-  await client.request({
-    method: 'PATCH',
-    path: candidate.path,
-    query: { fieldManager: FIELD_MANAGER },
-    body: { metadata: { labels, annotations } },
-    contentType: 'application/merge-patch+json',
-  });
+/** `failed` at the first failed object, else `progressing` at the first not ready, else `ready`. */
+function healthOf(children: readonly PruneCandidate[]): Pick<DeploymentSummary, 'status' | 'message'> {
+  let health: Pick<DeploymentSummary, 'status' | 'message'> = { status: 'ready' };
+  for (const c of children) {
+    if (!isWaited(c.object)) continue;
+    const state = rolloutState(c.object);
+    if (state.done) continue;
+    const message = `${formatGroupKind(groupKindOf(c.object))} ${c.object.metadata.name}: ${state.message}`;
+    if (state.failed) return { status: 'failed', message };
+    if (health.status === 'ready') health = { status: 'progressing', message };
+  }
+  return health;
 }
 
-async function lockFor(client: KubeClient, set: ApplySet, options: ManageWriteOptions): Promise<DeployLock> {
+export async function lockFor(
+  client: KubeClient,
+  set: ApplySet,
+  options: ManageWriteOptions,
+): Promise<DeployLock> {
   return acquireLock(client, set.name, set.namespace, {
     ...options.lock,
     ...(options.holder ? { holder: options.holder } : {}),
@@ -519,6 +364,6 @@ async function previousRevision(client: KubeClient, set: ApplySet): Promise<numb
   return before;
 }
 
-function ref(o: KubeObject): string {
+export function ref(o: KubeObject): string {
   return formatObjectRef({ kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace });
 }

@@ -117,23 +117,16 @@ export function planBuilds(application: Application, options: PlanBuildsOptions)
       );
       continue;
     }
-    const ownRegistry = namesRegistry(name);
-    let repository: ImageReference;
-    if (ownRegistry) {
-      repository = { domain: mark.reference.domain, path: mark.reference.path };
-    } else if (registry !== undefined) {
-      const full = parseReference(`${registry}/${name.replace(/:[^/]*$/, '')}`);
-      repository = { domain: full.domain, path: full.path };
-    } else if (options.requireRegistry) {
+    const pushedTo = repositoryOf(name, mark.reference, registry);
+    if (!pushedTo && options.requireRegistry) {
       issues.error(
         where,
         `image ${JSON.stringify(image.raw)} is marked for building, but no registry is set to push it to (e.g. localhost:5000/team-a)`,
         container,
       );
       continue;
-    } else {
-      repository = { domain: mark.reference.domain, path: mark.reference.path };
     }
+    const repository = pushedTo ?? { domain: mark.reference.domain, path: mark.reference.path };
     const key = repositoryName(repository);
     const contextDir = image.build.contextDir;
     const seen = byRepository.get(key);
@@ -169,4 +162,20 @@ export function planBuilds(application: Application, options: PlanBuildsOptions)
     seen.containers.push(container);
   }
   return { builds: [...byRepository.values()], issues: issues.issues };
+}
+
+/**
+ * The repository a marked image is pushed to: the mark's own when it names a registry host, else
+ * `<registry>/<name>`; undefined when it names none and no registry is given (then the mark's
+ * repository on Docker Hub's default domain, or an error where a registry is required).
+ */
+function repositoryOf(
+  name: string,
+  mark: ImageReference,
+  registry: string | undefined,
+): ImageReference | undefined {
+  if (namesRegistry(name)) return { domain: mark.domain, path: mark.path };
+  if (registry === undefined) return undefined;
+  const full = parseReference(`${registry}/${name.replace(/:[^/]*$/, '')}`);
+  return { domain: full.domain, path: full.path };
 }

@@ -60,6 +60,19 @@ async function setStatus(status: object): Promise<void> {
   ]);
 }
 
+/** A status condition as a controller writes it (lastTransitionTime is required by the schema of metav1.Condition). */
+function condition(type: string, status: string, reason: string, message = '') {
+  return {
+    type,
+    status,
+    reason,
+    ...(message ? { message } : {}),
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+  };
+}
+
+const OBSERVING = /Widget\.\S+ \S+\/w: waiting for the controller to observe the new generation/;
+
 /** Starts a deploy of `size`; answers its promise and the progress lines it logs. */
 function startDeploy(size: number) {
   const lines: string[] = [];
@@ -103,39 +116,18 @@ describe('custom resources are waited on by their status conditions', () => {
     // The controller saw generation 1 and is not ready yet.
     await setStatus({
       observedGeneration: 1,
-      conditions: [
-        {
-          type: 'Ready',
-          status: 'False',
-          reason: 'Provisioning',
-          message: 'creating',
-          lastTransitionTime: '2026-01-01T00:00:00Z',
-        },
-      ],
+      conditions: [condition('Ready', 'False', 'Provisioning', 'creating')],
     });
     const second = startDeploy(2);
-    await widgetLine(
-      second.lines,
-      /Widget\.\S+ \S+\/w: waiting for the controller to observe the new generation/,
-    );
+    await widgetLine(second.lines, OBSERVING);
     await setStatus({
       observedGeneration: 2,
-      conditions: [
-        {
-          type: 'Ready',
-          status: 'False',
-          reason: 'Provisioning',
-          message: 'creating',
-          lastTransitionTime: '2026-01-01T00:00:00Z',
-        },
-      ],
+      conditions: [condition('Ready', 'False', 'Provisioning', 'creating')],
     });
     await widgetLine(second.lines, /Widget\.\S+ \S+\/w: not ready: Provisioning: creating/);
     await setStatus({
       observedGeneration: 2,
-      conditions: [
-        { type: 'Ready', status: 'True', reason: 'Succeeded', lastTransitionTime: '2026-01-01T00:00:01Z' },
-      ],
+      conditions: [condition('Ready', 'True', 'Succeeded')],
     });
     const secondReport = await second.done;
     expect(secondReport.rollout).toContainEqual(
@@ -144,21 +136,12 @@ describe('custom resources are waited on by their status conditions', () => {
 
     // The controller gives up on generation 3: the deploy fails, naming the reason.
     const third = startDeploy(3);
-    await widgetLine(
-      third.lines,
-      /Widget\.\S+ \S+\/w: waiting for the controller to observe the new generation/,
-    );
+    await widgetLine(third.lines, OBSERVING);
     await setStatus({
       observedGeneration: 3,
       conditions: [
-        {
-          type: 'Stalled',
-          status: 'True',
-          reason: 'InvalidSpec',
-          message: 'size must be even',
-          lastTransitionTime: '2026-01-01T00:00:02Z',
-        },
-        { type: 'Ready', status: 'False', reason: 'InvalidSpec', lastTransitionTime: '2026-01-01T00:00:02Z' },
+        condition('Stalled', 'True', 'InvalidSpec', 'size must be even'),
+        condition('Ready', 'False', 'InvalidSpec'),
       ],
     });
     const error = await third.done.then(

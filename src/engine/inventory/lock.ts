@@ -125,114 +125,158 @@ export async function acquireLock(
   namespace: string,
   options: LockOptions = {},
 ): Promise<DeployLock> {
-  const name = leaseName(deployment);
-  const holder = options.holder || defaultHolder();
   const duration = options.leaseDurationSeconds ?? 30;
-  const renewEvery = options.renewIntervalMs ?? Math.max(1000, Math.floor((duration * 1000) / 3));
   const timeout = options.lockTimeoutMs ?? 300_000;
-  const poll = options.pollIntervalMs ?? 1000;
   const collection = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
-  const path = `${collection}/${encodeURIComponent(name)}`;
+  const name = leaseName(deployment);
+  const target: LeaseTarget = {
+    deployment,
+    namespace,
+    name,
+    holder: options.holder || defaultHolder(),
+    duration,
+    collection,
+    path: `${collection}/${encodeURIComponent(name)}`,
+  };
   const deadline = Date.now() + timeout;
   let waitingReported = false;
-  let lease: Lease | undefined;
   // The first attempt creates the Lease without reading it first: a finished deploy deletes its
   // Lease, so it is usually absent, and a 409 (AlreadyExists) sends the loop to read it. One round
   // trip fewer on the critical path of every deploy.
   let first = true;
-
   for (;;) {
     options.signal?.throwIfAborted();
-    const live = first ? undefined : await client.getOrUndefined<Lease>(path, options.signal);
+    const live = first ? undefined : await client.getOrUndefined<Lease>(target.path, options.signal);
     first = false;
-    const now = Date.now();
+    let lease: Lease | undefined;
     try {
-      if (!live) {
-        lease = (
-          await client.request<Lease>({
-            method: 'POST',
-            path: collection,
-            body: {
-              apiVersion: 'coordination.k8s.io/v1',
-              kind: 'Lease',
-              metadata: {
-                name,
-                namespace,
-                labels: {
-                  [SPREAD.managedBy]: MANAGED_BY_SPREAD,
-                  [SPREAD.deployment]: deployment,
-                },
-              },
-              spec: {
-                holderIdentity: holder,
-                leaseDurationSeconds: duration,
-                acquireTime: microTime(now),
-                renewTime: microTime(now),
-                leaseTransitions: 0,
-              },
-            } satisfies Lease,
-            signal: options.signal,
-          })
-        ).body;
-        break;
-      }
-      if (live.spec.holderIdentity === holder || leaseExpired(live, now)) {
-        const transitions = (live.spec.leaseTransitions ?? 0) + (live.spec.holderIdentity === holder ? 0 : 1);
-        lease = (
-          await client.request<Lease>({
-            method: 'PUT',
-            path,
-            body: {
-              ...live,
-              spec: {
-                ...live.spec,
-                holderIdentity: holder,
-                leaseDurationSeconds: duration,
-                acquireTime: live.spec.holderIdentity === holder ? live.spec.acquireTime : microTime(now),
-                renewTime: microTime(now),
-                leaseTransitions: transitions,
-              },
-            },
-            signal: options.signal,
-          })
-        ).body;
-        break;
-      }
+      lease = await tryTake(client, target, live, Date.now(), options.signal);
     } catch (error) {
       // 409 on create (AlreadyExists) or update (stale resourceVersion): another deploy moved first.
       if (error instanceof KubeApiError && error.code === 409) continue;
       throw error;
     }
-    const current = live.spec.holderIdentity ?? '';
+    if (lease) return heldLock(client, target, lease, options);
+    const current = live!.spec.holderIdentity ?? '';
     if (!waitingReported) {
-      options.onWait?.(current, live);
+      options.onWait?.(current, live!);
       waitingReported = true;
     }
     // The last try comes at the deadline itself, not a poll interval before it.
     const left = deadline - Date.now();
     if (left <= 0) {
       throw new LockTimeoutError(
-        `deployment ${deployment} in ${namespace} is locked by ${current} (Lease ${name}, held since ${live.spec.acquireTime ?? 'an unknown time'}, renewed ${live.spec.renewTime ?? 'never'}); gave up after ${Math.round(timeout / 1000)}s`,
+        `deployment ${deployment} in ${namespace} is locked by ${current} (Lease ${name}, held since ${live!.spec.acquireTime ?? 'an unknown time'}, renewed ${live!.spec.renewTime ?? 'never'}); gave up after ${Math.round(timeout / 1000)}s`,
         current,
       );
     }
-    await sleep(Math.min(poll, left), options.signal);
+    await sleep(Math.min(options.pollIntervalMs ?? 1000, left), options.signal);
   }
+}
 
+/** The Lease of one deployment's lock, and who takes it for how long. */
+interface LeaseTarget {
+  readonly deployment: string;
+  readonly namespace: string;
+  /** The Lease's name ({@link leaseName}). */
+  readonly name: string;
+  readonly holder: string;
+  /** `leaseDurationSeconds`: how long the Lease holds without renewal. */
+  readonly duration: number;
+  readonly collection: string;
+  readonly path: string;
+}
+
+/**
+ * One try: creates the Lease when absent, takes it when it is ours or expired; answers it as
+ * written, or undefined while someone else holds it.
+ *
+ * @throws KubeApiError, 409 when another deploy wrote first.
+ */
+async function tryTake(
+  client: KubeClient,
+  target: LeaseTarget,
+  live: Lease | undefined,
+  now: number,
+  signal: AbortSignal | undefined,
+): Promise<Lease | undefined> {
+  const { holder, duration } = target;
+  if (!live) {
+    const body = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: target.name,
+        namespace: target.namespace,
+        labels: {
+          [SPREAD.managedBy]: MANAGED_BY_SPREAD,
+          [SPREAD.deployment]: target.deployment,
+        },
+      },
+      spec: {
+        holderIdentity: holder,
+        leaseDurationSeconds: duration,
+        acquireTime: microTime(now),
+        renewTime: microTime(now),
+        leaseTransitions: 0,
+      },
+    } satisfies Lease;
+    return (
+      await client.request<Lease>({
+        method: 'POST',
+        path: target.collection,
+        body,
+        ...(signal ? { signal } : {}),
+      })
+    ).body;
+  }
+  if (live.spec.holderIdentity !== holder && !leaseExpired(live, now)) return undefined;
+  const ours = live.spec.holderIdentity === holder;
+  const spec = {
+    ...live.spec,
+    holderIdentity: holder,
+    leaseDurationSeconds: duration,
+    acquireTime: ours ? live.spec.acquireTime : microTime(now),
+    renewTime: microTime(now),
+    leaseTransitions: (live.spec.leaseTransitions ?? 0) + (ours ? 0 : 1),
+  };
+  return (
+    await client.request<Lease>({
+      method: 'PUT',
+      path: target.path,
+      body: { ...live, spec },
+      ...(signal ? { signal } : {}),
+    })
+  ).body;
+}
+
+/**
+ * The lock once taken: renewed every `renewIntervalMs` (a 409 re-reads the Lease; someone else's
+ * Lease means the lock is lost, `onLost`), and deleted on `release()` with preconditions on the
+ * Lease as last written.
+ */
+function heldLock(client: KubeClient, target: LeaseTarget, lease: Lease, options: LockOptions): DeployLock {
+  const { path, holder } = target;
+  const renewEvery = options.renewIntervalMs ?? Math.max(1000, Math.floor((target.duration * 1000) / 3));
   let current: Lease = lease;
   let held = true;
   let stopped = false;
   let renewing: Promise<void> = Promise.resolve();
+  const lost = (live: Lease | undefined) => {
+    held = false;
+    stopped = true;
+    clearInterval(timer);
+    try {
+      options.onLost?.(live?.spec.holderIdentity ?? '');
+    } catch {
+      // A callback that fails (a log write) must not reject `renewing`, which release awaits.
+    }
+  };
   const renew = async () => {
     for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
       try {
-        current = (
-          await client.request<Lease>({
-            method: 'PUT',
-            path,
-            body: { ...current, spec: { ...current.spec, renewTime: microTime(Date.now()) } },
-          })
-        ).body;
+        const body = { ...current, spec: { ...current.spec, renewTime: microTime(Date.now()) } };
+        current = (await client.request<Lease>({ method: 'PUT', path, body })).body;
         return;
       } catch (error) {
         if (!(error instanceof KubeApiError && error.code === 409)) return; // retried at the next tick
@@ -241,14 +285,7 @@ export async function acquireLock(
           current = live;
           continue;
         }
-        held = false;
-        stopped = true;
-        clearInterval(timer);
-        try {
-          options.onLost?.(live?.spec.holderIdentity ?? '');
-        } catch {
-          // A callback that fails (a log write) must not reject `renewing`, which release awaits.
-        }
+        lost(live);
         return;
       }
     }
@@ -257,10 +294,9 @@ export async function acquireLock(
     renewing = renewing.then(renew);
   }, renewEvery);
   timer.unref?.();
-
   return {
-    name,
-    namespace,
+    name: target.name,
+    namespace: target.namespace,
     holder,
     get held() {
       return held;
@@ -268,7 +304,7 @@ export async function acquireLock(
     assertHeld() {
       if (!held)
         throw new LockLostError(
-          `the lock of deployment ${deployment} in ${namespace} (Lease ${name}) was taken over by another deploy`,
+          `the lock of deployment ${target.deployment} in ${target.namespace} (Lease ${target.name}) was taken over by another deploy`,
         );
     },
     async release() {
@@ -278,15 +314,12 @@ export async function acquireLock(
       await renewing.catch(() => {});
       if (!held) return;
       held = false;
+      const preconditions = { uid: current.metadata.uid, resourceVersion: current.metadata.resourceVersion };
       try {
         await client.request({
           method: 'DELETE',
           path,
-          body: {
-            apiVersion: 'v1',
-            kind: 'DeleteOptions',
-            preconditions: { uid: current.metadata.uid, resourceVersion: current.metadata.resourceVersion },
-          },
+          body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions },
         });
       } catch {
         // Someone else's now (409), already gone (404), or unreachable: it expires by itself.

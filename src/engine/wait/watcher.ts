@@ -1,5 +1,7 @@
+import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
+import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
@@ -69,99 +71,67 @@ export async function streamWatch(
     if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
   const transport = url.protocol === 'http:' ? http : https;
   const request = `GET ${path} (watch)`;
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      r.destroy();
-      resolve();
-    };
-    const r = transport.request(
-      url,
-      {
-        method: 'GET',
-        headers: {
-          ...(opts.headers as Record<string, string>),
-          Accept: 'application/json',
-          'User-Agent': 'spread',
-        },
-        // A watch holds its connection for minutes: it gets its own socket, not one of the pool's.
-        agent: opts.agent ?? false,
-        ...tlsOptions(opts),
-        auth: opts.auth,
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            options.signal?.removeEventListener('abort', onAbort);
-            const raw = Buffer.concat(chunks).toString('utf8');
-            let parsed: KubeStatus | undefined;
-            try {
-              parsed = JSON.parse(raw) as KubeStatus;
-            } catch {
-              parsed = undefined;
-            }
-            if (status === 410) reject(new WatchExpiredError(parsed?.message ?? 'resourceVersion too old'));
-            else reject(new KubeApiError(status, request, parsed, raw));
-          });
-          return;
-        }
-        let buffer = '';
-        let failed = false;
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let nl = buffer.indexOf('\n');
-          while (nl >= 0 && !failed) {
-            const line = buffer.slice(0, nl).trim();
-            buffer = buffer.slice(nl + 1);
-            nl = buffer.indexOf('\n');
-            if (!line) continue;
-            let event: WatchEvent;
-            try {
-              event = JSON.parse(line) as WatchEvent;
-            } catch {
-              continue;
-            }
-            if (event.type === 'ERROR') {
-              failed = true;
-              const s = event.object as unknown as KubeStatus;
-              r.destroy();
-              options.signal?.removeEventListener('abort', onAbort);
-              if (s.code === 410) reject(new WatchExpiredError(s.message ?? 'resourceVersion too old'));
-              else reject(new KubeApiError(s.code ?? 500, request, s, s.message ?? ''));
-              return;
-            }
-            try {
-              onEvent(event);
-            } catch (error) {
-              failed = true;
-              r.destroy();
-              reject(error);
-              return;
-            }
-          }
-        });
-        res.on('end', () => {
-          options.signal?.removeEventListener('abort', onAbort);
-          if (!failed) resolve();
-        });
-        res.on('error', (error) => {
-          options.signal?.removeEventListener('abort', onAbort);
-          if (options.signal?.aborted) resolve();
-          else if (!failed) reject(error);
-        });
-      },
-    );
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    r.on('error', (error) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      if (options.signal?.aborted) resolve();
-      else reject(error);
-    });
-    r.end();
+  const r = transport.request(url, {
+    method: 'GET',
+    headers: {
+      ...(opts.headers as Record<string, string>),
+      Accept: 'application/json',
+      'User-Agent': 'spread',
+    },
+    // A watch holds its connection for minutes: it gets its own socket, not one of the pool's.
+    agent: opts.agent ?? false,
+    ...tlsOptions(opts),
+    auth: opts.auth,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
+  r.end();
+  try {
+    const [res] = (await once(r, 'response')) as [http.IncomingMessage];
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw await statusError(res, status, request);
+    res.setEncoding('utf8');
+    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY })) {
+      const event = parseEvent(text);
+      if (!event) continue;
+      if (event.type === 'ERROR') {
+        const s = event.object as unknown as KubeStatus;
+        if (s.code === 410) throw new WatchExpiredError(s.message ?? 'resourceVersion too old');
+        throw new KubeApiError(s.code ?? 500, request, s, s.message ?? '');
+      }
+      onEvent(event);
+    }
+  } catch (error) {
+    // An abort ends the watch quietly (the informer's loop sees the signal).
+    if (options.signal?.aborted) return;
+    throw error;
+  } finally {
+    r.destroy();
+  }
+}
+
+/** One line of a watch stream as an event; undefined for a blank or unreadable line. */
+function parseEvent(line: string): WatchEvent | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    return JSON.parse(line) as WatchEvent;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error of a non-2xx watch answer: WatchExpiredError on 410 Gone, else KubeApiError. */
+async function statusError(res: http.IncomingMessage, status: number, request: string): Promise<Error> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  let parsed: KubeStatus | undefined;
+  try {
+    parsed = JSON.parse(raw) as KubeStatus;
+  } catch {
+    parsed = undefined;
+  }
+  if (status === 410) return new WatchExpiredError(parsed?.message ?? 'resourceVersion too old');
+  return new KubeApiError(status, request, parsed, raw);
 }
 
 /** Options of {@link informer}. */

@@ -7,6 +7,7 @@ import {
   ImageReferenceError,
   namesRegistry,
   parseReference,
+  splitReference,
 } from '../../../src/base/reference.js';
 
 const D = `sha256:${'a'.repeat(64)}`;
@@ -145,4 +146,20 @@ test.each([
   ['ghcr.io/o/web', true],
 ])('namesRegistry(%s) = %s', (text, expected) => {
   expect(namesRegistry(text)).toBe(expected);
+});
+
+describe('splitReference: the parts as written, unchecked', () => {
+  test.each([
+    // input, domain, path, tag, digest
+    ['nginx', undefined, 'nginx', undefined, undefined],
+    ['nginx:1.27', undefined, 'nginx', '1.27', undefined],
+    ['localhost:5000/web:dev', 'localhost:5000', 'web', 'dev', undefined],
+    ['localhost:5000/web', 'localhost:5000', 'web', undefined, undefined],
+    ['ghcr.io/org/app@sha256:abc', 'ghcr.io', 'org/app', undefined, 'sha256:abc'],
+    ['web:v1@sha256:abc', undefined, 'web', 'v1', 'sha256:abc'],
+    ['Org/app', 'Org', 'app', undefined, undefined],
+    ['web:', undefined, 'web', '', undefined],
+  ])('%s', (text, domain, path, tag, digest) => {
+    expect(splitReference(text)).toEqual({ domain, path, tag, digest });
+  });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
-import { foreignReason } from '../../../src/core/converge.js';
 import { applySetFor } from '../../../src/engine/inventory/applyset.js';
 import { isForeign } from '../../../src/engine/inventory/foreign.js';
+import { foreignReason } from '../../../src/engine/inventory/prune.js';
 
 const set = applySetFor('web', 'prod');
 const other = applySetFor('api', 'prod');

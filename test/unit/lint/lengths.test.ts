@@ -57,6 +57,22 @@ describe('function and file lengths', () => {
       [],
     ],
     [
+      'a callback takes the comment of the statement it is an argument in',
+      {
+        'a.ts': `// over 80 lines because its callback is.\nexport async function f(group: (n: string, g: () => Promise<void>) => Promise<void>) {\n  // over 80 lines because it is a list.\n  await group('x', async () => {\n${'    1;\n'.repeat(85)}  });\n}\n`,
+      },
+      0,
+      [],
+    ],
+    [
+      'a comment on the enclosing function does not cover a long callback in it',
+      {
+        'a.ts': `// over 80 lines because it is a list.\nexport async function f(group: (n: string, g: () => Promise<void>) => Promise<void>) {\n  await group('x', async () => {\n${'    1;\n'.repeat(85)}  });\n}\n`,
+      },
+      1,
+      ['a.ts:3: function (anonymous) is 87 lines'],
+    ],
+    [
       'a comment without the reason does not',
       { 'a.ts': fn('long', 90, '/** Long. */\n') },
       1,

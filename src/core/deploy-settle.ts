@@ -1,0 +1,296 @@
+import type { KubeObject, SourcedObject } from '../base/kube-object.js';
+import { KubeApiError, type KubeClient } from '../cluster/client.js';
+import { objectPath } from '../cluster/discovery.js';
+import type { applySetFor } from '../engine/inventory/applyset.js';
+import {
+  lastGoodRevision,
+  listRevisions,
+  type RevisionStatus,
+  readRevision,
+  recordRevision,
+  recordRollback,
+} from '../engine/inventory/history.js';
+import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
+import type { DeployReport } from '../report/report.js';
+import { applicationUrl, urlKindOf } from '../report/url.js';
+import { type Converged, rolloutRef } from './converge.js';
+import type { Applied } from './deploy-apply.js';
+import {
+  type DeployContext,
+  DeployError,
+  type DeployOptions,
+  type ReadStep,
+  type ReportBase,
+} from './deploy-context.js';
+import { rollbackTo } from './rollback.js';
+
+/** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
+export async function settleStep(
+  ctx: DeployContext,
+  step: ReadStep,
+  objects: readonly SourcedObject[],
+  applied: Applied,
+  base: ReportBase,
+): Promise<DeployReport> {
+  const { client, options } = ctx;
+  const { converged, reported, revisionBefore, unchanged } = applied;
+  let rollout: RolloutResult[];
+  try {
+    rollout = await settle(client, converged, options);
+  } catch (error) {
+    if (!(error instanceof RolloutError)) throw error;
+    return failedRollout(ctx, step, objects, applied, base, error);
+  }
+  const revision =
+    unchanged &&
+    (await (applied.revisionBeforeRead ?? readRevision(client, step.set, revisionBefore!)))?.status !==
+      'failed'
+      ? { revision: revisionBefore }
+      : await record(client, step.set, objects, options);
+  const url = await findUrl(client, converged, options);
+  return {
+    ...base,
+    mode: 'deploy',
+    ...revision,
+    ...(url ? { url } : {}),
+    objects: reported,
+    rollout: rollout.map(rolloutRef),
+    durationMs: Date.now() - ctx.started,
+  };
+}
+
+/**
+ * The rollout failed: the cluster now holds this object set, so it is a revision, marked failed (as
+ * Helm records a failed release), so that history shows it and a rollback goes back from it. With
+ * `rollbackOnFailure`, the newest revision before it whose rollout did not fail is applied again.
+ *
+ * @throws DeployError, always: the rollout's error (and the rollback's outcome).
+ */
+async function failedRollout(
+  ctx: DeployContext,
+  step: ReadStep,
+  objects: readonly SourcedObject[],
+  applied: Applied,
+  base: ReportBase,
+  error: RolloutError,
+): Promise<never> {
+  const { client, options, logger } = ctx;
+  const { revisionBefore } = applied;
+  const recorded = applied.unchanged
+    ? {}
+    : await record(client, step.set, objects, options, {
+        status: 'failed',
+        description: failureDescription(error),
+      });
+  const failed: DeployReport = {
+    ...base,
+    mode: 'deploy' as const,
+    ...recorded,
+    objects: applied.reported,
+    rollout: error.results.map(rolloutRef),
+    durationMs: Date.now() - ctx.started,
+  };
+  // Back to the newest revision before this deploy whose rollout did not fail.
+  const below = recorded.revision ?? (revisionBefore === undefined ? undefined : revisionBefore + 1);
+  const target =
+    below === undefined
+      ? undefined
+      : lastGoodRevision(
+          await listRevisions(client, step.set).catch(() => [
+            { revision: revisionBefore ?? 0, status: 'deployed' as const },
+          ]),
+          below,
+        );
+  if (options.rollbackOnFailure && target === undefined && revisionBefore !== undefined)
+    logger.warn('the rollout failed, and no earlier revision succeeded: nothing to roll back to');
+  if (!options.rollbackOnFailure || target === undefined) throw new DeployError(error, failed);
+  // The rollout's error is the deploy's error, printed once by the front end at the end.
+  logger.warn(`the rollout failed; rolling back to revision ${target}`);
+  const now = await logger
+    .group(`Roll back to revision ${target}`, () => rollBackAfterFailure(ctx, step, target, error, failed))
+    .catch((rollbackError: unknown) => {
+      if (rollbackError instanceof DeployError) throw rollbackError;
+      // Both failures in one error, printed once by the front end, with the deploy's report.
+      throw new DeployError(
+        new Error(
+          `${error.message}\nthe rollback to revision ${target} failed too: ${(rollbackError as Error).message}`,
+        ),
+        failed,
+      );
+    });
+  throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
+    ...failed,
+    // The deployment's revision now: the rollback's.
+    ...(now !== undefined ? { revision: now } : {}),
+    rolledBackTo: target,
+  });
+}
+
+/**
+ * `--rollback-on-failure`: {@link rollbackTo} the target with this deploy's apply options (ownership
+ * checked as in a deploy: an object made by hand since the revision was current is not taken over,
+ * unless `--adopt`). Answers the revision the rollback recorded (undefined when recording failed,
+ * which only warns).
+ *
+ * @throws DeployError when the revision is gone; the rollback's RolloutError or ApplyError.
+ */
+async function rollBackAfterFailure(
+  ctx: DeployContext,
+  step: ReadStep,
+  target: number,
+  error: RolloutError,
+  failed: DeployReport,
+): Promise<number | undefined> {
+  const { client, options, logger } = ctx;
+  const stored = await readRevision(client, step.set, target);
+  if (!stored)
+    throw new DeployError(new Error(`${error.message}\nrevision ${target} to roll back to is gone`), failed);
+  const keep = options.historyLimit ?? 10;
+  const back = await rollbackTo({
+    client,
+    discovery: ctx.discovery,
+    set: step.set,
+    stored,
+    target,
+    apply: step.applyOptions,
+    ...(options.wait
+      ? {
+          wait: {
+            timeoutMs: options.timeoutMs,
+            ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+          },
+        }
+      : {}),
+    logger,
+    ...(ctx.lock ? { lock: ctx.lock } : {}),
+    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+    keep,
+    describeFailure: failureDescription,
+  });
+  if (back.failure) throw back.failure.error;
+  // Recording is not the rollback: a failure to record only warns, as after a deploy.
+  const recordedBack = await recordRollback(client, step.set, stored, target, {
+    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+    keep,
+  }).catch((recordError: unknown) => {
+    logger.warn(`rolled back, but the revision was not recorded: ${(recordError as Error).message}`);
+    return undefined;
+  });
+  logger.info(`rolled back to revision ${target}`);
+  return recordedBack?.revision;
+}
+
+/**
+ * A failed revision's description: `rollout failed: ` and the first object named in the error
+ * (its pod's reason), at most 200 characters.
+ */
+export function failureDescription(error: RolloutError): string {
+  const [head, first] = error.message.split('\n');
+  const why = `${(head ?? '').replace(/:$/, '')}: ${(first ?? '').trim()}`.replace(/: $/, '');
+  return why.length > 200 ? `${why.slice(0, 199)}…` : why;
+}
+
+/** Waits for the rollout (only with `wait`); the wait also replaces the pods of changed ReplicationControllers. */
+async function settle(
+  client: KubeClient,
+  converged: Converged,
+  options: DeployOptions,
+): Promise<RolloutResult[]> {
+  if (!options.wait) return [];
+  const { logger } = options;
+  return logger.group('Wait', () =>
+    waitForRollout(client, converged.applied, {
+      timeoutMs: options.timeoutMs,
+      onProgress: (line) => logger.info(line),
+      ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
+  );
+}
+
+/**
+ * The application's URL after the rollout (report/url.ts), from the objects as stored: a
+ * LoadBalancer Service read again (its address may have come during the wait), an HTTPRoute's parent
+ * Gateways read for the scheme. A failed read only warns: the deploy happened.
+ */
+async function findUrl(
+  client: KubeClient,
+  converged: Converged,
+  options: DeployOptions,
+): Promise<string | undefined> {
+  try {
+    const live = await Promise.all(
+      converged.applied.map(async (a) => {
+        const spec = a.live.spec as { type?: string } | undefined;
+        if (urlKindOf(a.live) !== 'service' || spec?.type !== 'LoadBalancer') return a.live;
+        const path = objectPath(a.resource, a.live.metadata.namespace, a.live.metadata.name);
+        return (await client.getOrUndefined<KubeObject>(path, options.signal)) ?? a.live;
+      }),
+    );
+    const gateways = new Map<string, KubeObject | undefined>();
+    for (const o of live) {
+      if (urlKindOf(o) !== 'httproute') continue;
+      for (const ref of (o.spec as { parentRefs?: { kind?: string; namespace?: string; name?: string }[] })
+        ?.parentRefs ?? []) {
+        if ((ref.kind ?? 'Gateway') !== 'Gateway' || !ref.name) continue;
+        const key = `${ref.namespace ?? o.metadata.namespace}/${ref.name}`;
+        if (gateways.has(key)) continue;
+        const [ns, gname] = key.split('/');
+        gateways.set(
+          key,
+          await client
+            .getOrUndefined<KubeObject>(
+              `/apis/gateway.networking.k8s.io/v1/namespaces/${ns}/gateways/${gname}`,
+              options.signal,
+            )
+            .catch(() => undefined),
+        );
+      }
+    }
+    const found = applicationUrl(live, {
+      ...(options.urlFrom ? { from: options.urlFrom } : {}),
+      gateway: (ns, gname) => gateways.get(`${ns}/${gname}`),
+    });
+    if (found) options.logger.info(`URL ${found.url} (${found.object})`);
+    else if (options.urlFrom)
+      options.logger.warn(
+        `the object named for the URL, ${options.urlFrom.kind}/${options.urlFrom.name}, has no host or address yet: no URL`,
+      );
+    return found?.url;
+  } catch (error) {
+    options.logger.warn(`could not read where the application answers: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/**
+ * Records the deployed object set as a new revision (marked failed after a failed rollout); a
+ * failure to record only warns (the deploy happened).
+ */
+async function record(
+  client: KubeClient,
+  set: ReturnType<typeof applySetFor>,
+  objects: readonly SourcedObject[],
+  options: DeployOptions,
+  outcome: { status?: RevisionStatus; description?: string } = {},
+): Promise<{ revision?: number }> {
+  try {
+    const r = await recordRevision(
+      client,
+      set,
+      {
+        objects: objects.map((o) => o.object),
+        ...(options.commit ? { commit: options.commit } : {}),
+        ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+        ...outcome,
+      },
+      { keep: options.historyLimit ?? 10 },
+    );
+    options.logger.info(`revision ${r.revision} recorded${r.status === 'failed' ? ' as failed' : ''}`);
+    return { revision: r.revision };
+  } catch (error) {
+    const why = error instanceof KubeApiError ? `${error.code} ${error.message}` : (error as Error).message;
+    options.logger.warn(`deployed, but the revision was not recorded: ${why}`);
+    return {};
+  }
+}
