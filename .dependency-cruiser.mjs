@@ -51,6 +51,14 @@ export default {
       to: {},
     },
     {
+      name: 'to-a-layer',
+      comment:
+        'an import of a module of src/ outside every layer (add its folder to LAYERS in .dependency-cruiser.mjs)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: pattern(LAYERS.flatMap((l) => l.paths)) },
+    },
+    {
       name: 'no-import-cycle',
       comment: 'modules (and so folders) import each other in a circle',
       severity: 'error',

@@ -1,4 +1,5 @@
 import type * as core from '@actions/core';
+import { formatObjectRef } from '../base/kube-object.js';
 import { formatPlanMarkdown } from '../report/comment.js';
 import {
   ACTION_ICON,
@@ -196,7 +197,7 @@ function addRollout(summary: typeof core.summary, rollout: SummaryReport['rollou
       { data: 'Time', header: true },
     ],
     ...rollout.map((r) => [
-      `<code>${escapeHtml(`${r.kind.toLowerCase()}/${r.name}`)}</code>`,
+      `<code>${escapeHtml(formatObjectRef({ kind: r.kind, name: r.name }))}</code>`,
       r.ready ? '✅' : '❌',
       escapeHtml(r.message),
       `${(r.durationMs / 1000).toFixed(1)}s`,

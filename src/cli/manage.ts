@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { formatObjectRef } from '../base/kube-object.js';
 import { type DeleteReport, deletes } from '../core/delete.js';
 import { type DeploymentSummary, type HistoryReport, history, list, rollback } from '../core/manage.js';
 import { interruptSignal } from '../frontend/interrupts.js';
@@ -125,7 +126,7 @@ export function formatDeleteText(report: DeleteReport): string {
   ];
   for (const o of report.objects)
     lines.push(
-      `  ${o.kind.toLowerCase()}/${o.name} ${o.action === 'kept' ? 'kept' : 'deleted'}${o.namespace ? ` -n ${o.namespace}` : ''}${o.note ? `: ${o.note}` : ''}`,
+      `  ${formatObjectRef({ kind: o.kind, name: o.name })} ${o.action === 'kept' ? 'kept' : 'deleted'}${o.namespace ? ` -n ${o.namespace}` : ''}${o.note ? `: ${o.note}` : ''}`,
     );
   lines.push(`  ${report.revisions} revision(s), the ApplySet parent and the lock removed`);
   return `${lines.join('\n')}\n`;

@@ -330,7 +330,7 @@ function isRetryable(error: unknown): boolean {
 /**
  * The last error of a request that stayed retryable until the retry budget ran out, its message
  * prefixed with the number of tries and the last status: `gave up after 6 tries, last 429
- * TooManyRequests: …` (or `503 ServiceUnavailable`, `ECONNRESET`). Neither the path nor the time is in
+ * TooManyRequests: …` (or `503 Service Unavailable`, `ECONNRESET`). Neither the path nor the time is in
  * it, so that the same outage on many objects stays one grouped line of an ApplyError. The error
  * keeps its class and code, so callers still tell an unavailable server from a verdict
  * ({@link isUnavailable}).

@@ -256,7 +256,7 @@ export function pruneRefs(d: PruneDecision, mode: 'plan' | 'deploy'): ObjectRepo
 }
 
 function candidateRef(c: PruneCandidate): string {
-  return `${c.object.kind.toLowerCase()}/${c.object.metadata.name}`;
+  return formatObjectRef({ kind: c.object.kind, name: c.object.metadata.name });
 }
 
 /** One waited object's rollout outcome as a report line. */

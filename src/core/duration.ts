@@ -28,6 +28,11 @@ export function parseDuration(value: string): number {
  */
 export function parseLeaseDuration(value: string): number {
   const ms = parseDuration(value);
+  // leaseDurationSeconds is an int32: a larger value would only fail at the API server.
+  if (ms / 1000 > 2 ** 31 - 1)
+    throw new Error(
+      `invalid Lease duration "${value}": at most ${2 ** 31 - 1}s (a Lease's leaseDurationSeconds is a 32-bit integer)`,
+    );
   if (ms < 1000 || ms % 1000 !== 0)
     throw new Error(`invalid Lease duration "${value}": use whole seconds, at least 1s, e.g. 30s, 2m`);
   return ms / 1000;

@@ -1,4 +1,4 @@
-// This file is over 400 lines because it is the whole decoder (kubectl's YAML 1.1 reading with positions); the reading branch (issue 17) splits it.
+// This file is over 400 lines because it is the whole decoder (kubectl's YAML 1.1 reading with positions).
 import {
   type Document,
   isAlias,

@@ -1,4 +1,4 @@
-// This file is over 400 lines because it is the whole object set (keys, namespaces, labels, duplicates, apply order); the reading branch (issue 17) splits it.
+// This file is over 400 lines because it is the whole object set (keys, namespaces, labels, duplicates, apply order).
 import {
   formatGroupKind,
   type GroupKind,

@@ -92,7 +92,7 @@ export function buildApplication(
   return app;
 }
 
-// over 80 lines because it is one pass over a directory's files and entities; the reading branch (issue 17) splits it.
+// over 80 lines because it is one pass over a directory's files and entities.
 function buildDirectory(
   app: Application,
   dir: DirectoryContent,

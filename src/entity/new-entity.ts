@@ -51,7 +51,7 @@ export function newEntity(
   options: NewEntityOptions,
   issues: IssueList,
 ): Container | undefined;
-// over 80 lines because it is one pass over every kind an entity can be read as; the reading branch (issue 17) splits it.
+// over 80 lines because it is one pass over every kind an entity can be read as.
 export function newEntity(
   type: ControllerKind | 'Pod' | 'Container',
   value: LocatedValue,

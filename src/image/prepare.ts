@@ -124,7 +124,7 @@ function labelsOf(labels: Record<string, string> | null | undefined): Record<str
  * @throws BuildError (the failing step and its output), PushError / RegistryAuthError
  *   ("authentication to <registry> failed"), RegistryError, CredentialError.
  */
-// over 80 lines because it is the image stage's whole sequence (plan, build, push, pin); the buildkit branch (issue 18) rewrites it.
+// over 80 lines because it is the image stage's whole sequence (plan, build, push, pin).
 export async function prepareImages(
   application: Application,
   objects: readonly SourcedObject[],
@@ -229,7 +229,7 @@ export async function prepareImages(
     const name = familiarName(b.repository);
     const tagged = fixedRef(b.repository, tag);
     const host = b.repository.domain;
-    // over 80 lines because it builds, pushes and reports one image in one log group; the buildkit branch (issue 18) rewrites it.
+    // over 80 lines because it builds, pushes and reports one image in one log group.
     const report = await logger.group(`Image ${tagged}`, async (): Promise<ImageReport> => {
       logger.info(
         `context ${b.contextDir}/ (${context.entries.length} entries, ${context.digest}), marked at ${formatSource(b.declaredIn)}`,

@@ -131,7 +131,7 @@ function isBrokenLink(abs: string, entry: Dirent): boolean {
 /** File names that hold configuration by the convention (checked for broken links). */
 const LOOKS_LIKE_CONFIG = /\.(ya?ml|json|ctr)$/;
 
-// over 80 lines because it is one pass over a directory's entries by the convention; the reading branch (issue 17) splits it.
+// over 80 lines because it is one pass over a directory's entries by the convention.
 function readDirectory(
   abs: string,
   rel: string,

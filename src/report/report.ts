@@ -147,7 +147,7 @@ export function formatReportText(report: DeployReport): string {
   for (const r of report.rollout) {
     const mark = r.ready ? 'ready' : 'NOT READY';
     lines.push(
-      `  rollout ${r.kind.toLowerCase()}/${r.name}: ${mark} — ${r.message} (${(r.durationMs / 1000).toFixed(1)}s)`,
+      `  rollout ${formatObjectRef({ kind: r.kind, name: r.name })}: ${mark} — ${r.message} (${(r.durationMs / 1000).toFixed(1)}s)`,
     );
   }
   if (report.url) lines.push(`  url ${report.url}`);

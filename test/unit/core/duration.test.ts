@@ -29,6 +29,17 @@ describe('parseLeaseDuration', () => {
     expect(parseLeaseDuration(input)).toBe(seconds);
   });
 
+  test.each(['3000000000s', '99999999999999999999s'])(
+    "refuses %j: past a Lease's 32-bit leaseDurationSeconds",
+    (input) => {
+      expect(() => parseLeaseDuration(input)).toThrow(/invalid Lease duration .*at most 2147483647s/);
+    },
+  );
+
+  test('takes the largest a Lease holds', () => {
+    expect(parseLeaseDuration('2147483647s')).toBe(2147483647);
+  });
+
   test.each(['500ms', '1.5s', '0s', '0'])('refuses %j: a Lease counts whole seconds ≥ 1', (input) => {
     expect(() => parseLeaseDuration(input)).toThrow(/invalid Lease duration .*whole seconds, at least 1s/);
   });
