@@ -239,7 +239,25 @@ export async function checkFaulted(
     problems.push(
       `exit 0 but the cluster differs from the directory: ${diff.slice(0, 5).join('; ')}${diff.length > 5 ? ` … (${diff.length})` : ''}`,
     );
-  if (!ok) {
+  // Ended by the signal itself before it printed a line: Node was still starting, before spread's
+  // handlers were on, so it could neither apply nor print anything. What is checked then is that it
+  // applied nothing; the message checks below would ask for words it had no chance to write.
+  const unstarted = result.code === null && result.signal !== null && result.output.trim() === '';
+  if (unstarted) {
+    // By the round's mark and uid, not resourceVersion: controllers keep writing status.
+    const changed = [...after].filter(([k, a]) => {
+      const b = before.get(k);
+      return !b || b.uid !== a.uid || b.mark !== a.mark;
+    });
+    if (changed.length > 0)
+      problems.push(
+        `ended by ${result.signal} before printing anything, yet objects changed: ${changed
+          .slice(0, 5)
+          .map(([k]) => k)
+          .join(', ')}`,
+      );
+  }
+  if (!ok && !unstarted) {
     if (input.names && !input.names.test(result.output))
       problems.push(`the failure does not name the fault (${input.names}): ${errorLines(result.output)}`);
     // A signal that came after the last write (during the prune or the recording) ends a deploy that
