@@ -3,6 +3,7 @@
 // (SPREAD_TOXIPROXY_PORT; the proxies take the next two ports), away from the benchmark's 8474.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import toxiproxyClient from 'toxiproxy-node-client';
@@ -56,6 +57,24 @@ async function until<T>(what: string, attempt: () => Promise<T>, tries = 100): P
 }
 
 /**
+ * The first of three free loopback ports from `start` on (the API and the two proxies), in steps of
+ * three: a toxiproxy-server of another test run on the machine would otherwise answer in ours' place.
+ * @throws Error when ten tries find none.
+ */
+async function freePorts(start: number): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (let port = start; port < start + 30; port += 3) {
+    if ((await free(port)) && (await free(port + 1)) && (await free(port + 2))) return port;
+  }
+  throw new Error(`no three free ports from ${start} to ${start + 29} for toxiproxy (SPREAD_TOXIPROXY_PORT)`);
+}
+
+/**
  * Starts toxiproxy-server on 127.0.0.1 with proxies to `apiUpstream` and `registryUpstream`
  * (`host:port`).
  * @throws Error when the binary is missing (run scripts/cluster/build-binaries.sh) or does not start.
@@ -68,6 +87,7 @@ export async function startToxiproxy(
 ): Promise<Toxi> {
   const bin = toxiproxyBinary();
   if (!existsSync(bin)) throw new Error(`${bin} is missing: scripts/cluster/build-binaries.sh builds it`);
+  port = await freePorts(port);
   const child: ChildProcess = spawn(
     bin,
     ['-host', '127.0.0.1', '-port', String(port), '-seed', String(seed)],
