@@ -7,7 +7,6 @@ import {
 } from '../base/settings.js';
 import { parseDuration, parseLeaseDuration } from '../core/duration.js';
 import { parseUrlFrom } from '../report/url.js';
-import { durationArg, leaseDurationArg } from './args.js';
 
 /** A commander argument parser that turns a thrown Error into commander's usage error. */
 const arg =
@@ -50,8 +49,8 @@ const TAKE: Record<
   boolean: undefined,
   'auto-boolean': undefined,
   choice: undefined,
-  duration: { parse: durationArg, value: parseDuration },
-  'lease-duration': { parse: leaseDurationArg, value: parseLeaseDuration },
+  duration: { parse: arg(parseDuration), value: parseDuration },
+  'lease-duration': { parse: arg(parseLeaseDuration), value: parseLeaseDuration },
   count: { parse: arg(positiveInt), value: Number },
   namespace: undefined,
   registry: undefined,
