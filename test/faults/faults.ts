@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
+import { sleep } from '../../src/base/poll.js';
 import { applySetFor } from '../../src/engine/inventory/applyset.js';
 import { clusterDir } from '../integration/env.js';
 import { kubectl, ROOT, uniqueName, writeDir } from '../integration/helpers.js';
@@ -69,7 +70,6 @@ export interface FaultClass {
   inject(ctx: FaultContext): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const restartScript = path.join(ROOT, 'scripts/cluster/restart.sh');
 
 /** scripts/cluster/restart.sh COMPONENT DOWN on the cluster of this run (SPREAD_CLUSTER_DIR). */

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import toxiproxyClient from 'toxiproxy-node-client';
+import { sleep } from '../../src/base/poll.js';
 
 const { Toxiproxy } = toxiproxyClient;
 type ToxiproxyApi = InstanceType<typeof Toxiproxy>;
@@ -50,7 +51,7 @@ async function until<T>(what: string, attempt: () => Promise<T>, tries = 100): P
       return await attempt();
     } catch (error) {
       last = error;
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
   }
   throw new Error(`${what}: ${(last as Error)?.message ?? last}`);
