@@ -71,8 +71,16 @@ function generated(file, start, end, block, what) {
     throw new Error(`${file}: cannot find ${JSON.stringify(start)} … ${JSON.stringify(end)}`);
   const next = text.slice(0, i + start.length) + block + text.slice(j);
   if (next === text) return;
-  if (check) problems.push(`${file}: ${what} is not what the settings table gives: run npm run readme`);
-  else writeFileSync(full, next);
+  if (!check) return writeFileSync(full, next);
+  // The first line that differs names the setting (its key or text is on it).
+  const have = text.slice(i + start.length, j).split('\n');
+  const want = block.split('\n');
+  const n = want.findIndex((line, k) => line !== have[k]);
+  const at = n < 0 ? have.length : n;
+  const line = text.slice(0, i + start.length).split('\n').length + at;
+  problems.push(
+    `${file}:${line}: ${what} is not what the settings table gives (the table has ${JSON.stringify((want[at] ?? '').trim())}, the file ${JSON.stringify((have[at] ?? '').trim())}): run npm run readme`,
+  );
 }
 
 // ---- action.yml ----------------------------------------------------------------------------------
