@@ -6,4 +6,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a as e,b as r,c as a,d as o}from"../chunk-XJRRWIGO.js";import"../chunk-AMFKOMWY.js";e();r();a();var{runCli:i}=await o(()=>import("../spread.js"));process.exitCode=await i(process.argv);
+import{a as e,b as r,c as a,d as o}from"../chunk-XJRRWIGO.js";import"../chunk-UGA2VPD4.js";e();r();a();var{runCli:i}=await o(()=>import("../spread.js"));process.exitCode=await i(process.argv);
