@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -153,13 +154,17 @@ export function metadataDigest(text: string): string | undefined {
   return typeof digest === 'string' ? digest : undefined;
 }
 
-/** Runs the docker CLI with `args`; resolves with its exit code, passing each output line to `onLine`. */
+/**
+ * Runs the docker CLI with `args`; resolves with its exit code, passing each output line to `onLine`.
+ * `stdin`, when given, is piped in once it resolves; resolving with undefined ends the child instead
+ * (SIGTERM and the end of its input), before it had any input.
+ */
 function run(
   runner: BuildxRunner,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   onLine: (line: string) => void,
-  stdin?: Readable,
+  stdin?: Promise<Readable | undefined>,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(runner.docker ?? 'docker', args, {
@@ -183,15 +188,22 @@ function run(
       if (rest) onLine(rest);
       resolve(code ?? 1);
     });
-    if (stdin && child.stdin) {
+    child.stdin?.on('error', () => {});
+    void stdin?.then((input) => {
+      if (!input || !child.stdin) {
+        // buildx cancels on SIGTERM but then waits for its context: the end of its input lets it exit.
+        child.kill('SIGTERM');
+        child.stdin?.end();
+        return;
+      }
       // A child that ends (or never starts) before reading the whole context closes the pipe: that is
       // its exit code's to report. Any other failure of the context stream (a file unreadable while
       // packing) fails the build.
-      pipeline(stdin, child.stdin).catch((e: NodeJS.ErrnoException) => {
+      pipeline(input, child.stdin).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'EPIPE' && e.code !== 'PREMATURE_CLOSE' && e.code !== 'ERR_STREAM_PREMATURE_CLOSE')
           reject(e);
       });
-    }
+    });
   });
 }
 
@@ -241,59 +253,108 @@ export async function checkBuildx(runner: BuildxRunner): Promise<string> {
   return /^Driver:\s*(\S+)/m.exec(inspect.text)?.[1] ?? 'unknown';
 }
 
+/** A `docker buildx build` started before its context is known (see {@link startBuildx}). */
+export interface StartedBuild {
+  /**
+   * Sends the context (a tar) and waits for the build: resolves with the image (or manifest list)
+   * digest of `--metadata-file`'s `containerimage.digest`.
+   *
+   * @throws BuildError naming the failing step, with the last output lines; a `# syntax=` frontend
+   *   that cannot be pulled is named as such. BuildxMissingError when buildx or its builder is missing.
+   */
+  send(context: Readable): Promise<string | undefined>;
+  /** Ends buildx before it had a context: nothing is built or pushed, and nothing it printed is logged. */
+  cancel(): Promise<void>;
+}
+
 /**
- * Builds with `docker buildx build`, the context given as a tar on standard input, logging every
- * line of buildx's plain progress (each step, each layer pulled and pushed) with `logger.info` as it
- * comes. Secret values go to buildx in its environment only, and any line holding one is dropped.
- * Resolves with the image (or manifest list) digest of `--metadata-file`'s `containerimage.digest`.
- *
- * @throws BuildError naming the failing step, with the last output lines; a `# syntax=` frontend that
- *   cannot be pulled is named as such.
+ * Starts `docker buildx build` with the context to come as a tar on standard input, so the docker CLI
+ * and buildx start (about a third of a second) while the caller still decides whether to build, and
+ * logs every line of buildx's plain progress (each step, each layer pulled and pushed) with
+ * `logger.info` as it comes once the context is sent. Secret values go to buildx in its environment
+ * only, and any line holding one is dropped. buildx's provenance of the metadata file is off
+ * (BUILDX_METADATA_PROVENANCE=disabled, unless the environment sets it): spread reads only the digest.
  */
-export async function buildxBuild(
+export function startBuildx(
+  runner: BuildxRunner,
+  build: BuildxBuild,
+  dockerfileText: string,
+  logger: Logger,
+): StartedBuild {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'spread-buildx-'));
+  const metadata = path.join(dir, 'metadata.json');
+  const env: NodeJS.ProcessEnv = { BUILDX_METADATA_PROVENANCE: 'disabled', ...(runner.env ?? process.env) };
+  build.secrets?.forEach((s, i) => {
+    env[secretEnv(i)] = s.value;
+  });
+  const values = (build.secrets ?? []).map((s) => s.value).filter((v) => v.length > 0);
+  // Steps by their number (`#7`), to name the one whose `#7 ERROR:` line fails the build.
+  const steps = new Map<string, string>();
+  let step: string | undefined;
+  const output: string[] = [];
+  // Lines before the context is sent are held back: a cancelled build logs nothing.
+  let held: string[] | undefined = [];
+  let give: (context: Readable | undefined) => void = () => {};
+  const context = new Promise<Readable | undefined>((resolve) => {
+    give = resolve;
+  });
+  const exit = run(
+    runner,
+    buildxArgs(build, metadata, runner.builder),
+    env,
+    (raw) => {
+      const line = values.some((v) => raw.includes(v)) ? '(a line holding a build secret, not shown)' : raw;
+      if (line.trim() === '') return;
+      const header = STEP.exec(line);
+      if (header) steps.set(header[1]!, header[2]!);
+      const failed = /^#(\d+) ERROR:/.exec(line);
+      if (failed && steps.has(failed[1]!)) step ??= steps.get(failed[1]!);
+      // A step's own output comes as `#7 0.053 text`: kept as `text`.
+      output.push(line.replace(/^#\d+ \d+\.\d+ /, ''));
+      if (held) held.push(line);
+      else logger.info(line);
+    },
+    context,
+  );
+  // Its failure (no docker command) is send's to report; until then it is not unhandled.
+  exit.catch(() => undefined);
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  return {
+    async send(tar) {
+      for (const line of held ?? []) logger.info(line);
+      held = undefined;
+      give(tar);
+      try {
+        const code = await exit;
+        if (code !== 0) {
+          // Nothing was built: buildx or its builder may be missing, which checkBuildx names.
+          if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) await checkBuildx(runner);
+          throw new BuildError(build.tags[0] ?? 'image', failureDetail(output, dockerfileText), step, output);
+        }
+        const text = await readFile(metadata, 'utf8').catch(() => undefined);
+        return text === undefined ? undefined : metadataDigest(text);
+      } finally {
+        await cleanup();
+      }
+    },
+    async cancel() {
+      give(undefined);
+      await exit.catch(() => undefined);
+      await cleanup();
+    },
+  };
+}
+
+/**
+ * Builds with `docker buildx build`, the context given as a tar on standard input: {@link startBuildx}
+ * and its `send` at once.
+ */
+export function buildxBuild(
   runner: BuildxRunner,
   build: BuildxBuild,
   context: Readable,
   dockerfileText: string,
   logger: Logger,
 ): Promise<string | undefined> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'spread-buildx-'));
-  try {
-    const metadata = path.join(dir, 'metadata.json');
-    const env: NodeJS.ProcessEnv = { ...(runner.env ?? process.env) };
-    build.secrets?.forEach((s, i) => {
-      env[secretEnv(i)] = s.value;
-    });
-    const values = (build.secrets ?? []).map((s) => s.value).filter((v) => v.length > 0);
-    // Steps by their number (`#7`), to name the one whose `#7 ERROR:` line fails the build.
-    const steps = new Map<string, string>();
-    let step: string | undefined;
-    const output: string[] = [];
-    const code = await run(
-      runner,
-      buildxArgs(build, metadata, runner.builder),
-      env,
-      (raw) => {
-        const line = values.some((v) => raw.includes(v)) ? '(a line holding a build secret, not shown)' : raw;
-        if (line.trim() === '') return;
-        const header = STEP.exec(line);
-        if (header) steps.set(header[1]!, header[2]!);
-        const failed = /^#(\d+) ERROR:/.exec(line);
-        if (failed && steps.has(failed[1]!)) step ??= steps.get(failed[1]!);
-        // A step's own output comes as `#7 0.053 text`: kept as `text`.
-        output.push(line.replace(/^#\d+ \d+\.\d+ /, ''));
-        logger.info(line);
-      },
-      context,
-    );
-    if (code !== 0) {
-      // Nothing was built: buildx or its builder may be missing, which checkBuildx names.
-      if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) await checkBuildx(runner);
-      throw new BuildError(build.tags[0] ?? 'image', failureDetail(output, dockerfileText), step, output);
-    }
-    const text = await readFile(metadata, 'utf8').catch(() => undefined);
-    return text === undefined ? undefined : metadataDigest(text);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return startBuildx(runner, build, dockerfileText, logger).send(context);
 }

@@ -6,7 +6,7 @@ import type { Logger } from '../base/logger.js';
 import { familiarName, type ImageReference, isValidTag } from '../base/reference.js';
 import { formatSource, InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Application } from '../entity/entity.js';
-import { buildxBuild, engineImage } from './buildx.js';
+import { engineImage, type StartedBuild, startBuildx } from './buildx.js';
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
 import { PushError } from './docker.js';
 import type { ImageOptions } from './options.js';
@@ -184,7 +184,36 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
     built,
     pushed,
   });
-  const { options } = run;
+  // buildx starts while the registry and the engine are asked whether the build is needed at all,
+  // and is ended unbuilt when it is not.
+  const started = run.build && !run.options.plan ? await startOne(run, job) : undefined;
+  let outcome: ImageReport | undefined;
+  try {
+    outcome = await notBuilt(run, job, done);
+  } finally {
+    if (outcome || !started) await started?.cancel();
+  }
+  if (outcome) return outcome;
+  const digest = await started!.send(packContext(context));
+  logger.info(`built ${tagged}${digest ? ` (${digest})` : ''}`);
+  if (!run.push) return done(undefined, true, false);
+  await confirmPush(run, job, digest);
+  logger.info(`pushed ${fixedRef(b.repository, tag, digest)}`);
+  return done(digest, true, true);
+}
+
+/**
+ * The report of an image that is not built: unchanged in the registry (or, push off, in the engine),
+ * a plan, or building off. Undefined when it is to be built.
+ */
+async function notBuilt(
+  run: Run,
+  job: Job,
+  done: (digest: string | undefined, built: boolean, pushed: boolean) => ImageReport,
+): Promise<ImageReport | undefined> {
+  const { options, logger } = run;
+  const { b, context, tag } = job;
+  const tagged = fixedRef(b.repository, tag);
   const lookup = run.push || !run.build || options.plan ? await lookUp(run, job) : { lookedUp: false };
   if (lookup.same) return done(lookup.same, false, false);
   if (options.plan) {
@@ -214,11 +243,7 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
       return done(undefined, false, false);
     }
   }
-  const digest = await buildOne(run, job);
-  if (!run.push) return done(undefined, true, false);
-  await confirmPush(run, job, digest);
-  logger.info(`pushed ${fixedRef(b.repository, tag, digest)}`);
-  return done(digest, true, true);
+  return undefined;
 }
 
 /** The registry's answer for this tag: the digest if built from the same context, else what it holds. */
@@ -252,14 +277,14 @@ async function localImage(run: Run, tagged: string, contextDigest: string): Prom
   return local?.labels[CONTEXT_DIGEST_LABEL] === contextDigest ? local.id : undefined;
 }
 
-async function buildOne(run: Run, { b, context, tag }: Job): Promise<string | undefined> {
+/** Starts buildx for one image (see startBuildx); the context is sent once the build is needed. */
+async function startOne(run: Run, { b, context, tag }: Job): Promise<StartedBuild> {
   const { options } = run;
-  const tagged = fixedRef(b.repository, tag);
   const dockerfileText = await readFile(path.join(context.dir, context.dockerfile), 'utf8');
-  const digest = await buildxBuild(
+  return startBuildx(
     await run.buildx(),
     {
-      tags: [tagged],
+      tags: [fixedRef(b.repository, tag)],
       dockerfile: context.dockerfile,
       buildArgs: options.buildArgs,
       target: options.target,
@@ -272,12 +297,9 @@ async function buildOne(run: Run, { b, context, tag }: Job): Promise<string | un
       cacheFor: familiarName(b.repository),
       output: run.push ? 'push' : 'load',
     },
-    packContext(context),
     dockerfileText,
     run.logger,
   );
-  run.logger.info(`built ${tagged}${digest ? ` (${digest})` : ''}`);
-  return digest;
 }
 
 /** The registry holds the tag at the digest buildx reported. */

@@ -190,6 +190,9 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         'lock-lease-duration': '40s',
         tag: 'v1.2.3',
         'build-args': 'GREETING=hello world\nSECRET_TOKEN=s3cr3t-build-value\n',
+        cache: 'registry',
+        platforms: 'linux/amd64',
+        'build-secrets': 'project=CI_PROJECT_NAME\n',
         'url-from': 'service/mattermost',
       })),
       {
@@ -378,18 +381,18 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       expect(out.dotenv().SPREAD_ERROR).toMatch(/^\S[^\n]* rc\.yaml:6: YAML: Flow sequence/);
     });
 
-    test('the inputs prune-crds, force-conflicts, replace, adopt, rollback-on-failure, lock-timeout, lock-lease-duration, tag, build-args and url-from reach the CLI; build argument values stay out of the log', async () => {
+    test('the inputs prune-crds, force-conflicts, replace, adopt, rollback-on-failure, lock-timeout, lock-lease-duration, tag, cache, platforms, build-secrets, build-args and url-from reach the CLI; build argument values stay out of the log', async () => {
       const deploy = await gcl('all-inputs-deploy');
       expect(deploy.code, deploy.log).toBe(0);
       const command = (log: string) =>
         log.split('\n').find((l) => / > spread (deploy|plan) app /.test(l)) ?? '';
       expect(command(deploy.log)).toContain(
-        `spread deploy app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --no-wait --timeout 5m --lock-timeout 45s --lock-lease-duration 40s --rollback-on-failure --url-from service/mattermost --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
+        `spread deploy app spread-local --namespace ${ns} --tag v1.2.3 --cache registry --platform linux/amd64 --secret id=project,env=CI_PROJECT_NAME --prune-crds --adopt --force-conflicts --replace --no-wait --timeout 5m --lock-timeout 45s --lock-lease-duration 40s --rollback-on-failure --url-from service/mattermost --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
       );
       const plan = await gcl('all-inputs-plan');
       expect(plan.code, plan.log).toBe(0);
       expect(command(plan.log)).toContain(
-        `spread plan app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
+        `spread plan app spread-local --namespace ${ns} --tag v1.2.3 --cache registry --platform linux/amd64 --secret id=project,env=CI_PROJECT_NAME --prune-crds --adopt --force-conflicts --replace --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
       );
       for (const log of [deploy.log, plan.log]) expect(log).not.toMatch(/s3cr3t-build-value|hello world/);
       const bad = await gcl('bad-build-args');
