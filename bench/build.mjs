@@ -163,7 +163,23 @@ registry whether the tag is already built from it; the build itself is one build
 }
 
 /** What the runs of this session showed beyond the table (kept when the section is rewritten). */
-const NOTES = `Notes: see "Where spread's extra time went" below the table in the session's report.`;
+const NOTES = `Notes (issue 18, 2026-12-01; the machine's 2 CPUs shared with two other sessions' tests, so
+single runs vary by up to 2 ×, buildx's own from 0.57 to 1.65 s over the two benchmarks):
+- Where spread's extra time went, from a traced rebuild (timestamps of its \`-v\` log lines): ~0.25 s
+  of Node start-up and bundle loading before the first line; ~0.23 s asking the registry whether it
+  holds the tag (credentials, Node's first fetch); ~0.3 s for the docker CLI and buildx to start,
+  strictly after that; in one trace ~0.2 s after the build before buildx's \`resolving provenance for metadata file\`.
+  Not causes: the context digest (~10 ms here), the tar context on standard input (buildx alone with
+  a tar or the directory: no measurable difference over 3 runs each), a second buildx call (none is
+  made: no \`buildx version\`/\`inspect --bootstrap\` before building), the push confirmation (~15 ms,
+  one manifest request).
+- Removed: buildx now starts right after the context is read, its input held back while the registry
+  is asked (an image found unchanged ends it unbuilt), and BUILDX_METADATA_PROVENANCE=disabled drops
+  the provenance step. What remains is Node's start-up and the bundle (~0.15–0.3 s), which
+  \`docker buildx build\` does not pay; the BuildKit work is the same.
+- Before those two changes, the same 5-run benchmark gave 1.40 × (medians 1786 / 1272 ms; per run
+  1.06–2.29 ×).
+- Not measured here: the \`gha\` backend against GitHub's service (the local stand-in serves the tests).`;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--runs');
