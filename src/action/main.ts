@@ -220,6 +220,7 @@ async function runDelete(
     ...(context ? { context } : {}),
     ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
     lockTimeoutMs: inputs.lockTimeoutMs,
+    lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
     pruneCrds: inputs.pruneCrds,
     holder: defaultHolder(runLinks(runner).runUrl),
     logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),

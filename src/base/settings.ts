@@ -571,7 +571,7 @@ export const SETTINGS = [
   {
     key: 'lock-lease-duration',
     type: 'lease-duration',
-    modes: ['deploy'],
+    modes: ['deploy', 'rollback', 'delete'],
     description:
       "How long the deploy's lock (the Lease `spread.<name>`, renewed every third of it) outlives its last renewal: when a deploy crashes or its runner is killed, the next deploy takes the lock over after this, as a duration in whole seconds. Example: `2m`.",
     action: { default: '30s', field: 'lockLeaseDurationSeconds' },

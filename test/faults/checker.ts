@@ -158,7 +158,7 @@ export async function historyProblems(
   namespace: string,
   deployment: string,
   live: Map<string, LiveObject>,
-  expectCount: number | undefined,
+  expected: Round | undefined,
 ): Promise<string[]> {
   const set = applySetFor(deployment, namespace);
   const problems: string[] = [];
@@ -196,13 +196,22 @@ export async function historyProblems(
     );
   if (numbers.some((n) => n > current))
     problems.push(`a revision above the parent's current one (${current}) exists: ${numbers.join(', ')}`);
-  if (expectCount !== undefined) {
+  if (expected !== undefined) {
     const record = revisions.find((s) => Number(s.metadata.labels?.[HISTORY.revision]) === current);
     if (record) {
       const objects = decodeObjects(record.data?.objects ?? '');
-      if (objects.length !== expectCount)
+      if (objects.length !== expected.objects.length)
         problems.push(
-          `revision ${current} records ${objects.length} objects, the directory has ${expectCount}`,
+          `revision ${current} records ${objects.length} objects, the directory has ${expected.objects.length}`,
+        );
+      // The current revision holds what the cluster now holds: the directory's marks, not an older round's.
+      const marks = new Map(
+        objects.map((o) => [`${o.kind}/${o.metadata.name}`, o.metadata.annotations?.[MARK]]),
+      );
+      const stale = expected.objects.filter((o) => marks.has(key(o)) && marks.get(key(o)) !== o.mark);
+      if (stale.length > 0)
+        problems.push(
+          `revision ${current} records ${stale.length} object(s) as an earlier round had them, e.g. ${key(stale[0]!)} at v${marks.get(key(stale[0]!))}, the directory has v${stale[0]!.mark}`,
         );
     }
   }

@@ -650,12 +650,7 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
         );
       if (converged && !reported) problems.push('the rerun printed no JSON report');
       problems.push(
-        ...(await historyProblems(
-          env.namespace,
-          'faults',
-          rerunLive,
-          converged ? thisRound.objects.length : undefined,
-        )),
+        ...(await historyProblems(env.namespace, 'faults', rerunLive, converged ? thisRound : undefined)),
       );
       const touched = touchedSentinel(sentinel, rerunLive);
       if (touched.length > 0 && !finding.problems.some((p) => p.includes('another deployment')))
