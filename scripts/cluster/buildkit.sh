@@ -31,6 +31,11 @@ cat >"$BUILDKIT_DIR/buildkitd.toml.new" <<EOT
   http = true
   insecure = true
 EOT
+# The fault tests' Toxiproxy in front of the registry (test/faults/toxiproxy.ts: the third of three
+# ports from SPREAD_TOXIPROXY_PORT, in steps of 3 while taken) is the same plain-HTTP registry.
+for ((p = ${SPREAD_TOXIPROXY_PORT:-18474} + 2; p < ${SPREAD_TOXIPROXY_PORT:-18474} + 32; p += 3)); do
+  printf '[registry."127.0.0.1:%s"]\n  http = true\n  insecure = true\n' "$p" >>"$BUILDKIT_DIR/buildkitd.toml.new"
+done
 if cmp -s "$BUILDKIT_DIR/buildkitd.toml.new" "$BUILDKIT_DIR/buildkitd.toml"; then
   rm -f "$BUILDKIT_DIR/buildkitd.toml.new"
 else

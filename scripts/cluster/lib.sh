@@ -158,7 +158,8 @@ stop_component() {
     return 0
   fi
   log "stopping $name (pid $pid)"
-  kill -TERM "$pid" 2>/dev/null || true
+  # SPREAD_STOP_SIGNAL=KILL (restart.sh's third argument): a crash rather than a graceful stop.
+  kill -"${SPREAD_STOP_SIGNAL:-TERM}" "$pid" 2>/dev/null || true
   # dockerd may need ~15 s to stop its containerd; the others stop in well under a second.
   for ((i = 0; i < 300; i++)); do
     proc_alive "$pid" || break
