@@ -52,6 +52,8 @@ export const HISTORY = {
   /** {@link RevisionStatus} of the revision; absent on revisions recorded before it existed (deployed). */
   status: 'spread.rsprd.com/status',
   objectCount: 'spread.rsprd.com/object-count',
+  /** Digest of the parent's fingerprints when the revision was recorded (fingerprintsDigest). */
+  appliedState: 'spread.rsprd.com/applied-state',
   /** Field manager of the parent's current-revision annotation: a manager of its own, so that the
    * parent's own apply (manager `spread`, which does not list it) does not remove it. */
   fieldManager: 'spread-history',

@@ -64,6 +64,8 @@ export interface ConvergeOptions {
 /** What {@link converge} did: what it applied, and what prune deleted and kept. */
 export interface Converged extends PruneDecision {
   readonly applied: AppliedObject[];
+  /** The fingerprints the parent holds after the converge (see objectFingerprint). */
+  readonly fingerprints: readonly string[];
 }
 
 /**
@@ -134,7 +136,13 @@ export async function converge(
     logger.debug(`${applied.length} objects: more than ${MAX_FINGERPRINTS}, so no fingerprints are recorded`);
   if (!options.prune) {
     if (prints) await write(parentObject(set, unionGks, unionNss, prints));
-    return { applied, pruned: [], kept: [], notes: new Map() };
+    return {
+      applied,
+      pruned: [],
+      kept: [],
+      notes: new Map(),
+      fingerprints: prints ?? [...(options.keepFingerprints ?? [])],
+    };
   }
   options.lock?.assertHeld();
   const { pruned, kept, notes } = await logger.group('Prune', () =>
@@ -150,7 +158,7 @@ export async function converge(
       prints,
     ),
   );
-  return { applied, pruned, kept, notes };
+  return { applied, pruned, kept, notes, fingerprints: prints ?? [] };
 }
 
 /**

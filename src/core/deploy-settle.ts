@@ -10,7 +10,9 @@ import {
   readRevision,
   recordRevision,
   recordRollback,
+  writeAppliedState,
 } from '../engine/inventory/history.js';
+import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import { countActions, type DeployReport, type ObjectReport } from '../report/report.js';
 import { applicationUrl, urlKindOf } from '../report/url.js';
@@ -49,10 +51,18 @@ export async function settleStep(
   const current = unchanged
     ? await (applied.revisionBeforeRead ?? readRevision(client, step.set, revisionBefore!))
     : undefined;
-  const revision =
-    current && current.status !== 'failed' && sameObjectSet(current.objects, objects)
-      ? { revision: revisionBefore }
-      : await record(client, step.set, objects, options);
+  const state = appliedState(converged);
+  const keep = current && current.status !== 'failed' && sameObjectSet(current.objects, objects);
+  // The same objects, fingerprinted anew (a dry run found one unchanged whose recorded fingerprint no
+  // longer matched, e.g. a scaled Deployment): the revision notes it, or a rollback would take the
+  // parent's new fingerprints for an unrecorded deploy.
+  if (keep && current.appliedState && state !== current.appliedState)
+    await writeAppliedState(client, step.set, current.revision, state).catch((error: unknown) =>
+      options.logger.warn(`could not note the revision's applied state: ${(error as Error).message}`),
+    );
+  const revision = keep
+    ? { revision: revisionBefore }
+    : await record(client, step.set, objects, options, { appliedState: state });
   const url = await findUrl(client, converged, options);
   return {
     ...base,
@@ -63,6 +73,11 @@ export async function settleStep(
     rollout: rollout.map(rolloutRef),
     durationMs: Date.now() - ctx.started,
   };
+}
+
+/** What a revision records of the parent the converge left: its fingerprints' digest. */
+function appliedState(converged: Converged): string | undefined {
+  return fingerprintsDigest(converged.fingerprints);
 }
 
 /** Whether a revision's objects are those of the directory (as recorded: in any order). */
@@ -108,6 +123,7 @@ async function failedRollout(
     : await record(client, step.set, objects, options, {
         status: 'failed',
         description: failureDescription(error),
+        appliedState: appliedState(applied.converged),
       });
   const failed: DeployReport = {
     ...base,
@@ -299,7 +315,7 @@ async function record(
   set: ReturnType<typeof applySetFor>,
   objects: readonly SourcedObject[],
   options: DeployOptions,
-  outcome: { status?: RevisionStatus; description?: string } = {},
+  outcome: { status?: RevisionStatus; description?: string; appliedState?: string | undefined } = {},
 ): Promise<{ revision?: number }> {
   try {
     const r = await recordRevision(
@@ -309,7 +325,9 @@ async function record(
         objects: objects.map((o) => o.object),
         ...(options.commit ? { commit: options.commit } : {}),
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-        ...outcome,
+        ...(outcome.status ? { status: outcome.status } : {}),
+        ...(outcome.description ? { description: outcome.description } : {}),
+        ...(outcome.appliedState ? { appliedState: outcome.appliedState } : {}),
       },
       { keep: options.historyLimit ?? 10 },
     );

@@ -19,8 +19,10 @@ import {
   type RevisionSummary,
   readRevision,
   recordRollback,
+  revisionOfParent,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
+import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
 import type { DeployReport } from '../report/report.js';
 import { rolloutRef } from './converge.js';
@@ -149,7 +151,7 @@ export async function rollback(
     const set = applySetFor(name, namespace);
     const lock = await lockFor(client, set, options);
     try {
-      const target = revision ?? (await previousRevision(client, set));
+      const target = revision ?? (await previousRevision(client, set, logger));
       const stored = await readRevision(client, set, target);
       if (!stored) throw new NotFoundError(`deployment ${name} in ${namespace} has no revision ${target}`);
       logger.info(
@@ -350,10 +352,23 @@ export async function lockFor(
   });
 }
 
-/** The newest revision before the current one whose rollout did not fail (Helm's last successful release). */
-async function previousRevision(client: KubeClient, set: ApplySet): Promise<number> {
-  const revisions = await listRevisions(client, set);
-  const current = (await currentRevision(client, set)) ?? Math.max(0, ...revisions.map((r) => r.revision));
+/**
+ * The newest revision before the current one whose rollout did not fail (Helm's last successful
+ * release) — or the current one itself when a deploy after it was applied but never recorded (killed,
+ * or interrupted during its rollout wait): the parent's fingerprints then differ from those the
+ * current revision recorded, and "the previous deploy" is the current revision.
+ */
+async function previousRevision(client: KubeClient, set: ApplySet, logger: Logger): Promise<number> {
+  const [revisions, parent] = await Promise.all([listRevisions(client, set), readParent(client, set)]);
+  const current = revisionOfParent(parent.object) ?? Math.max(0, ...revisions.map((r) => r.revision));
+  const recorded = revisions.find((r) => r.revision === current)?.appliedState;
+  const now = fingerprintsDigest(parent.fingerprints);
+  if (recorded && now && recorded !== now) {
+    logger.info(
+      `the cluster holds a deploy of ${set.name} after revision ${current} that was not recorded (it was interrupted or killed after its apply): going back to revision ${current}`,
+    );
+    return current;
+  }
   const before = lastGoodRevision(revisions, current);
   if (before === undefined) {
     const failed = revisions.some((r) => r.revision < current && r.status === 'failed');

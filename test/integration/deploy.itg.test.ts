@@ -377,6 +377,116 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
     },
   );
 
+  test('after a deploy interrupted during its wait, `spread rollback` undoes that deploy, not the one before it', async () => {
+    const ns = uniqueName('itg-interrupt-rollback');
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
+      mkdirSync(path.join(dir, '.k2e'));
+      const cm = (v: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`;
+      const deployArgs = ['deploy', dir, 'spread-local', '-n', ns, '--name', 'back'];
+      for (const v of ['1', '2']) {
+        writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm(v));
+        expect((await runNode('dist/cli/index.js', deployArgs)).code).toBe(0);
+      }
+      // The third deploy: applied, then stopped while it waits for a LoadBalancer address that never comes.
+      writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm('3'));
+      writeFileSync(
+        path.join(dir, '.k2e/lb.yaml'),
+        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
+      );
+      const child = spawn(path.join(ROOT, 'dist/cli/index.js'), [...deployArgs, '--wait-load-balancer'], {
+        cwd: ROOT,
+        env: process.env,
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      const started = Date.now();
+      while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      const value = async () =>
+        (
+          await kubectl([
+            '--context',
+            'spread-local',
+            '-n',
+            ns,
+            'get',
+            'cm',
+            'cfg',
+            '-o',
+            'jsonpath={.data.v}',
+          ])
+        ).stdout;
+      expect(await value()).toBe('3');
+      const back = await runNode('dist/cli/index.js', [
+        'rollback',
+        'back',
+        'spread-local',
+        '-n',
+        ns,
+        '--no-wait',
+      ]);
+      expect(back.code, back.stderr).toBe(0);
+      expect(back.stderr).toMatch(/after revision 2 that was not recorded .*going back to revision 2/);
+      expect(back.stdout).toMatch(/Rolled back to revision 2 \(now revision 3\)/);
+      expect(await value()).toBe('2');
+      const lb = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'service', 'lb'], {
+        allowFail: true,
+      });
+      expect(lb.code).not.toBe(0);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
+  test('a no-op deploy after another manager scaled a Deployment keeps `spread rollback` going to the revision before', async () => {
+    const ns = uniqueName('itg-noop-rollback');
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'spread-noop-'));
+      mkdirSync(path.join(dir, '.k2e'));
+      writeFileSync(
+        path.join(dir, '.k2e/web.yaml'),
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: "localhost/none:1"}]}\n',
+      );
+      const deployArgs = ['deploy', dir, 'spread-local', '-n', ns, '--name', 'noop', '--no-wait'];
+      for (const v of ['1', '2']) {
+        writeFileSync(
+          path.join(dir, '.k2e/cm.yaml'),
+          `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`,
+        );
+        expect((await runNode('dist/cli/index.js', deployArgs)).code).toBe(0);
+      }
+      // A new generation by another manager: the recorded fingerprint no longer matches, the dry run
+      // finds the Deployment unchanged, and the parent gets its new fingerprint.
+      await kubectl(['--context', 'spread-local', '-n', ns, 'scale', 'deployment', 'web', '--replicas', '2']);
+      const noop = await runNode('dist/cli/index.js', [...deployArgs, '--output', 'json']);
+      expect(noop.code).toBe(0);
+      expect(JSON.parse(noop.stdout).revision).toBe(2);
+      const back = await runNode('dist/cli/index.js', [
+        'rollback',
+        'noop',
+        'spread-local',
+        '-n',
+        ns,
+        '--no-wait',
+      ]);
+      expect(back.code, back.stderr).toBe(0);
+      expect(back.stderr).not.toMatch(/not recorded/);
+      expect(back.stdout).toMatch(/Rolled back to revision 1 \(now revision 3\)/);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
+
   test('a deploy interrupted during its wait is recorded as a revision by the next deploy, which changes nothing', async () => {
     const ns = uniqueName('itg-interrupt-record');
     await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);

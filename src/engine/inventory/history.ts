@@ -39,6 +39,8 @@ export interface RevisionSummary {
   readonly status: RevisionStatus;
   readonly images: readonly RevisionImage[];
   readonly objectCount: number;
+  /** Digest of the parent's fingerprints when it was recorded; absent when it had none. */
+  readonly appliedState?: string;
   /** The revision Secret's name, `spread.<deployment>.v<N>`. */
   readonly secretName: string;
 }
@@ -60,6 +62,8 @@ export interface RevisionInput {
   readonly images?: readonly RevisionImage[];
   /** Default: now. */
   readonly time?: Date;
+  /** The parent's fingerprints digest once this state was applied (fingerprintsDigest). */
+  readonly appliedState?: string;
 }
 
 /** The object set as stored: JSON, gzip, base64 (a Secret's `data` value holds the gzip bytes). */
@@ -106,6 +110,7 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
   if (input.commit) annotations[HISTORY.commit] = input.commit;
   if (input.runUrl) annotations[HISTORY.runUrl] = input.runUrl;
   if (input.description) annotations[HISTORY.description] = input.description;
+  if (input.appliedState) annotations[HISTORY.appliedState] = input.appliedState;
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -147,6 +152,7 @@ export function parseRevisionSecret(secret: KubeObject, withObjects = false): Re
     status: a[HISTORY.status] === 'failed' ? 'failed' : 'deployed',
     images,
     objectCount: Number(a[HISTORY.objectCount] ?? 0),
+    ...(a[HISTORY.appliedState] ? { appliedState: a[HISTORY.appliedState] } : {}),
     secretName: secret.metadata.name ?? '',
   };
   if (!withObjects) return summary;
@@ -250,6 +256,27 @@ export async function writeCurrentRevision(
     path: `${secretsPath(set.namespace)}/${encodeURIComponent(set.parentName)}`,
     query: { fieldManager: HISTORY.fieldManager },
     body: { metadata: { annotations: { [HISTORY.revision]: String(revision) } } },
+    contentType: 'application/merge-patch+json',
+  });
+}
+
+/**
+ * Sets (or, with `undefined`, removes) a revision's applied-state annotation ({@link HISTORY}.appliedState)
+ * with a JSON merge patch under field manager `spread-history`.
+ *
+ * @throws KubeApiError 404 when the revision does not exist.
+ */
+export async function writeAppliedState(
+  client: KubeClient,
+  set: ApplySet,
+  revision: number,
+  digest: string | undefined,
+): Promise<void> {
+  await client.request({
+    method: 'PATCH',
+    path: `${secretsPath(set.namespace)}/${encodeURIComponent(revisionSecretName(set.name, revision))}`,
+    query: { fieldManager: HISTORY.fieldManager },
+    body: { metadata: { annotations: { [HISTORY.appliedState]: digest ?? null } } },
     contentType: 'application/merge-patch+json',
   });
 }

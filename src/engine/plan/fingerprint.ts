@@ -81,6 +81,18 @@ export function encodeFingerprints(fingerprints: Iterable<string>): string {
   return Buffer.from([...new Set(fingerprints)].sort().join('\n'), 'utf8').toString('base64');
 }
 
+/**
+ * One digest of a set of fingerprints (22 base64url characters of SHA-256 over them, sorted), which a
+ * revision records of the parent's set when it is recorded: a parent whose set then differs was
+ * written by a later deploy that recorded no revision (killed or interrupted after its apply).
+ * Undefined for the empty set (no fingerprints: nothing to tell).
+ */
+export function fingerprintsDigest(fingerprints: Iterable<string>): string | undefined {
+  const sorted = [...new Set(fingerprints)].sort();
+  if (sorted.length === 0) return undefined;
+  return createHash('sha256').update(sorted.join('\n')).digest('base64url').slice(0, 22);
+}
+
 /** The inverse of {@link encodeFingerprints}; an absent or unreadable value is the empty set. */
 export function decodeFingerprints(data: string | undefined): Set<string> {
   if (!data) return new Set();

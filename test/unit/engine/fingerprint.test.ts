@@ -4,6 +4,7 @@ import { applySetFor, parentObject, parentState } from '../../../src/engine/inve
 import {
   decodeFingerprints,
   encodeFingerprints,
+  fingerprintsDigest,
   objectFingerprint,
   sameOwnFields,
 } from '../../../src/engine/plan/fingerprint.js';
@@ -161,5 +162,16 @@ describe('fingerprints in the ApplySet parent', () => {
     expect(parentState(parentObject(set, ['ConfigMap'], ['shop'], []), set).fingerprints.size).toBe(0);
     const parent = parentObject(set, ['ConfigMap'], ['shop'], prints);
     expect(parentState(parent, set).fingerprints).toEqual(new Set(prints));
+  });
+});
+
+describe('fingerprintsDigest', () => {
+  test('one digest per set, whatever the order and repeats; none for the empty set', () => {
+    const a = 'AAAAAAAAAAAAAAAAAAAAAA';
+    const b = 'BBBBBBBBBBBBBBBBBBBBBB';
+    expect(fingerprintsDigest([a, b])).toBe(fingerprintsDigest([b, a, b]));
+    expect(fingerprintsDigest([a, b])).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(fingerprintsDigest([a])).not.toBe(fingerprintsDigest([a, b]));
+    expect(fingerprintsDigest([])).toBeUndefined();
   });
 });
