@@ -36,6 +36,7 @@
 //   node bench/bench.mjs --sizes 500 --rtt 30 --reps 1 --no-write   a quick look (RESULTS.md untouched)
 //   options: --sizes 100,500,5000  --rtt 0,10,30  --reps 3  --reps-large 1 (for 5,000)
 //            --tools spread,kubectl,kubectl-applyset,helm,floor  --only-extras (start-up, bundle, render)
+//            --tools-large spread,floor,kubectl@0 (at 5,000 objects: tools, each @RTT/RTT or at every RTT)
 //            --skip-extras  --keep (keep the namespaces)  --write (RESULTS.md even for a restricted run)
 //            --proxy-api-port 8474 --proxy-port 8475 (Toxiproxy's API and the proxy, on 127.0.0.1)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -60,6 +61,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pLimit from 'p-limit';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
 import { generate, model } from './fixture.mjs';
+import { LARGE_SIZE, parseLargeTools, toolsAt } from './plan.mjs';
 import { parseRtts, proxiedKubeconfig, startLatencyProxy } from './proxy.mjs';
 import { benchRecords, writeRecords } from './records.mjs';
 import { replaceSection } from './results.mjs';
@@ -73,7 +75,7 @@ const CLI_FILE = path.join(DIST, 'cli', 'index.js');
 const ACTION = path.join(DIST, 'index.js');
 /**
  * The CLI as `spread` (npm's bin link) runs it: as a shell script whose second line is
- * `':' //; exec node --max-semi-space-size=16 "$0" "$@"`. Those Node options are read from the copy of
+ * `':' //; exec node --max-semi-space-size=4 "$0" "$@"`. Those Node options are read from the copy of
  * dist/ and passed to this Node, so that the Node measured is this one. (The Action, started as
  * `node dist/index.js`, runs itself again with the option: scripts/build.mjs.)
  */
@@ -147,6 +149,11 @@ const REPS_LARGE = Number(value('--reps-large', '1'));
 const TOOLS = value('--tools', 'spread,kubectl,kubectl-applyset,helm,floor').split(',');
 for (const t of TOOLS)
   if (!AGENTS[t]) throw new Error(`--tools: unknown tool ${t} (${Object.keys(AGENTS).join(', ')})`);
+/** Which tools run at 5,000 objects, at which round trips (bench/plan.mjs); undefined: all of --tools. */
+const LARGE_TOOLS =
+  value('--tools-large', undefined) === undefined
+    ? undefined
+    : parseLargeTools(value('--tools-large'), Object.keys(AGENTS));
 const RTTS = parseRtts(value('--rtt', '0,10,30'));
 const JSON_FILE = value('--json', undefined);
 const PROXY_API_PORT = Number(value('--proxy-api-port', '8474'));
@@ -1241,11 +1248,12 @@ async function main() {
         await proxy.setRtt(rttMs);
         console.log(`round trip ${rttMs} ms (through ${proxy.url})`);
         for (const size of SIZES) {
-          const reps = size >= 5000 ? REPS_LARGE : REPS;
+          const reps = size >= LARGE_SIZE ? REPS_LARGE : REPS;
+          const tools = toolsAt(size, rttMs, TOOLS, LARGE_TOOLS);
           for (let rep = 1; rep <= reps; rep++) {
-            if (TOOLS.includes('floor')) results.push(await parseFloorRun(size, rttMs, rep));
+            if (tools.includes('floor')) results.push(await parseFloorRun(size, rttMs, rep));
             // Alternate which tool goes first, so none always meets a cluster busy with another's leftovers.
-            const order = rep % 2 ? TOOLS : [...TOOLS].reverse();
+            const order = rep % 2 ? tools : [...tools].reverse();
             for (const tool of order) {
               try {
                 results = results.concat(await scenario(tool, size, rep, rttMs));
@@ -1301,7 +1309,7 @@ function report(m, rows, extras, failures) {
     '10 % more removed (prune).',
     '',
     '- spread: `spread deploy DIR spread-local -n NS --name bench --no-wait` (dist/cli/index.js, run as the',
-    `  installed \`spread\` runs it: Node with --max-semi-space-size=16; no rollout wait, like the others)${SPREAD_ARGS.length ? `, with \`${SPREAD_ARGS.join(' ')}\`` : ''}.`,
+    `  installed \`spread\` runs it: Node with --max-semi-space-size=4; no rollout wait, like the others)${SPREAD_ARGS.length ? `, with \`${SPREAD_ARGS.join(' ')}\`` : ''}.`,
     '- kubectl: its input is `spread render` of the same directory (the same objects as plain manifests),',
     '  applied each step as a CI script would: `kubectl apply --server-side --field-manager kubectl-crds -f crd.yaml`,',
     '  `kubectl wait --for condition=Established crd/…` (one `kubectl apply` cannot create a CRD and its',
