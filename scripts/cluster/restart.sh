@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Usage: restart.sh COMPONENT [DOWN_SECONDS]
-# Restarts one component of a running local cluster (etcd, dockerd, registry, kube-apiserver,
+# Usage: restart.sh COMPONENT [DOWN_SECONDS] [SIGNAL]
+# Restarts one component of a running local cluster (etcd, dockerd, registry, buildkitd, kube-apiserver,
 # kube-controller-manager, kube-scheduler, kwok) with exactly the command line up.sh started it with
 # (recorded in .cluster/run/COMPONENT.cmd), so it comes back on the same ports whatever SPREAD_*_PORT
 # this shell has; stays stopped DOWN_SECONDS (default 0) in between; waits until it is healthy again.
-# The fault tests use it for a control-plane restart, a registry restarted mid-push and a Docker
-# engine restarted mid-build, and leave the cluster as up.sh made it.
+# SIGNAL (default TERM, a graceful stop) is what stops it: KILL for a crash (BuildKit finishes its
+# running builds on TERM).
+# The fault tests use it for a control-plane restart, a registry restarted mid-push and BuildKit
+# restarted mid-build, and leave the cluster as up.sh made it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -13,6 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 name=${1:-}
 down=${2:-0}
+export SPREAD_STOP_SIGNAL=${3:-TERM}
+[[ $SPREAD_STOP_SIGNAL =~ ^(TERM|KILL|INT)$ ]] || die "SIGNAL must be TERM, KILL or INT, got \"$SPREAD_STOP_SIGNAL\""
 case " ${COMPONENTS[*]} " in
   *" $name "*) ;;
   *) die "usage: $0 COMPONENT [DOWN_SECONDS], COMPONENT one of: ${COMPONENTS[*]}" ;;
@@ -55,6 +59,9 @@ healthy() {
     registry)
       [ "$(curl -sS --max-time 2 -o /dev/null -w '%{http_code}' -u "$REGISTRY_USER:$registry_password" \
         "http://${SPREAD_REGISTRY/localhost/127.0.0.1}/v2/")" = 200 ]
+      ;;
+    buildkitd)
+      "$BUILDCTL_BIN" --addr "unix://$BUILDKIT_SOCK" debug workers >/dev/null
       ;;
     *) kubectl_admin get --raw /readyz >/dev/null ;;
   esac

@@ -4,6 +4,7 @@
 #   fake Nodes (Pods get scheduled and become Running and Ready without a container runtime);
 #   a Docker engine (Debian's dockerd) on a unix socket in .cluster/docker/;
 #   a Docker registry (Debian's docker-registry) with htpasswd auth on localhost:$SPREAD_REGISTRY_PORT.
+#   a standalone buildkitd and the buildx builder `spread` (scripts/cluster/buildkit.sh).
 # Idempotent: components already running with the same configuration are left alone, so a second run
 # only checks health. Ends with a readiness check and writes .cluster/env (source it, or let
 # test/integration/env.ts read it). Stop everything with scripts/cluster/down.sh.
@@ -300,6 +301,9 @@ registry_up() {
 }
 wait_healthy registry registry_up
 
+# ---- BuildKit: buildkitd and the buildx builder `spread` (images are built with docker buildx) -----
+bash "$here/buildkit.sh"
+
 # ---- a local base image ----------------------------------------------------------------------------
 # Nothing can be pulled here, so examples and tests build FROM this image: Debian's static busybox in
 # an otherwise empty image. Its registry name `spread.local` is never contacted: the image is local.
@@ -315,6 +319,15 @@ if ! curl -fs --max-time 5 --unix-socket "$DOCKER_SOCK" -o /dev/null "http://doc
   grep -q '"errorDetail"' "$LOG_DIR/base-image.log" && die "could not build $BASE_IMAGE: $(grep errorDetail "$LOG_DIR/base-image.log")"
   rm -rf "$base_ctx"
   log "built the local base image $BASE_IMAGE"
+fi
+# BuildKit pulls FROM images from a registry, never from the engine: the same image in the local
+# registry, for builds with buildx.
+BASE_IMAGE_REF=$REGISTRY_HOST/spread/busybox:1
+if ! DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" manifest inspect --insecure "$BASE_IMAGE_REF" >/dev/null 2>&1; then
+  DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" tag "$BASE_IMAGE" "$BASE_IMAGE_REF"
+  DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" push -q "$BASE_IMAGE_REF" >/dev/null ||
+    die "could not push $BASE_IMAGE_REF"
+  log "pushed the local base image as $BASE_IMAGE_REF"
 fi
 
 # ---- readiness -------------------------------------------------------------------------------------
@@ -350,7 +363,12 @@ env_line() {
   env_line KUBECONFIG "$KUBECONFIG_FILE"
   env_line DOCKER_HOST "unix://$DOCKER_SOCK"
   env_line DOCKER_CONFIG "$DOCKER_DIR"
+  env_line BUILDX_CONFIG "$BUILDX_DIR"
+  env_line BUILDX_BUILDER spread
+  env_line SPREAD_BUILDKIT_HOST "unix://$BUILDKIT_SOCK"
+  env_line SPREAD_BUILDKIT_TCP "tcp://127.0.0.1:$SPREAD_BUILDKIT_PORT"
   env_line SPREAD_BASE_IMAGE "$BASE_IMAGE"
+  env_line SPREAD_BASE_IMAGE_REF "$BASE_IMAGE_REF"
   env_line SPREAD_REGISTRY "$REGISTRY_HOST"
   env_line SPREAD_REGISTRY_USER "$REGISTRY_USER"
   env_line SPREAD_REGISTRY_PASSWORD_FILE "$REGISTRY_DIR/password"

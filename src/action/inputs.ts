@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { SETTINGS, type Setting, type SettingType } from '../base/settings.js';
 import { parseDuration, parseLeaseDuration } from '../core/duration.js';
+import { parseBuildCache, parsePlatforms } from '../image/index.js';
 import { parseUrlFrom } from '../report/url.js';
 import { parseEnvironments } from './environments.js';
 
@@ -45,6 +46,10 @@ const PARSE = {
     return v;
   },
   'build-args': parseBuildArgs,
+  platforms: parsePlatforms,
+  'build-secrets': (v: string) =>
+    Object.entries(parseKeyValues(v, /^[A-Za-z0-9_.-]+$/, 'id=VALUE')).map(([id, value]) => ({ id, value })),
+  'build-cache': (v: string) => parseBuildCache(v),
   'url-from': (v: string) => (v ? parseUrlFrom(v) : undefined),
   environments: parseEnvironments,
   array: (): never => {
@@ -135,14 +140,19 @@ function parseBoolean(value: string): boolean {
  * and `#` comments are skipped.
  */
 function parseBuildArgs(text: string): Record<string, string> {
+  return parseKeyValues(text, /^[A-Za-z_][A-Za-z0-9_]*$/, 'KEY=VALUE');
+}
+
+/** `KEY=VALUE` lines whose keys match `keyPattern`; a value is never shown in an error (it may be a secret). */
+function parseKeyValues(text: string, keyPattern: RegExp, form: string): Record<string, string> {
   const out: Record<string, string> = {};
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     const eq = line.indexOf('=');
     const key = eq < 0 ? line : line.slice(0, eq).trim();
-    if (eq < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
-      throw new Error(`line ${index + 1}: expected KEY=VALUE, got "${key}${eq < 0 ? '' : '=…'}"`);
+    if (eq < 0 || !keyPattern.test(key))
+      throw new Error(`line ${index + 1}: expected ${form}, got "${eq < 0 ? '…' : `${key}=…`}"`);
     if (key in out) throw new Error(`line ${index + 1}: ${key} is given twice`);
     out[key] = line.slice(eq + 1);
   });

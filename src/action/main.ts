@@ -12,7 +12,6 @@ import { type DeploymentRun, type DeploymentTarget, markInactive, startDeploymen
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
-import { actionsLayerCache } from './layer-cache.js';
 import { actionText, createActionLogger } from './logger.js';
 import { type ActionFailure, publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
@@ -37,6 +36,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const runner = readRunnerEnv(env);
   try {
     inputs = getInputs();
+    for (const secret of inputs.buildSecrets) if (secret.value) core.setSecret(secret.value);
     const given = inputs;
     annotate = inputs.annotate;
     locate = (file) => workspacePath(runner.workspace, given.path, file);
@@ -48,7 +48,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       await runDelete(inputs, runner, kube.source, context, interrupts.signal);
       return;
     }
-    const options = await deployOptions(inputs, runner, kube.source, context, interrupts.signal, locate);
+    const options = deployOptions(inputs, runner, kube.source, context, interrupts.signal, locate, env);
     let report: SummaryReport;
     const github = await startGitHubDeployment(inputs, runner, context);
     try {
@@ -84,15 +84,19 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
 }
 
-/** The core's deploy options from the inputs and the runner (mode deploy or plan). */
-async function deployOptions(
+/**
+ * The core's deploy options from the inputs and the runner (mode deploy or plan); `env` is the
+ * environment of the docker CLI that runs buildx (DOCKER_*, BUILDX_*, and ACTIONS_* for `type=gha`).
+ */
+function deployOptions(
   inputs: Inputs,
   runner: RunnerEnv,
   kubeconfig: KubeconfigSource,
   context: string,
   signal: AbortSignal,
   locate: (file: string) => string,
-): Promise<DeployOptions> {
+  env: NodeJS.ProcessEnv,
+): DeployOptions {
   return {
     path: path.resolve(runner.workspace, inputs.path),
     signal,
@@ -117,7 +121,11 @@ async function deployOptions(
       push: inputs.push,
       ...(runner.dockerHost ? { docker: runner.dockerHost } : {}),
       dockerConfigDir: runner.dockerConfigDir,
-      ...(await layerCacheOption(inputs, runner)),
+      ...layerCacheOption(inputs, runner),
+      platforms: inputs.platforms,
+      attestations: attestationsOf(inputs.attestations),
+      secrets: inputs.buildSecrets,
+      buildx: { ...(inputs.builder ? { builder: inputs.builder } : {}), env },
     },
     concurrency: inputs.concurrency,
     rollbackOnFailure: inputs.rollbackOnFailure,
@@ -148,26 +156,30 @@ function failureOf(error: unknown, locate: (file: string) => string): ActionFail
 }
 
 /**
- * The layer cache option: the GitHub Actions cache, holding `$RUNNER_TEMP/spread-layer-cache` (a path
- * that is the same in every run of a hosted runner, as actions/cache's version of an entry needs).
- * None when the input is off, or `auto` in a repository not known to be private (workflows of pull
- * requests from forks can read the base branch's caches, and a cache entry holds every layer of the
- * images, build-arg values in their history included), or when the runner has no cache service.
+ * The build cache option: BuildKit's `type=gha` backend, the GitHub Actions cache service (buildx reads
+ * its URL and token from the environment). None when the input is off, or `auto` in a repository not
+ * known to be private (workflows of pull requests from forks can read the base branch's caches, and
+ * the cache holds every layer of the images, build-arg values in their history included), or when the
+ * runner has no cache service.
  */
-async function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
+function layerCacheOption(inputs: Inputs, runner: RunnerEnv) {
   if (inputs.layerCache === false) return {};
   if (inputs.layerCache === 'auto' && runner.repositoryPrivate !== true) {
     core.debug('layer-cache: off (auto): the repository is not known to be private');
     return {};
   }
-  const store = await actionsLayerCache();
-  if (!store) {
+  if (!runner.cacheService) {
     core.debug(
-      'layer-cache: the runner offers no cache service (ACTIONS_CACHE_SERVICE_V2 with ACTIONS_RESULTS_URL, or ACTIONS_CACHE_URL); not used',
+      'layer-cache: the runner offers no cache service (ACTIONS_RUNTIME_TOKEN with ACTIONS_RESULTS_URL or ACTIONS_CACHE_URL); not used',
     );
     return {};
   }
-  return { layerCache: { store, dir: path.join(runner.temp, 'spread-layer-cache') } };
+  return { cache: { type: 'gha' as const } };
+}
+
+/** The image stage's attestations from the input's choice. */
+export function attestationsOf(choice: 'false' | 'provenance' | 'true'): boolean | 'provenance' {
+  return choice === 'provenance' ? choice : choice === 'true';
 }
 
 /**
@@ -208,6 +220,7 @@ async function runDelete(
     ...(context ? { context } : {}),
     ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
     lockTimeoutMs: inputs.lockTimeoutMs,
+    lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
     pruneCrds: inputs.pruneCrds,
     holder: defaultHolder(runLinks(runner).runUrl),
     logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),

@@ -34,6 +34,11 @@ export interface RunnerEnv extends RefInfo {
   readonly dockerHost?: string;
   /** DOCKER_CONFIG, else ~/.docker: registry credentials (docker/login-action writes them there). */
   readonly dockerConfigDir: string;
+  /**
+   * The runner offers the Actions cache service that BuildKit's `type=gha` cache uses:
+   * ACTIONS_RUNTIME_TOKEN with ACTIONS_RESULTS_URL (v2) or ACTIONS_CACHE_URL (v1).
+   */
+  readonly cacheService: boolean;
 }
 
 /** Reads the runner's environment. A missing or unreadable event file just means no pull request. */
@@ -75,6 +80,7 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
     kubeconfig: kubeconfigSource(undefined, env),
     ...(env.DOCKER_HOST ? { dockerHost: env.DOCKER_HOST } : {}),
     dockerConfigDir: env.DOCKER_CONFIG || path.join(env.HOME ?? '', '.docker'),
+    cacheService: Boolean(env.ACTIONS_RUNTIME_TOKEN && (env.ACTIONS_RESULTS_URL || env.ACTIONS_CACHE_URL)),
   };
 }
 

@@ -24,7 +24,10 @@ export type Command =
  * `secret` taken as given; `boolean` is `true`/`false` (YAML 1.2 core) or a flag; `auto-boolean` also
  * `auto`; `choice` one of `choices`; `duration` (`90s`, `5m`, bare seconds) milliseconds; `count` a
  * whole number ≥ 1; `namespace`, `registry`, `tag` checked as Kubernetes and Docker name them;
- * `build-args` `KEY=VALUE` lines (the CLI: a repeatable flag); `url-from` `KIND/NAME`; `environments`
+ * `build-args` `KEY=VALUE` lines (the CLI: a repeatable flag); `platforms` OCI platforms
+ * (`linux/amd64`), comma- or line-separated; `build-secrets` `ID=VALUE` lines (the CLI: a repeatable
+ * `id=ID,env=VARIABLE` flag); `build-cache` a BuildKit cache backend (`registry`, `registry=REF`,
+ * `local=DIR`, `gha`); `url-from` `KIND/NAME`; `environments`
  * `BRANCH=CONTEXT` lines; `array` a GitLab array (the component's own).
  */
 export type SettingType =
@@ -40,6 +43,9 @@ export type SettingType =
   | 'registry'
   | 'tag'
   | 'build-args'
+  | 'platforms'
+  | 'build-secrets'
+  | 'build-cache'
   | 'url-from'
   | 'environments'
   | 'array';
@@ -316,8 +322,89 @@ export const SETTINGS = [
     type: 'auto-boolean',
     modes: ['deploy'],
     description:
-      "Keep the layers of built images in the GitHub Actions cache between workflow runs: restored before the first build, saved after it under a key of the images' build contexts, so a run that changes some files reuses the layers before the first changed step. `auto`: only in private repositories, since workflows of pull requests from forks can read a public repository's caches, and an entry holds every layer of the images (and build-arg values, which the image history records). `true`: also in public ones. `false`: never. Needs the runner's cache service. Example: `true`.",
+      "Keep BuildKit's cache of the builds in the GitHub Actions cache between workflow runs (`type=gha`, every step exported, builder stages of multi-stage builds included), so a run that changes some files takes the steps before the first changed one from the cache, even on a fresh runner. `auto`: only in private repositories, since workflows of pull requests from forks can read a public repository's caches, and the cache holds every layer of the images (and build-arg values, which the image history records). `true`: also in public ones. `false`: never. Needs the runner's cache service. Example: `true`.",
     action: { default: 'auto' },
+  },
+  {
+    key: 'cache',
+    type: 'build-cache',
+    modes: ['deploy', 'plan', 'build'],
+    description:
+      "BuildKit's cache of the builds between runs: `registry` (an image `<image>:buildcache` beside each image), `registry=<ref>`, `local=<directory>` (one subdirectory per image) or `gha` (the GitHub Actions cache service). Every step is exported, builder stages included. Empty: only the builder's own cache.",
+    cli: {
+      flags: '--cache <backend>',
+      help: 'BuildKit cache between runs: registry (<image>:buildcache), registry=<ref>, local=<dir>, gha (default: none)',
+    },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "BuildKit's cache of the builds between pipelines: `registry` (an image `<image>:buildcache` beside each image), `registry=<ref>`, or `local=<directory>` (a path of the job's `cache:`). Empty, none.",
+      variable: 'SPREAD_INPUT_CACHE',
+    },
+  },
+  {
+    key: 'platforms',
+    type: 'platforms',
+    modes: ['deploy', 'plan', 'build'],
+    description:
+      "Platforms to build every image for, comma-separated; several push a manifest list, deployed by its digest. Building RUN steps for another architecture needs emulation on the runner (docker/setup-qemu-action). Empty: the builder's own platform. Example: `linux/amd64,linux/arm64`.",
+    action: { default: '' },
+    cli: {
+      flags: '--platform <platforms>',
+      help: "platforms to build, comma-separated, e.g. linux/amd64,linux/arm64 (default: the builder's own)",
+    },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "Platforms to build, comma-separated, e.g. `linux/amd64,linux/arm64` (a manifest list, deployed by its digest). Empty, the builder's own.",
+      variable: 'SPREAD_INPUT_PLATFORMS',
+    },
+  },
+  {
+    key: 'attestations',
+    type: 'choice',
+    choices: ['false', 'provenance', 'true'],
+    modes: ['deploy', 'plan', 'build'],
+    description:
+      'Attach attestations to the images pushed: `provenance` (a SLSA provenance, mode=min), `true` (provenance and an SBOM; the SBOM scanner image docker/buildkit-syft-scanner is pulled from Docker Hub) or `false`. Off by default: they turn a single image into an index, which some registries and scanners mishandle. Example: `provenance`.',
+    action: { default: 'false' },
+    cli: {
+      flags: '--attestations <which>',
+      help: 'attestations on pushed images: provenance, true (provenance and SBOM) or false',
+    },
+  },
+  {
+    key: 'build-secrets',
+    type: 'build-secrets',
+    modes: ['deploy', 'plan', 'build'],
+    description:
+      'Build secrets, one `id=value` line each, for `RUN --mount=type=secret,id=…`, the value taken from a secret of the workflow. They reach no image layer, history entry or log, and the values are masked. Example: `npm=` followed by the NPM_TOKEN secret in an expression.',
+    action: { default: '' },
+    cli: {
+      flags: '--secret <id=ID,env=VARIABLE>',
+      help: 'build secret for RUN --mount=type=secret, its value from an environment variable; repeatable',
+    },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "Build secrets for `RUN --mount=type=secret,id=…`, one `ID=VARIABLE` a line: the secret's value is the CI/CD variable VARIABLE (mask it). It reaches no image layer, history or log. Empty, none.",
+      variable: 'SPREAD_INPUT_BUILD_SECRETS',
+    },
+  },
+  {
+    key: 'builder',
+    type: 'string',
+    modes: ['deploy', 'plan', 'build'],
+    description:
+      'The buildx builder to build with (the `name` output of docker/setup-buildx-action). Empty: the current builder (BUILDX_BUILDER). Example: `builder-1234`.',
+    action: { default: '' },
+    cli: {
+      flags: '--builder <name>',
+      help: 'buildx builder to build with (default: $BUILDX_BUILDER, else the current one)',
+    },
   },
   {
     key: 'prune',
@@ -484,7 +571,7 @@ export const SETTINGS = [
   {
     key: 'lock-lease-duration',
     type: 'lease-duration',
-    modes: ['deploy'],
+    modes: ['deploy', 'rollback', 'delete'],
     description:
       "How long the deploy's lock (the Lease `spread.<name>`, renewed every third of it) outlives its last renewal: when a deploy crashes or its runner is killed, the next deploy takes the lock over after this, as a duration in whole seconds. Example: `2m`.",
     action: { default: '30s', field: 'lockLeaseDurationSeconds' },

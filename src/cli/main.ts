@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { build } from '../core/build.js';
 import { DeployError, deploy } from '../core/deploy.js';
 import { failureLines, locatedFailures } from '../core/errors.js';
@@ -8,13 +8,14 @@ import { render } from '../deployment/index.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import type { BuildCache, ImageOptions } from '../image/index.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
 import { contextOf } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
-import { addSettings } from './options.js';
+import { addSettings, type SecretFlag } from './options.js';
 import { defineStatus } from './status.js';
 
 /**
@@ -58,19 +59,54 @@ interface ClusterFlags {
   /** Absent where the command has no such flag (plan builds and pushes nothing; build always builds). */
   build?: boolean;
   push?: boolean;
+  cache?: BuildCache;
+  platform?: readonly string[];
+  attestations?: 'false' | 'provenance' | 'true';
+  secret: readonly SecretFlag[];
+  builder?: string;
 }
+
+/** The build secrets of `--secret id=ID,env=VAR` flags, each value from its environment variable. */
+function secretsOf(flags: readonly SecretFlag[], env: NodeJS.ProcessEnv) {
+  return flags.map((s) => {
+    const value = env[s.env];
+    if (value === undefined)
+      throw new InvalidArgumentError(`--secret id=${s.id}: the environment variable ${s.env} is not set`);
+    return { id: s.id, value };
+  });
+}
+
+type ImageFlags = Pick<
+  ClusterFlags,
+  | 'registry'
+  | 'tag'
+  | 'buildArg'
+  | 'target'
+  | 'build'
+  | 'push'
+  | 'cache'
+  | 'platform'
+  | 'attestations'
+  | 'secret'
+  | 'builder'
+>;
 
 /**
  * The image stage's options from flags and the environment: DOCKER_HOST, DOCKER_CONFIG (else
  * ~/.docker), SPREAD_REGISTRY, and the commit (GITHUB_SHA / CI_COMMIT_SHA / git) as default tag.
  */
 function imageStageOptions(
-  flags: Pick<ClusterFlags, 'registry' | 'tag' | 'buildArg' | 'target' | 'build' | 'push'>,
+  flags: ImageFlags,
   dir: string,
   env: NodeJS.ProcessEnv,
-) {
+): Omit<ImageOptions, 'root' | 'signal'> {
   const commit = ciContext(env, dir).commit;
   return {
+    ...(flags.cache ? { cache: flags.cache } : {}),
+    ...(flags.platform?.length ? { platforms: flags.platform } : {}),
+    attestations: flags.attestations === 'provenance' ? 'provenance' : flags.attestations === 'true',
+    secrets: secretsOf(flags.secret ?? [], env),
+    buildx: { ...(flags.builder ? { builder: flags.builder } : {}), env },
     registry: flags.registry ?? env.SPREAD_REGISTRY,
     tag: flags.tag ?? (commit ? commit.slice(0, 12) : undefined),
     buildArgs: flags.buildArg,

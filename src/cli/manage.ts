@@ -20,6 +20,14 @@ interface ManageFlags {
 
 interface WriteFlags extends ManageFlags {
   lockTimeout: number;
+  lockLeaseDuration?: number;
+}
+
+/** The lock's options of a writing command: the Lease duration when given. */
+function lockOption(flags: WriteFlags) {
+  return flags.lockLeaseDuration !== undefined
+    ? { lock: { leaseDurationSeconds: flags.lockLeaseDuration } }
+    : {};
 }
 
 interface RollbackFlags extends WriteFlags {
@@ -174,6 +182,7 @@ export function defineRollback(cmd: Command): void {
         timeoutMs: flags.timeout,
         forceConflicts: flags.forceConflicts,
         lockTimeoutMs: flags.lockTimeout,
+        ...lockOption(flags),
       });
       print(
         flags,
@@ -210,6 +219,7 @@ export function defineDelete(cmd: Command): void {
     const report = await deletes(name, {
       ...base(context, flags),
       lockTimeoutMs: flags.lockTimeout,
+      ...lockOption(flags),
       pruneCrds: flags.pruneCrds,
     });
     print(flags, report, () => formatDeleteText(report));

@@ -6,6 +6,7 @@ import {
   settingsOf,
 } from '../base/settings.js';
 import { parseDuration, parseLeaseDuration } from '../core/duration.js';
+import { parseBuildCache, parsePlatforms } from '../image/index.js';
 import { parseUrlFrom } from '../report/url.js';
 
 /** A commander argument parser that turns a thrown Error into commander's usage error. */
@@ -31,6 +32,21 @@ function buildArg(value: string, previous: Record<string, string>): Record<strin
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
 
+/** A build secret flag, `id=ID,env=VAR` (docker buildx build's `--secret` form, the value from an environment variable). */
+export interface SecretFlag {
+  readonly id: string;
+  readonly env: string;
+}
+
+function secretFlag(value: string, previous: readonly SecretFlag[]): SecretFlag[] {
+  const fields = Object.fromEntries(
+    value.split(',').map((f) => [f.slice(0, f.indexOf('=')), f.slice(f.indexOf('=') + 1)]),
+  );
+  if (!fields.id || !/^[A-Za-z0-9_.-]+$/.test(fields.id) || !fields.env || Object.keys(fields).length !== 2)
+    throw new InvalidArgumentError(`expected id=ID,env=VARIABLE, got "${value}"`);
+  return [...previous, { id: fields.id, env: fields.env }];
+}
+
 /**
  * How the CLI takes a value of each setting type (src/base/settings.ts): the argument parser and the
  * default's value, from the default's text. Undefined: the flag's text as given. The CLI checks names
@@ -39,7 +55,7 @@ function buildArg(value: string, previous: Record<string, string>): Record<strin
 const TAKE: Record<
   SettingType,
   | {
-      readonly parse?: (value: string, previous: Record<string, string>) => unknown;
+      readonly parse?: (value: string, previous: never) => unknown;
       readonly value?: (d: string) => unknown;
     }
   | undefined
@@ -56,6 +72,9 @@ const TAKE: Record<
   registry: undefined,
   tag: undefined,
   'build-args': { parse: buildArg },
+  platforms: { parse: arg(parsePlatforms) },
+  'build-secrets': { parse: secretFlag },
+  'build-cache': { parse: arg((v: string) => parseBuildCache(v)) },
   'url-from': { parse: arg(parseUrlFrom) },
   environments: undefined,
   array: undefined,
@@ -69,6 +88,7 @@ export function optionOf(s: Setting, command: SettingCommand): Option {
   if (take?.parse) option.argParser(take.parse as (value: string, previous: unknown) => unknown);
   if (s.choices) option.choices(s.choices);
   if (s.type === 'build-args') return option.default({}, 'none');
+  if (s.type === 'build-secrets') return option.default([], 'none');
   if (s.type === 'boolean') return flag.flags.startsWith('--no-') ? option : option.default(false);
   const text = flag.defaultIn?.[command] ?? flag.default ?? s.action?.default ?? '';
   if (text === '') return option;

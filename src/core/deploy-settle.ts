@@ -1,3 +1,4 @@
+import { stableJson } from '../base/json.js';
 import type { KubeObject, SourcedObject } from '../base/kube-object.js';
 import { KubeApiError, type KubeClient } from '../cluster/client.js';
 import { objectPath } from '../cluster/discovery.js';
@@ -11,7 +12,7 @@ import {
   recordRollback,
 } from '../engine/inventory/history.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
-import type { DeployReport } from '../report/report.js';
+import { countActions, type DeployReport, type ObjectReport } from '../report/report.js';
 import { applicationUrl, urlKindOf } from '../report/url.js';
 import { type Converged, rolloutRef } from './converge.js';
 import type { Applied } from './deploy-apply.js';
@@ -38,13 +39,18 @@ export async function settleStep(
   try {
     rollout = await settle(client, converged, options);
   } catch (error) {
-    if (!(error instanceof RolloutError)) throw error;
-    return failedRollout(ctx, step, objects, applied, base, error);
+    if (error instanceof RolloutError) return failedRollout(ctx, step, objects, applied, base, error);
+    if (options.signal?.aborted) throw interruptedWait(error, reported);
+    throw error;
   }
+  // Nothing changed: the current revision again, if it holds these objects and its rollout did not
+  // fail. A deploy interrupted after its apply (SIGKILL, SIGTERM during the wait) left the cluster
+  // as the directory says without recording it: the rerun changes nothing and records it.
+  const current = unchanged
+    ? await (applied.revisionBeforeRead ?? readRevision(client, step.set, revisionBefore!))
+    : undefined;
   const revision =
-    unchanged &&
-    (await (applied.revisionBeforeRead ?? readRevision(client, step.set, revisionBefore!)))?.status !==
-      'failed'
+    current && current.status !== 'failed' && sameObjectSet(current.objects, objects)
       ? { revision: revisionBefore }
       : await record(client, step.set, objects, options);
   const url = await findUrl(client, converged, options);
@@ -57,6 +63,27 @@ export async function settleStep(
     rollout: rollout.map(rolloutRef),
     durationMs: Date.now() - ctx.started,
   };
+}
+
+/** Whether a revision's objects are those of the directory (as recorded: in any order). */
+function sameObjectSet(recorded: readonly KubeObject[], objects: readonly SourcedObject[]): boolean {
+  if (recorded.length !== objects.length) return false;
+  const sorted = (list: readonly KubeObject[]) => list.map((o) => stableJson(o)).sort();
+  const a = sorted(recorded);
+  const b = sorted(objects.map((o) => o.object));
+  return a.every((x, i) => x === b[i]);
+}
+
+/**
+ * An interrupt (Ctrl-C, SIGTERM, a cancelled job) during the rollout wait: every object was applied
+ * and pruning was done, which the message says, since no report follows.
+ */
+function interruptedWait(error: unknown, reported: readonly ObjectReport[]): Error {
+  const c = countActions({ objects: reported });
+  const applied = reported.length - c.pruned - c.kept;
+  return new Error(
+    `${(error as Error).message} while waiting for the rollout: all ${applied} object(s) were applied (${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged) and ${c.pruned} pruned; the rollout was not seen finished and no revision was recorded (the next deploy records it)`,
+  );
 }
 
 /**

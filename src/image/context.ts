@@ -11,6 +11,26 @@ export const DOCKERFILE = 'Dockerfile';
 /** The file of exclusion patterns in a build context. */
 export const DOCKERIGNORE = '.dockerignore';
 
+/** spread's controller and pod file stems (DESIGN "The directory convention"). */
+const SPREAD_STEMS = ['rc', 'pod', 'deployment', 'statefulset', 'daemonset', 'job', 'cronjob'];
+
+/**
+ * spread's own configuration files, as `.dockerignore` patterns at any depth: the objects folders
+ * (`.k2e/`, `.kube/`, `rs/`), `*.ctr`, and the controller and pod files (`rc.yaml`, `web.rc.yaml`, …).
+ * They are left out of every build context before the context's own `.dockerignore` is applied, so a
+ * `!` line there brings any of them back (the last matching pattern wins, as in Docker), and a change
+ * to them never changes the context digest.
+ */
+export const SPREAD_FILES: readonly string[] = [
+  '**/.k2e',
+  '**/.kube',
+  '**/rs',
+  '**/*.ctr',
+  ...SPREAD_STEMS.flatMap((stem) =>
+    ['yaml', 'yml', 'json'].flatMap((ext) => [`**/${stem}.${ext}`, `**/*.${stem}.${ext}`]),
+  ),
+];
+
 /** The mtime every entry of the context tar gets, so the same files give the same tar and layers. */
 const FIXED_MTIME = new Date('1980-01-01T00:00:00Z');
 
@@ -55,6 +75,10 @@ export interface ContextOptions {
   readonly buildArgs?: Readonly<Record<string, string>> | undefined;
   /** Target stage; part of the digest. */
   readonly target?: string | undefined;
+  /** Platforms built (`linux/amd64`); part of the digest. */
+  readonly platforms?: readonly string[] | undefined;
+  /** Attestations on; part of the digest (they change what is pushed). */
+  readonly attestations?: boolean | 'provenance' | undefined;
 }
 
 /** A build context that cannot be read or has no Dockerfile. */
@@ -81,11 +105,17 @@ const dockerignore = ((dockerignoreModule as unknown as { default?: unknown }).d
  * `**`, matched against paths relative to the context; a pattern also excludes everything below a
  * directory it matches. Case-sensitive, as on Linux.
  */
-export function dockerignoreMatcher(text: string): { matcher: Matcher; hasExceptions: boolean } {
-  const patterns = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'));
+export function dockerignoreMatcher(
+  text: string,
+  defaults: readonly string[] = [],
+): { matcher: Matcher; hasExceptions: boolean } {
+  const patterns = [
+    ...defaults,
+    ...text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#')),
+  ];
   return {
     matcher: dockerignore({ ignorecase: false }).add(patterns),
     hasExceptions: patterns.some((p) => p.startsWith('!')),
@@ -100,7 +130,7 @@ async function fileSha256(file: string): Promise<string> {
 
 /**
  * Reads a Docker build context as `docker build DIR` would send it: every file, directory and symbolic
- * link under `dir`, minus what `.dockerignore` excludes; the Dockerfile and `.dockerignore` are always
+ * link under `dir`, minus spread's own files ({@link SPREAD_FILES}) and what `.dockerignore` excludes; the Dockerfile and `.dockerignore` are always
  * sent, even when excluded (docker CLI `TrimBuildFilesFromExcludes`). Symbolic links are sent as links
  * and never followed (as the docker CLI does); those pointing outside the context are listed in
  * {@link BuildContext.escapingLinks}, since a `COPY` of them fails in the engine. Sockets, FIFOs and
@@ -115,9 +145,8 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
   if (!rootStat?.isDirectory()) throw new ContextError(`build context ${root} is not a directory`);
   const dockerfileStat = await lstat(path.join(root, dockerfile)).catch(() => undefined);
   if (!dockerfileStat?.isFile()) throw new ContextError(`no ${dockerfile} in the build context ${root}`);
-  let ignore = { matcher: { ignores: (_: string) => false } as Matcher, hasExceptions: false };
   const ignoreText = await readFile(path.join(root, DOCKERIGNORE), 'utf8').catch(() => undefined);
-  if (ignoreText !== undefined) ignore = dockerignoreMatcher(ignoreText);
+  const ignore = dockerignoreMatcher(ignoreText ?? '', SPREAD_FILES);
   const alwaysSent = new Set([dockerfile, DOCKERIGNORE]);
 
   const entries: ContextEntry[] = [];
@@ -155,6 +184,8 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
   }
   hash.update(`dockerfile\0${dockerfile}\n`);
   if (options.target) hash.update(`target\0${options.target}\n`);
+  if (options.platforms?.length) hash.update(`platforms\0${options.platforms.join(',')}\n`);
+  if (options.attestations) hash.update(`attestations\0${options.attestations}\n`);
   for (const [k, v] of Object.entries(options.buildArgs ?? {}).sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   )) {
@@ -164,7 +195,7 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
 }
 
 /**
- * The context as an uncompressed tar stream for the Engine API's `POST /build`: exactly the entries of
+ * The context as an uncompressed tar stream (`docker buildx build -`): exactly the entries of
  * `context`, in its order, with owner 0:0 (as the docker CLI sends) and a fixed mtime (1980-01-01), so
  * the same files give the same tar. Files are read again while streaming.
  */

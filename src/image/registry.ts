@@ -50,7 +50,7 @@ export interface Manifest {
   readonly body: {
     mediaType?: string;
     config?: { digest?: string; mediaType?: string };
-    manifests?: unknown[];
+    manifests?: { digest?: string; platform?: unknown; annotations?: Record<string, string> }[];
   };
 }
 
@@ -132,11 +132,16 @@ export class RegistryClient {
   }
 
   /**
-   * The labels of the image config a manifest points to (`config.Labels`); undefined for an index
-   * (several platforms) or a manifest without a config.
+   * The labels of the image config a manifest points to (`config.Labels`); for an index (several
+   * platforms), those of its first image manifest (a multi-platform build labels every platform
+   * alike). Undefined for a manifest without a config.
    */
   async imageLabels(repository: string, manifest: Manifest): Promise<Record<string, string> | undefined> {
-    if (INDEX_TYPES.has(manifest.mediaType) || manifest.body.manifests) return undefined;
+    if (INDEX_TYPES.has(manifest.mediaType) || manifest.body.manifests) {
+      const first = manifest.body.manifests?.find((m) => !m.annotations?.['vnd.docker.reference.type']);
+      const child = first?.digest ? await this.manifest(repository, first.digest) : undefined;
+      return child && !child.body.manifests ? this.imageLabels(repository, child) : undefined;
+    }
     const configDigest = manifest.body.config?.digest;
     if (!configDigest) return undefined;
     const res = await this.request(`/v2/${repository}/blobs/${configDigest}`, repository, {});

@@ -130,6 +130,8 @@ export interface CheckInput {
   readonly sentinel: Map<string, string>;
   /** Every Secret value any round of this run wrote (none may appear in a log). */
   readonly secrets: readonly string[];
+  /** The signal the fault sent when it is one after which the Lease must be released at once. */
+  readonly releasesLock?: 'SIGTERM';
 }
 
 /** The Lease of a deployment: absent, or its holder and when it was last renewed. */
@@ -158,7 +160,7 @@ export async function historyProblems(
   namespace: string,
   deployment: string,
   live: Map<string, LiveObject>,
-  expectCount: number | undefined,
+  expected: Round | undefined,
 ): Promise<string[]> {
   const set = applySetFor(deployment, namespace);
   const problems: string[] = [];
@@ -196,13 +198,22 @@ export async function historyProblems(
     );
   if (numbers.some((n) => n > current))
     problems.push(`a revision above the parent's current one (${current}) exists: ${numbers.join(', ')}`);
-  if (expectCount !== undefined) {
+  if (expected !== undefined) {
     const record = revisions.find((s) => Number(s.metadata.labels?.[HISTORY.revision]) === current);
     if (record) {
       const objects = decodeObjects(record.data?.objects ?? '');
-      if (objects.length !== expectCount)
+      if (objects.length !== expected.objects.length)
         problems.push(
-          `revision ${current} records ${objects.length} objects, the directory has ${expectCount}`,
+          `revision ${current} records ${objects.length} objects, the directory has ${expected.objects.length}`,
+        );
+      // The current revision holds what the cluster now holds: the directory's marks, not an older round's.
+      const marks = new Map(
+        objects.map((o) => [`${o.kind}/${o.metadata.name}`, o.metadata.annotations?.[MARK]]),
+      );
+      const stale = expected.objects.filter((o) => marks.has(key(o)) && marks.get(key(o)) !== o.mark);
+      if (stale.length > 0)
+        problems.push(
+          `revision ${current} records ${stale.length} object(s) as an earlier round had them, e.g. ${key(stale[0]!)} at v${marks.get(key(stale[0]!))}, the directory has v${stale[0]!.mark}`,
         );
     }
   }
@@ -258,7 +269,8 @@ export async function checkFaulted(
       );
   }
   if (!ok && !unstarted) {
-    if (input.names && !input.names.test(result.output))
+    // In the error lines, not the whole log: a deploy's own lines (`pushed …`, a build step) would match.
+    if (input.names && !input.names.test(errorLines(result.output)))
       problems.push(`the failure does not name the fault (${input.names}): ${errorLines(result.output)}`);
     // A signal that came after the last write (during the prune or the recording) ends a deploy that
     // completed: its report, not an error, says what was applied.
@@ -271,8 +283,9 @@ export async function checkFaulted(
       problems.push(
         `the failure does not say what was applied and what was not: ${errorLines(result.output)}`,
       );
-    // No prune after a failed apply: what the previous round deployed and this one dropped is still there.
-    if (/not applied|nothing was pruned|nothing was written/.test(result.output)) {
+    // No prune after a failed apply: while an object of the round is not applied, what the previous
+    // round deployed and this one dropped is still there (whatever the process could print).
+    if (diff.length > 0) {
       const pruned = round.dropped.filter((o) => before.has(key(o)) && !after.has(key(o)));
       if (pruned.length > 0) problems.push(`pruned after a failed apply: ${pruned.map(key).join(', ')}`);
     }
@@ -286,6 +299,13 @@ export async function checkFaulted(
   if (lease?.holder && lease.renewMs > result.endedAt + 1500) {
     lockHeld = true;
     problems.push(`the Lease was renewed after its holder exited (by ${lease.holder})`);
+  }
+  // SIGTERM and Ctrl-C release the lock at once (README): not left to expire.
+  if (input.releasesLock && !ok && !unstarted && lease?.holder) {
+    lockHeld = true;
+    problems.push(
+      `the Lease is still held by ${lease.holder} right after the deploy ended on ${input.releasesLock}`,
+    );
   }
   return {
     finding: {

@@ -3,7 +3,7 @@
 // schedule drawn from a seeded generator, check (checker.ts), let the Lease expire or be released,
 // deploy again without the fault and check that it converges, reporting exactly what was left.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,8 +73,12 @@ export interface FaultClass {
 const restartScript = path.join(ROOT, 'scripts/cluster/restart.sh');
 
 /** scripts/cluster/restart.sh COMPONENT DOWN on the cluster of this run (SPREAD_CLUSTER_DIR). */
-export async function restartComponent(component: string, downSeconds: number): Promise<void> {
-  await execFileP('bash', [restartScript, component, String(downSeconds)], {
+export async function restartComponent(
+  component: string,
+  downSeconds: number,
+  signal: 'TERM' | 'KILL' = 'TERM',
+): Promise<void> {
+  await execFileP('bash', [restartScript, component, String(downSeconds), signal], {
     env: { ...process.env, SPREAD_CLUSTER_DIR: clusterDir() },
   });
 }
@@ -117,7 +121,12 @@ function toggled(proxy: 'api' | 'registry', spec: ToxicSpec, toxicity: number, o
 /** A random moment of the deploy: within the first 80 % of a fault-free deploy's duration. */
 const randomPoint = (ctx: FaultContext) => Math.round(ctx.random() * ctx.baselineMs * 0.8);
 
-function restartAt(component: string, downSeconds: number, trigger?: RegExp) {
+function restartAt(
+  component: string,
+  downSeconds: number,
+  trigger?: RegExp,
+  signal: 'TERM' | 'KILL' = 'TERM',
+) {
   return async (ctx: FaultContext) => {
     if (trigger) {
       if (!(await ctx.deploy.lines(trigger))) return ctx.log(`deploy ended before ${trigger}`);
@@ -126,8 +135,8 @@ function restartAt(component: string, downSeconds: number, trigger?: RegExp) {
       const at = randomPoint(ctx);
       if (!(await ctx.deploy.after(at))) return ctx.log(`deploy ended before +${at}ms`);
     }
-    ctx.log(`restart ${component} (down ${downSeconds}s)`);
-    await restartComponent(component, downSeconds);
+    ctx.log(`restart ${component} (${signal === 'KILL' ? 'killed' : 'stopped'}, down ${downSeconds}s)`);
+    await restartComponent(component, downSeconds, signal);
     ctx.log(`${component} healthy again`);
   };
 }
@@ -263,19 +272,22 @@ export const FAULT_CLASSES: readonly FaultClass[] = [
   },
   {
     name: 'registry restarted mid-push',
-    rate: 'once, down 2 s',
+    rate: 'once, down 2 s, as the layers are exported',
     front: 'cli',
     rebuild: true,
     names: /push|registry|connection refused|ECONNREFUSED|ECONNRESET|EOF/i,
-    inject: restartAt('registry', 2, /Preparing|Pushing|push refers to/),
+    // buildx's plain progress: `#9 exporting layers`, then `#9 pushing layers`.
+    inject: restartAt('registry', 2, /^#\d+ (?:exporting|pushing) layers/m),
   },
   {
-    name: 'Docker engine restarted mid-build',
-    rate: 'once, at the first build step',
+    name: 'BuildKit (buildkitd) killed mid-build',
+    rate: 'once (SIGKILL), at the first build step, then started again',
     front: 'cli',
     rebuild: true,
-    names: /docker|build|ECONNREFUSED|ECONNRESET|socket hang up|ENOENT|EOF/i,
-    inject: restartAt('dockerd', 0, /^Step \d+\/\d+ :/),
+    names: /buildkit|buildx|build|ECONNREFUSED|ECONNRESET|connection|EOF|canceled/i,
+    // buildx's plain progress: `#5 [1/3] FROM …`.
+    // SIGKILL: on SIGTERM BuildKit finishes the builds it runs, so only a crash lands in the build.
+    inject: restartAt('buildkitd', 0, /^#\d+ \[\d+\/\d+\] /m, 'KILL'),
   },
   {
     name: 'SIGKILL of the CLI',
@@ -321,6 +333,8 @@ export interface RunRecord {
   readonly schedule: readonly string[];
   readonly finding: Finding;
   readonly exit: string;
+  /** The fault happened during the deploy (a signal, a restart, a toxic on), not after it ended. */
+  readonly injected: boolean;
   readonly ms: number;
 }
 
@@ -377,6 +391,8 @@ function dockerConfigVia(dir: string, registryProxy: string): string {
   const auth = base.auths[process.env.SPREAD_REGISTRY!];
   const out = path.join(dir, 'docker');
   mkdirSync(out, { recursive: true });
+  // The buildx plugin the cluster's scripts installed beside its config.
+  symlinkSync(path.join(process.env.DOCKER_CONFIG!, 'cli-plugins'), path.join(out, 'cli-plugins'));
   writeFileSync(
     path.join(out, 'config.json'),
     JSON.stringify({ auths: { ...base.auths, [registryProxy]: auth } }),
@@ -549,7 +565,8 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
       size: options.size,
       seed: seedText,
       group: env.group,
-      baseImage: process.env.SPREAD_BASE_IMAGE || 'spread.local/busybox:1',
+      // BuildKit pulls FROM images from a registry: the local base image's copy in the cluster's.
+      baseImage: process.env.SPREAD_BASE_IMAGE_REF || 'localhost:5000/spread/busybox:1',
     };
     const secrets: string[] = [];
     const write = (round: number) => {
@@ -613,7 +630,10 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
         names: fault.names,
         sentinel,
         secrets,
+        ...(fault.name.startsWith('SIGTERM') ? { releasesLock: 'SIGTERM' as const } : {}),
       });
+      // A fault whose trigger never came (the deploy ended first) measured nothing.
+      const injected = !schedule.some((s) => / deploy ended before /.test(s));
       // The rerun without the fault: it takes an expired Lease over, converges, and reports exactly
       // what the faulted deploy left undone.
       const setId = applySetFor('faults', env.namespace).id;
@@ -643,19 +663,21 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
         );
       // The `&` image's Deployment is left out: its reference is only known to the deploy (a digest).
       const comparable = (list: string[]) => list.filter((k) => k !== 'Deployment/web');
-      const converged = rerun.code === 0 && rerunDiff.length === 0 && leftovers.length === 0;
-      if (converged && reported && comparable(reported).join(',') !== comparable(remaining).join(','))
+      const settled = rerun.code === 0 && rerunDiff.length === 0 && leftovers.length === 0;
+      const exact =
+        reported !== undefined && comparable(reported).join(',') === comparable(remaining).join(',');
+      const converged = settled && exact;
+      if (!injected && fault.rebuild)
+        problems.push(
+          `the fault was never injected (${schedule.find((s) => / deploy ended before /.test(s))}): the run measured nothing`,
+        );
+      if (settled && reported && !exact)
         problems.push(
           `the rerun reported ${comparable(reported).length} changes (${comparable(reported).slice(0, 6).join(', ')}…), ${comparable(remaining).length} were left (${comparable(remaining).slice(0, 6).join(', ')}…)`,
         );
-      if (converged && !reported) problems.push('the rerun printed no JSON report');
+      if (settled && !reported) problems.push('the rerun printed no JSON report');
       problems.push(
-        ...(await historyProblems(
-          env.namespace,
-          'faults',
-          rerunLive,
-          converged ? thisRound.objects.length : undefined,
-        )),
+        ...(await historyProblems(env.namespace, 'faults', rerunLive, settled ? thisRound : undefined)),
       );
       const touched = touchedSentinel(sentinel, rerunLive);
       if (touched.length > 0 && !finding.problems.some((p) => p.includes('another deployment')))
@@ -676,6 +698,7 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
         seed,
         schedule,
         exit: exitText(result),
+        injected,
         ms: result.endedAt - result.startedAt,
         finding: {
           ...finding,
@@ -713,6 +736,7 @@ export function tableRow(result: ClassResult): string {
     result.fault.rate,
     result.fault.front === 'action' ? 'Action' : 'CLI',
     rs.length + (result.skipped ? ` (${result.skipped} not run: budget)` : ''),
+    rs.filter((r) => r.injected).length,
     rs.filter((r) => r.finding.outcome === 'succeeded').length,
     rs.filter((r) => r.finding.outcome === 'failed-cleanly').length,
     rs.filter((r) => r.finding.converged).length,
@@ -749,14 +773,16 @@ export function resultsMarkdown(
     '*Failed cleanly*: a non-zero exit (or a killed process) after which every check passed: the message',
     'names the fault and what was applied and not (where the process could still print), nothing of the',
     'directory was deleted, nothing pruned after a failed apply, the other deployment untouched, the',
-    'Lease released or left to expire, the ApplySet parent and revision records consistent, no Secret',
+    'Lease released (at once after SIGTERM) or left to expire, the ApplySet parent and revision records consistent, no Secret',
     'value in any log. *Converged on rerun*: the fault-free deploy after it exited 0, the cluster then',
-    'equals the directory, and it reported exactly the changes that were left. *Extra time*: median of',
-    "the faulted deploy's duration minus a fault-free deploy's of the same workload. *Bad*: runs with a",
-    "finding (listed below with the fault's schedule).",
+    'equals the directory, and it reported exactly the changes that were left. *Fault injected*: runs in',
+    'which the fault came while the deploy ran (a random point can fall after a short deploy ended; a',
+    'fault tied to a build or push step that never came is a finding). *Extra time*: median of the faulted',
+    "deploy's duration minus a fault-free deploy's of the same workload. *Bad*: runs with a finding (listed",
+    "below with the fault's schedule).",
     '',
-    '| fault class | rate | front end | runs | succeeded | failed cleanly | converged on rerun | objects lost | locks left held | median extra time | bad |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| fault class | rate | front end | runs | fault injected | succeeded | failed cleanly | converged on rerun | objects lost | locks left held | median extra time | bad |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...results.map(tableRow),
     '',
     ...(failing.length > 0

@@ -263,8 +263,14 @@ export function writeRound(options: RoundOptions): Round {
   );
   writeFileSync(
     path.join(dir, 'web', 'Dockerfile'),
-    `FROM ${options.baseImage}\nCOPY build.txt /build.txt\n`,
+    // A step of 2 s and a 4 MiB layer: a fault at the first build step lands in the build, one at the
+    // export in the push.
+    `FROM ${options.baseImage}\nCOPY build.txt /build.txt\nRUN sleep 2 && dd if=/dev/urandom of=/blob bs=1M count=4 2>/dev/null\n`,
   );
-  writeFileSync(path.join(dir, 'web', 'build.txt'), options.rebuild ? `round ${options.round}\n` : 'fixed\n');
+  // The class's seed in the context: an image another class pushed for the same round is not reused.
+  writeFileSync(
+    path.join(dir, 'web', 'build.txt'),
+    options.rebuild ? `${options.seed} round ${options.round}\n` : 'fixed\n',
+  );
   return round;
 }

@@ -46,6 +46,8 @@ const target = () => ({ kubeconfig: expr('secrets.KUBECONFIG'), context: 'spread
 let api: GitHubApi;
 let env: Record<string, string>;
 let secrets: Record<string, string>;
+/** A build secret the build step passes (input build-secrets); it must appear nowhere in the log. */
+const BUILD_TOKEN = `build-token-${Math.random().toString(36).slice(2)}`;
 let registryPassword: string;
 
 /** Every credential of the runs: kubeconfig (whole, base64, its key/token/password values), registry, tokens. */
@@ -94,9 +96,10 @@ beforeAll(async () => {
   env = {
     DOCKER_HOST: process.env.DOCKER_HOST!,
     DOCKER_CONFIG: process.env.DOCKER_CONFIG!,
+    BUILDX_CONFIG: process.env.BUILDX_CONFIG!,
     GITHUB_API_URL: api.url,
   };
-  secrets = { KUBECONFIG: kubeconfigContent(), GITHUB_TOKEN, BOT_TOKEN };
+  secrets = { KUBECONFIG: kubeconfigContent(), GITHUB_TOKEN, BOT_TOKEN, BUILD_TOKEN };
   await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
 });
 afterAll(async () => {
@@ -148,10 +151,14 @@ const deployWorkflow = workflow(
       path: 'deploy/hello-build',
       registry: registry(),
       tag: 'act-1',
-      'build-args': `BASE=${process.env.SPREAD_BASE_IMAGE}`,
+      'build-args': `BASE=${process.env.SPREAD_BASE_IMAGE_REF}`,
       build: 'true',
       push: 'true',
       'layer-cache': 'false',
+      platforms: 'linux/amd64',
+      attestations: 'false',
+      'build-secrets': `token=${expr('secrets.BUILD_TOKEN')}`,
+      builder: 'spread',
       'object-annotations': 'false',
       timeout: '2m',
     }),
@@ -282,6 +289,7 @@ describe('the Action under act', () => {
     });
     const run = await runAct({ repo, env, secrets });
     expect(run.code, run.log).toBe(0);
+    expect(run.log).not.toContain(BUILD_TOKEN);
 
     const deploy = run.step('deploy');
     expect(deploy.result).toBe('success');

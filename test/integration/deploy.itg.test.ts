@@ -368,10 +368,75 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
       expect(await lease()).toBe('lease.coordination.k8s.io/spread.interrupted');
       child.kill(signal);
       expect(await exited).toBe(code);
-      expect(stderr).toMatch(new RegExp(`interrupted by ${signal}`));
+      expect(stderr).toMatch(
+        new RegExp(
+          `error: interrupted by ${signal} while waiting for the rollout: all 1 object\\(s\\) were applied \\([01] created, 0 configured, [01] unchanged\\) and 0 pruned; the rollout was not seen finished and no revision was recorded`,
+        ),
+      );
       expect(await lease()).toBe('');
     },
   );
+
+  test('a deploy interrupted during its wait is recorded as a revision by the next deploy, which changes nothing', async () => {
+    const ns = uniqueName('itg-interrupt-record');
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
+      mkdirSync(path.join(dir, '.k2e'));
+      const cm = (v: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`;
+      const cli = (...args: string[]) =>
+        runNode('dist/cli/index.js', ['deploy', dir, 'spread-local', '-n', ns, '--name', 'rec', ...args]);
+      writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm('1'));
+      expect((await cli()).code).toBe(0);
+      // Revision 2: a changed ConfigMap and a LoadBalancer Service, which never gets an address here.
+      writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm('2'));
+      writeFileSync(
+        path.join(dir, '.k2e/lb.yaml'),
+        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
+      );
+      const child = spawn(
+        path.join(ROOT, 'dist/cli/index.js'),
+        ['deploy', dir, 'spread-local', '-n', ns, '--name', 'rec', '--wait-load-balancer'],
+        { cwd: ROOT, env: process.env },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      const started = Date.now();
+      while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      expect(stderr).toMatch(/all 2 object\(s\) were applied \(1 created, 1 configured, 0 unchanged\)/);
+      const rerun = await cli('--no-wait', '--output', 'json');
+      expect(rerun.code).toBe(0);
+      const report = JSON.parse(rerun.stdout) as DeployReport;
+      expect(report.objects.map((o) => o.action)).toEqual(['unchanged', 'unchanged']);
+      expect(report.revision).toBe(2);
+      const history = await runNode('dist/cli/index.js', [
+        'history',
+        'rec',
+        'spread-local',
+        '-n',
+        ns,
+        '-o',
+        'json',
+      ]);
+      expect(JSON.parse(history.stdout)).toMatchObject({
+        current: 2,
+        revisions: [
+          expect.objectContaining({ revision: 2, objectCount: 2 }),
+          expect.objectContaining({ revision: 1, objectCount: 1 }),
+        ],
+      });
+      // And the deploy after that is the same revision again: nothing to record.
+      expect(JSON.parse((await cli('--no-wait', '--output', 'json')).stdout).revision).toBe(2);
+    } finally {
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+        allowFail: true,
+      });
+    }
+  });
 });
 
 describe('a context limited to one namespace (spread-team-a)', () => {

@@ -142,6 +142,14 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       path.join(project, 'broken/rc.yaml'),
       'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: web\n  labels: [oops\n',
     );
+    // An image marked `&` with a BuildKit-only Dockerfile: built inside the job, in spread's image.
+    mkdirSync(path.join(project, 'built'));
+    writeFileSync(
+      path.join(project, 'built/Dockerfile'),
+      `FROM ${process.env.SPREAD_BASE_IMAGE_REF}\nRUN --mount=type=cache,target=/cache echo built-in-job > /hello\nCOPY --chmod=755 run.sh /run.sh\n`,
+    );
+    writeFileSync(path.join(project, 'built/run.sh'), '#!/bin/sh\ncat /hello\n');
+    writeFileSync(path.join(project, 'built/web.ctr'), 'name: web\nimage: "&web"\n');
     mkdirSync(path.join(project, '.home'));
     const common = { path: 'app', context: 'spread-local', namespace: ns, package: PACKAGE, wait: false };
     const settings = { ...common, path: 'settings', 'resource-group': 'spread-settings' };
@@ -182,6 +190,9 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         'lock-lease-duration': '40s',
         tag: 'v1.2.3',
         'build-args': 'GREETING=hello world\nSECRET_TOKEN=s3cr3t-build-value\n',
+        cache: 'registry',
+        platforms: 'linux/amd64',
+        'build-secrets': 'project=CI_PROJECT_NAME\n',
         'url-from': 'service/mattermost',
       })),
       {
@@ -223,6 +234,17 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         ...common,
         package: '',
         image,
+        path: 'built',
+        registry: `${process.env.SPREAD_REGISTRY}/${ns}`,
+        tag: 'job-1',
+        stage: 'deploy',
+        'job-name': 'image-build',
+        'resource-group': 'spread-image-build',
+      },
+      {
+        ...common,
+        package: '',
+        image,
         path: 'broken',
         stage: 'deploy',
         'job-name': 'image-broken',
@@ -232,6 +254,11 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
     // GitLab merges a job of .gitlab-ci.yml into the included job of the same name: that is how the
     // deploy job names its stop job. A later job reads the dotenv report as GitLab passes it on.
     const review = [
+      // The job's builder, as a GitLab job makes one for a BuildKit service (buildx's remote driver):
+      // here the local buildkitd's loopback TCP listener, on the host's network.
+      'image-build:',
+      '  before_script:',
+      `    - docker buildx create --name job --driver remote ${process.env.SPREAD_BUILDKIT_TCP} --use`,
       'review:',
       '  environment:',
       '    on_stop: stop-review',
@@ -354,18 +381,18 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       expect(out.dotenv().SPREAD_ERROR).toMatch(/^\S[^\n]* rc\.yaml:6: YAML: Flow sequence/);
     });
 
-    test('the inputs prune-crds, force-conflicts, replace, adopt, rollback-on-failure, lock-timeout, lock-lease-duration, tag, build-args and url-from reach the CLI; build argument values stay out of the log', async () => {
+    test('the inputs prune-crds, force-conflicts, replace, adopt, rollback-on-failure, lock-timeout, lock-lease-duration, tag, cache, platforms, build-secrets, build-args and url-from reach the CLI; build argument values stay out of the log', async () => {
       const deploy = await gcl('all-inputs-deploy');
       expect(deploy.code, deploy.log).toBe(0);
       const command = (log: string) =>
         log.split('\n').find((l) => / > spread (deploy|plan) app /.test(l)) ?? '';
       expect(command(deploy.log)).toContain(
-        `spread deploy app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --no-wait --timeout 5m --lock-timeout 45s --lock-lease-duration 40s --rollback-on-failure --url-from service/mattermost --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
+        `spread deploy app spread-local --namespace ${ns} --tag v1.2.3 --cache registry --platform linux/amd64 --secret id=project,env=CI_PROJECT_NAME --prune-crds --adopt --force-conflicts --replace --no-wait --timeout 5m --lock-timeout 45s --lock-lease-duration 40s --rollback-on-failure --url-from service/mattermost --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
       );
       const plan = await gcl('all-inputs-plan');
       expect(plan.code, plan.log).toBe(0);
       expect(command(plan.log)).toContain(
-        `spread plan app spread-local --namespace ${ns} --tag v1.2.3 --prune-crds --adopt --force-conflicts --replace --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
+        `spread plan app spread-local --namespace ${ns} --tag v1.2.3 --cache registry --platform linux/amd64 --secret id=project,env=CI_PROJECT_NAME --prune-crds --adopt --force-conflicts --replace --output json --build-arg GREETING=… --build-arg SECRET_TOKEN=…`,
       );
       for (const log of [deploy.log, plan.log]) expect(log).not.toMatch(/s3cr3t-build-value|hello world/);
       const bad = await gcl('bad-build-args');
@@ -489,6 +516,10 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
             'none',
             '--build-arg',
             `BASE=${images.SPREAD_NODE_BASE_IMAGE}`,
+            '--build-arg',
+            `DOCKER_CLI=${images.SPREAD_DOCKER_CLI_IMAGE}`,
+            '--build-arg',
+            `BUILDX=${images.SPREAD_BUILDX_IMAGE}`,
             '-t',
             image,
             ROOT,
@@ -497,9 +528,15 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         );
         // The kubeconfig as a file-type CI/CD variable (its certificates inline), as GitLab gives it.
         variablesFile = path.join(project, '.home/file-kubeconfig.yml');
+        // The registry's credentials as DOCKER_AUTH_CONFIG, which the job turns into its Docker config.
         writeFileSync(
           variablesFile,
-          stringify({ KUBECONFIG: { type: 'file', values: { '*': await kubeconfigOfContext() } } }),
+          stringify({
+            KUBECONFIG: { type: 'file', values: { '*': await kubeconfigOfContext() } },
+            DOCKER_AUTH_CONFIG: {
+              values: { '*': readFileSync(path.join(process.env.DOCKER_CONFIG!, 'config.json'), 'utf8') },
+            },
+          }),
         );
       });
       afterAll(() => {
@@ -531,6 +568,33 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         });
         expect(out.summaryMd()).toContain('### Deploy: `app` → context `spread-local`');
         expect(r.log).not.toContain('mattermost-example-password');
+      });
+
+      test("an & image with a BuildKit-only Dockerfile is built in the job with the image's docker CLI and buildx, pushed and deployed pinned", async () => {
+        const r = await gcl('image-build', { docker: { helperImage }, variablesFile });
+        expect(r.code, r.log).toBe(0);
+        expect(r.log).toMatch(/RUN --mount=type=cache,target=\/cache echo built-in-job/);
+        const [built] = JSON.parse(artifacts('image-build').dotenv().SPREAD_IMAGES!) as {
+          reference: string;
+          built: boolean;
+        }[];
+        expect(built).toMatchObject({ built: true });
+        expect(built!.reference).toMatch(
+          new RegExp(`^${process.env.SPREAD_REGISTRY}/${ns}/web:job-1@sha256:[0-9a-f]{64}$`),
+        );
+        const rc = await kubectl([
+          '--context',
+          'spread-local',
+          '-n',
+          ns,
+          'get',
+          'deployment',
+          'built',
+          '-o',
+          'json',
+        ]);
+        expect(JSON.parse(rc.stdout).spec.template.spec.containers[0].image).toBe(built!.reference);
+        expect(r.log).not.toContain(readFileSync(process.env.SPREAD_REGISTRY_PASSWORD_FILE!, 'utf8').trim());
       });
 
       test('a failed job leaves plan.md, summary.md and the dotenv report with the error, and a log without minified code', async () => {

@@ -22,6 +22,7 @@ const COMPONENTS = [
   'etcd',
   'dockerd',
   'registry',
+  'buildkitd',
   'kube-apiserver',
   'kube-controller-manager',
   'kube-scheduler',

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -70,8 +71,41 @@ describe('spread history / rollback / list / delete (CLI definitions)', () => {
     const json = JSON.parse(await cli('history', 'cfg', 'spread-local', '-n', ns, '-o', 'json'));
     expect(json.current).toBe(2);
 
-    const rolled = await cli('rollback', 'cfg', '1', 'spread-local', '-n', ns);
-    expect(rolled).toMatch(/Rolled back to revision 1 \(now revision 3\)/);
+    // The Lease is deleted when the rollback ends: a watch from the resourceVersion before it (so
+    // it misses nothing however late it connects) sees the one it held.
+    const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+    const from = JSON.parse((await kubectl([...ctx, 'get', '--raw', leases])).stdout).metadata
+      .resourceVersion;
+    const watch = spawn(process.env.SPREAD_KUBECTL ?? 'kubectl', [
+      ...ctx,
+      'get',
+      '--raw',
+      `${leases}?watch=1&resourceVersion=${from}&fieldSelector=metadata.name%3Dspread.cfg`,
+    ]);
+    let events = '';
+    watch.stdout.on('data', (d) => (events += d));
+    const durations = () =>
+      events
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).object.spec.leaseDurationSeconds);
+    try {
+      const rolled = await cli(
+        'rollback',
+        'cfg',
+        '1',
+        'spread-local',
+        '-n',
+        ns,
+        '--lock-lease-duration',
+        '50s',
+      );
+      expect(rolled).toMatch(/Rolled back to revision 1 \(now revision 3\)/);
+      await vi.waitFor(() => expect(durations()).toContain(50), { timeout: 10_000 });
+      expect(durations()).not.toContain(30);
+    } finally {
+      watch.kill();
+    }
     expect((await kubectl([...ctx, '-n', ns, 'get', 'cm', 'cfg', '-o', 'jsonpath={.data.v}'])).stdout).toBe(
       'a',
     );

@@ -201,10 +201,14 @@ async function planExisting(
   c: PlanContext,
   given: SourcedObject,
   resource: ResourceInfo,
+  reads = 0,
 ): Promise<PlannedObject> {
   const { options } = c;
   const path = objectPath(resource, given.object.metadata.namespace, given.object.metadata.name);
-  const live = await c.readLive(resource, given, path);
+  const live =
+    reads === 0
+      ? await c.readLive(resource, given, path)
+      : await c.client.getOrUndefined<KubeObject>(path, options.signal);
   const refused = await ownershipProblem(c.client, live, options.ownership, options.signal);
   if (refused) throw new Refusal(refused);
   const deferred = await deferral(c, given, resource, live !== undefined);
@@ -228,8 +232,18 @@ async function planExisting(
     if (print !== undefined && options.fingerprints.has(print))
       return { ...o, object, resource, action: 'unchanged', after: live, live, fingerprint: print };
   }
-  return planDryRun(c, o, object, resource, path, live);
+  const planned = await planDryRun(c, o, object, resource, path, live);
+  // A dry run answers the object as stored now, with its resourceVersion; another one than the read's
+  // means the object changed since (the LIST is from the plan's start; a controller writing a rollout's
+  // status and revision): read it again, or what others wrote would count as this deploy's change.
+  const now = planned.after?.metadata.resourceVersion;
+  if (live && now !== undefined && now !== live.metadata.resourceVersion && reads < MAX_REREADS)
+    return planExisting(c, given, resource, reads + 1);
+  return planned;
 }
+
+/** How many times an object that changed while it was planned is read and dry-run again. */
+const MAX_REREADS = 3;
 
 /**
  * The dry run of one object and what it changes: `create`, `update` (with the changed fields and

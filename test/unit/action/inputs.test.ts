@@ -14,6 +14,10 @@ const DEFAULTS: Inputs = {
   build: true,
   push: true,
   layerCache: 'auto',
+  platforms: [],
+  attestations: 'false',
+  buildSecrets: [],
+  builder: '',
   prune: true,
   pruneCrds: false,
   wait: true,
@@ -73,6 +77,24 @@ describe('parseInputs', () => {
     ['no build, no push', { build: 'false', push: 'false' }, { build: false, push: false }],
     ['no build: push defaults to false too', { build: 'false' }, { build: false, push: false }],
     ['no layer cache', { 'layer-cache': 'false' }, { layerCache: false }],
+    [
+      'platforms, comma- or line-separated',
+      { platforms: 'linux/amd64, linux/arm64\nlinux/arm/v7' },
+      { platforms: ['linux/amd64', 'linux/arm64', 'linux/arm/v7'] },
+    ],
+    ['attestations on', { attestations: 'true' }, { attestations: 'true' }],
+    ['provenance only', { attestations: 'provenance' }, { attestations: 'provenance' }],
+    [
+      'build-secrets: id=value lines, = in a value',
+      { 'build-secrets': 'npm=tok=en\ngit.token=x' },
+      {
+        buildSecrets: [
+          { id: 'npm', value: 'tok=en' },
+          { id: 'git.token', value: 'x' },
+        ],
+      },
+    ],
+    ['a builder', { builder: 'builder-1' }, { builder: 'builder-1' }],
     ['the layer cache also in a public repository', { 'layer-cache': 'true' }, { layerCache: true }],
     [
       'environments',
@@ -153,6 +175,27 @@ describe('parseInputs', () => {
     ],
   ])('rejects %s', (_, map, message) => {
     expect(() => parse(map)).toThrow(message);
+  });
+
+  test.each([
+    ['platforms', { platforms: 'linux/amd64,amd64' }, /^input platforms: "amd64" is not a platform/],
+    [
+      'build-secrets without =',
+      { 'build-secrets': 'npm' },
+      /^input build-secrets: line 1: expected id=VALUE/,
+    ],
+    [
+      'attestations not a choice',
+      { attestations: 'on' },
+      /^input attestations: expected false, provenance or true/,
+    ],
+  ])('rejects %s too', (_, map, message) => {
+    expect(() => parse(map)).toThrow(message);
+  });
+
+  test('a build secret value is never echoed in an error', () => {
+    expect(() => parse({ 'build-secrets': 'npm=s3cr3t\nnpm=s3cr3t' })).toThrow(/^(?!.*s3cr3t)/s);
+    expect(() => parse({ 'build-secrets': 'npm=s3cr3t\nnpm=s3cr3t' })).toThrow(/npm is given twice/);
   });
 
   test('a build-arg value is never echoed in an error', () => {

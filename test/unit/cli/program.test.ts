@@ -78,3 +78,52 @@ describe('the spread program', () => {
     );
   });
 });
+
+describe('the image flags of build (settings rows cache, platforms, attestations, build-secrets, builder)', () => {
+  /** The flags `spread build` parses from `args` (nothing runs: the action is replaced). */
+  const parsed = (...args: string[]) => {
+    const root = program().exitOverride();
+    const build = root.commands.find((c) => c.name() === 'build')!;
+    build.exitOverride().configureOutput({ writeErr: () => {} });
+    let flags: Record<string, unknown> = {};
+    build.action((_dir: string, f: Record<string, unknown>) => {
+      flags = f;
+    });
+    root.parse(['node', 'spread', 'build', '.', ...args]);
+    return flags;
+  };
+
+  test.each<[string, string[], Record<string, unknown>]>([
+    ['none given', [], { secret: [] }],
+    ['--cache registry', ['--cache', 'registry'], { cache: { type: 'registry' } }],
+    [
+      '--cache registry=REF',
+      ['--cache', 'registry=r.example/c:x'],
+      { cache: { type: 'registry', ref: 'r.example/c:x' } },
+    ],
+    ['--platform', ['--platform', 'linux/amd64,linux/arm64'], { platform: ['linux/amd64', 'linux/arm64'] }],
+    ['--attestations', ['--attestations', 'provenance'], { attestations: 'provenance' }],
+    [
+      '--secret, repeatable',
+      ['--secret', 'id=npm,env=NPM_TOKEN', '--secret', 'id=git,env=GIT_TOKEN'],
+      {
+        secret: [
+          { id: 'npm', env: 'NPM_TOKEN' },
+          { id: 'git', env: 'GIT_TOKEN' },
+        ],
+      },
+    ],
+    ['--builder', ['--builder', 'ci'], { builder: 'ci' }],
+  ])('%s', (_, args, expected) => {
+    expect(parsed(...args)).toMatchObject(expected);
+  });
+
+  test.each([
+    [['--cache', 'nfs'], /expected gha, registry, registry=<image ref>, local=<directory> or false/],
+    [['--platform', 'amd64'], /"amd64" is not a platform/],
+    [['--attestations', 'all'], /Allowed choices are false, provenance, true/],
+    [['--secret', 'npm=tok'], /expected id=ID,env=VARIABLE, got "npm=tok"/],
+  ])('refuses %j', (args, message) => {
+    expect(() => parsed(...args)).toThrow(message);
+  });
+});

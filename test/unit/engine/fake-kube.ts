@@ -6,9 +6,9 @@ import type { KubeApi, KubeDiscovery } from '../../../src/engine/kube-api.js';
 /**
  * An in-memory API server for unit tests of the planner and the applier: objects by path; GET of an
  * object or a collection; server-side apply (PATCH) and create (POST) that store the object with an
- * Apply entry of the field manager and a new resourceVersion when it changed (dryRun stores nothing);
- * DELETE. It does not merge fields or validate schemas: the real-cluster suite does that. `refuse`
- * makes chosen requests fail as the server would.
+ * Apply entry of the field manager and a new resourceVersion when it changed (dryRun stores nothing),
+ * keeping the live `status` as a status subresource does; DELETE. It does not merge fields or validate
+ * schemas: the real-cluster suite does that. `refuse` makes chosen requests fail as the server would.
  */
 export class FakeKube implements KubeApi {
   readonly objects = new Map<string, KubeObject>();
@@ -67,6 +67,8 @@ export class FakeKube implements KubeApi {
         managedFields: [{ manager, operation: 'Apply', apiVersion: sent.apiVersion, fieldsV1: {} }],
         resourceVersion: live?.metadata.resourceVersion ?? '0',
       },
+      // What the status subresource holds: an apply to the object leaves it as it is.
+      ...(live?.status !== undefined ? { status: live.status } : {}),
     };
     const changed = !live || JSON.stringify(strip(live)) !== JSON.stringify(strip(stored));
     const result = changed

@@ -199,4 +199,54 @@ describe('planObjects against a fake KubeApi', () => {
     expect(p).toMatchObject({ action: 'unchanged', fingerprint: print });
     expect(kube.log).toEqual(['GET /api/v1/namespaces/app/configmaps/c']);
   });
+
+  test('an object that changed after it was read (a controller writing its status) is read again: unchanged, not an update', async () => {
+    const kube = new FakeKube();
+    const stored = await applied(kube, configMap('c', { a: '1' }));
+    const path = '/api/v1/namespaces/app/configmaps/c';
+    let writes = 0;
+    // Between the plan's read and its dry run, another writer changes the status twice.
+    kube.refuse = (req) => {
+      if (req.query?.dryRun === 'All' && writes < 2) {
+        writes++;
+        const now = kube.objects.get(path)!;
+        kube.objects.set(path, {
+          ...now,
+          metadata: { ...now.metadata, resourceVersion: `${900 + writes}` },
+          status: { observed: writes },
+        });
+      }
+      return undefined;
+    };
+    kube.log.length = 0;
+    const [p] = await planObjects(kube, fakeDiscovery(), [sourced(configMap('c', { a: '1' }))], options);
+    expect(stored.metadata.resourceVersion).not.toBe('902');
+    expect(p).toMatchObject({ action: 'unchanged', live: { metadata: { resourceVersion: '902' } } });
+    expect(kube.log).toEqual([
+      `GET ${path}`,
+      `PATCH dry ${path}`,
+      `GET ${path}`,
+      `PATCH dry ${path}`,
+      `GET ${path}`,
+      `PATCH dry ${path}`,
+    ]);
+  });
+
+  test('an object that keeps changing is planned from its last read after three reads again', async () => {
+    const kube = new FakeKube();
+    await applied(kube, configMap('c', { a: '1' }));
+    const path = '/api/v1/namespaces/app/configmaps/c';
+    let version = 900;
+    kube.refuse = (req) => {
+      if (req.query?.dryRun !== 'All') return undefined;
+      const now = kube.objects.get(path)!;
+      version++;
+      kube.objects.set(path, { ...now, metadata: { ...now.metadata, resourceVersion: `${version}` } });
+      return undefined;
+    };
+    kube.log.length = 0;
+    const [p] = await planObjects(kube, fakeDiscovery(), [sourced(configMap('c', { a: '2' }))], options);
+    expect(p?.action).toBe('update');
+    expect(kube.log.filter((l) => l.startsWith('PATCH dry'))).toHaveLength(4);
+  });
 });

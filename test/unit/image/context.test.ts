@@ -30,7 +30,6 @@ describe('readContext', () => {
       'f Dockerfile',
       'f hello.txt',
       'f keep.tmp',
-      'f web.ctr',
     ]);
     expect(ctx.dockerfile).toBe('Dockerfile');
     expect(ctx.digest).toMatch(/^sha256:[a-f0-9]{64}$/);
@@ -94,6 +93,49 @@ describe('readContext', () => {
     expect(ctx.escapingLinks).toEqual(['passwd', 'up']);
   });
 
+  test("spread's own files are left out at any depth, so changing them keeps the digest", async () => {
+    const dir = copy();
+    const before = await readContext(dir);
+    for (const f of [
+      '.k2e/svc.yaml',
+      'rs/svc.yaml',
+      'sub/.kube/x.yaml',
+      'api.ctr',
+      'rc.yaml',
+      'sub/web.rc.yml',
+      'pod.json',
+      'deployment.yaml',
+      'x.cronjob.yaml',
+    ]) {
+      mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      writeFileSync(path.join(dir, f), 'kind: Service\n');
+    }
+    writeFileSync(path.join(dir, 'rc.yaml.txt'), 'not spread config\n');
+    const after = await readContext(dir);
+    expect(after.entries.map((e) => e.path)).toEqual(
+      [...before.entries.map((e) => e.path), 'rc.yaml.txt', 'sub'].sort(),
+    );
+    writeFileSync(path.join(dir, '.k2e/svc.yaml'), 'kind: ConfigMap\n');
+    expect((await readContext(dir)).digest).toBe(after.digest);
+  });
+
+  test('a ! line in .dockerignore brings spread files back', async () => {
+    const dir = copy();
+    mkdirSync(path.join(dir, '.k2e'));
+    writeFileSync(path.join(dir, '.k2e/svc.yaml'), 'kind: Service\n');
+    writeFileSync(path.join(dir, '.dockerignore'), '!.k2e\n!*.ctr\n');
+    const paths = (await readContext(dir)).entries.map((e) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(['.k2e', '.k2e/svc.yaml', 'web.ctr']));
+  });
+
+  test('platforms and attestations are part of the digest', async () => {
+    const dir = copy();
+    const plain = (await readContext(dir)).digest;
+    const two = (await readContext(dir, { platforms: ['linux/amd64', 'linux/arm64'] })).digest;
+    const attested = (await readContext(dir, { attestations: true })).digest;
+    expect(new Set([plain, two, attested]).size).toBe(3);
+  });
+
   test('no Dockerfile → ContextError naming it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'spread-ctx-'));
     await expect(readContext(dir)).rejects.toThrow(ContextError);
@@ -125,7 +167,6 @@ describe('packContext', () => {
       'passwd -> /etc/passwd',
       'sub',
       'sub/x.txt',
-      'web.ctr',
     ]);
     for (const line of listing) {
       expect(line).toContain(' 0/0 ');

@@ -1,0 +1,189 @@
+// The image benchmark (section "Images" of bench/RESULTS.md; run by `npm run bench`, or alone with
+// `node bench/build.mjs [--runs 5] [--no-write]`): a cached rebuild after a change to a late file, on a
+// builder whose own cache was emptied first (as on a fresh runner), spread against what
+// docker/build-push-action runs, `docker buildx build`, both with the same registry cache backend
+// (`type=registry`, mode=max, each tool its own cache ref in the local registry). The runs interleave
+// the tools, alternating which goes first; wall time of each CLI, median and range over the runs.
+//
+//   spread:  node dist/cli/index.js build DIR --registry R --tag T --cache registry
+//   buildx:  docker buildx build --push --provenance=false --tag R/…:T
+//              --cache-from type=registry,ref=R/…:buildcache --cache-to type=registry,ref=R/…:buildcache,mode=max DIR
+//
+// The Dockerfile: a builder stage writing 16 MiB and running a loop, a final stage copying from it,
+// then the late file; each tool and run has steps of its own (its name in the RUN lines) and the
+// builder is emptied before its first build too, so no step comes from another run's cache. Needs
+// the local cluster's registry and BuildKit (scripts/cluster/up.sh).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { replaceSection } from './results.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+
+/** .cluster/env into process.env, unless the caller sourced it. */
+function loadEnv() {
+  if (process.env.SPREAD_REGISTRY && process.env.BUILDX_BUILDER && process.env.SPREAD_BASE_IMAGE_REF) return;
+  const file = path.join(process.env.SPREAD_CLUSTER_DIR || path.join(root, '.cluster'), 'env');
+  if (!existsSync(file))
+    throw new Error('no .cluster/env: start the cluster with `bash scripts/cluster/up.sh`');
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^export ([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    // PATH="${SPREAD_BIN_DIR}:${PATH}" is the one line that expands variables; this needs only docker.
+    if (m && m[1] !== 'PATH') process.env[m[1]] = m[2].replace(/^'(.*)'$/, '$1').replace(/^"(.*)"$/, '$1');
+  }
+}
+
+function context(name, base) {
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'spread-bench-img-')), name);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'web.ctr'), `name: web\nimage: "&${name}"\n`);
+  writeFileSync(
+    path.join(dir, 'Dockerfile'),
+    `FROM ${base} AS builder
+RUN dd if=/dev/urandom of=/blob bs=1M count=16 2>/dev/null && i=0 && while [ $i -lt 20000 ]; do i=$((i+1)); done && echo ${name}
+FROM ${base}
+COPY --from=builder /blob /blob
+RUN echo early ${name} > /early
+COPY late.txt /late.txt
+`,
+  );
+  writeFileSync(path.join(dir, 'late.txt'), 'v1\n');
+  return dir;
+}
+
+function timed(cmd, args) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env: process.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr.slice(-3000)}`);
+  return { ms, output: `${r.stdout}${r.stderr}` };
+}
+
+const pruneBuilder = () =>
+  execFileSync('docker', ['buildx', 'prune', '--all', '--force'], { stdio: 'ignore' });
+
+const tools = {
+  spread: (dir, repo, tag) =>
+    timed(process.execPath, [
+      path.join(root, 'dist/cli/index.js'),
+      'build',
+      dir,
+      '--registry',
+      repo.slice(0, repo.lastIndexOf('/')),
+      '--tag',
+      tag,
+      '--cache',
+      'registry',
+    ]),
+  buildx: (dir, repo, tag) =>
+    timed('docker', [
+      'buildx',
+      'build',
+      '--progress=plain',
+      '--provenance=false',
+      '--push',
+      '--tag',
+      `${repo}:${tag}`,
+      '--cache-from',
+      `type=registry,ref=${repo}:buildcache`,
+      '--cache-to',
+      `type=registry,ref=${repo}:buildcache,mode=max`,
+      dir,
+    ]),
+};
+
+/** Steps buildx printed as taken from the cache: CACHED, or layers fetched from the backend. */
+const cachedSteps = (output) => (output.match(/^#\d+ CACHED$/gm) ?? []).length;
+
+/** One tool's first build and cached rebuild, in a context and repository of its own. */
+function oneRun(tool, ns, index) {
+  const name = `cached-${tool}-${index}`;
+  const dir = context(name, process.env.SPREAD_BASE_IMAGE_REF);
+  const repo = `${process.env.SPREAD_REGISTRY}/${ns}/${name}`;
+  pruneBuilder();
+  const first = tools[tool](dir, repo, 'v1');
+  pruneBuilder();
+  writeFileSync(path.join(dir, 'late.txt'), 'v2\n');
+  const rebuild = tools[tool](dir, repo, 'v2');
+  if (rebuild.output.includes(`early ${name}\n`) || /^#\d+ \d+\.\d+ cached-/m.test(rebuild.output))
+    throw new Error(`${tool}: the rebuild ran a step the cache holds:\n${rebuild.output.slice(-3000)}`);
+  return { tool, index, first: first.ms, rebuild: rebuild.ms, cached: cachedSteps(rebuild.output) };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const range = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+
+/** Runs the benchmark; returns the Markdown section. */
+export async function benchImages({ write = true, runs = 5 } = {}) {
+  loadEnv();
+  const ns = `bench-img-${Date.now().toString(36)}`;
+  const rows = [];
+  for (let i = 0; i < runs; i++) {
+    for (const tool of i % 2 === 0 ? ['spread', 'buildx'] : ['buildx', 'spread']) {
+      const row = oneRun(tool, ns, i);
+      rows.push(row);
+      console.log(
+        `run ${i + 1} ${tool}: first ${row.first.toFixed(0)} ms, cached rebuild ${row.rebuild.toFixed(0)} ms`,
+      );
+    }
+  }
+  const of = (tool) => rows.filter((r) => r.tool === tool).map((r) => r.rebuild);
+  const ratios = [...Array(runs).keys()].map(
+    (i) =>
+      rows.find((r) => r.tool === 'spread' && r.index === i).rebuild /
+      rows.find((r) => r.tool === 'buildx' && r.index === i).rebuild,
+  );
+  const ratio = median(of('spread')) / median(of('buildx'));
+  const label = (tool) =>
+    tool === 'spread' ? '`spread build --cache registry`' : '`docker buildx build` (build-push-action)';
+  const text = `## Images
+
+A cached rebuild after a change to the last file, on a builder whose own cache was emptied first (a
+fresh runner), both with the registry cache backend (mode=max); ${runs} runs, the tools interleaved
+(bench/build.mjs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, BuildKit ${process.env.SPREAD_BUILDKIT_VERSION ?? 'v0.34.2'} via buildx).
+
+| tool | cached rebuild, median (ms) | min–max (ms) | first build, median (ms) |
+|---|---:|---:|---:|
+${['spread', 'buildx'].map((t) => `| ${label(t)} | ${median(of(t)).toFixed(0)} | ${range(of(t))} | ${median(rows.filter((r) => r.tool === t).map((r) => r.first)).toFixed(0)} |`).join('\n')}
+
+spread / buildx, cached rebuild: **${ratio.toFixed(2)} ×** (medians; per run ${median(ratios).toFixed(2)} ×,
+${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) — ${ratio <= 1 ? 'not slower: met' : 'slower: missed'}.
+Each run: ${rows.map((r) => `${r.tool} ${r.rebuild.toFixed(0)}`).join(', ')} ms.
+spread's time includes its Node start-up, reading the directory, digesting the context and asking the
+registry whether the tag is already built from it; the build itself is one buildx run.
+`;
+  if (write) replaceSection(path.join(here, 'RESULTS.md'), '## Images', `${text}\n${NOTES}\n`);
+  return text;
+}
+
+/** What the runs of this session showed beyond the table (kept when the section is rewritten). */
+const NOTES = `Notes (issue 18, 2026-12-01; the machine's 2 CPUs shared with two other sessions' tests, so
+single runs vary by up to 2 ×, buildx's own from 0.57 to 1.65 s over the two benchmarks):
+- Where spread's extra time went, from a traced rebuild (timestamps of its \`-v\` log lines): ~0.25 s
+  of Node start-up and bundle loading before the first line; ~0.23 s asking the registry whether it
+  holds the tag (credentials, Node's first fetch); ~0.3 s for the docker CLI and buildx to start,
+  strictly after that; in one trace ~0.2 s after the build before buildx's \`resolving provenance for metadata file\`.
+  Not causes: the context digest (~10 ms here), the tar context on standard input (buildx alone with
+  a tar or the directory: no measurable difference over 3 runs each), a second buildx call (none is
+  made: no \`buildx version\`/\`inspect --bootstrap\` before building), the push confirmation (~15 ms,
+  one manifest request).
+- Removed: buildx now starts right after the context is read, its input held back while the registry
+  is asked (an image found unchanged ends it unbuilt), and BUILDX_METADATA_PROVENANCE=disabled drops
+  the provenance step. What remains is Node's start-up and the bundle (~0.15–0.3 s), which
+  \`docker buildx build\` does not pay; the BuildKit work is the same.
+- Before those two changes, the same 5-run benchmark gave 1.40 × (medians 1786 / 1272 ms; per run
+  1.06–2.29 ×).
+- Not measured here: the \`gha\` backend against GitHub's service (the local stand-in serves the tests).`;
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--runs');
+  const runs = at > 0 ? Number(process.argv[at + 1]) : 5;
+  const text = await benchImages({ write: !process.argv.includes('--no-write'), runs });
+  console.log(text);
+}

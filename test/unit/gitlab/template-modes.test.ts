@@ -1,0 +1,46 @@
+// The component's script passes each setting on as its CLI flag in every mode the settings
+// row names (src/base/settings.ts `modes`), run by bash with a stand-in CLI that records its argv.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const text = readFileSync('templates/deploy.yml', 'utf8');
+const [specDoc, jobsDoc] = parseAllDocuments(text).map((d) => d.toJS());
+const job = jobsDoc['$[[ inputs.job-name ]]'] as { script: string[]; variables: Record<string, string> };
+const inputs = specDoc.spec.inputs as Record<string, { default?: unknown }>;
+
+/** Runs the job's script with the inputs' defaults (and `given`), answers the CLI's argv. */
+function argv(given: Record<string, string>): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-gl-modes-'));
+  const pkg = path.join(dir, 'pkg');
+  mkdirSync(path.join(pkg, 'dist/cli'), { recursive: true });
+  mkdirSync(path.join(pkg, 'gitlab'));
+  const record = path.join(dir, 'argv.json');
+  writeFileSync(
+    path.join(pkg, 'dist/cli/index.js'),
+    `require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));`,
+  );
+  writeFileSync(path.join(pkg, 'gitlab/report.mjs'), '');
+  const env: Record<string, string> = {
+    PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
+    HOME: dir,
+  };
+  for (const [k, v] of Object.entries(job.variables)) {
+    const m = /^\$\[\[ inputs\.([\w-]+) \]\]$/.exec(String(v));
+    if (m) env[k] = String(given[m[1]!] ?? inputs[m[1]!]?.default ?? '');
+  }
+  env.SPREAD_INPUT_PACKAGE = pkg;
+  const r = spawnSync('bash', ['-c', job.script.join('\n')], { cwd: dir, env, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(readFileSync(record, 'utf8'));
+}
+
+describe("the component's script passes lock-lease-duration in every mode that takes it", () => {
+  test.each(['deploy', 'delete'])('mode %s', (mode) => {
+    const args = argv({ mode, name: 'web', 'lock-lease-duration': '2m' });
+    expect(args.join(' ')).toContain('--lock-lease-duration 2m');
+  });
+});

@@ -1,0 +1,179 @@
+import { describe, expect, test } from 'vitest';
+import { cacheFlags, parseBuildCache } from '../../../src/image/build-cache.js';
+import { buildxArgs, failureDetail, metadataDigest, parsePlatforms } from '../../../src/image/buildx.js';
+
+const base = {
+  tags: ['localhost:5000/team-a/web:1'],
+  dockerfile: 'Dockerfile',
+  cacheFor: 'localhost:5000/team-a/web',
+  output: 'push' as const,
+};
+
+describe('buildxArgs', () => {
+  test.each([
+    [
+      'the least: plain progress, metadata file, attestations off, push, context on stdin',
+      base,
+      undefined,
+      [
+        'buildx',
+        'build',
+        '--progress=plain',
+        '--metadata-file',
+        '/m.json',
+        '--tag',
+        'localhost:5000/team-a/web:1',
+        '--file',
+        'Dockerfile',
+        '--provenance=false',
+        '--sbom=false',
+        '--push',
+        '-',
+      ],
+    ],
+    [
+      'everything',
+      {
+        ...base,
+        output: 'load' as const,
+        buildArgs: { A: '1' },
+        target: 'prod',
+        labels: { l: 'v' },
+        network: 'none',
+        platforms: ['linux/amd64', 'linux/arm64'],
+        attestations: true,
+        secrets: [{ id: 'npm', value: 's3cr3t' }],
+        cache: { type: 'registry' as const },
+      },
+      'spread',
+      [
+        'buildx',
+        'build',
+        '--progress=plain',
+        '--metadata-file',
+        '/m.json',
+        '--builder',
+        'spread',
+        '--tag',
+        'localhost:5000/team-a/web:1',
+        '--file',
+        'Dockerfile',
+        '--build-arg',
+        'A=1',
+        '--target',
+        'prod',
+        '--label',
+        'l=v',
+        '--network',
+        'none',
+        '--platform',
+        'linux/amd64,linux/arm64',
+        '--provenance=mode=min',
+        '--sbom=true',
+        '--secret',
+        'id=npm,env=SPREAD_BUILD_SECRET_0',
+        '--cache-from',
+        'type=registry,ref=localhost:5000/team-a/web:buildcache',
+        '--cache-to',
+        'type=registry,ref=localhost:5000/team-a/web:buildcache,mode=max',
+        '--load',
+        '-',
+      ],
+    ],
+  ])('%s', (_, build, builder, args) => {
+    expect(buildxArgs(build, '/m.json', builder)).toEqual(args);
+  });
+
+  test('a secret value is never on the command line', () => {
+    const args = buildxArgs({ ...base, secrets: [{ id: 'npm', value: 's3cr3t' }] }, '/m.json');
+    expect(args.join(' ')).not.toContain('s3cr3t');
+  });
+});
+
+describe('cache backends', () => {
+  test.each([
+    [
+      'gha',
+      { type: 'gha' as const },
+      ['--cache-from', 'type=gha,scope=r/web', '--cache-to', 'type=gha,scope=r/web,mode=max'],
+    ],
+    [
+      'registry with a ref',
+      { type: 'registry' as const, ref: 'r/cache:web' },
+      [
+        '--cache-from',
+        'type=registry,ref=r/cache:web',
+        '--cache-to',
+        'type=registry,ref=r/cache:web,mode=max',
+      ],
+    ],
+  ])('%s', (_, cache, flags) => {
+    expect(cacheFlags(cache, 'r/web')).toEqual(flags);
+  });
+
+  test('local: one directory per image below the one given', () => {
+    const [, from, , to] = cacheFlags({ type: 'local', dir: '/c' }, 'r/web');
+    const [, other] = cacheFlags({ type: 'local', dir: '/c' }, 'r/api');
+    expect(from).toMatch(/^type=local,src=\/c\/[0-9a-f]{16}$/);
+    expect(to).toBe(`type=local,dest=${from!.slice('type=local,src='.length)},mode=max`);
+    expect(other).not.toBe(from);
+  });
+
+  test('no cache: no flags', () => expect(cacheFlags(undefined, 'r/web')).toEqual([]));
+
+  test.each([
+    ['gha', { type: 'gha' }],
+    ['registry', { type: 'registry' }],
+    ['registry=ghcr.io/o/cache:web', { type: 'registry', ref: 'ghcr.io/o/cache:web' }],
+    ['local=.cache', { type: 'local', dir: '/w/.cache' }],
+    ['false', undefined],
+    ['', undefined],
+  ])('parseBuildCache(%j)', (value, cache) => {
+    expect(parseBuildCache(value, '/w')).toEqual(cache);
+  });
+
+  test('parseBuildCache refuses other forms', () => {
+    expect(() => parseBuildCache('s3')).toThrow(
+      /expected gha, registry, registry=<image ref>, local=<directory> or false/,
+    );
+    expect(() => parseBuildCache('local=')).toThrow(/expected/);
+  });
+});
+
+describe('buildx output', () => {
+  test('the last ERROR line is the failure', () => {
+    expect(
+      failureDetail(
+        [
+          '#5 [2/2] RUN false',
+          'ERROR: process "/bin/sh -c false" did not complete successfully: exit code: 1',
+        ],
+        'FROM x\n',
+      ),
+    ).toBe('process "/bin/sh -c false" did not complete successfully: exit code: 1');
+  });
+
+  test('a # syntax= frontend that cannot be pulled is named', () => {
+    const detail = failureDetail(
+      [
+        '#1 resolve image config for docker-image://docker.io/docker/dockerfile:1',
+        'ERROR: failed to solve: docker/dockerfile:1: failed to resolve source metadata for docker.io/docker/dockerfile:1: dial tcp: lookup registry-1.docker.io: no such host',
+      ],
+      '# syntax=docker/dockerfile:1\nFROM scratch\n',
+    );
+    expect(detail).toMatch(
+      /^the Dockerfile's "# syntax=docker\/dockerfile:1" line needs the frontend image docker\/dockerfile:1 from its registry, which could not be reached/,
+    );
+    expect(detail).toMatch(/drop the line/);
+  });
+
+  test('metadataDigest reads containerimage.digest', () => {
+    expect(metadataDigest('{"containerimage.digest":"sha256:ab","image.name":"x"}')).toBe('sha256:ab');
+    expect(metadataDigest('{}')).toBeUndefined();
+  });
+
+  test.each([
+    ['linux/amd64,linux/arm64', ['linux/amd64', 'linux/arm64']],
+    ['linux/arm/v7\n', ['linux/arm/v7']],
+  ])('parsePlatforms(%j)', (text, platforms) => expect(parsePlatforms(text)).toEqual(platforms));
+});
