@@ -1,12 +1,20 @@
 // dist/index.js, the GitHub Action (action.yml: runs: using: node24, main: dist/index.js).
 import { fileURLToPath } from 'node:url';
 import { runInChild } from './child.js';
-import { enableCompileCache, handleFatalErrors, loadBundle, requireNode } from './start.js';
+import {
+  capYoungGeneration,
+  enableCompileCache,
+  handleFatalErrors,
+  loadBundle,
+  requireNode,
+} from './start.js';
 
 requireNode();
 handleFatalErrors();
 const code = await runInChild(fileURLToPath(import.meta.url));
 if (code !== undefined) process.exit(code);
+// In the child (it has the option: nothing changes) or when no child could start.
+capYoungGeneration();
 enableCompileCache();
 const { runAction } = await loadBundle(() => import('../entry.js'));
 await runAction();

@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 /**
- * The Node option that caps V8's young generation: with 16 MB semi-spaces (Node's default before the
- * limit became heap-dependent) the 5,000-object deploys peak at 220–270 MB instead of 320–360 MB, at
- * the same speed (bench/RESULTS.md). Only a command line can set it: `v8.setFlagsFromString` once Node
- * runs changes nothing.
+ * The Node option that caps V8's young generation at 4 MB semi-spaces. Left alone, V8 grows them to
+ * 64 MB once enough data survives scavenges, which a large deploy always does: the deploys of 5,000
+ * objects peaked at 320–360 MB without a cap, 220–270 MB with 16 MB, and at 4 MB the no-op of 5,000
+ * and of the 4.6 MB CRD bundle take 20–25 MB less again at the same CPU time (bench/RESULTS.md).
+ * Only a command line sets it (`v8.setFlagsFromString` once Node runs changes nothing); a Node started
+ * without it gets {@link capYoungGeneration} in src/bin/start.ts instead.
  */
-export const SEMI_SPACE_OPTION = '--max-semi-space-size=16';
+export const SEMI_SPACE_OPTION = '--max-semi-space-size=4';
 
 /** Marks the child's environment, so that it runs the Action instead of starting another child. */
 const CHILD_MARK = 'SPREAD_ACTION_CHILD';

@@ -1,9 +1,17 @@
 // dist/cli/index.js, the `spread` command (package.json bin). The build puts a shell prologue before
-// it (see scripts/build.mjs: CLI_PROLOGUE) that execs Node with SEMI_SPACE_OPTION.
-import { enableCompileCache, handleFatalErrors, loadBundle, requireNode } from './start.js';
+// it (see scripts/build.mjs: CLI_PROLOGUE) that execs Node with SEMI_SPACE_OPTION; `node dist/cli/index.js`
+// gets capYoungGeneration instead.
+import {
+  capYoungGeneration,
+  enableCompileCache,
+  handleFatalErrors,
+  loadBundle,
+  requireNode,
+} from './start.js';
 
 requireNode();
 handleFatalErrors();
+capYoungGeneration();
 enableCompileCache();
 const { runCli } = await loadBundle(() => import('../entry.js'));
 process.exitCode = await runCli(process.argv);

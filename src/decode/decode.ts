@@ -14,6 +14,7 @@ import {
 } from 'yaml';
 import { type InputIssue, IssueList, type Source } from '../base/source.js';
 import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
+import { plainValueOf } from './plain-value.js';
 
 /** A path into a decoded value: mapping keys and sequence indexes, e.g. `['spec', 'containers', 0]`. */
 export type ValuePath = readonly (string | number)[];
@@ -394,24 +395,36 @@ export function decodeText(file: string, text: string): DecodeResult {
     }
   }
   if (issues.hasErrors) return { values: [], issues: issues.issues };
-  for (const doc of docs)
-    checkJsonForm(doc, lineOf, (node, message) => issues.error({ file, line: lineOf(node) }, message));
+  // Most documents take the one-walk path; the others are checked and converted as before.
+  const plain = docs.map((doc) => (doc.contents ? plainValueOf(doc.contents) : undefined));
+  docs.forEach((doc, i) => {
+    if (plain[i] === undefined)
+      checkJsonForm(doc, lineOf, (node, message) => issues.error({ file, line: lineOf(node) }, message));
+  });
   if (issues.hasErrors) return { values: [], issues: issues.issues };
-  for (const doc of docs) {
+  docs.forEach((doc, i) => {
     const node = doc.contents;
-    if (!node) continue;
-    let value: unknown;
-    try {
-      value = jsonValue(doc.toJS({ maxAliasCount: 1000, mapAsMap: true }));
-    } catch (e) {
-      issues.error({ file, line: lineOf(node) }, `YAML: ${firstLine((e as Error).message)}`);
-      continue;
-    }
-    if (value === null || value === undefined) continue;
-    flattenStrings(value, new Set());
+    if (!node) return;
+    const value = plain[i]
+      ? plain[i].value
+      : generalValue(doc, (message) => issues.error({ file, line: lineOf(node) }, message));
+    if (value === null || value === undefined) return;
     values.push(new DecodedValue(value, file, node as Node, doc, lineCounter));
-  }
+  });
   return { values, issues: issues.issues };
+}
+
+/** A document's value through the library's toJS (aliases, `<<` merges); undefined after `error`. */
+function generalValue(doc: Document.Parsed, error: (message: string) => void): unknown {
+  let value: unknown;
+  try {
+    value = jsonValue(doc.toJS({ maxAliasCount: 1000, mapAsMap: true }));
+  } catch (e) {
+    error(`YAML: ${firstLine((e as Error).message)}`);
+    return undefined;
+  }
+  flattenStrings(value, new Set());
+  return value;
 }
 
 /**

@@ -590,7 +590,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     expect(r.summary).toContain('<pre>input mode: expected deploy, plan or delete, got "apply"</pre>');
   });
 
-  // The runner's `node dist/index.js` runs the Action in a child Node with --max-semi-space-size=16.
+  // The runner's `node dist/index.js` runs the Action in a child Node with --max-semi-space-size=4.
   // SIGHUP is forwarded as SIGTERM; a parent killed outright closes the IPC channel, and the child
   // stops as on SIGTERM instead of deploying on, orphaned, with the Lease held.
   test.each([
@@ -631,7 +631,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       const children = childrenOf(child?.pid);
       expect(children).toHaveLength(1);
       const argv = readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(argv).toContain('--max-semi-space-size=16');
+      expect(argv).toContain('--max-semi-space-size=4');
       expect(argv.at(-1)).toBe(ENTRY);
       expect(await lease()).toBe('lease.coordination.k8s.io/spread.lb');
       child?.kill(signal);

@@ -1,0 +1,11 @@
+export declare const LARGE_SIZE: number;
+export declare function parseLargeTools(
+  text: string,
+  known: readonly string[],
+): Map<string, Set<number> | undefined>;
+export declare function toolsAt(
+  size: number,
+  rttMs: number,
+  tools: readonly string[],
+  large: Map<string, Set<number> | undefined> | undefined,
+): string[];

@@ -1,0 +1,47 @@
+// Which tools a run of bench/bench.mjs measures at each size and round trip. At 5,000 objects kubectl
+// and Helm send one request (Helm two) per object one after another, so a step of theirs at RTT 30
+// takes minutes; `--tools-large` lets a run keep them to some round trips there, e.g.
+// `--tools-large spread,floor,kubectl@0,helm@0` (spread and the floors at every round trip, kubectl and
+// Helm at RTT 0 only; `kubectl@0/10` for two). Sizes below LARGE_SIZE always run every tool of --tools.
+
+/** The size from which --tools-large applies (bench.mjs's --reps-large too). */
+export const LARGE_SIZE = 5000;
+
+/**
+ * Parses a --tools-large value: tool names, each optionally `@` and round trips (ms) joined by `/`.
+ *
+ * @returns a Map from tool to the round trips it runs at (undefined: every one).
+ * @throws Error naming the entry that is not a known tool or a round trip.
+ */
+export function parseLargeTools(text, known) {
+  const out = new Map();
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const [tool, rtts, extra] = entry.split('@');
+    if (!known.includes(tool) || extra !== undefined)
+      throw new Error(
+        `--tools-large: ${entry} is not a tool (${known.join(', ')}) with an optional @RTT/RTT`,
+      );
+    if (rtts === undefined) {
+      out.set(tool, undefined);
+      continue;
+    }
+    const list = rtts.split('/').map(Number);
+    if (list.some((n) => !Number.isInteger(n) || n < 0))
+      throw new Error(`--tools-large: ${entry}: round trips are whole milliseconds joined by /`);
+    out.set(tool, new Set(list));
+  }
+  return out;
+}
+
+/**
+ * The tools of `tools` (in that order) to run at `size` objects and `rttMs`: all of them below
+ * {@link LARGE_SIZE} or without a --tools-large (`large` undefined), else those `large` names at
+ * that round trip.
+ */
+export function toolsAt(size, rttMs, tools, large) {
+  if (size < LARGE_SIZE || large === undefined) return [...tools];
+  return tools.filter((t) => large.has(t) && (large.get(t) === undefined || large.get(t).has(rttMs)));
+}

@@ -1,0 +1,15 @@
+import { createRequire as __spreadCreateRequire } from 'node:module';
+import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
+import { dirname as __spreadDirname } from 'node:path';
+const __spreadRequire = __spreadCreateRequire(import.meta.url);
+const __filename = __spreadFileURLToPath(import.meta.url);
+const __dirname = __spreadDirname(__filename);
+import{spawn as l}from"node:child_process";import{constants as d}from"node:os";var i="--max-semi-space-size=4",p="SPREAD_ACTION_CHILD";function m(e){return()=>{process.listenerCount(e)>1||(process.stdout.write(`::error::interrupted by ${e} before spread started; nothing was applied
+`),process.exit(128+d.signals[e]))}}function S(e,s){return`spread (Node, pid ${e}) was ended by ${s}${s==="SIGINT"||s==="SIGTERM"?" before it started; nothing was applied":""}`}async function P(e,s=process.env){for(let r of[process.stdout,process.stderr])r.on("error",()=>{});if(s[p]&&process.channel){delete s[p],process.channel.unref(),process.on("disconnect",()=>process.kill(process.pid,"SIGTERM"));for(let r of["SIGINT","SIGTERM"])process.on(r,m(r));return}let o=[...process.execArgv,...(s.NODE_OPTIONS??"").split(/\s+/)],c=i.split("=")[0];if(!o.some(r=>r.startsWith(c)||r.startsWith("--inspect")))try{let r=l(process.execPath,[...process.execArgv,i,e],{stdio:["inherit","inherit","inherit","ipc"],detached:!0,env:{...s,[p]:"1"}});return r.on("error",()=>{}),r.pid===void 0?void 0:(process.on("SIGINT",()=>r.kill("SIGINT")),process.on("SIGTERM",()=>r.kill("SIGTERM")),process.on("SIGHUP",()=>r.kill("SIGTERM")),await new Promise(t=>r.on("exit",(f,n)=>{n&&process.stdout.write(`::error::${S(r.pid,n)}
+`),t(f??128+(n?d.signals[n]??9:9))})))}catch{return}}import{mkdirSync as h}from"node:fs";import I from"node:module";import{tmpdir as E}from"node:os";import N from"node:path";import g from"node:v8";var a=24;function b(){Number(process.versions.node.split(".")[0])>=a||(process.stderr.write(`spread needs Node.js ${a} or newer; this is ${process.version} (${process.execPath}). Put Node ${a} first on PATH; in a checkout of spread, after npm ci, that is node_modules/.bin.
+`),process.exit(1))}function u(e){let s=t=>t.length>300?`${t.slice(0,299)}\u2026`:t,o=e instanceof Error?`${e.name}: ${e.message}`:String(e),r=String(e?.stack??"").split(`
+`).filter(t=>/^\s+at /.test(t)).slice(0,20);return[...o.split(`
+`).slice(0,20),...r].map(s).join(`
+`)}function y(){process.on("uncaughtException",e=>{process.stderr.write(`spread: internal error: ${u(e)}
+`),process.exit(1)})}function k(e=process.env){if(!e.NODE_DISABLE_COMPILE_CACHE)try{let s=N.join(E(),"node-compile-cache");try{h(s)}catch(o){if(o?.code!=="EEXIST")throw o}I.enableCompileCache?.(s)}catch{}}async function A(e){try{return await e()}catch(s){process.stderr.write(`spread failed to load: ${u(s)}
+`),process.exit(1)}}function M(e=process.execArgv,s=process.env){let o=i.split("=")[0];return[...e,...(s.NODE_OPTIONS??"").split(/\s+/)].some(r=>r.startsWith(o))?!1:(g.setFlagsFromString("--semi-space-growth-factor=1"),!0)}export{P as a,b,y as c,k as d,A as e,M as f};

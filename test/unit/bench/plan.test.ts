@@ -1,0 +1,40 @@
+// bench/plan.mjs: which tools `npm run bench` runs at each size and round trip (--tools-large).
+import { describe, expect, test } from 'vitest';
+import { parseLargeTools, toolsAt } from '../../../bench/plan.mjs';
+
+const KNOWN = ['spread', 'kubectl', 'kubectl-applyset', 'helm', 'floor'];
+
+describe('parseLargeTools', () => {
+  test('tools with and without round trips', () => {
+    const large = parseLargeTools('spread, floor,kubectl@0,helm@0/10', KNOWN);
+    expect([...large.keys()]).toEqual(['spread', 'floor', 'kubectl', 'helm']);
+    expect(large.get('spread')).toBeUndefined();
+    expect([...(large.get('helm') ?? [])]).toEqual([0, 10]);
+  });
+
+  test.each([
+    ['an unknown tool', 'kubect@0', /kubect@0 is not a tool/],
+    ['two @', 'kubectl@0@1', /kubectl@0@1 is not a tool/],
+    ['a round trip that is not a number', 'helm@ten', /helm@ten: round trips/],
+    ['a negative round trip', 'helm@-1', /round trips are whole milliseconds/],
+  ])('refuses %s', (_name, text, message) => {
+    expect(() => parseLargeTools(text, KNOWN)).toThrow(message);
+  });
+});
+
+describe('toolsAt', () => {
+  const large = parseLargeTools('spread,floor,kubectl@0', KNOWN);
+
+  test('every tool below 5,000 objects, whatever --tools-large says', () => {
+    expect(toolsAt(500, 30, KNOWN, large)).toEqual(KNOWN);
+  });
+
+  test('at 5,000, only the tools named for that round trip, in the order of --tools', () => {
+    expect(toolsAt(5000, 0, KNOWN, large)).toEqual(['spread', 'kubectl', 'floor']);
+    expect(toolsAt(5000, 30, KNOWN, large)).toEqual(['spread', 'floor']);
+  });
+
+  test('without --tools-large, every tool at every size', () => {
+    expect(toolsAt(5000, 30, KNOWN, undefined)).toEqual(KNOWN);
+  });
+});

@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { SEMI_SPACE_OPTION } from '../../../src/bin/child.js';
+import { capYoungGeneration } from '../../../src/bin/start.js';
+
+describe('capYoungGeneration', () => {
+  test('leaves a Node alone that has the semi-space option, in its command line or NODE_OPTIONS', () => {
+    expect(capYoungGeneration([SEMI_SPACE_OPTION], {})).toBe(false);
+    expect(capYoungGeneration(['--max-semi-space-size=32'], {})).toBe(false);
+    expect(capYoungGeneration([], { NODE_OPTIONS: `--trace-warnings ${SEMI_SPACE_OPTION}` })).toBe(false);
+  });
+
+  test('stops the growth of a Node started without it', () => {
+    expect(capYoungGeneration(['--enable-source-maps'], { NODE_OPTIONS: '--trace-warnings' })).toBe(true);
+  });
+
+  // What the function relies on: V8 reads the growth factor at run time. Data surviving scavenges
+  // grows the young generation of a plain Node far past 2 MB; with the factor set first, it stays.
+  test.each([
+    ['without the flag', '', (mb: number) => expect(mb).toBeGreaterThan(4)],
+    [
+      'with the flag set at run time',
+      "v8.setFlagsFromString('--semi-space-growth-factor=1');",
+      (mb: number) => expect(mb).toBeLessThanOrEqual(2.5),
+    ],
+  ])('%s', (_name, setup, check) => {
+    const script = `const v8 = require('node:v8'); ${setup}
+      const keep = []; for (let i = 0; i < 400000; i++) keep.push({ i, s: 'x' + i });
+      const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+      process.stdout.write(String(s.space_size / 2 ** 20));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    check(Number(r.stdout));
+  });
+});
