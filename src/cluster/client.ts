@@ -133,6 +133,7 @@ export class KubeClient {
   /** Sends a request; resolves with the decoded 2xx body, rejects with {@link KubeApiError} otherwise. */
   async request<T = unknown>(req: KubeRequest): Promise<KubeResponse<T>> {
     let tries = 0;
+    const started = Date.now();
     try {
       return await pRetry(
         () => {
@@ -145,10 +146,15 @@ export class KubeClient {
           minTimeout: 200,
           maxTimeout: 5_000,
           signal: req.signal,
-          shouldRetry: ({ error }) => isRetryable(error),
-          onFailedAttempt: async ({ error }) => {
+          // Asked only when a retry can follow. A Retry-After that would outlast the retry budget
+          // ends the request now instead of waiting for a retry that would not come.
+          shouldRetry: async ({ error }) => {
+            if (!isRetryable(error)) return false;
             const after = retryAfterMs(error);
-            if (after > 0) await sleep(after, req.signal);
+            if (after === 0) return true;
+            if (Date.now() - started + after > this.options.maxRetryTimeMs) return false;
+            await sleep(after, req.signal);
+            return true;
           },
         },
       );

@@ -3,7 +3,15 @@
 // schedule drawn from a seeded generator, check (checker.ts), let the Lease expire or be released,
 // deploy again without the fault and check that it converges, reporting exactly what was left.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -713,7 +721,24 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
   } finally {
     await options.toxi.reset().catch(() => {});
     await env.cleanup();
+    tidy(
+      env.logDir,
+      runs.some((r) => r.finding.outcome === 'bad'),
+    );
   }
+}
+
+/**
+ * Removes a class's directory, or, when a run had a finding, all of it but the runs' logs: its
+ * kubeconfigs and Docker config hold credentials.
+ */
+function tidy(dir: string, keepLogs: boolean): void {
+  if (!keepLogs) {
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  for (const entry of readdirSync(dir))
+    if (!/^run-\d+\.log$/.test(entry)) rmSync(path.join(dir, entry), { recursive: true, force: true });
 }
 
 /** The failing runs of a class, each with its schedule and the checker's findings. */
@@ -722,7 +747,7 @@ export function failureReport(result: ClassResult): string {
     .filter((r) => r.finding.outcome === 'bad')
     .map(
       (r) =>
-        `${result.fault.name} (${result.fault.rate}), run ${r.run}, seed ${r.seed}, ${r.exit}\n  schedule:\n${r.schedule.map((s) => `    ${s}`).join('\n')}\n  findings:\n${r.finding.problems.map((p) => `    - ${p.replace(/\n/g, '\n      ')}`).join('\n')}`,
+        `${result.fault.name} (${result.fault.rate}), run ${r.run} of --seed ${Math.floor(r.seed / 1000)} (its own seed ${r.seed}), ${r.exit}\n  schedule:\n${r.schedule.map((s) => `    ${s}`).join('\n')}\n  findings:\n${r.finding.problems.map((p) => `    - ${p.replace(/\n/g, '\n      ')}`).join('\n')}`,
     )
     .join('\n\n');
 }

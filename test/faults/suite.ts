@@ -70,7 +70,10 @@ export function defineFaultTests(options: SuiteOptions): void {
         results.push(result);
         const report = failureReport(result);
         expect(report, report).toBe('');
-        expect(result.runs.length).toBeGreaterThan(0);
+        expect(
+          result.runs.length,
+          'no run fitted in the time budget: give --budget more minutes',
+        ).toBeGreaterThan(0);
       },
     );
   });

@@ -41,6 +41,10 @@ const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
         '{"kind":"Status","message":"Too many requests, please try again later.","reason":"TooManyRequests","code":429}',
       ),
   '/always-503': (_n, res) => void res.writeHead(503).end('upstream down'),
+  '/slow-retry-after': (_n, res) =>
+    void res
+      .writeHead(429, { 'Retry-After': '20', 'Content-Type': 'application/json' })
+      .end('{"kind":"Status","code":429,"reason":"TooManyRequests","message":"slow down"}'),
   '/always-reset': (_n, res) => void res.socket?.destroy(),
   '/warn': (_n, res) => void res.writeHead(200, { Warning: '299 - "v1beta1 is deprecated"' }).end('{}'),
 };
@@ -76,6 +80,18 @@ describe('KubeClient retries like client-go', () => {
     const c = client();
     expect((await c.request({ method: 'GET', path: '/throttled' })).body).toEqual({ ok: 1 });
     expect(hits.get('/throttled')).toBe(2);
+    c.close();
+  });
+
+  test('a Retry-After that would outlast the retry budget ends the request at once, naming the 429', async () => {
+    const c = client({ maxRetryTimeMs: 1_000 });
+    const started = Date.now();
+    const error = await c.request({ method: 'GET', path: '/slow-retry-after' }).catch((e) => e);
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect(error.message).toMatch(/^gave up after 1 try, last 429 TooManyRequests/);
+    expect(hits.get('/slow-retry-after')).toBe(1);
+    // Not the 20 s the server asked for: no retry could follow within the 1 s budget.
+    expect(Date.now() - started).toBeLessThan(5_000);
     c.close();
   });
 
