@@ -346,7 +346,7 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       const stop = await gcl('stop-review');
       expect(stop.code, stop.log).toBe(0);
       expect(stop.log).toContain(
-        `spread delete web spread-local --namespace ${ns} --lock-timeout 5m --output json`,
+        `spread delete web spread-local --namespace ${ns} --lock-timeout 5m --lock-lease-duration 30s --output json`,
       );
       const gone = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'ingress', 'web'], {
         allowFail: true,

@@ -102,6 +102,8 @@ async function release(tag: string, options: ReleaseOptions = {}): Promise<ActRu
       DRY_RUN: 'true',
       IMAGE: `${registry()}/${options.repository ?? `${ns}/spread`}`,
       IMAGE_BASE: base,
+      IMAGE_DOCKER_CLI: dockerCli,
+      IMAGE_BUILDX: buildx,
     },
     env: {
       DOCKER_HOST: process.env.DOCKER_HOST!,
@@ -117,6 +119,9 @@ async function release(tag: string, options: ReleaseOptions = {}): Promise<ActRu
 }
 
 let base: string;
+/** The local stand-ins for the Dockerfile's DOCKER_CLI and BUILDX images (nothing can be pulled here). */
+let dockerCli: string;
+let buildx: string;
 const registry = () => process.env.SPREAD_REGISTRY!;
 
 /** The tag's manifest in the local registry (its config's labels), read with the registry's HTTP API. */
@@ -149,9 +154,14 @@ beforeAll(() => {
     encoding: 'utf8',
     env: process.env,
   });
-  const line = out.split('\n').find((l) => l.startsWith('SPREAD_NODE_BASE_IMAGE='));
-  if (!line) throw new Error(`scripts/local-images.sh printed no SPREAD_NODE_BASE_IMAGE:\n${out}`);
-  base = line.slice(line.indexOf('=') + 1);
+  const value = (name: string) => {
+    const line = out.split('\n').find((l) => l.startsWith(`${name}=`));
+    if (!line) throw new Error(`scripts/local-images.sh printed no ${name}:\n${out}`);
+    return line.slice(line.indexOf('=') + 1);
+  };
+  base = value('SPREAD_NODE_BASE_IMAGE');
+  dockerCli = value('SPREAD_DOCKER_CLI_IMAGE');
+  buildx = value('SPREAD_BUILDX_IMAGE');
 }, 600_000);
 
 describe(`a tag v${version} (package.json's version), with DRY_RUN`, () => {
