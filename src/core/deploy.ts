@@ -92,7 +92,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       return await planReport(ctx, step, previous, objects, planned, mayPrune, base);
     const applied = await applyStep(ctx, step, previous, planned, mayPrune, takeLock);
     return await settleStep(ctx, step, objects, applied, base);
-  } catch (error) {
+  } catch (caught) {
+    const error = interruptOf(caught, options.signal);
     throw ctx?.written ? error : nothingWritten(error);
   } finally {
     try {
@@ -244,6 +245,17 @@ async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly S
 /** Whether the objects hold the core Namespace `name`. */
 function createsNamespace(objects: readonly SourcedObject[], name: string): boolean {
   return objects.some((o) => isCoreNamespace(o.object) && o.object.metadata.name === name);
+}
+
+/**
+ * The interrupt itself (the signal's reason, `interrupted by SIGTERM`) for the generic AbortError a
+ * child process or a request ends with when the deploy's signal fires (`The operation was aborted`),
+ * so that the failure names what stopped it; any other error as it is.
+ */
+function interruptOf(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (!signal?.aborted || !(error instanceof Error) || error.name !== 'AbortError') return error;
+  const reason = signal.reason;
+  return reason instanceof Error ? new Error(reason.message, { cause: error }) : error;
 }
 
 /**

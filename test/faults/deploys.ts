@@ -182,6 +182,9 @@ export async function runDeploy(
       KUBECONFIG: target.kubeconfig,
       DOCKER_HOST: process.env.DOCKER_HOST,
       DOCKER_CONFIG: target.dockerConfig,
+      // The cluster's BuildKit builder, as docker/setup-buildx-action would have made it the job's.
+      BUILDX_CONFIG: process.env.BUILDX_CONFIG,
+      BUILDX_BUILDER: process.env.BUILDX_BUILDER,
     },
     onSpawn: (c) => {
       child = c;
