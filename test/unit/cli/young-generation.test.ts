@@ -15,13 +15,14 @@ describe('capYoungGeneration', () => {
   });
 
   // What the function relies on: V8 reads the growth factor at run time. Data surviving scavenges
-  // grows the young generation of a plain Node far past 2 MB; with the factor set first, it stays.
+  // grows the young generation of a plain Node to 32 MB here; with the factor set first, it stays at
+  // 2–3 MB (V8 still rounds up a page or so, which varies from run to run).
   test.each([
-    ['without the flag', '', (mb: number) => expect(mb).toBeGreaterThan(4)],
+    ['without the flag', '', (mb: number) => expect(mb).toBeGreaterThan(8)],
     [
       'with the flag set at run time',
       "v8.setFlagsFromString('--semi-space-growth-factor=1');",
-      (mb: number) => expect(mb).toBeLessThanOrEqual(2.5),
+      (mb: number) => expect(mb).toBeLessThanOrEqual(4),
     ],
   ])('%s', (_name, setup, check) => {
     const script = `const v8 = require('node:v8'); ${setup}
