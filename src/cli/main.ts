@@ -298,6 +298,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   const interrupts = trapInterrupts({ error: (m) => process.stderr.write(`${m}\n`) });
   try {
     await program().parseAsync([...argv]);
+    // A signal too late to stop anything (the prune, the record): the command completed, and the
+    // exit code still says a signal came, so a line says which and that nothing was left undone.
+    const reason = interrupts.signal.aborted ? (interrupts.signal.reason as Error).message : undefined;
+    if (reason)
+      process.stderr.write(
+        `error: ${reason} as spread finished: the command had completed (its report above says what it did)\n`,
+      );
     // A command may end with a code of its own (`status`: 2 when the cluster differs).
     return interrupts.exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
