@@ -641,7 +641,8 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
         ...(fault.name.startsWith('SIGTERM') ? { releasesLock: 'SIGTERM' as const } : {}),
       });
       // A fault whose trigger never came (the deploy ended first) measured nothing.
-      const injected = !schedule.some((s) => / deploy ended before /.test(s));
+      const missed = schedule.find((s) => / deploy ended before /.test(s));
+      const injected = missed === undefined;
       // The rerun without the fault: it takes an expired Lease over, converges, and reports exactly
       // what the faulted deploy left undone.
       const setId = applySetFor('faults', env.namespace).id;
@@ -676,9 +677,7 @@ export async function runFaultClass(fault: FaultClass, options: ClassOptions): P
         reported !== undefined && comparable(reported).join(',') === comparable(remaining).join(',');
       const converged = settled && exact;
       if (!injected && fault.rebuild)
-        problems.push(
-          `the fault was never injected (${schedule.find((s) => / deploy ended before /.test(s))}): the run measured nothing`,
-        );
+        problems.push(`the fault was never injected (${missed}): the run measured nothing`);
       if (settled && reported && !exact)
         problems.push(
           `the rerun reported ${comparable(reported).length} changes (${comparable(reported).slice(0, 6).join(', ')}…), ${comparable(remaining).length} were left (${comparable(remaining).slice(0, 6).join(', ')}…)`,

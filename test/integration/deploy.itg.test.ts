@@ -319,6 +319,29 @@ describe('spread deploy against the local cluster', () => {
 
 describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
   const nsInt = uniqueName('itg-interrupt');
+  // A LoadBalancer Service never gets an address here, so --wait-load-balancer waits until stopped.
+  const lbService =
+    'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n';
+  const configMap = (v: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`;
+  /** Starts the CLI with `args` and resolves once it waits for the rollout (or after 30 s). */
+  async function waitingDeploy(args: readonly string[]) {
+    const child = spawn(path.join(ROOT, 'dist/cli/index.js'), [...args], { cwd: ROOT, env: process.env });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    const started = Date.now();
+    while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
+      await new Promise((r) => setTimeout(r, 100));
+    return {
+      stderr: () => stderr,
+      /** Sends `signal`; resolves with the exit code. */
+      stop: (signal: NodeJS.Signals) => {
+        child.kill(signal);
+        return exited;
+      },
+    };
+  }
   afterAll(async () => {
     await kubectl(['--context', 'spread-local', 'delete', 'namespace', nsInt, '--wait=false'], {
       allowFail: true,
@@ -332,43 +355,29 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
     '%s during the rollout wait: spread stops, exits %i and releases its Lease',
     async (signal, code) => {
       await kubectl(['--context', 'spread-local', 'create', 'namespace', nsInt], { allowFail: true });
-      // A LoadBalancer Service never gets an address here, so --wait-load-balancer waits until stopped.
       const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
-      const svc =
-        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n';
       mkdirSync(path.join(dir, '.k2e'));
-      writeFileSync(path.join(dir, '.k2e/lb.yaml'), svc);
-      const child = spawn(
-        path.join(ROOT, 'dist/cli/index.js'),
-        [
-          'deploy',
-          dir,
-          'spread-local',
-          '-n',
-          nsInt,
-          '--name',
-          'interrupted',
-          '--timeout',
-          '5m',
-          '--wait-load-balancer',
-        ],
-        { cwd: ROOT, env: process.env },
-      );
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-      const started = Date.now();
-      while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(stderr).toMatch(/waiting for 1 of 1/);
+      writeFileSync(path.join(dir, '.k2e/lb.yaml'), lbService);
+      const deploy = await waitingDeploy([
+        'deploy',
+        dir,
+        'spread-local',
+        '-n',
+        nsInt,
+        '--name',
+        'interrupted',
+        '--timeout',
+        '5m',
+        '--wait-load-balancer',
+      ]);
+      expect(deploy.stderr()).toMatch(/waiting for 1 of 1/);
       const lease = async () =>
         (
           await kubectl(['--context', 'spread-local', '-n', nsInt, 'get', 'lease', '-o', 'name'])
         ).stdout.trim();
       expect(await lease()).toBe('lease.coordination.k8s.io/spread.interrupted');
-      child.kill(signal);
-      expect(await exited).toBe(code);
-      expect(stderr).toMatch(
+      expect(await deploy.stop(signal)).toBe(code);
+      expect(deploy.stderr()).toMatch(
         new RegExp(
           `error: interrupted by ${signal} while waiting for the rollout: all 1 object\\(s\\) were applied \\([01] created, 0 configured, [01] unchanged\\) and 0 pruned; the rollout was not seen finished and no revision was recorded`,
         ),
@@ -383,30 +392,16 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
     try {
       const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
       mkdirSync(path.join(dir, '.k2e'));
-      const cm = (v: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`;
       const deployArgs = ['deploy', dir, 'spread-local', '-n', ns, '--name', 'back'];
       for (const v of ['1', '2']) {
-        writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm(v));
+        writeFileSync(path.join(dir, '.k2e/cm.yaml'), configMap(v));
         expect((await runNode('dist/cli/index.js', deployArgs)).code).toBe(0);
       }
       // The third deploy: applied, then stopped while it waits for a LoadBalancer address that never comes.
-      writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm('3'));
-      writeFileSync(
-        path.join(dir, '.k2e/lb.yaml'),
-        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
-      );
-      const child = spawn(path.join(ROOT, 'dist/cli/index.js'), [...deployArgs, '--wait-load-balancer'], {
-        cwd: ROOT,
-        env: process.env,
-      });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-      const started = Date.now();
-      while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
-        await new Promise((r) => setTimeout(r, 100));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(143);
+      writeFileSync(path.join(dir, '.k2e/cm.yaml'), configMap('3'));
+      writeFileSync(path.join(dir, '.k2e/lb.yaml'), lbService);
+      const deploy = await waitingDeploy([...deployArgs, '--wait-load-balancer']);
+      expect(await deploy.stop('SIGTERM')).toBe(143);
       const value = async () =>
         (
           await kubectl([
@@ -457,10 +452,7 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
       );
       const deployArgs = ['deploy', dir, 'spread-local', '-n', ns, '--name', 'noop', '--no-wait'];
       for (const v of ['1', '2']) {
-        writeFileSync(
-          path.join(dir, '.k2e/cm.yaml'),
-          `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`,
-        );
+        writeFileSync(path.join(dir, '.k2e/cm.yaml'), configMap(v));
         expect((await runNode('dist/cli/index.js', deployArgs)).code).toBe(0);
       }
       // A new generation by another manager: the recorded fingerprint no longer matches, the dry run
@@ -493,31 +485,27 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
     try {
       const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
       mkdirSync(path.join(dir, '.k2e'));
-      const cm = (v: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`;
       const cli = (...args: string[]) =>
         runNode('dist/cli/index.js', ['deploy', dir, 'spread-local', '-n', ns, '--name', 'rec', ...args]);
-      writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm('1'));
+      writeFileSync(path.join(dir, '.k2e/cm.yaml'), configMap('1'));
       expect((await cli()).code).toBe(0);
       // Revision 2: a changed ConfigMap and a LoadBalancer Service, which never gets an address here.
-      writeFileSync(path.join(dir, '.k2e/cm.yaml'), cm('2'));
-      writeFileSync(
-        path.join(dir, '.k2e/lb.yaml'),
-        'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n',
+      writeFileSync(path.join(dir, '.k2e/cm.yaml'), configMap('2'));
+      writeFileSync(path.join(dir, '.k2e/lb.yaml'), lbService);
+      const deploy = await waitingDeploy([
+        'deploy',
+        dir,
+        'spread-local',
+        '-n',
+        ns,
+        '--name',
+        'rec',
+        '--wait-load-balancer',
+      ]);
+      expect(await deploy.stop('SIGTERM')).toBe(143);
+      expect(deploy.stderr()).toMatch(
+        /all 2 object\(s\) were applied \(1 created, 1 configured, 0 unchanged\)/,
       );
-      const child = spawn(
-        path.join(ROOT, 'dist/cli/index.js'),
-        ['deploy', dir, 'spread-local', '-n', ns, '--name', 'rec', '--wait-load-balancer'],
-        { cwd: ROOT, env: process.env },
-      );
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-      const started = Date.now();
-      while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
-        await new Promise((r) => setTimeout(r, 100));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(143);
-      expect(stderr).toMatch(/all 2 object\(s\) were applied \(1 created, 1 configured, 0 unchanged\)/);
       const rerun = await cli('--no-wait', '--output', 'json');
       expect(rerun.code).toBe(0);
       const report = JSON.parse(rerun.stdout) as DeployReport;
