@@ -267,10 +267,11 @@ export function writeRound(options: RoundOptions): Round {
     // export in the push.
     `FROM ${options.baseImage}\nCOPY build.txt /build.txt\nRUN sleep 2 && dd if=/dev/urandom of=/blob bs=1M count=4 2>/dev/null\n`,
   );
-  // The class's seed in the context: an image another class pushed for the same round is not reused.
+  // The group (one per class run) in the context: no image that an earlier class, or an earlier run
+  // of the fault tests on the same cluster, pushed for the same round is reused, so each one builds.
   writeFileSync(
     path.join(dir, 'web', 'build.txt'),
-    options.rebuild ? `${options.seed} round ${options.round}\n` : 'fixed\n',
+    options.rebuild ? `${options.group} round ${options.round}\n` : 'fixed\n',
   );
   return round;
 }
