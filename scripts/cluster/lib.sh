@@ -99,6 +99,17 @@ component_pid() {
   printf '%s\n' "$pid"
 }
 
+# require_free_space DIR MIB WHAT: dies unless the filesystem holding DIR (or its nearest existing
+# parent) has MIB MiB free. A disk that fills mid-run makes etcd and the API server fail every
+# request, so every test after that point times out far from the cause; this names it up front.
+require_free_space() {
+  local dir=$1 need=$2 what=$3 free
+  while [ ! -e "$dir" ]; do dir=$(dirname "$dir"); done
+  free=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
+  [ "$free" -ge "$need" ] ||
+    die "$what needs $need MiB free on the filesystem of $dir, which has $free MiB; free some space (a stopped cluster's state goes with scripts/cluster/down.sh --purge) or point SPREAD_CLUSTER_DIR at a larger disk"
+}
+
 # True when something listens on 127.0.0.1:PORT (or any address with that port).
 port_in_use() {
   [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]

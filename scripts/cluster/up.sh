@@ -21,6 +21,8 @@ mkdir -p "$RUN_DIR" "$LOG_DIR"
 # with fd 9 closed, so the lock ends with this script.
 exec 9>"$RUN_DIR/lock"
 flock -w 1800 9 || die "another up.sh or down.sh holds $RUN_DIR/lock"
+# Docker's vfs storage copies every layer: one integration run writes about 4 GiB under .cluster/.
+require_free_space "$CLUSTER_DIR" "${SPREAD_MIN_FREE_MIB:-6144}" "the local cluster"
 
 # A fresh machine gets the Debian packages and the binaries; both are no-ops when already there.
 bash "$REPO_ROOT/scripts/install-system.sh"
