@@ -1,10 +1,5 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { build } from '../core/build.js';
-import { DeployError, deploy } from '../core/deploy.js';
-import { failureLines, locatedFailures } from '../core/errors.js';
-import { readDeployment } from '../core/read.js';
-import { render } from '../deployment/index.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
@@ -100,7 +95,8 @@ function imageStageOptions(
   dir: string,
   env: NodeJS.ProcessEnv,
 ): Omit<ImageOptions, 'root' | 'signal'> {
-  const commit = ciContext(env, dir).commit;
+  // The commit is asked of git only for the default tag.
+  const commit = flags.tag ? undefined : ciContext(env, dir).commit;
   return {
     ...(flags.cache ? { cache: flags.cache } : {}),
     ...(flags.platform?.length ? { platforms: flags.platform } : {}),
@@ -130,6 +126,8 @@ async function runDeploy(
     process.stdout.write(
       cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report)),
     );
+  // Each command loads its operation when it runs: `spread build` never evaluates the Kubernetes client.
+  const { DeployError, deploy } = await import('../core/deploy.js');
   let report: DeployReport;
   try {
     report = await deploy({
@@ -166,7 +164,7 @@ async function runDeploy(
       // (after a failed rollout) the report of what was applied.
       const failure = {
         error: (error as Error).message,
-        failures: locatedFailures(error),
+        failures: (await import('../core/errors.js')).locatedFailures(error),
         ...(error instanceof DeployError ? { report: error.report } : {}),
       };
       process.stdout.write(cliText(`${JSON.stringify(failure, null, 2)}\n`));
@@ -219,6 +217,10 @@ const commands: readonly CommandSpec[] = [
           dir: string,
           flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
         ) => {
+          const [{ readDeployment }, { render }] = await Promise.all([
+            import('../core/read.js'),
+            import('../deployment/index.js'),
+          ]);
           const read = await readDeployment(dir, {
             namespace: flags.namespace,
             name: flags.name,
@@ -238,6 +240,7 @@ const commands: readonly CommandSpec[] = [
         'build',
       ).action(async (dir: string, flags: ClusterFlags) => {
         const logger = createCliLogger(flags.verbose);
+        const { build } = await import('../core/build.js');
         const { images } = await build({
           path: dir,
           images: imageStageOptions(flags, dir, process.env),
@@ -268,6 +271,7 @@ const commands: readonly CommandSpec[] = [
         .description('print the object set with sources and apply groups as JSON (debugging aid)')
         .argument('[path]', 'directory in spread layout', '.')
         .action(async (dir: string) => {
+          const { readDeployment } = await import('../core/read.js');
           const read = await readDeployment(dir, { namespace: 'default', logger: createCliLogger(true) });
           const rows = read.objects.map((o) => ({
             group: read.groupOf(o),
@@ -308,6 +312,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // A command may end with a code of its own (`status`: 2 when the cluster differs).
     return interrupts.exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
+    const { failureLines } = await import('../core/errors.js');
     for (const line of failureLines(error)) process.stderr.write(`${cliText(line)}\n`);
     return interrupts.exitCode() ?? 1;
   } finally {

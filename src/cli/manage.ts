@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { formatObjectRef } from '../base/kube-object.js';
-import { type DeleteReport, deletes } from '../core/delete.js';
-import { type DeploymentSummary, type HistoryReport, history, list, rollback } from '../core/manage.js';
+import type { DeleteReport } from '../core/delete.js';
+import type { DeploymentSummary, HistoryReport } from '../core/manage.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { formatReportText } from '../report/report.js';
@@ -149,6 +149,7 @@ export function defineHistory(cmd: Command): void {
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'history',
   ).action(async (name: string, context: string | undefined, flags: ManageFlags) => {
+    const { history } = await import('../core/manage.js');
     const report = await history(name, base(context, flags));
     print(flags, report, () => formatHistoryText(report));
   });
@@ -176,6 +177,7 @@ export function defineRollback(cmd: Command): void {
       const context = isRevision || revisionText === undefined ? contextArg : revisionText;
       if (!isRevision && revisionText !== undefined && contextArg !== undefined)
         throw new InvalidArgumentError(`expected a revision number, got "${revisionText}"`);
+      const { rollback } = await import('../core/manage.js');
       const report = await rollback(name, revision, {
         ...base(context, flags),
         wait: flags.wait,
@@ -202,6 +204,7 @@ export function defineList(cmd: Command): void {
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'list',
   ).action(async (context: string | undefined, flags: ManageFlags) => {
+    const { list } = await import('../core/manage.js');
     const items = await list(base(context, flags));
     print(flags, items, () => formatListText(items));
   });
@@ -216,6 +219,7 @@ export function defineDelete(cmd: Command): void {
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'delete',
   ).action(async (name: string, context: string | undefined, flags: WriteFlags & { pruneCrds: boolean }) => {
+    const { deletes } = await import('../core/delete.js');
     const report = await deletes(name, {
       ...base(context, flags),
       lockTimeoutMs: flags.lockTimeout,

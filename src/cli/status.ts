@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { status, statusExitCode } from '../core/status.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings } from './options.js';
@@ -34,6 +33,7 @@ export function defineStatus(cmd: Command): Command {
   ).action(async (dir: string, flags: StatusFlags) => {
     const logger = createCliLogger(flags.verbose);
     const compare = flags.context !== undefined || flags.kubeconfig !== undefined;
+    const { status, statusExitCode } = await import('../core/status.js');
     const report = await status({
       path: dir,
       name: flags.name,

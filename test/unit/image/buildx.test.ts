@@ -1,6 +1,16 @@
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cacheFlags, parseBuildCache } from '../../../src/image/build-cache.js';
-import { buildxArgs, failureDetail, metadataDigest, parsePlatforms } from '../../../src/image/buildx.js';
+import {
+  buildxArgs,
+  buildxCommand,
+  failureDetail,
+  metadataDigest,
+  parsePlatforms,
+} from '../../../src/image/buildx.js';
+import { findBuildxPlugin } from '../../../src/image/buildx-plugin.js';
 
 const base = {
   tags: ['localhost:5000/team-a/web:1'],
@@ -176,4 +186,48 @@ describe('buildx output', () => {
     ['linux/amd64,linux/arm64', ['linux/amd64', 'linux/arm64']],
     ['linux/arm/v7\n', ['linux/arm/v7']],
   ])('parsePlatforms(%j)', (text, platforms) => expect(parsePlatforms(text)).toEqual(platforms));
+});
+
+describe('the buildx plugin, run without the docker CLI', () => {
+  const plugin = (dir: string, mode = 0o755) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'docker-buildx'), '#!/bin/sh\n', { mode });
+    return path.join(dir, 'docker-buildx');
+  };
+
+  test("is found where the docker CLI looks first: DOCKER_CONFIG's cli-plugins, then cliPluginsExtraDirs", () => {
+    const config = mkdtempSync(path.join(tmpdir(), 'spread-plugins-'));
+    const extra = path.join(config, 'extra');
+    expect(findBuildxPlugin({ DOCKER_CONFIG: config })).not.toBe(
+      path.join(config, 'cli-plugins/docker-buildx'),
+    );
+    const fromExtra = plugin(extra);
+    writeFileSync(path.join(config, 'config.json'), JSON.stringify({ cliPluginsExtraDirs: [extra] }));
+    expect(findBuildxPlugin({ DOCKER_CONFIG: config })).toBe(fromExtra);
+    const own = plugin(path.join(config, 'cli-plugins'));
+    expect(findBuildxPlugin({ DOCKER_CONFIG: config })).toBe(own);
+  });
+
+  test('HOME/.docker when DOCKER_CONFIG is unset; a file that is not executable is passed over', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'spread-home-'));
+    const own = plugin(path.join(home, '.docker/cli-plugins'), 0o644);
+    expect(findBuildxPlugin({ HOME: home })).not.toBe(own);
+    chmodSync(own, 0o755);
+    expect(findBuildxPlugin({ HOME: home })).toBe(own);
+  });
+
+  test('buildx commands run the plugin as `docker-buildx ARGS`; others, and an explicit docker CLI, keep the CLI', () => {
+    const config = mkdtempSync(path.join(tmpdir(), 'spread-plugins-'));
+    const own = plugin(path.join(config, 'cli-plugins'));
+    const env = { DOCKER_CONFIG: config };
+    expect(buildxCommand({}, env, ['buildx', 'build', '-'])).toEqual({ command: own, args: ['build', '-'] });
+    expect(buildxCommand({}, env, ['image', 'inspect', 'x'])).toEqual({
+      command: 'docker',
+      args: ['image', 'inspect', 'x'],
+    });
+    expect(buildxCommand({ docker: '/opt/docker' }, env, ['buildx', 'build', '-'])).toEqual({
+      command: '/opt/docker',
+      args: ['buildx', 'build', '-'],
+    });
+  });
 });
