@@ -163,22 +163,26 @@ registry whether the tag is already built from it; the build itself is one build
 }
 
 /** What the runs of this session showed beyond the table (kept when the section is rewritten). */
-const NOTES = `Notes (issue 18, 2026-12-01; the machine's 2 CPUs shared with two other sessions' tests, so
-single runs vary by up to 2 ×, buildx's own from 0.57 to 1.65 s over the two benchmarks):
-- Where spread's extra time went, from a traced rebuild (timestamps of its \`-v\` log lines): ~0.25 s
-  of Node start-up and bundle loading before the first line; ~0.23 s asking the registry whether it
-  holds the tag (credentials, Node's first fetch); ~0.3 s for the docker CLI and buildx to start,
-  strictly after that; in one trace ~0.2 s after the build before buildx's \`resolving provenance for metadata file\`.
-  Not causes: the context digest (~10 ms here), the tar context on standard input (buildx alone with
-  a tar or the directory: no measurable difference over 3 runs each), a second buildx call (none is
-  made: no \`buildx version\`/\`inspect --bootstrap\` before building), the push confirmation (~15 ms,
-  one manifest request).
-- Removed: buildx now starts right after the context is read, its input held back while the registry
-  is asked (an image found unchanged ends it unbuilt), and BUILDX_METADATA_PROVENANCE=disabled drops
-  the provenance step. What remains is Node's start-up and the bundle (~0.15–0.3 s), which
-  \`docker buildx build\` does not pay; the BuildKit work is the same.
-- Before those two changes, the same 5-run benchmark gave 1.40 × (medians 1786 / 1272 ms; per run
-  1.06–2.29 ×).
+const NOTES = `Notes (issue 18; 2026-12-01):
+- Where spread's extra time goes (strace -f -tt of \`spread build\` on this quiet machine, times from
+  the start of its Node): buildx is spawned at 90–110 ms (Node's start, the bundle, reading the
+  directory, the context digest); the registry is asked whether it holds the tag from the same
+  context, and the context is sent when it answers, at 180–210 ms; buildx exits 20 ms before spread
+  (the push confirmation, one manifest GET). The docker CLI's own start and its plugin-metadata call
+  take about 75 ms before \`docker buildx build\` gets to the same point.
+- The context's wait is on the critical path one for one: buildx reads its standard input before
+  it does anything else (\`sleep 0.1\` before the tar: +90–100 ms of 5 runs; \`sleep 0.2\`: +190 ms).
+  Sending all of the tar but its end-of-archive marker at once (BuildKit reads the Dockerfile only
+  from the whole context, so nothing runs until the marker comes) hides only buildx's own start,
+  about 50 ms: it was tried and measured no faster (3 runs each, 934–955 against 886–961 ms), because
+  the registry's answer still came 50 ms after buildx was ready: Node's first \`fetch\` costs
+  46–50 ms of loading (an \`http.get\` 10–13 ms). Next steps, together: ask the registry with
+  node:http(s) instead of fetch, then send all but the marker at spawn.
+- Removed: the docker CLI (buildx runs as the plugin binary when it is where the CLI looks: about
+  70 ms), the Kubernetes client from \`spread build\`'s start (the CLI loads each command's
+  operation lazily: \`spread build --help\` 120 → 55 ms), git when a tag is given. Before, in
+  earlier sessions: buildx started before the registry answer (its input held back) and
+  BUILDX_METADATA_PROVENANCE=disabled (1.40 × → 1.27 ×).
 - Not measured here: the \`gha\` backend against GitHub's service (the local stand-in serves the tests).`;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RegistryCredential } from './credentials.js';
 import { registryHost } from './credentials.js';
+import { type HttpResponse, httpRequest } from './http.js';
 
 /**
  * A minimal client of the OCI Distribution API (github.com/opencontainers/distribution-spec, "Pulling
@@ -115,19 +116,21 @@ export class RegistryClient {
     const res = await this.request(`/v2/${repository}/manifests/${reference}`, repository, {
       accept: MANIFEST_ACCEPT,
     });
-    if (res.status === 404) return undefined;
-    const bytes = Buffer.from(await res.arrayBuffer());
+    if (res.status === 404) {
+      res.discard();
+      return undefined;
+    }
+    const bytes = await res.bytes();
     if (!res.ok) throw new RegistryError(`${this.describe(repository, reference)}: HTTP ${res.status}`);
     const digest =
-      res.headers.get('docker-content-digest') ??
-      `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+      res.header('docker-content-digest') ?? `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
     let body: Manifest['body'];
     try {
       body = JSON.parse(bytes.toString('utf8')) as Manifest['body'];
     } catch {
       throw new RegistryError(`${this.describe(repository, reference)}: the manifest is not JSON`);
     }
-    const mediaType = body.mediaType ?? res.headers.get('content-type') ?? '';
+    const mediaType = body.mediaType ?? res.header('content-type') ?? '';
     return { digest, mediaType, body };
   }
 
@@ -146,7 +149,7 @@ export class RegistryClient {
     if (!configDigest) return undefined;
     const res = await this.request(`/v2/${repository}/blobs/${configDigest}`, repository, {});
     if (!res.ok) {
-      await res.body?.cancel();
+      res.discard();
       throw new RegistryError(`${this.describe(repository, configDigest)}: HTTP ${res.status}`);
     }
     const config = (await res.json()) as { config?: { Labels?: Record<string, string> | null } };
@@ -161,25 +164,25 @@ export class RegistryClient {
     pathname: string,
     repository: string,
     headers: Record<string, string>,
-  ): Promise<Response> {
+  ): Promise<HttpResponse> {
     const scope = `repository:${repository}:pull`;
-    let res = await this.fetch(pathname, headers, this.authorization.get(scope));
+    let res = await this.get(pathname, headers, this.authorization.get(scope));
     if (res.status !== 401) return this.checkDenied(res);
-    await res.body?.cancel();
-    const challenge = parseChallenge(res.headers.get('www-authenticate') ?? '');
+    res.discard();
+    const challenge = parseChallenge(res.header('www-authenticate') ?? '');
     const authorization = await this.authorize(challenge, scope);
     this.authorization.set(scope, authorization);
-    res = await this.fetch(pathname, headers, authorization);
+    res = await this.get(pathname, headers, authorization);
     if (res.status === 401) {
-      await res.body?.cancel();
+      res.discard();
       throw new RegistryAuthError(this.host, 'the registry refused the credentials (HTTP 401)');
     }
     return this.checkDenied(res);
   }
 
-  private async checkDenied(res: Response): Promise<Response> {
+  private checkDenied(res: HttpResponse): HttpResponse {
     if (res.status !== 403) return res;
-    await res.body?.cancel();
+    res.discard();
     throw new RegistryAuthError(this.host, 'access denied (HTTP 403)');
   }
 
@@ -204,7 +207,7 @@ export class RegistryClient {
     const credential = this.options.credential;
     const realm = new URL(params.realm!);
     const signal = this.signal();
-    let res: Response;
+    let res: HttpResponse;
     if (credential?.identityToken !== undefined) {
       const form = new URLSearchParams({
         grant_type: 'refresh_token',
@@ -213,7 +216,7 @@ export class RegistryClient {
         scope: params.scope ?? scope,
         ...(params.service ? { service: params.service } : {}),
       });
-      res = await fetch(realm, { method: 'POST', body: form, signal });
+      res = await httpRequest(realm, { method: 'POST', body: form, signal });
     } else {
       if (params.service) realm.searchParams.set('service', params.service);
       realm.searchParams.set('scope', params.scope ?? scope);
@@ -221,17 +224,17 @@ export class RegistryClient {
       if (credential?.username !== undefined) {
         headers.authorization = `Basic ${Buffer.from(`${credential.username}:${credential.password ?? ''}`).toString('base64')}`;
       }
-      res = await fetch(realm, { headers, signal });
+      res = await httpRequest(realm, { headers, signal });
     }
     if (res.status === 401 || res.status === 403) {
-      await res.body?.cancel();
+      res.discard();
       throw new RegistryAuthError(
         this.host,
         `the token service ${realm.host} refused the credentials (HTTP ${res.status})`,
       );
     }
     if (!res.ok) {
-      await res.body?.cancel();
+      res.discard();
       throw new RegistryError(`token service ${realm.host} for ${this.host}: HTTP ${res.status}`);
     }
     const body = (await res.json()) as { token?: string; access_token?: string };
@@ -245,11 +248,11 @@ export class RegistryClient {
     return this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
   }
 
-  private async fetch(
+  private async get(
     pathname: string,
     headers: Record<string, string>,
     authorization?: string,
-  ): Promise<Response> {
+  ): Promise<HttpResponse> {
     const all = authorization ? { ...headers, authorization } : headers;
     const insecure = this.options.insecure ?? isLoopbackRegistry(this.host);
     const schemes: ('https' | 'http')[] = this.scheme
@@ -260,7 +263,7 @@ export class RegistryClient {
     let lastError: unknown;
     for (const scheme of schemes) {
       try {
-        const res = await fetch(`${scheme}://${this.apiHost}${pathname}`, {
+        const res = await httpRequest(`${scheme}://${this.apiHost}${pathname}`, {
           headers: all,
           signal: this.signal(),
         });
