@@ -104,6 +104,9 @@ component_pid() {
 # request, so every test after that point times out far from the cause; this names it up front.
 require_free_space() {
   local dir=$1 need=$2 what=$3 free
+  case $need in
+    '' | *[!0-9]*) die "the free space $what needs must be a whole number of MiB, not '$need'" ;;
+  esac
   while [ ! -e "$dir" ]; do dir=$(dirname "$dir"); done
   free=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
   [ "$free" -ge "$need" ] ||

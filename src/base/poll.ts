@@ -17,6 +17,17 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   }
 }
 
+/**
+ * `error` as the interrupt it was: an AbortError that `signal` caused (Node's spawn, fetch and timers
+ * reject with their own, "The operation was aborted") becomes an Error with the signal's reason's
+ * message (`interrupted by SIGTERM`), the AbortError as its cause. Any other error is returned as it is.
+ */
+export function interruptOf(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (!signal?.aborted || !(error instanceof Error) || error.name !== 'AbortError') return error;
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? new Error(reason.message, { cause: error }) : error;
+}
+
 /** Options of {@link poll}. */
 export interface PollOptions {
   /** Time before the second check, in milliseconds. */

@@ -110,7 +110,8 @@ function imageStageOptions(
     build: flags.build,
     push: flags.push,
     docker: env.DOCKER_HOST,
-    dockerConfigDir: env.DOCKER_CONFIG ?? path.join(env.HOME ?? '', '.docker'),
+    // An empty DOCKER_CONFIG counts as unset, as for the docker CLI.
+    dockerConfigDir: env.DOCKER_CONFIG || path.join(env.HOME ?? '', '.docker'),
   };
 }
 
@@ -243,7 +244,10 @@ const commands: readonly CommandSpec[] = [
         const { build } = await import('../core/build.js');
         const { images } = await build({
           path: dir,
-          images: imageStageOptions(flags, dir, process.env),
+          images: {
+            ...imageStageOptions(flags, dir, process.env),
+            ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
+          },
           logger,
         });
         if (flags.output === 'json') process.stdout.write(`${JSON.stringify({ images }, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import type { Logger } from '../base/logger.js';
+import { interruptOf } from '../base/poll.js';
 import { type ImageOptions, type PreparedImages, prepareImages } from '../image/index.js';
 import { readDeployment } from './read.js';
 
@@ -16,14 +17,19 @@ export interface BuildOptions {
  *
  * @returns the image stage's result: each image's reference, action and source.
  * @throws InputError for problems of the directory or of its `&` images; the image stage's
- *   BuildError, PushError, RegistryError and CredentialError (see prepareImages).
+ *   BuildError, PushError, RegistryError and CredentialError (see prepareImages); an Error with
+ *   the signal's reason (`interrupted by SIGTERM`) when `images.signal` ended it.
  */
 export async function build(options: BuildOptions): Promise<PreparedImages> {
   const read = await readDeployment(options.path, { namespace: 'default', logger: options.logger });
-  return prepareImages(
-    read.application,
-    read.objects,
-    { ...options.images, root: options.path },
-    options.logger,
-  );
+  try {
+    return await prepareImages(
+      read.application,
+      read.objects,
+      { ...options.images, root: options.path },
+      options.logger,
+    );
+  } catch (error) {
+    throw interruptOf(error, options.images.signal);
+  }
 }

@@ -3,6 +3,7 @@ import { isCoreNamespace, type KubeObject, type SourcedObject } from '../base/ku
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { traceRequests } from '../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../base/names.js';
+import { interruptOf } from '../base/poll.js';
 import { InputError } from '../base/source.js';
 import { KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
@@ -245,17 +246,6 @@ async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly S
 /** Whether the objects hold the core Namespace `name`. */
 function createsNamespace(objects: readonly SourcedObject[], name: string): boolean {
   return objects.some((o) => isCoreNamespace(o.object) && o.object.metadata.name === name);
-}
-
-/**
- * The interrupt itself (the signal's reason, `interrupted by SIGTERM`) for the generic AbortError a
- * child process or a request ends with when the deploy's signal fires (`The operation was aborted`),
- * so that the failure names what stopped it; any other error as it is.
- */
-function interruptOf(error: unknown, signal: AbortSignal | undefined): unknown {
-  if (!signal?.aborted || !(error instanceof Error) || error.name !== 'AbortError') return error;
-  const reason = signal.reason;
-  return reason instanceof Error ? new Error(reason.message, { cause: error }) : error;
 }
 
 /**

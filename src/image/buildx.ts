@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../base/logger.js';
 import { type BuildCache, cacheFlags } from './build-cache.js';
-import { findBuildxPlugin } from './buildx-plugin.js';
+import { buildxCommand, standaloneEnv } from './buildx-plugin.js';
 
 /** A build secret (`RUN --mount=type=secret,id=<id>`): its value reaches buildx only through its environment. */
 export interface BuildSecret {
@@ -99,6 +99,20 @@ export function parsePlatforms(text: string): string[] {
   return items;
 }
 
+/**
+ * What output lines are searched for to hide a secret: each line of its value, without its line
+ * ending and outer spaces (buildx prints a multi-line secret, or one with a trailing newline, a line
+ * at a time, so the whole value never appears on one line). Pure.
+ */
+export function secretPieces(secrets: readonly BuildSecret[]): string[] {
+  return secrets.flatMap((s) =>
+    s.value
+      .split(/\r?\n/)
+      .map((piece) => piece.trim())
+      .filter((piece) => piece.length > 0),
+  );
+}
+
 /** The environment variable name a secret's value travels in (never the command line). */
 const secretEnv = (index: number) => `SPREAD_BUILD_SECRET_${index}`;
 
@@ -156,20 +170,6 @@ export function metadataDigest(text: string): string | undefined {
 }
 
 /**
- * The command for `buildx ARGS`: the plugin binary itself when it can be found (buildx runs standalone
- * then, as `docker-buildx ARGS`, without the docker CLI's start and its plugin-metadata call: about
- * 70 ms), else `docker buildx ARGS`. An explicit `runner.docker` is always used as given.
- */
-export function buildxCommand(
-  runner: BuildxRunner,
-  env: NodeJS.ProcessEnv,
-  args: readonly string[],
-): { command: string; args: readonly string[] } {
-  const plugin = runner.docker === undefined && args[0] === 'buildx' ? findBuildxPlugin(env) : undefined;
-  return plugin ? { command: plugin, args: args.slice(1) } : { command: runner.docker ?? 'docker', args };
-}
-
-/**
  * Runs the docker CLI with `args`; resolves with its exit code, passing each output line to `onLine`.
  * `stdin`, when given, is piped in once it resolves; resolving with undefined ends the child instead
  * (SIGTERM and the end of its input), before it had any input.
@@ -182,9 +182,9 @@ function run(
   stdin?: Promise<Readable | undefined>,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const command = buildxCommand(runner, env, args);
+    const command = buildxCommand(runner.docker, env, args);
     const child = spawn(command.command, command.args, {
-      env,
+      env: command.args === args ? env : standaloneEnv(env),
       stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       ...(runner.signal ? { signal: runner.signal } : {}),
     });
@@ -303,7 +303,7 @@ export function startBuildx(
   build.secrets?.forEach((s, i) => {
     env[secretEnv(i)] = s.value;
   });
-  const values = (build.secrets ?? []).map((s) => s.value).filter((v) => v.length > 0);
+  const values = secretPieces(build.secrets ?? []);
   // Steps by their number (`#7`), to name the one whose `#7 ERROR:` line fails the build.
   const steps = new Map<string, string>();
   let step: string | undefined;
@@ -314,7 +314,7 @@ export function startBuildx(
   const context = new Promise<Readable | undefined>((resolve) => {
     give = resolve;
   });
-  logger.debug(`buildx: ${buildxCommand(runner, env, ['buildx']).command}`);
+  logger.debug(`buildx: ${buildxCommand(runner.docker, env, ['buildx']).command}`);
   const exit = run(
     runner,
     buildxArgs(build, metadata, runner.builder),

@@ -190,10 +190,15 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
   let outcome: ImageReport | undefined;
   try {
     outcome = await notBuilt(run, job, done);
-  } finally {
-    if (outcome || !started) await started?.cancel();
+  } catch (error) {
+    // A failed lookup (credentials the registry refuses) ends the waiting buildx too.
+    await started?.cancel();
+    throw error;
   }
-  if (outcome) return outcome;
+  if (outcome || !started) {
+    await started?.cancel();
+    if (outcome) return outcome;
+  }
   const digest = await started!.send(packContext(context));
   logger.info(`built ${tagged}${digest ? ` (${digest})` : ''}`);
   if (!run.push) return done(undefined, true, false);

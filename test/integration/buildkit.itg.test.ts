@@ -275,6 +275,32 @@ describe('build secrets', () => {
     // The step printed it (`cat`): that line was dropped, not shown.
     expect(logger.lines).toContain('(a line holding a build secret, not shown)');
   });
+
+  test('a secret of several lines, or ending in a newline, is hidden line by line', async () => {
+    const id = Math.random().toString(36).slice(2);
+    const lines = [`first-${id}`, `second-${id}`];
+    const dir = writeDir('secret-lines', {
+      'web.ctr': ctr('&secret-lines'),
+      Dockerfile: `FROM ${base}\nENV RUN_ID=${namespace}\nRUN --mount=type=secret,id=pem --mount=type=secret,id=tok cat /run/secrets/pem /run/secrets/tok && echo "around-$(cat /run/secrets/tok)-it"\n`,
+    });
+    const logger = recorder();
+    await prepare(
+      dir,
+      {
+        secrets: [
+          { id: 'pem', value: `${lines[0]}\n${lines[1]}\n` },
+          { id: 'tok', value: `third-${id}\n` },
+        ],
+        tag: 's2',
+      },
+      logger,
+    );
+    const log = logger.lines.join('\n');
+    for (const piece of [...lines, `third-${id}`]) expect(log).not.toContain(piece);
+    expect(
+      logger.lines.filter((l) => l === '(a line holding a build secret, not shown)').length,
+    ).toBeGreaterThanOrEqual(3);
+  });
 });
 
 describe('cache backends: a fresh builder takes the earlier steps from the cache', () => {

@@ -25,7 +25,7 @@ import { InputError } from '../../src/base/source.js';
 import { readDeployment } from '../../src/core/read.js';
 import { BuildError } from '../../src/image/buildx.js';
 import { type ImageOptions, prepareImages } from '../../src/image/prepare.js';
-import { copyDir, ROOT, uniqueName } from './helpers.js';
+import { copyDir, ROOT, runNode, uniqueName } from './helpers.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/images');
 const BUSYBOX = '/bin/busybox';
@@ -337,6 +337,23 @@ fi
     expect((error as Error).message).toContain(`authentication to ${registryHost} failed`);
     expect((error as Error).message).not.toContain(wrong);
     expect(logger.lines.join('\n')).not.toContain(wrong);
+  });
+
+  test('the CLI with no credentials for the registry: exits with the error, and ends the buildx it started', async () => {
+    const config = dockerConfigDir({});
+    const dir = fixture('hello');
+    const out = await runNode(
+      'dist/cli/index.js',
+      ['build', dir, '--registry', `${registryHost}/${namespace}`, '--tag', 'no-credentials'],
+      { ...process.env, DOCKER_CONFIG: config },
+    );
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`authentication to ${registryHost} failed`);
+    // The buildx started before the registry's answer was ended, not left waiting for its context.
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes('docker-buildx') && l.includes(`${namespace}/hello:no-credentials`));
+    expect(left).toEqual([]);
   });
 });
 

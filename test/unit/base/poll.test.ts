@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { poll, sleep } from '../../../src/base/poll.js';
+import { interruptOf, poll, sleep } from '../../../src/base/poll.js';
 
 describe('sleep', () => {
   it('resolves after the pause', async () => {
@@ -80,5 +80,30 @@ describe('poll', () => {
         { intervalMs: 1, timeoutMs: 60_000 },
       ),
     ).rejects.toBe(failure);
+  });
+});
+
+describe('interruptOf', () => {
+  const aborted = (reason: unknown) => {
+    const c = new AbortController();
+    c.abort(reason);
+    return c.signal;
+  };
+  const abortError = () => Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
+
+  it("an AbortError of an aborted signal becomes the signal's reason, the AbortError its cause", () => {
+    const cause = abortError();
+    const error = interruptOf(cause, aborted(new Error('interrupted by SIGTERM'))) as Error;
+    expect(error.message).toBe('interrupted by SIGTERM');
+    expect(error.cause).toBe(cause);
+  });
+
+  it('any other error, or a signal not aborted, or a reason that is no Error: the error as it is', () => {
+    const other = new Error('HTTP 500');
+    expect(interruptOf(other, aborted(new Error('interrupted by SIGINT')))).toBe(other);
+    const abort = abortError();
+    expect(interruptOf(abort, new AbortController().signal)).toBe(abort);
+    expect(interruptOf(abort, undefined)).toBe(abort);
+    expect(interruptOf(abort, aborted('SIGTERM'))).toBe(abort);
   });
 });

@@ -5,12 +5,12 @@ import { describe, expect, test } from 'vitest';
 import { cacheFlags, parseBuildCache } from '../../../src/image/build-cache.js';
 import {
   buildxArgs,
-  buildxCommand,
   failureDetail,
   metadataDigest,
   parsePlatforms,
+  secretPieces,
 } from '../../../src/image/buildx.js';
-import { findBuildxPlugin } from '../../../src/image/buildx-plugin.js';
+import { buildxCommand, findBuildxPlugin, standaloneEnv } from '../../../src/image/buildx-plugin.js';
 
 const base = {
   tags: ['localhost:5000/team-a/web:1'],
@@ -195,39 +195,66 @@ describe('the buildx plugin, run without the docker CLI', () => {
     return path.join(dir, 'docker-buildx');
   };
 
-  test("is found where the docker CLI looks first: DOCKER_CONFIG's cli-plugins, then cliPluginsExtraDirs", () => {
+  test('is found where the docker CLI looks: cliPluginsExtraDirs first, then DOCKER_CONFIG/cli-plugins', () => {
     const config = mkdtempSync(path.join(tmpdir(), 'spread-plugins-'));
     const extra = path.join(config, 'extra');
-    expect(findBuildxPlugin({ DOCKER_CONFIG: config })).not.toBe(
-      path.join(config, 'cli-plugins/docker-buildx'),
-    );
+    const own = plugin(path.join(config, 'cli-plugins'));
+    expect(findBuildxPlugin({ DOCKER_CONFIG: config })).toBe(own);
     const fromExtra = plugin(extra);
     writeFileSync(path.join(config, 'config.json'), JSON.stringify({ cliPluginsExtraDirs: [extra] }));
     expect(findBuildxPlugin({ DOCKER_CONFIG: config })).toBe(fromExtra);
-    const own = plugin(path.join(config, 'cli-plugins'));
-    expect(findBuildxPlugin({ DOCKER_CONFIG: config })).toBe(own);
   });
 
-  test('HOME/.docker when DOCKER_CONFIG is unset; a file that is not executable is passed over', () => {
+  test('HOME/.docker when DOCKER_CONFIG is unset or empty; a first file that is not executable decides (no direct run)', () => {
     const home = mkdtempSync(path.join(tmpdir(), 'spread-home-'));
-    const own = plugin(path.join(home, '.docker/cli-plugins'), 0o644);
-    expect(findBuildxPlugin({ HOME: home })).not.toBe(own);
-    chmodSync(own, 0o755);
+    const own = plugin(path.join(home, '.docker/cli-plugins'));
     expect(findBuildxPlugin({ HOME: home })).toBe(own);
+    expect(findBuildxPlugin({ HOME: home, DOCKER_CONFIG: '' })).toBe(own);
+    chmodSync(own, 0o644);
+    expect(findBuildxPlugin({ HOME: home })).toBeUndefined();
+    expect(buildxCommand(undefined, { HOME: home }, ['buildx', 'build', '-'])).toEqual({
+      command: 'docker',
+      args: ['buildx', 'build', '-'],
+    });
+  });
+
+  test("the plugin runs without the docker CLI's plugin variables, which would make it parse `build` as a plugin call", () => {
+    expect(
+      standaloneEnv({
+        PATH: '/bin',
+        DOCKER_CLI_PLUGIN_ORIGINAL_CLI_COMMAND: 'docker',
+        DOCKER_CLI_PLUGIN_SOCKET: '@x',
+      }),
+    ).toEqual({ PATH: '/bin' });
   });
 
   test('buildx commands run the plugin as `docker-buildx ARGS`; others, and an explicit docker CLI, keep the CLI', () => {
     const config = mkdtempSync(path.join(tmpdir(), 'spread-plugins-'));
     const own = plugin(path.join(config, 'cli-plugins'));
     const env = { DOCKER_CONFIG: config };
-    expect(buildxCommand({}, env, ['buildx', 'build', '-'])).toEqual({ command: own, args: ['build', '-'] });
-    expect(buildxCommand({}, env, ['image', 'inspect', 'x'])).toEqual({
+    expect(buildxCommand(undefined, env, ['buildx', 'build', '-'])).toEqual({
+      command: own,
+      args: ['build', '-'],
+    });
+    expect(buildxCommand(undefined, env, ['image', 'inspect', 'x'])).toEqual({
       command: 'docker',
       args: ['image', 'inspect', 'x'],
     });
-    expect(buildxCommand({ docker: '/opt/docker' }, env, ['buildx', 'build', '-'])).toEqual({
+    expect(buildxCommand('/opt/docker', env, ['buildx', 'build', '-'])).toEqual({
       command: '/opt/docker',
       args: ['buildx', 'build', '-'],
     });
+  });
+});
+
+describe('secret values hidden in the output', () => {
+  test('each line of a value, without its line ending and spaces; empty lines are no pieces', () => {
+    expect(
+      secretPieces([
+        { id: 'pem', value: '-----BEGIN-----\r\n  abc123 \n\n-----END-----\n' },
+        { id: 'tok', value: 'tok3n\n' },
+        { id: 'none', value: '' },
+      ]),
+    ).toEqual(['-----BEGIN-----', 'abc123', '-----END-----', 'tok3n']);
   });
 });
