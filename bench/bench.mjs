@@ -111,7 +111,7 @@ const AGENTS = {
  * no discovery, reads, dry runs or records. No client that creates the objects can be faster on this
  * cluster by more than its own start-up, so it bounds the first deploy's ratio from below.
  */
-const FLOOR_CONCURRENCY = 16;
+const FLOOR_CONCURRENCY = 32;
 const FLOOR_AGENT = 'spread-bench-floor';
 /** REST resource names of the kinds bench/fixture.mjs writes (the cluster floor has no discovery). */
 const PLURALS = {

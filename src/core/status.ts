@@ -111,7 +111,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
         states.set(objectKey(o), { state: 'missing', message: `namespace ${ns} does not exist` });
     }
     const toPlan = objects.filter((o) => !states.has(objectKey(o)));
-    for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 16))
+    for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 32))
       states.set(k, v);
     const previous = await readParent(client, set);
     const extra: PruneCandidate[] = previous.exists

@@ -35,7 +35,7 @@ const DEFAULTS: Inputs = {
   annotate: true,
   comment: true,
   githubToken: '',
-  concurrency: 16,
+  concurrency: 32,
   urlFrom: undefined,
   deployment: false,
   environment: '',
