@@ -88,15 +88,14 @@ type ImageFlags = Pick<
 
 /**
  * The image stage's options from flags and the environment: DOCKER_HOST, DOCKER_CONFIG (else
- * ~/.docker), SPREAD_REGISTRY, and the commit (GITHUB_SHA / CI_COMMIT_SHA / git) as default tag.
+ * ~/.docker), SPREAD_REGISTRY, and `commit` (the CI context's: GITHUB_SHA / CI_COMMIT_SHA / git) as
+ * default tag.
  */
 function imageStageOptions(
   flags: ImageFlags,
-  dir: string,
+  commit: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Omit<ImageOptions, 'root' | 'signal'> {
-  // The commit is asked of git only for the default tag.
-  const commit = flags.tag ? undefined : ciContext(env, dir).commit;
   return {
     ...(flags.cache ? { cache: flags.cache } : {}),
     ...(flags.platform?.length ? { platforms: flags.platform } : {}),
@@ -147,7 +146,7 @@ async function runDeploy(
       pruneCrds: flags.pruneCrds,
       allowEmpty: flags.allowEmpty,
       concurrency: flags.concurrency,
-      images: imageStageOptions(flags, dir ?? '.', process.env),
+      images: imageStageOptions(flags, ci.commit, process.env),
       lockTimeoutMs: flags.lockTimeout,
       ...(flags.lockLeaseDuration !== undefined ? { lockLeaseDurationSeconds: flags.lockLeaseDuration } : {}),
       waitLoadBalancer: flags.waitLoadBalancer,
@@ -245,7 +244,12 @@ const commands: readonly CommandSpec[] = [
         const { images } = await build({
           path: dir,
           images: {
-            ...imageStageOptions(flags, dir, process.env),
+            // The commit is asked of git only for the default tag.
+            ...imageStageOptions(
+              flags,
+              flags.tag ? undefined : ciContext(process.env, dir).commit,
+              process.env,
+            ),
             ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
           },
           logger,

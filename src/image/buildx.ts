@@ -180,9 +180,9 @@ function run(
   env: NodeJS.ProcessEnv,
   onLine: (line: string) => void,
   stdin?: Promise<Readable | undefined>,
+  command = buildxCommand(runner.docker, env, args),
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const command = buildxCommand(runner.docker, env, args);
     const child = spawn(command.command, command.args, {
       env: command.args === args ? env : standaloneEnv(env),
       stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -314,10 +314,12 @@ export function startBuildx(
   const context = new Promise<Readable | undefined>((resolve) => {
     give = resolve;
   });
-  logger.debug(`buildx: ${buildxCommand(runner.docker, env, ['buildx']).command}`);
+  const args = buildxArgs(build, metadata, runner.builder);
+  const command = buildxCommand(runner.docker, env, args);
+  logger.debug(`buildx: ${command.command}`);
   const exit = run(
     runner,
-    buildxArgs(build, metadata, runner.builder),
+    args,
     env,
     (raw) => {
       const line = values.some((v) => raw.includes(v)) ? '(a line holding a build secret, not shown)' : raw;
@@ -332,6 +334,7 @@ export function startBuildx(
       else logger.info(line);
     },
     context,
+    command,
   );
   // Its failure (no docker command) is send's to report; until then it is not unhandled.
   exit.catch(() => undefined);

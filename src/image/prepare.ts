@@ -195,9 +195,9 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
     await started?.cancel();
     throw error;
   }
-  if (outcome || !started) {
+  if (outcome) {
     await started?.cancel();
-    if (outcome) return outcome;
+    return outcome;
   }
   const digest = await started!.send(packContext(context));
   logger.info(`built ${tagged}${digest ? ` (${digest})` : ''}`);

@@ -2,7 +2,7 @@
 // .cluster/env (scripts/cluster/buildkit.sh), against the real registry, Docker engine and cluster.
 // FROM images come from the local registry (SPREAD_BASE_IMAGE_REF: busybox from Debian, pushed by
 // up.sh); nothing is pulled from Docker Hub. What the registry holds is read through its HTTP API.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { readDeployment } from '../../src/core/read.js';
 import { BuildError, BuildxMissingError } from '../../src/image/buildx.js';
 import { type ImageOptions, prepareImages } from '../../src/image/prepare.js';
 import { type ActionsCacheServer, startActionsCacheServer } from './actions-cache-server.js';
-import { kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
+import { kubectl, localDeploy, ROOT, startUntil, uniqueName, writeDir } from './helpers.js';
 
 let registry: string;
 let namespace: string;
@@ -308,9 +308,10 @@ test('`spread build` interrupted by SIGTERM during a RUN step: buildx is ended, 
     'web.ctr': ctr('&interrupted'),
     Dockerfile: `FROM ${base}\nENV RUN_ID=${namespace}\nRUN echo started-${namespace} && sleep 60\n`,
   });
-  const child = spawn(
-    process.execPath,
+  // The RUN step has started when its own output line comes (`#6 0.052 started-…`).
+  const build = await startUntil(
     [
+      process.execPath,
       path.join(ROOT, 'dist/cli/index.js'),
       'build',
       dir,
@@ -319,17 +320,12 @@ test('`spread build` interrupted by SIGTERM during a RUN step: buildx is ended, 
       '--tag',
       'cut',
     ],
-    { cwd: ROOT, env: process.env },
+    /\d started-/,
+    60_000,
   );
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  // The RUN step has started when its own output line comes (`#6 0.052 started-…`).
-  for (let i = 0; i < 600 && !/\d started-/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(stderr).toMatch(/\d started-/);
-  child.kill('SIGTERM');
-  expect(await exited).toBe(143);
-  expect(stderr).toContain('error: interrupted by SIGTERM');
+  expect(build.stderr()).toMatch(/\d started-/);
+  expect(await build.stop('SIGTERM')).toBe(143);
+  expect(build.stderr()).toContain('error: interrupted by SIGTERM');
   expect((await get(`${namespace}/interrupted/manifests/cut`)).status).toBe(404);
   const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
     .split('\n')

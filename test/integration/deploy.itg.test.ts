@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deploy } from '../../src/core/deploy.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
 import type { DeployReport } from '../../src/report/report.js';
-import { copyDir, kubeconfigContent, kubectl, localDeploy, ROOT, runNode, uniqueName } from './helpers.js';
+import {
+  copyDir,
+  kubeconfigContent,
+  kubectl,
+  localDeploy,
+  ROOT,
+  runNode,
+  startUntil,
+  uniqueName,
+} from './helpers.js';
 
 const example = path.join(ROOT, 'examples/mattermost');
 const ns = uniqueName('itg-deploy');
@@ -325,23 +334,8 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
   const configMap = (v: string) =>
     `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`;
   /** Starts the CLI with `args` and resolves once it waits for the rollout (or after 30 s). */
-  async function waitingDeploy(args: readonly string[]) {
-    const child = spawn(path.join(ROOT, 'dist/cli/index.js'), [...args], { cwd: ROOT, env: process.env });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    const started = Date.now();
-    while (!/waiting for 1 of 1/.test(stderr) && Date.now() - started < 30_000)
-      await new Promise((r) => setTimeout(r, 100));
-    return {
-      stderr: () => stderr,
-      /** Sends `signal`; resolves with the exit code. */
-      stop: (signal: NodeJS.Signals) => {
-        child.kill(signal);
-        return exited;
-      },
-    };
-  }
+  const waitingDeploy = (args: readonly string[]) =>
+    startUntil([path.join(ROOT, 'dist/cli/index.js'), ...args], /waiting for 1 of 1/, 30_000);
   afterAll(async () => {
     await kubectl(['--context', 'spread-local', 'delete', 'namespace', nsInt, '--wait=false'], {
       allowFail: true,

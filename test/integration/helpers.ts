@@ -62,6 +62,32 @@ export async function runNode(
   });
 }
 
+/**
+ * Starts `command` (its argv, the executable first) in the repository and resolves once its standard
+ * error matches `until`, or after `withinMs` milliseconds: `stderr()` is what it printed so far,
+ * `stop(signal)` sends the signal and resolves with the exit code.
+ */
+export async function startUntil(
+  command: readonly string[],
+  until: RegExp,
+  withinMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ stderr: () => string; stop: (signal: NodeJS.Signals) => Promise<number | null> }> {
+  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  const started = Date.now();
+  while (!until.test(stderr) && Date.now() - started < withinMs) await new Promise((r) => setTimeout(r, 100));
+  return {
+    stderr: () => stderr,
+    stop: (signal) => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
 /** A fresh namespace name for one test file, so runs against a cluster left up never collide. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
