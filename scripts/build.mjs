@@ -116,17 +116,26 @@ const stubs = {
 };
 
 /**
- * The esbuild plugin that sends `require()` of a Node built-in, or of a compiled addon (`*.node`), to
- * __spreadRequire (CJS_GLOBALS) at run time. ssh2 (under dockerode) tries two compiled addons (its
- * own, cpu-features') inside try/catch and falls back to JavaScript. They are never built (.npmrc:
- * ignore-scripts), so their require throws at run time, which ssh2 catches: the same dist/ on every
- * machine.
+ * Built-ins imported through `require` even where the source says `import`: Node's ESM view of a
+ * built-in reads every export once, and node:http's WebSocket, CloseEvent and MessageEvent getters load
+ * undici, about 25 ms of every start (bench/RESULTS.md, "Images"). Required, an export is read where
+ * it is used.
+ */
+const REQUIRED_BUILTINS = new Set(['http']);
+
+/**
+ * The esbuild plugin that sends `require()` of a Node built-in, or of a compiled addon (`*.node`), and
+ * any import of {@link REQUIRED_BUILTINS}, to __spreadRequire (CJS_GLOBALS) at run time. ssh2 (under
+ * dockerode) tries two compiled addons (its own, cpu-features') inside try/catch and falls back to
+ * JavaScript. They are never built (.npmrc: ignore-scripts), so their require throws at run time,
+ * which ssh2 catches: the same dist/ on every machine.
  */
 const runtimeRequire = {
   name: 'spread-runtime-require',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) =>
-      args.kind === 'require-call' && (isBuiltin(args.path) || args.path.endsWith('.node'))
+      (args.kind === 'require-call' && (isBuiltin(args.path) || args.path.endsWith('.node'))) ||
+      (isBuiltin(args.path) && REQUIRED_BUILTINS.has(args.path.replace(/^node:/, '')))
         ? { path: args.path, namespace: 'spread-require' }
         : undefined,
     );
@@ -161,6 +170,14 @@ const banned = Object.keys(result.metafile.inputs).filter((input) =>
 );
 if (banned.length > 0)
   throw new Error(`build: the bundle holds what the stubs keep out: ${banned.join(', ')}`);
+
+const imported = result.outputFiles.filter((f) =>
+  [...REQUIRED_BUILTINS].some((m) => new RegExp(`from\\s*["'](?:node:)?${m}["']`).test(f.text)),
+);
+if (imported.length > 0)
+  throw new Error(
+    `build: ${imported.map((f) => path.relative(root, f.path)).join(', ')} import ${[...REQUIRED_BUILTINS].join(', ')} as ES modules (see REQUIRED_BUILTINS)`,
+  );
 
 mkdirSync(path.join(dist, 'cli'), { recursive: true });
 for (const file of result.outputFiles) {

@@ -8,6 +8,7 @@ import { formatSource, InputError, type InputIssue, issueText } from '../base/so
 import type { Application } from '../entity/entity.js';
 import { engineImage, type StartedBuild, startBuildx } from './buildx.js';
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
+import { CredentialError } from './credentials.js';
 import { PushError } from './docker.js';
 import type { ImageOptions } from './options.js';
 import { pinImages } from './pin.js';
@@ -56,13 +57,24 @@ interface Job {
   readonly b: PlannedBuild;
   readonly context: BuildContext;
   readonly tag: string;
+  /** The registry's answer for the tag, asked before the context was read when the tag did not depend on it. */
+  readonly held?: Promise<Held | undefined>;
+}
+
+/** What the registry holds for a tag: its manifest's digest and its image's labels. */
+interface Held {
+  readonly digest: string;
+  readonly labels: Record<string, string> | undefined;
 }
 
 function fixedRef(repository: ImageReference, tag: string, digest?: string): string {
   return familiarName({ ...repository, tag, digest });
 }
 
-/** Reads every context before anything is contacted, so all input problems are reported at once. */
+/**
+ * Reads every context before anything is built, pushed or reported from a registry, so all input
+ * problems are reported at once.
+ */
 async function readContexts(
   builds: readonly PlannedBuild[],
   options: ImageOptions,
@@ -124,6 +136,7 @@ export async function prepareImages(
     return { objects: objects.map((o) => ({ ...o })), images: [] };
   }
   checkOptions(run);
+  const held = issues.some((i) => i.severity === 'error') ? new Map() : askEarly(run, plan.builds);
   const contexts = await readContexts(plan.builds, options, issues);
   if (issues.some((i) => i.severity === 'error')) throw new InputError(issues);
 
@@ -135,7 +148,8 @@ export async function prepareImages(
       options.tag ??
       `ctx-${context.digest.slice('sha256:'.length, 'sha256:'.length + TAG_FROM_DIGEST_LENGTH)}`;
     const tagged = fixedRef(b.repository, tag);
-    reports.push(await logger.group(`Image ${tagged}`, () => prepareOne(run, { b, context, tag })));
+    const job = { b, context, tag, held: held.get(b) };
+    reports.push(await logger.group(`Image ${tagged}`, () => prepareOne(run, job)));
   }
   const pins = new Map<string, string>();
   for (const r of reports) for (const mark of r.marks) pins.set(mark, r.reference);
@@ -219,7 +233,7 @@ async function notBuilt(
   const { options, logger } = run;
   const { b, context, tag } = job;
   const tagged = fixedRef(b.repository, tag);
-  const lookup = run.push || !run.build || options.plan ? await lookUp(run, job) : { lookedUp: false };
+  const lookup = looksUp(run) ? await lookUp(run, job) : { lookedUp: false };
   if (lookup.same) return done(lookup.same, false, false);
   if (options.plan) {
     logger.info(`${tagged}: the deploy builds it (the registry does not hold it from this context)`);
@@ -251,26 +265,55 @@ async function notBuilt(
   return undefined;
 }
 
+/** Whether {@link lookUp} asks the registry: pushing, or not building, or planning. */
+const looksUp = (run: Run): boolean => run.push || !run.build || run.options.plan === true;
+
+/**
+ * Asks the registry, for each image whose tag is given (not taken from its context digest), what it
+ * holds for the tag while the contexts are still read and digested: the answer decides whether the
+ * context is sent to buildx, which waits for it. An answer nobody takes (the input had problems) is
+ * dropped; a failure is lookUp's to report.
+ */
+function askEarly(run: Run, builds: readonly PlannedBuild[]): Map<PlannedBuild, Promise<Held | undefined>> {
+  const early = new Map<PlannedBuild, Promise<Held | undefined>>();
+  if (!looksUp(run)) return early;
+  for (const b of builds) {
+    const tag = b.tag ?? run.options.tag;
+    if (tag === undefined) continue;
+    const answer = registryHolds(run, b, tag);
+    answer.catch(() => undefined);
+    early.set(b, answer);
+  }
+  return early;
+}
+
+/** The registry's manifest digest and image labels for `tag`; undefined when it holds no such tag. */
+async function registryHolds(run: Run, b: PlannedBuild, tag: string): Promise<Held | undefined> {
+  const registry = await run.registryFor(b.repository.domain);
+  const manifest = await registry.manifest(b.repository.path, tag);
+  if (!manifest) return undefined;
+  return { digest: manifest.digest, labels: await registry.imageLabels(b.repository.path, manifest) };
+}
+
 /** The registry's answer for this tag: the digest if built from the same context, else what it holds. */
 async function lookUp(
   run: Run,
-  { b, context, tag }: Job,
+  { b, context, tag, held }: Job,
 ): Promise<{ same?: string; held?: string; lookedUp: boolean }> {
   const tagged = fixedRef(b.repository, tag);
-  const registry = await run.registryFor(b.repository.domain);
   try {
-    const manifest = await registry.manifest(b.repository.path, tag);
-    if (!manifest) return { lookedUp: true };
-    const labels = await registry.imageLabels(b.repository.path, manifest);
-    if (labels?.[CONTEXT_DIGEST_LABEL] === context.digest) {
-      run.logger.info(`${tagged} is in the registry, built from the same context: ${manifest.digest}`);
-      return { same: manifest.digest, lookedUp: true };
+    const holds = await (held ?? registryHolds(run, b, tag));
+    if (!holds) return { lookedUp: true };
+    if (holds.labels?.[CONTEXT_DIGEST_LABEL] === context.digest) {
+      run.logger.info(`${tagged} is in the registry, built from the same context: ${holds.digest}`);
+      return { same: holds.digest, lookedUp: true };
     }
     run.logger.debug(`${tagged} is in the registry, built from another context`);
-    return { held: manifest.digest, lookedUp: true };
+    return { held: holds.digest, lookedUp: true };
   } catch (e) {
-    // A refused credential would fail the push too: say so now. Anything else is left to the push.
-    if (e instanceof RegistryAuthError) throw e;
+    // A refused or unreadable credential would fail the push too: say so now. Anything else is left
+    // to the push.
+    if (e instanceof RegistryAuthError || e instanceof CredentialError) throw e;
     run.logger.warn(`could not look up ${tagged} in the registry: ${(e as Error).message}`);
     return { lookedUp: false };
   }

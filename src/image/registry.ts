@@ -254,25 +254,42 @@ export class RegistryClient {
     authorization?: string,
   ): Promise<HttpResponse> {
     const all = authorization ? { ...headers, authorization } : headers;
-    const insecure = this.options.insecure ?? isLoopbackRegistry(this.host);
+    const loopback = isLoopbackRegistry(this.host);
+    const insecure = this.options.insecure ?? loopback;
+    // Loopback traffic stays on this machine, so plain HTTP goes first there (containerd's resolver
+    // uses it alone: WithPlainHTTP(MatchLocalhost)), which also spares loading TLS on the path of every
+    // build (bench/RESULTS.md, "Images"); other insecure hosts try HTTPS first, as Docker does.
     const schemes: ('https' | 'http')[] = this.scheme
       ? [this.scheme]
-      : insecure
-        ? ['https', 'http']
-        : ['https'];
+      : loopback && insecure
+        ? ['http', 'https']
+        : insecure
+          ? ['https', 'http']
+          : ['https'];
     let lastError: unknown;
+    let refused: HttpResponse | undefined;
     for (const scheme of schemes) {
       try {
         const res = await httpRequest(`${scheme}://${this.apiHost}${pathname}`, {
           headers: all,
           signal: this.signal(),
         });
+        // A TLS port answers plain HTTP with 400 ("Client sent an HTTP request to an HTTPS server").
+        if (scheme === 'http' && !this.scheme && schemes[0] === 'http' && res.status === 400) {
+          refused = res;
+          continue;
+        }
+        refused?.discard();
         this.scheme = scheme;
         return res;
       } catch (e) {
         if (this.options.signal?.aborted) throw e;
         lastError = e;
       }
+    }
+    if (refused) {
+      this.scheme = 'http';
+      return refused;
     }
     const cause = lastError as Error & { cause?: Error };
     throw new RegistryError(`cannot reach registry ${this.host}: ${cause.cause?.message ?? cause.message}`);

@@ -1,10 +1,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+import { CONTEXT_DIGEST_LABEL } from '../../../src/base/labels.js';
 import { silentLogger } from '../../../src/base/logger.js';
 import { formatIssue, InputError } from '../../../src/base/source.js';
 import { readDeployment } from '../../../src/core/read.js';
+import { readContext } from '../../../src/image/context.js';
 import { parseRegistry, planBuilds } from '../../../src/image/plan.js';
 import { prepareImages } from '../../../src/image/prepare.js';
 import { DirectoryInput } from '../../../src/input/directory.js';
@@ -182,5 +186,81 @@ describe('prepareImages without Docker', () => {
         silentLogger,
       ),
     ).rejects.toThrow(/tag "a\/b" is not a valid image tag/);
+  });
+
+  /** A registry on loopback answering `answer` for every request, and the requests it saw. */
+  async function registry(
+    answer: (url: string, res: import('node:http').ServerResponse) => void,
+  ): Promise<{ host: string; requests: string[]; server: Server }> {
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      answer(req.url ?? '', res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
+  }
+
+  test('with a tag given, the registry asked before the contexts are read: its failure does not hide an input error', async () => {
+    // A Basic challenge and no credentials: the early lookup fails with RegistryAuthError.
+    const reg = await registry((_url, res) =>
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="r"' }).end(),
+    );
+    try {
+      const dir = path.join(FIXTURES, 'no-dockerfile');
+      const read = await readDeployment(dir, { namespace: 'default', logger: silentLogger });
+      const error = await prepareImages(
+        read.application,
+        read.objects,
+        { root: dir, registry: reg.host, tag: 'v1', ...never },
+        silentLogger,
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).issues.map((i) => i.message)).toEqual([
+        expect.stringContaining('which has no Dockerfile'),
+      ]);
+      // The lookup was under way (its refusal then comes to nothing: no unhandled rejection).
+      await vi.waitFor(() => expect(reg.requests).toEqual(['GET /v2/nodf/manifests/v1']));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      reg.server.close();
+    }
+  });
+
+  test('with a tag given, the early answer decides: held from the same context, nothing is built and the registry is asked once', async () => {
+    const dir = tree({ 'a.ctr': 'image: "&web"\n', Dockerfile: 'FROM scratch\nCOPY . /\n' });
+    const { digest: contextDigest } = await readContext(dir);
+    const manifest = `sha256:${'a'.repeat(64)}`;
+    const config = `sha256:${'b'.repeat(64)}`;
+    const reg = await registry((url, res) => {
+      if (url === '/v2/web/manifests/v1') {
+        res
+          .writeHead(200, {
+            'content-type': 'application/vnd.oci.image.manifest.v1+json',
+            'docker-content-digest': manifest,
+          })
+          .end(JSON.stringify({ schemaVersion: 2, config: { digest: config } }));
+      } else if (url === `/v2/web/blobs/${config}`) {
+        res
+          .writeHead(200)
+          .end(JSON.stringify({ config: { Labels: { [CONTEXT_DIGEST_LABEL]: contextDigest } } }));
+      } else res.writeHead(404).end();
+    });
+    try {
+      const read = await readDeployment(dir, { namespace: 'default', logger: silentLogger });
+      // `never`'s Docker socket does not exist: a build would fail.
+      const out = await prepareImages(
+        read.application,
+        read.objects,
+        { root: dir, registry: reg.host, tag: 'v1', ...never },
+        silentLogger,
+      );
+      expect(out.images.map((i) => [i.reference, i.built, i.pushed])).toEqual([
+        [`${reg.host}/web:v1@${manifest}`, false, false],
+      ]);
+      expect(reg.requests).toEqual(['GET /v2/web/manifests/v1', `GET /v2/web/blobs/${config}`]);
+    } finally {
+      reg.server.close();
+    }
   });
 });

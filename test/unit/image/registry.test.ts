@@ -140,4 +140,38 @@ describe('RegistryClient', () => {
       /Docker config has none for it/,
     );
   });
+
+  test('a loopback registry is asked over plain HTTP first: no TLS handshake reaches a plain registry', async () => {
+    const requests: string[] = [];
+    const s = bearerRegistry(requests);
+    let handshakes = 0;
+    s.on('clientError', (_e, socket) => {
+      handshakes++;
+      socket.destroy();
+    });
+    const host = await start(s);
+    const client = new RegistryClient(host, {
+      credential: { serverAddress: host, username: 'u', password: 'p', from: 'auths' },
+    });
+    expect((await client.manifest('team/web', 'v1'))?.digest).toBe(DIGEST);
+    expect(handshakes).toBe(0);
+    expect(requests[0]).toBe('GET /v2/team/web/manifests/v1 -');
+  });
+
+  test('a loopback port that answers plain HTTP with 400 (a TLS port) is tried over HTTPS; when that fails too, the 400 is the answer', async () => {
+    const seen: string[] = [];
+    const s = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(400).end('Client sent an HTTP request to an HTTPS server.\n');
+    });
+    s.on('clientError', (_e, socket) => {
+      seen.push('TLS handshake');
+      socket.destroy();
+    });
+    const host = await start(s);
+    const error = await new RegistryClient(host).manifest('a', 'b').catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe(`${host}/a:b: HTTP 400`);
+    expect(seen).toEqual(['GET /v2/a/manifests/b', 'TLS handshake']);
+  });
 });
