@@ -1,5 +1,4 @@
 import http from 'node:http';
-import https from 'node:https';
 
 /** A response whose body is read on demand: the parts of fetch's Response the registry client uses. */
 export interface HttpResponse {
@@ -74,7 +73,8 @@ function send(
         'content-length': `${payload.length}`,
       }
     : headers;
-  const request = url.protocol === 'https:' ? https.request : http.request;
+  // node:https (and TLS under it) is loaded on the first HTTPS request: a plain local registry never needs it.
+  const request = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : http.request;
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: all, ...(signal ? { signal } : {}) }, (res) => {
       let read: Promise<Buffer> | undefined;

@@ -87,3 +87,22 @@ describe('httpRequest, the registry client transport', () => {
     );
   });
 });
+
+test('an https URL is requested over TLS: the first bytes the server gets are a TLS handshake record', async () => {
+  const { createServer: createTcpServer } = await import('node:net');
+  const first = new Promise<number>((resolve) => {
+    const tcp = createTcpServer((socket) => {
+      socket.once('data', (chunk: Buffer) => {
+        resolve(chunk[0]!);
+        socket.destroy();
+        tcp.close();
+      });
+    });
+    tcp.listen(0, '127.0.0.1', () => {
+      const port = (tcp.address() as AddressInfo).port;
+      httpRequest(`https://127.0.0.1:${port}/v2/`).catch(() => undefined);
+    });
+  });
+  // 0x16: the content type of a TLS handshake record (a ClientHello).
+  expect(await first).toBe(0x16);
+});
