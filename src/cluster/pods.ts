@@ -211,26 +211,71 @@ export function formatContainerStates(pod: KubeObject): string[] {
   });
 }
 
+/** A selector expression of a LabelSelector's `matchExpressions`. */
+interface SelectorExpression {
+  readonly key: string;
+  readonly operator: string;
+  readonly values?: readonly string[];
+}
+
 /**
- * A label selector string from a workload's selector: a LabelSelector (`matchLabels`,
- * `matchExpressions` with In/NotIn/Exists/DoesNotExist) or a ReplicationController's plain map.
- * `undefined` when there is no selector.
+ * The parts of a workload's selector: a LabelSelector (`matchLabels`, `matchExpressions`) or a
+ * ReplicationController's plain map (pairs only). Undefined when there is no selector object.
  */
-export function selectorString(selector: unknown): string | undefined {
+export function selectorParts(
+  selector: unknown,
+): { readonly pairs: [string, string][]; readonly expressions: readonly SelectorExpression[] } | undefined {
   if (!selector || typeof selector !== 'object') return undefined;
-  const s = selector as {
-    matchLabels?: Record<string, string>;
-    matchExpressions?: { key: string; operator: string; values?: string[] }[];
-  };
+  const s = selector as { matchLabels?: Record<string, string>; matchExpressions?: SelectorExpression[] };
   const isLabelSelector = 'matchLabels' in s || 'matchExpressions' in s;
   const labels = isLabelSelector ? (s.matchLabels ?? {}) : (selector as Record<string, string>);
-  const parts = Object.entries(labels).map(([k, v]) => `${k}=${v}`);
-  for (const e of isLabelSelector ? (s.matchExpressions ?? []) : []) {
+  return {
+    pairs: Object.entries(labels).map(([k, v]) => [k, String(v)]),
+    expressions: isLabelSelector ? (s.matchExpressions ?? []) : [],
+  };
+}
+
+/**
+ * A label selector string from a workload's selector (see {@link selectorParts}): `matchExpressions`
+ * with In/NotIn/Exists/DoesNotExist. `undefined` when there is no selector or it is empty.
+ */
+export function selectorString(selector: unknown): string | undefined {
+  const parts = selectorParts(selector);
+  if (!parts) return undefined;
+  const out = parts.pairs.map(([k, v]) => `${k}=${v}`);
+  for (const e of parts.expressions) {
     const values = (e.values ?? []).join(',');
-    if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+    if (e.operator === 'In') out.push(`${e.key} in (${values})`);
+    else if (e.operator === 'NotIn') out.push(`${e.key} notin (${values})`);
+    else if (e.operator === 'Exists') out.push(e.key);
+    else if (e.operator === 'DoesNotExist') out.push(`!${e.key}`);
   }
-  return parts.length > 0 ? parts.join(',') : undefined;
+  return out.length > 0 ? out.join(',') : undefined;
+}
+
+/**
+ * Whether an object's `labels` match a workload's selector, as the API server's label selector
+ * ({@link selectorString} of the same selector) would: every pair of `matchLabels` (or of a
+ * ReplicationController's plain map), and each of `matchExpressions`: `In` (the key has one of the
+ * values), `NotIn` (it has none of them, or the key is absent), `Exists`, `DoesNotExist`. An
+ * unknown operator matches nothing. Pure.
+ */
+export function matchesSelector(
+  selector: unknown,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
+  const parts = selectorParts(selector);
+  if (!parts) return false;
+  const own = labels ?? {};
+  for (const [k, v] of parts.pairs) if (!Object.hasOwn(own, k) || own[k] !== v) return false;
+  for (const e of parts.expressions) {
+    const has = Object.hasOwn(own, e.key);
+    const values = e.values ?? [];
+    if (e.operator === 'In' && !(has && values.includes(own[e.key]!))) return false;
+    if (e.operator === 'NotIn' && has && values.includes(own[e.key]!)) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(e.operator)) return false;
+  }
+  return true;
 }

@@ -7,6 +7,7 @@ import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
 import { DeployError, deploy } from '../../src/core/deploy.js';
 import { RolloutError } from '../../src/engine/wait/waiter.js';
+import { SHARED_WATCH_AT } from '../../src/engine/wait/watches.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 // kwok (scripts/cluster/kwok.yaml) plays only its default stages, which make every Pod Ready, and it
@@ -139,6 +140,24 @@ function fakeKubelet(app: string, signal: AbortSignal): Promise<void> {
   })();
 }
 
+/** A pod spec bound to the Node no kwok serves, with an image that cannot be pulled. */
+const unpullable = `      nodeName: ${node}\n      containers:\n        - name: web\n          image: registry.invalid/missing:1\n`;
+
+/** Deploys `d` while {@link fakeKubelet} plays the kubelet of `app`'s pods; the deploy's error, if any. */
+async function runWithFakeKubelet(app: string, d: string): Promise<unknown> {
+  const stop = new AbortController();
+  const kubelet = fakeKubelet(app, stop.signal);
+  try {
+    await run(d, 240_000);
+    return undefined;
+  } catch (e) {
+    return e;
+  } finally {
+    stop.abort();
+    await kubelet;
+  }
+}
+
 describe('rollout wait on the local cluster', () => {
   beforeAll(async () => {
     await kubectl([...ctx, 'create', 'namespace', ns]);
@@ -156,24 +175,9 @@ describe('rollout wait on the local cluster', () => {
   });
 
   test('a Deployment whose pod cannot pull its image fails early, quoting the pod and its events', async () => {
-    const stop = new AbortController();
-    const kubelet = fakeKubelet('pullfail', stop.signal);
     const started = Date.now();
-    const d = dir({
-      'deployment.yaml': deployment(
-        'pullfail',
-        `      nodeName: ${node}\n      containers:\n        - name: web\n          image: registry.invalid/missing:1\n`,
-      ),
-    });
-    let error: unknown;
-    try {
-      await run(d, 240_000);
-    } catch (e) {
-      error = e;
-    } finally {
-      stop.abort();
-      await kubelet;
-    }
+    const d = dir({ 'deployment.yaml': deployment('pullfail', unpullable) });
+    const error = await runWithFakeKubelet('pullfail', d);
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(DeployError);
     const cause = (error as DeployError).cause;
@@ -234,5 +238,27 @@ spec:
     expect(lines.join('\n')).toMatch(
       /Service .*\/lbweb: LoadBalancer \(no address yet\), node ports 80:\d+\/TCP/,
     );
+  });
+
+  test(`${SHARED_WATCH_AT} or more Deployments share one watch per collection: each is judged by its own pods`, async () => {
+    const healthy = Array.from({ length: SHARED_WATCH_AT }, (_, i) => `shared-${i}`);
+    const web = `      containers:\n        - name: web\n          image: nginx:1.27\n`;
+    const ok = dir(Object.fromEntries(healthy.map((n) => [`${n}/deployment.yaml`, deployment(n, web)])));
+    const report = await run(ok, 120_000);
+    expect(report.rollout.map((r) => [r.name, r.ready]).sort()).toEqual(healthy.map((n) => [n, true]));
+
+    // The same, and one more whose pod cannot pull its image: only that one fails, from its own pod.
+    const failing = dir({
+      ...Object.fromEntries(healthy.map((n) => [`${n}/deployment.yaml`, deployment(n, web)])),
+      'sharedfail/deployment.yaml': deployment('sharedfail', unpullable),
+    });
+    const error = await runWithFakeKubelet('sharedfail', failing);
+    expect(error).toBeInstanceOf(DeployError);
+    const cause = (error as DeployError).cause as Error;
+    expect(cause).toBeInstanceOf(RolloutError);
+    expect(cause.message).toMatch(
+      /Deployment\.apps .*\/sharedfail: pod sharedfail-\S+: container web: ImagePullBackOff/,
+    );
+    expect(cause.message).not.toMatch(/\/shared-\d/);
   });
 });

@@ -15,7 +15,7 @@ import {
   track,
   trackedName,
 } from './tracked.js';
-import { replaceNextPod, type WatchSink, watchTracked } from './watches.js';
+import { replaceNextPod, type WatchSink, watchAll } from './watches.js';
 
 export type { RolloutResult } from './tracked.js';
 
@@ -100,7 +100,7 @@ export async function waitForRollout(
     signal: stop.signal,
   };
   try {
-    for (const t of tracked) watchTracked(client, t, start, sink);
+    watchAll(client, tracked, start, sink);
     return await judgeUntilDone(client, tracked, {
       ...options,
       start,
@@ -174,7 +174,7 @@ function reportExposure(applied: readonly AppliedObject[], options: WaitOptions)
 
 /**
  * A progress line of what is not ready and why, given at most once per `interval` and only when it
- * says something new.
+ * says something new; it names at most {@link PROGRESS_NAMES} objects of each list and counts the rest.
  */
 function progressReporter(
   tracked: readonly Tracked[],
@@ -184,18 +184,29 @@ function progressReporter(
   let last = '';
   let lastAt = 0;
   return (now) => {
+    if (now - lastAt < interval) return;
     const notReady = tracked.filter((t) => !t.result);
-    const progress = notReady
-      .map((t) => `${trackedName(t.applied)}: ${t.live ? t.state.message : 'waiting'}${podNote(t)}`)
-      .join('; ');
-    if (progress === last || now - lastAt < interval) return;
+    const progress = atMost(
+      notReady.map((t) => `${trackedName(t.applied)}: ${t.live ? t.state.message : 'waiting'}${podNote(t)}`),
+      '; ',
+    );
+    if (progress === last) return;
     const readyNames = tracked.filter((t) => t.result?.ready).map((t) => trackedName(t.applied));
     onProgress?.(
-      `waiting for ${notReady.length} of ${tracked.length}: ${progress}${readyNames.length > 0 ? ` — ready: ${readyNames.join(', ')}` : ''}`,
+      `waiting for ${notReady.length} of ${tracked.length}: ${progress}${readyNames.length > 0 ? ` — ready: ${atMost(readyNames, ', ')}` : ''}`,
     );
     last = progress;
     lastAt = now;
   };
+}
+
+/** How many objects a progress line names in each of its lists; the rest are counted. */
+const PROGRESS_NAMES = 10;
+
+/** The first {@link PROGRESS_NAMES} parts joined, and `and N more` for the others. */
+function atMost(parts: readonly string[], separator: string): string {
+  if (parts.length <= PROGRESS_NAMES) return parts.join(separator);
+  return `${parts.slice(0, PROGRESS_NAMES).join(separator)}${separator}and ${parts.length - PROGRESS_NAMES} more`;
 }
 
 /** The rollout failed: each failing object with its first fatal pod's containers and recent events. */

@@ -134,12 +134,19 @@ async function statusError(res: http.IncomingMessage, status: number, request: s
   return new KubeApiError(status, request, parsed, raw);
 }
 
+/** What an informer saw: a list (every object it holds now, the first time or after 410 Gone), or one change. */
+export type InformerEvent =
+  | { readonly type: 'LIST'; readonly objects: readonly KubeObject[] }
+  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: KubeObject };
+
 /** Options of {@link informer}. */
 export interface InformerOptions extends ListQuery {
   /** Stops the informer; its promise then resolves. */
   readonly signal: AbortSignal;
   /** Called after the first list and after every change, with every object the list holds now. */
-  readonly onChange: (objects: readonly KubeObject[]) => void;
+  readonly onChange?: (objects: readonly KubeObject[]) => void;
+  /** Called for each list and each change alone, for a caller that keeps its own index of them. */
+  readonly onEvent?: (event: InformerEvent) => void;
   /** Seconds each watch request may last before the server ends it and it is resumed. Default 60. */
   readonly watchSeconds?: number;
 }
@@ -188,7 +195,8 @@ export async function informer(client: KubeClient, path: string, options: Inform
           kind: o.kind ?? kind ?? '',
         });
       resourceVersion = list.metadata?.resourceVersion;
-      options.onChange([...items.values()]);
+      options.onEvent?.({ type: 'LIST', objects: [...items.values()] });
+      options.onChange?.([...items.values()]);
     }
     try {
       await streamWatch(
@@ -204,10 +212,11 @@ export async function informer(client: KubeClient, path: string, options: Inform
         (event) => {
           const rv = event.object.metadata?.resourceVersion;
           if (typeof rv === 'string' && rv) resourceVersion = rv;
-          if (event.type === 'BOOKMARK') return;
+          if (event.type === 'BOOKMARK' || event.type === 'ERROR') return;
           if (event.type === 'DELETED') items.delete(key(event.object));
           else items.set(key(event.object), event.object);
-          options.onChange([...items.values()]);
+          options.onEvent?.({ type: event.type, object: event.object });
+          options.onChange?.([...items.values()]);
         },
       );
       failures = 0;

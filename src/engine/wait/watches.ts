@@ -2,7 +2,7 @@ import { isPodReady } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
 import type { KubeClient } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
-import { selectorString } from '../../cluster/pods.js';
+import { matchesSelector, selectorParts, selectorString } from '../../cluster/pods.js';
 import { watchesPods } from '../status/registry.js';
 import { podToReplace } from './rc-roll.js';
 import { type Tracked, trackedName } from './tracked.js';
@@ -21,56 +21,203 @@ export interface WatchSink {
 }
 
 /**
- * Starts the watches of one waited object: the object itself (by name), the pods its selector
- * matches (workloads) and a Deployment's ReplicaSets, and a PVC's StorageClass (read once). Pod and
- * ReplicaSet watches only enrich the wait: a refused one (RBAC) leaves readiness to the object.
+ * From this many waited objects on, those of one namespaced collection (a resource's objects in a
+ * namespace, a namespace's pods, its ReplicaSets) share one watch of the whole collection, each
+ * taking its own from it, as client-go's shared informers do: a deploy of 833 Deployments then holds 3 watches
+ * instead of 2,500 connections, their TLS handshakes and their lists. Below it, each object is
+ * watched by name or selector, so a small deploy lists nothing else in a busy namespace.
  */
-export function watchTracked(client: KubeClient, t: Tracked, start: number, sink: WatchSink): void {
-  const a = t.applied;
-  const ns = a.object.metadata.namespace;
-  informer(client, objectPath(a.resource, ns), {
-    fieldSelector: `metadata.name=${a.object.metadata.name}`,
+export const SHARED_WATCH_AT = 8;
+
+/**
+ * Starts the watches of the waited objects: each object itself, the pods its selector matches
+ * (workloads) and a Deployment's ReplicaSets, and a PVC's StorageClass (read once); one shared
+ * watch per collection where {@link SHARED_WATCH_AT} or more objects need it. Pod and ReplicaSet
+ * watches only enrich the wait: a refused one (RBAC) leaves readiness to the object.
+ */
+export function watchAll(
+  client: KubeClient,
+  tracked: readonly Tracked[],
+  start: number,
+  sink: WatchSink,
+): void {
+  for (const [path, group] of groupBy(tracked, (t) =>
+    objectPath(t.applied.resource, t.applied.object.metadata.namespace),
+  )) {
+    // A cluster-scoped collection (CustomResourceDefinitions above all) can hold large objects of others.
+    if (group.length < SHARED_WATCH_AT || !group[0]!.applied.object.metadata.namespace) {
+      for (const t of group) watchObject(client, path, t, start, sink);
+      continue;
+    }
+    const byName = new Map(group.map((t) => [t.applied.object.metadata.name, t]));
+    informer(client, path, {
+      signal: sink.signal,
+      onEvent: (event) => {
+        if (event.type === 'LIST') {
+          const listed = new Map(event.objects.map((o) => [o.metadata.name, o]));
+          for (const t of group) seeLive(t, listed.get(t.applied.object.metadata.name), start);
+        } else {
+          const t = byName.get(event.object.metadata.name);
+          if (!t) return;
+          seeLive(t, event.type === 'DELETED' ? undefined : event.object, start);
+        }
+        sink.changed();
+      },
+    }).catch(sink.failed);
+  }
+  const selected = tracked.flatMap((t) => {
+    const ns = t.applied.object.metadata.namespace;
+    const selector = watchesPods(t.applied.object)
+      ? (t.applied.live.spec as { selector?: unknown })?.selector
+      : undefined;
+    return ns && selectorString(selector) ? [{ t, ns, selector }] : [];
+  });
+  for (const [ns, group] of groupBy(selected, (s) => s.ns)) {
+    const pods = `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`;
+    const replicaSets = `/apis/apps/v1/namespaces/${encodeURIComponent(ns)}/replicasets`;
+    const deployments = group.filter((s) => s.t.gk === 'Deployment.apps');
+    for (const s of group) s.t.podsPending = true;
+    const podsSeen = (t: Tracked, items: KubeObject[] | undefined) => {
+      if (items) t.pods = items;
+      else t.podsPending = false;
+    };
+    const replicaSetsSeen = (t: Tracked, items: KubeObject[] | undefined) => {
+      if (items) t.replicaSets = items;
+    };
+    if (group.length < SHARED_WATCH_AT) {
+      for (const s of group) watchSelected(client, pods, s, sink, podsSeen);
+    } else watchShared(client, pods, group, sink, podsSeen);
+    if (deployments.length < SHARED_WATCH_AT) {
+      for (const s of deployments) watchSelected(client, replicaSets, s, sink, replicaSetsSeen);
+    } else watchShared(client, replicaSets, deployments, sink, replicaSetsSeen);
+  }
+  for (const t of tracked) if (t.gk === 'PersistentVolumeClaim') readStorageClass(client, t, sink);
+}
+
+/** What the object's watch shows of it; gone while waiting ends its wait as not ready. */
+function seeLive(t: Tracked, live: KubeObject | undefined, start: number): void {
+  if (!live && t.live !== undefined && !t.result)
+    t.result = {
+      object: t.applied,
+      ready: false,
+      message: 'deleted while waiting',
+      durationMs: Date.now() - start,
+    };
+  t.live = live;
+}
+
+/** The object alone, by name. */
+function watchObject(client: KubeClient, path: string, t: Tracked, start: number, sink: WatchSink): void {
+  informer(client, path, {
+    fieldSelector: `metadata.name=${t.applied.object.metadata.name}`,
     signal: sink.signal,
     onChange: (items) => {
-      const live = items[0];
-      if (!live && t.live !== undefined && !t.result)
-        t.result = {
-          object: a,
-          ready: false,
-          message: 'deleted while waiting',
-          durationMs: Date.now() - start,
-        };
-      t.live = live;
+      seeLive(t, items[0], start);
       sink.changed();
     },
   }).catch(sink.failed);
-  const selector = watchesPods(a.object)
-    ? selectorString((a.live.spec as { selector?: unknown })?.selector)
-    : undefined;
-  if (selector && ns) {
-    t.podsPending = true;
-    informer(client, `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, {
-      labelSelector: selector,
-      signal: sink.signal,
-      onChange: (items) => {
-        t.pods = [...items];
-        sink.changed();
-      },
-    }).catch(() => {
-      t.podsPending = false;
+}
+
+/** A selected collection: a workload's waited object, its namespace and its selector. */
+interface Selected {
+  readonly t: Tracked;
+  readonly ns: string;
+  readonly selector: unknown;
+}
+
+/** `seen(t, items)` gets what one object's selector matches, or undefined when the watch was refused. */
+type Seen = (t: Tracked, items: KubeObject[] | undefined) => void;
+
+/** The collection at `path` that one object's selector matches, watched with that label selector. */
+function watchSelected(client: KubeClient, path: string, s: Selected, sink: WatchSink, seen: Seen): void {
+  informer(client, path, {
+    labelSelector: selectorString(s.selector),
+    signal: sink.signal,
+    onChange: (items) => {
+      seen(s.t, [...items]);
       sink.changed();
-    });
-    if (t.gk === 'Deployment.apps')
-      informer(client, `/apis/apps/v1/namespaces/${encodeURIComponent(ns)}/replicasets`, {
-        labelSelector: selector,
-        signal: sink.signal,
-        onChange: (items) => {
-          t.replicaSets = [...items];
-          sink.changed();
-        },
-      }).catch(() => undefined);
+    },
+  }).catch(() => {
+    seen(s.t, undefined);
+    sink.changed();
+  });
+}
+
+/**
+ * The whole collection at `path`, shared: each object gets what its selector matches, kept up to
+ * date one change at a time. The selectors are indexed by one of their `matchLabels` pairs, so an
+ * item is matched against the few selectors that can take it, not against all of them.
+ */
+function watchShared(
+  client: KubeClient,
+  path: string,
+  group: readonly Selected[],
+  sink: WatchSink,
+  seen: Seen,
+): void {
+  const byPair = new Map<string, Selected[]>();
+  const unindexed: Selected[] = [];
+  for (const s of group) {
+    const pair = firstPair(s.selector);
+    if (pair === undefined) unindexed.push(s);
+    else byPair.set(pair, [...(byPair.get(pair) ?? []), s]);
   }
-  if (t.gk === 'PersistentVolumeClaim') readStorageClass(client, t, sink);
+  const matching = (item: KubeObject): Selected[] => {
+    const labels = item.metadata.labels ?? {};
+    const candidates = Object.entries(labels).flatMap(([k, v]) => byPair.get(`${k}=${v}`) ?? []);
+    return [...candidates, ...unindexed].filter((s) => matchesSelector(s.selector, labels));
+  };
+  // Per object, what it holds (by namespace/name); per item, who holds it.
+  const held = new Map<Tracked, Map<string, KubeObject>>(group.map((s) => [s.t, new Map()]));
+  const holders = new Map<string, Selected[]>();
+  const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+  informer(client, path, {
+    signal: sink.signal,
+    onEvent: (event) => {
+      const touched = new Set<Tracked>();
+      if (event.type === 'LIST') {
+        for (const own of held.values()) own.clear();
+        holders.clear();
+        for (const s of group) touched.add(s.t);
+      }
+      for (const item of event.type === 'LIST' ? event.objects : [event.object]) {
+        const key = keyOf(item);
+        for (const s of holders.get(key) ?? []) {
+          held.get(s.t)!.delete(key);
+          touched.add(s.t);
+        }
+        const now = event.type === 'DELETED' ? [] : matching(item);
+        for (const s of now) {
+          held.get(s.t)!.set(key, item);
+          touched.add(s.t);
+        }
+        if (now.length > 0) holders.set(key, now);
+        else holders.delete(key);
+      }
+      for (const t of touched) seen(t, [...held.get(t)!.values()]);
+      if (touched.size > 0) sink.changed();
+    },
+  }).catch(() => {
+    for (const s of group) seen(s.t, undefined);
+    sink.changed();
+  });
+}
+
+/** One `key=value` a selector requires (see selectorParts); undefined when it requires none. */
+function firstPair(selector: unknown): string | undefined {
+  const first = selectorParts(selector)?.pairs[0];
+  return first ? `${first[0]}=${first[1]}` : undefined;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 function readStorageClass(client: KubeClient, t: Tracked, sink: WatchSink): void {

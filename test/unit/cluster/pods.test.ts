@@ -4,6 +4,7 @@ import {
   diagnosePod,
   formatContainerStates,
   formatEvent,
+  matchesSelector,
   recentEvents,
   selectorString,
 } from '../../../src/cluster/pods.js';
@@ -179,5 +180,35 @@ describe('events and states', () => {
     [{}, undefined],
   ])('selectorString(%j)', (selector, text) => {
     expect(selectorString(selector)).toBe(text);
+  });
+
+  const expressions = {
+    matchExpressions: [
+      { key: 'env', operator: 'In', values: ['a', 'b'] },
+      { key: 'x', operator: 'Exists' },
+      { key: 'y', operator: 'DoesNotExist' },
+      { key: 'z', operator: 'NotIn', values: ['q'] },
+    ],
+  };
+  test.each([
+    [{ app: 'web' }, { app: 'web', pod: 'x' }, true],
+    [{ app: 'web' }, { app: 'api' }, false],
+    [{ app: 'web' }, undefined, false],
+    [{ matchLabels: { app: 'web', tier: 'fe' } }, { app: 'web', tier: 'fe' }, true],
+    [{ matchLabels: { app: 'web', tier: 'fe' } }, { app: 'web' }, false],
+    [expressions, { env: 'a', x: '' }, true],
+    [expressions, { env: 'b', x: '1', z: 'r' }, true],
+    [expressions, { env: 'c', x: '1' }, false],
+    [expressions, { x: '1' }, false],
+    [expressions, { env: 'a' }, false],
+    [expressions, { env: 'a', x: '1', y: '' }, false],
+    [expressions, { env: 'a', x: '1', z: 'q' }, false],
+    [{ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }, { a: '2' }, false],
+    [{ matchLabels: {} }, { any: 'thing' }, true],
+    [undefined, { app: 'web' }, false],
+    // Only own properties count: a label named like an Object method is not there by default.
+    [{ matchLabels: { constructor: 'x' } }, {}, false],
+  ])('matchesSelector(%j, %j) = %s, as the API server selects', (selector, labels, matches) => {
+    expect(matchesSelector(selector, labels)).toBe(matches);
   });
 });
