@@ -486,11 +486,15 @@ describe('platforms, attestations, credentials, failures', () => {
     expect(missing).toBeInstanceOf(BuildxMissingError);
     expect(missing.message).toMatch(/no \/nonexistent\/docker command.*docker\/setup-buildx-action/);
     const bare = writeDir('cfg', { 'config.json': '{}' });
-    const noPlugin = (await prepare(dir, { dockerConfigDir: bare, push: false, tag: 'x' }).catch(
+    const log = recorder();
+    const noPlugin = (await prepare(dir, { dockerConfigDir: bare, push: false, tag: 'x' }, log).catch(
       (e: Error) => e,
     )) as Error;
     expect(noPlugin).toBeInstanceOf(BuildxMissingError);
     expect(noPlugin.message).toContain('docker has no buildx plugin');
+    // The docker CLI answers `buildx build` with its own help: that is not logged before the error.
+    expect(log.lines.filter((l) => /docker COMMAND|Usage:|Management Commands/.test(l))).toEqual([]);
+    expect(log.lines.some((l) => l.startsWith('context ./'))).toBe(true);
     rmSync(bare, { recursive: true, force: true });
   });
 });
