@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../base/logger.js';
 import { type BuildCache, cacheFlags } from './build-cache.js';
+import { heldLines } from './buildx-output.js';
 import { buildxCommand, standaloneEnv } from './buildx-plugin.js';
 
 /** A build secret (`RUN --mount=type=secret,id=<id>`): its value reaches buildx only through its environment. */
@@ -308,15 +309,7 @@ export function startBuildx(
   const steps = new Map<string, string>();
   let step: string | undefined;
   const output: string[] = [];
-  // Lines are held back until the context is sent (a cancelled build logs nothing) and buildx prints
-  // its first progress line (`#0 building with …`): a docker CLI without the plugin prints its whole
-  // help first, which checkBuildx then replaces with what to install.
-  let held: string[] | undefined = [];
-  let sent = false;
-  const release = () => {
-    for (const line of held ?? []) logger.info(line);
-    held = undefined;
-  };
+  const held = heldLines(logger);
   let give: (context: Readable | undefined) => void = () => {};
   const context = new Promise<Readable | undefined>((resolve) => {
     give = resolve;
@@ -337,10 +330,7 @@ export function startBuildx(
       if (failed && steps.has(failed[1]!)) step ??= steps.get(failed[1]!);
       // A step's own output comes as `#7 0.053 text`: kept as `text`.
       output.push(line.replace(/^#\d+ \d+\.\d+ /, ''));
-      if (held) {
-        held.push(line);
-        if (sent && /^#\d+ /.test(line)) release();
-      } else logger.info(line);
+      held.log(line);
     },
     context,
     command,
@@ -350,18 +340,17 @@ export function startBuildx(
   const cleanup = () => rm(dir, { recursive: true, force: true });
   return {
     async send(tar) {
-      sent = true;
-      if (held?.some((l) => /^#\d+ /.test(l))) release();
+      held.sent();
       give(tar);
       try {
         const code = await exit;
         if (code !== 0) {
           // Nothing was built: buildx or its builder may be missing, which checkBuildx names.
           if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) await checkBuildx(runner);
-          release();
+          held.release();
           throw new BuildError(build.tags[0] ?? 'image', failureDetail(output, dockerfileText), step, output);
         }
-        release();
+        held.release();
         const text = await readFile(metadata, 'utf8').catch(() => undefined);
         return text === undefined ? undefined : metadataDigest(text);
       } finally {
