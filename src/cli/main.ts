@@ -160,14 +160,8 @@ async function runDeploy(
     });
   } catch (error) {
     if (flags.output === 'json') {
-      // Machine readers get the failure on stdout too: the message, each located problem, and
-      // (after a failed rollout) the report of what was applied.
-      const failure = {
-        error: (error as Error).message,
-        failures: (await import('../core/errors.js')).locatedFailures(error),
-        ...(error instanceof DeployError ? { report: error.report } : {}),
-      };
-      process.stdout.write(cliText(`${JSON.stringify(failure, null, 2)}\n`));
+      // After a failed rollout, also the report of what was applied.
+      await printJsonFailure(error, error instanceof DeployError ? { report: error.report } : {});
     } else if (error instanceof DeployError) {
       // A failed rollout still applied objects: report what was done before the error.
       print(error.report);
@@ -175,6 +169,19 @@ async function runDeploy(
     throw error;
   }
   print(report);
+}
+
+/**
+ * For `--output json`: machine readers get a failure on stdout too, `{error, failures, ...extra}`
+ * (the message, and each located problem with its file and line).
+ */
+async function printJsonFailure(error: unknown, extra: Record<string, unknown> = {}): Promise<void> {
+  const failure = {
+    error: (error as Error).message,
+    failures: (await import('../core/errors.js')).locatedFailures(error),
+    ...extra,
+  };
+  process.stdout.write(cliText(`${JSON.stringify(failure, null, 2)}\n`));
 }
 
 const commands: readonly CommandSpec[] = [
@@ -253,6 +260,9 @@ const commands: readonly CommandSpec[] = [
             ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
           },
           logger,
+        }).catch(async (error: unknown) => {
+          if (flags.output === 'json') await printJsonFailure(error);
+          throw error;
         });
         if (flags.output === 'json') process.stdout.write(`${JSON.stringify({ images }, null, 2)}\n`);
         else if (images.length === 0) process.stdout.write('no images are marked & in this directory\n');

@@ -355,6 +355,28 @@ fi
       .filter((l) => l.includes('docker-buildx') && l.includes(`${namespace}/hello:no-credentials`));
     expect(left).toEqual([]);
   });
+
+  test('the CLI with --output json: a failure is on stdout too, as deploy prints it', async () => {
+    const config = dockerConfigDir({});
+    const out = await runNode(
+      'dist/cli/index.js',
+      [
+        'build',
+        fixture('hello'),
+        '--registry',
+        `${registryHost}/${namespace}`,
+        '--tag',
+        'json',
+        '-o',
+        'json',
+      ],
+      { ...process.env, DOCKER_CONFIG: config },
+    );
+    expect(out.code).toBe(1);
+    const failure = JSON.parse(out.stdout) as { error: string; failures: { message: string }[] };
+    expect(failure.error).toContain(`authentication to ${registryHost} failed`);
+    expect(failure.failures.map((f) => f.message)).toEqual([failure.error]);
+  });
 });
 
 test('examples/hello-build builds with a BASE build arg naming a local image, and deploys pinned', async () => {
