@@ -57,7 +57,7 @@ interface Job {
   readonly b: PlannedBuild;
   readonly context: BuildContext;
   readonly tag: string;
-  /** The registry's answer for the tag, asked before the context was read when the tag did not depend on it. */
+  /** The registry's answer for the tag, asked for every image before the first build (see askEarly). */
   readonly held?: Promise<Held | undefined>;
 }
 
@@ -71,10 +71,7 @@ function fixedRef(repository: ImageReference, tag: string, digest?: string): str
   return familiarName({ ...repository, tag, digest });
 }
 
-/**
- * Reads every context before anything is built, pushed or reported from a registry, so all input
- * problems are reported at once.
- */
+/** Reads every context before anything is contacted, so all input problems are reported at once. */
 async function readContexts(
   builds: readonly PlannedBuild[],
   options: ImageOptions,
@@ -136,20 +133,24 @@ export async function prepareImages(
     return { objects: objects.map((o) => ({ ...o })), images: [] };
   }
   checkOptions(run);
-  const held = issues.some((i) => i.severity === 'error') ? new Map() : askEarly(run, plan.builds);
   const contexts = await readContexts(plan.builds, options, issues);
   if (issues.some((i) => i.severity === 'error')) throw new InputError(issues);
 
-  const reports: ImageReport[] = [];
-  for (const b of plan.builds) {
+  const jobs = plan.builds.map((b): Job => {
     const context = contexts.get(b)!;
     const tag =
       b.tag ??
       options.tag ??
       `ctx-${context.digest.slice('sha256:'.length, 'sha256:'.length + TAG_FROM_DIGEST_LENGTH)}`;
-    const tagged = fixedRef(b.repository, tag);
-    const job = { b, context, tag, held: held.get(b) };
-    reports.push(await logger.group(`Image ${tagged}`, () => prepareOne(run, job)));
+    return { b, context, tag };
+  });
+  const held = askEarly(run, jobs);
+  const reports: ImageReport[] = [];
+  for (const job of jobs) {
+    const tagged = fixedRef(job.b.repository, job.tag);
+    reports.push(
+      await logger.group(`Image ${tagged}`, () => prepareOne(run, { ...job, held: held.get(job) })),
+    );
   }
   const pins = new Map<string, string>();
   for (const r of reports) for (const mark of r.marks) pins.set(mark, r.reference);
@@ -269,20 +270,18 @@ async function notBuilt(
 const looksUp = (run: Run): boolean => run.push || !run.build || run.options.plan === true;
 
 /**
- * Asks the registry, for each image whose tag is given (not taken from its context digest), what it
- * holds for the tag while the contexts are still read and digested: the answer decides whether the
- * context is sent to buildx, which waits for it. An answer nobody takes (the input had problems) is
- * dropped; a failure is lookUp's to report.
+ * Asks the registry what it holds for every image's tag at once, once the input is known good and
+ * before the first buildx starts: buildx waits for its context until the answer comes, and against
+ * a registry some round trips away the answers for several images then overlap. A failure is
+ * lookUp's to report; an answer nobody takes (a build failed before) is dropped.
  */
-function askEarly(run: Run, builds: readonly PlannedBuild[]): Map<PlannedBuild, Promise<Held | undefined>> {
-  const early = new Map<PlannedBuild, Promise<Held | undefined>>();
+function askEarly(run: Run, jobs: readonly Job[]): Map<Job, Promise<Held | undefined>> {
+  const early = new Map<Job, Promise<Held | undefined>>();
   if (!looksUp(run)) return early;
-  for (const b of builds) {
-    const tag = b.tag ?? run.options.tag;
-    if (tag === undefined) continue;
-    const answer = registryHolds(run, b, tag);
+  for (const job of jobs) {
+    const answer = registryHolds(run, job.b, job.tag);
     answer.catch(() => undefined);
-    early.set(b, answer);
+    early.set(job, answer);
   }
   return early;
 }

@@ -287,10 +287,14 @@ export class RegistryClient {
         lastError = e;
       }
     }
-    if (refused) {
+    // The port speaks TLS and refused the handshake (an untrusted certificate): that is the error to
+    // report, not the 400 of the plain-HTTP try. A port that speaks no TLS gives back its 400.
+    const code = String((lastError as NodeJS.ErrnoException | undefined)?.code ?? '');
+    if (refused && (lastError === undefined || /WRONG_VERSION_NUMBER|EPROTO|ECONNRESET/.test(code))) {
       this.scheme = 'http';
       return refused;
     }
+    refused?.discard();
     const cause = lastError as Error & { cause?: Error };
     throw new RegistryError(`cannot reach registry ${this.host}: ${cause.cause?.message ?? cause.message}`);
   }

@@ -471,3 +471,37 @@ describe('failing builds and several images', () => {
     expect(logger.lines.filter((l) => l.startsWith('Step'))).toEqual([]);
   });
 });
+
+test('a TLS registry on loopback whose certificate is not trusted: the TLS error is reported, not the 400 of plain HTTP', async () => {
+  const { createServer } = await import('node:https');
+  const { RegistryClient } = await import('../../src/image/registry.js');
+  const { clusterDir } = await import('./env.js');
+  // The local API server's certificate names 127.0.0.1; its CA is not one Node trusts.
+  const pki = path.join(clusterDir(), 'pki');
+  const tlsServer = createServer(
+    {
+      cert: readFileSync(path.join(pki, 'apiserver.crt')),
+      key: readFileSync(path.join(pki, 'apiserver.key')),
+    },
+    (_req, res) => res.writeHead(404).end(),
+  );
+  // As a Go server does (Debian's docker-registry with TLS): plain HTTP on the TLS port gets a 400.
+  const { createServer: createTcpServer } = await import('node:net');
+  const server = createTcpServer((socket) => {
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      socket.unshift(first);
+      if (first[0] === 0x16) tlsServer.emit('connection', socket);
+      else socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    const error = await new RegistryClient(host).manifest('a', 'b').catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(new RegExp(`^cannot reach registry ${host}: .*certificate`));
+  } finally {
+    server.close();
+  }
+});

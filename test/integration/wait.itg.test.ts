@@ -261,4 +261,73 @@ spec:
     );
     expect(cause.message).not.toMatch(/\/shared-\d/);
   });
+
+  test(`an account granted its ${SHARED_WATCH_AT} Deployments by name (resourceNames) waits on each by name`, async () => {
+    const names = Array.from({ length: SHARED_WATCH_AT }, (_, i) => `named-${i}`);
+    const web = `      containers:\n        - name: web\n          image: nginx:1.27\n`;
+    const files = Object.fromEntries(names.map((n) => [`${n}/deployment.yaml`, deployment(n, web)]));
+    // The objects exist (made by an administrator): the account may patch them, not create them.
+    await kubectl([...ctx, '-n', ns, 'apply', '-f', '-'], {
+      input: names.map((n) => deployment(n, web)).join('---\n'),
+    });
+    const account = 'ci-by-name';
+    await kubectl([...ctx, '-n', ns, 'create', 'serviceaccount', account]);
+    const rules = [
+      {
+        apiGroups: ['apps'],
+        resources: ['deployments'],
+        resourceNames: names,
+        verbs: ['get', 'list', 'watch', 'patch', 'update'],
+      },
+      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['', 'coordination.k8s.io', 'events.k8s.io'], resources: ['*'], verbs: ['*'] },
+    ];
+    await kubectl([...ctx, '-n', ns, 'apply', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: account }, rules },
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'RoleBinding',
+            metadata: { name: account },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: account },
+            subjects: [{ kind: 'ServiceAccount', name: account, namespace: ns }],
+          },
+        ],
+      }),
+    });
+    const token = (await kubectl([...ctx, '-n', ns, 'create', 'token', account])).stdout.trim();
+    const admin = JSON.parse(
+      (await kubectl([...ctx, 'config', 'view', '--raw', '--minify', '-o', 'json'])).stdout,
+    ) as { clusters: { name: string; cluster: Record<string, string> }[] };
+    const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'spread-named-')), 'config');
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'local', cluster: admin.clusters[0]!.cluster }],
+        users: [{ name: account, user: { token } }],
+        contexts: [{ name: 'ci', context: { cluster: 'local', user: account, namespace: ns } }],
+        'current-context': 'ci',
+      }),
+    );
+    const report = await deploy({
+      path: dir(files),
+      kubeconfig: { paths: [kubeconfig] },
+      context: 'ci',
+      namespace: ns,
+      mode: 'deploy',
+      wait: true,
+      timeoutMs: 120_000,
+      forceConflicts: true,
+      adopt: true,
+      prune: false,
+      concurrency: 8,
+      logger: silentLogger,
+    });
+    expect(report.rollout.map((r) => [r.name, r.ready]).sort()).toEqual(names.map((n) => [n, true]));
+  });
 });

@@ -113,6 +113,9 @@ export async function waitForRollout(
   }
 }
 
+/** How long the wait gathers changes before it judges again, in milliseconds. */
+const JUDGE_BATCH_MS = 50;
+
 interface Loop extends WaitOptions {
   readonly start: number;
   readonly sink: WatchSink;
@@ -121,8 +124,8 @@ interface Loop extends WaitOptions {
 }
 
 /**
- * Judges the tracked objects after every change the watches report (and every `intervalMs`, for
- * the time-based rules) until all are ready, one fails, a watch fails, or the time is up.
+ * Judges the tracked objects after the changes the watches report, gathered for
+ * {@link JUDGE_BATCH_MS} (and every `intervalMs`, for the time-based rules) until all are ready, one fails, a watch fails, or the time is up.
  */
 async function judgeUntilDone(client: KubeClient, tracked: Tracked[], loop: Loop): Promise<RolloutResult[]> {
   const deadline = loop.start + loop.timeoutMs;
@@ -133,8 +136,9 @@ async function judgeUntilDone(client: KubeClient, tracked: Tracked[], loop: Loop
     const failed = loop.failure();
     if (failed) throw failed.error;
     const now = Date.now();
+    const judging = { ...loop, now, pullSeen };
     for (const t of tracked) {
-      const pods = judge(t, { ...loop, now, pullSeen });
+      const pods = judge(t, judging);
       if (t.gk === 'ReplicationController' && pods && !t.state.done && !t.replacing)
         replaceNextPod(client, t, pods, loop.sink);
     }
@@ -144,6 +148,9 @@ async function judgeUntilDone(client: KubeClient, tracked: Tracked[], loop: Loop
     if (now >= deadline) throw timeoutError(tracked, loop);
     progress(now);
     await nextChange(loop.changes, Math.min(interval, deadline - now), loop.signal);
+    // The changes that come meanwhile are judged together: a large rollout's watches report
+    // thousands, and each pass judges every object.
+    await new Promise((resolve) => setTimeout(resolve, JUDGE_BATCH_MS));
   }
 }
 

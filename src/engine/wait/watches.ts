@@ -1,6 +1,6 @@
 import { isPodReady } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
-import type { KubeClient } from '../../cluster/client.js';
+import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
 import { matchesSelector, selectorParts, selectorString } from '../../cluster/pods.js';
 import { watchesPods } from '../status/registry.js';
@@ -63,7 +63,11 @@ export function watchAll(
         }
         sink.changed();
       },
-    }).catch(sink.failed);
+    }).catch((error: unknown) => {
+      // RBAC that grants the objects by name (resourceNames) allows no list of the whole collection.
+      if (isForbidden(error)) for (const t of group) watchObject(client, path, t, start, sink);
+      else sink.failed(error);
+    });
   }
   const selected = tracked.flatMap((t) => {
     const ns = t.applied.object.metadata.namespace;
@@ -197,11 +201,19 @@ function watchShared(
       for (const t of touched) seen(t, [...held.get(t)!.values()]);
       if (touched.size > 0) sink.changed();
     },
-  }).catch(() => {
+  }).catch((error: unknown) => {
+    if (isForbidden(error)) {
+      // Each object's own selector may be allowed where the whole collection is not.
+      for (const s of group) watchSelected(client, path, s, sink, seen);
+      return;
+    }
     for (const s of group) seen(s.t, undefined);
     sink.changed();
   });
 }
+
+/** A 403: the collection may not be listed or watched as a whole. */
+const isForbidden = (error: unknown): boolean => error instanceof KubeApiError && error.code === 403;
 
 /** One `key=value` a selector requires (see selectorParts); undefined when it requires none. */
 function firstPair(selector: unknown): string | undefined {
