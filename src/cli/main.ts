@@ -318,8 +318,9 @@ export function program(): Command {
 /** Runs the CLI; exit code 1 on any failure, with every error on stderr, else the command's own (0 by default). */
 export async function main(argv: readonly string[]): Promise<number> {
   const interrupts = trapInterrupts({ error: (m) => process.stderr.write(`${m}\n`) });
+  const root = program();
   try {
-    await program().parseAsync([...argv]);
+    await root.parseAsync([...argv]);
     // A signal too late to stop anything (the prune, the record): the command completed, and the
     // exit code still says a signal came, so a line says which and that nothing was left undone.
     const reason = interrupts.signal.aborted ? (interrupts.signal.reason as Error).message : undefined;
@@ -331,7 +332,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return interrupts.exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
     const { failureLines } = await import('../core/errors.js');
-    for (const line of failureLines(error)) process.stderr.write(`${cliText(line)}\n`);
+    for (const line of failureLines(error, root.args[0])) process.stderr.write(`${cliText(line)}\n`);
     return interrupts.exitCode() ?? 1;
   } finally {
     interrupts.dispose();

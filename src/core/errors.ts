@@ -51,14 +51,17 @@ export function locatedFailures(error: unknown): LocatedFailure[] {
   return [{ message: (cause as Error)?.message ?? String(cause), severity: 'error' }];
 }
 
-/** The lines the CLI prints for a failure: a headline, then one line per located problem. */
-export function failureLines(error: unknown): string[] {
+/**
+ * The lines the CLI prints for a failure: a headline, then one line per located problem. `command`
+ * is the CLI's command (`build` says nothing was built or pushed; the others, nothing was deployed).
+ */
+export function failureLines(error: unknown, command?: string): string[] {
   const cause = error instanceof DeployError ? error.cause : error;
   if (cause instanceof InputError) {
     const errors = cause.issues.filter((i) => i.severity === 'error');
     const warnings = cause.issues.filter((i) => i.severity === 'warning');
     return [
-      `error: ${errors.length} error(s) in the input; nothing was deployed`,
+      `error: ${errors.length} error(s) in the input; nothing was ${command === 'build' ? 'built or pushed' : 'deployed'}`,
       ...errors.map((i) => `  ${formatIssue(i)}`),
       ...warnings.map((i) => `  warning: ${formatIssue(i)}`),
     ];

@@ -330,4 +330,29 @@ spec:
     });
     expect(report.rollout.map((r) => [r.name, r.ready]).sort()).toEqual(names.map((n) => [n, true]));
   });
+
+  test('a Deployment deleted during the wait: the error says so, as the report does', async () => {
+    // Bound to the Node no kubelet serves: its pod never starts, so the wait is still going.
+    const d = dir({
+      'deployment.yaml': deployment(
+        'gone',
+        `      nodeName: ${node}\n      containers:\n        - name: web\n          image: nginx:1.27\n`,
+      ),
+    });
+    const running = run(d, 120_000).catch((e: unknown) => e);
+    const deadline = Date.now() + 30_000;
+    while (
+      Date.now() < deadline &&
+      (await kubectl([...ctx, '-n', ns, 'get', 'deploy', 'gone'], { allowFail: true })).code !== 0
+    )
+      await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1000));
+    await kubectl([...ctx, '-n', ns, 'delete', 'deploy', 'gone', '--wait=false']);
+    const error = await running;
+    expect(error).toBeInstanceOf(DeployError);
+    expect((error as DeployError).message).toMatch(/Deployment\.apps .*\/gone: deleted while waiting/);
+    expect((error as DeployError).report.rollout).toEqual([
+      expect.objectContaining({ name: 'gone', ready: false, message: 'deleted while waiting' }),
+    ]);
+  });
 });

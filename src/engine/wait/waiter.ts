@@ -227,7 +227,7 @@ async function failureError(
   for (const t of failing) {
     const fatal = t.problems.filter((p) => p.fatal);
     if (fatal.length === 0) {
-      lines.push(`  ${trackedName(t.applied)}: ${t.state.message}`);
+      lines.push(`  ${trackedName(t.applied)}: ${t.result?.message ?? t.state.message}`);
       continue;
     }
     const p = fatal[0]!;

@@ -1,7 +1,0 @@
-import { createRequire as __spreadCreateRequire } from 'node:module';
-import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
-import { dirname as __spreadDirname } from 'node:path';
-const __spreadRequire = __spreadCreateRequire(import.meta.url);
-const __filename = __spreadFileURLToPath(import.meta.url);
-const __dirname = __spreadDirname(__filename);
-import{B as u,X as f,Y as l,ga as c}from"./chunk-C34JLFTO.js";import{m as i,o as a}from"./chunk-YKS2MO7D.js";function y(n){let e=n instanceof c?n.cause:n;if(e instanceof a)return e.issues.map(r=>({message:r.object?`${r.object}: ${r.message}`:r.message,file:r.source.file,line:r.source.line||void 0,severity:r.severity}));if(e instanceof f){let{interrupted:r}=e,o=new Set(r);return[...e.failures.filter(s=>!o.has(s)).map(s=>({message:`${l(s.object)}: ${s.message}`,file:s.object.source.file,line:s.object.source.line||void 0,severity:"error"})),...r.length>0?[{message:`${r[0].message}: ${r.length} object(s) not finished`,severity:"error"}]:[]]}return[{message:e?.message??String(e),severity:"error"}]}function $(n){let e=n instanceof c?n.cause:n;if(e instanceof a){let o=e.issues.filter(t=>t.severity==="error"),s=e.issues.filter(t=>t.severity==="warning");return[`error: ${o.length} error(s) in the input; nothing was deployed`,...o.map(t=>`  ${i(t)}`),...s.map(t=>`  warning: ${i(t)}`)]}return e instanceof u?[`error: ${e.message}`]:[`error: ${e?.message??String(e)}`]}export{y as a,$ as b};
