@@ -154,6 +154,9 @@ export async function acquireLock(
     } catch (error) {
       // 409 on create (AlreadyExists) or update (stale resourceVersion): another deploy moved first.
       if (error instanceof KubeApiError && error.code === 409) continue;
+      // Stopped (SIGTERM) while the write was in flight: it may have reached the server, and a
+      // Lease left ours would hold the next deploy up to its expiry.
+      if (options.signal?.aborted) await releaseIfOurs(client, target);
       throw error;
     }
     if (lease) return heldLock(client, target, lease, options);
@@ -172,6 +175,31 @@ export async function acquireLock(
     }
     await sleep(Math.min(options.pollIntervalMs ?? 1000, left), options.signal);
   }
+}
+
+/**
+ * Deletes the Lease if it is `target.holder`'s (with preconditions on it as read), after a write
+ * whose answer never came. Read twice, 250 ms apart, when first absent: the aborted write may still
+ * be on its way. Never throws; each request has 5 s.
+ */
+async function releaseIfOurs(client: KubeClient, target: LeaseTarget): Promise<void> {
+  const read = () =>
+    client.getOrUndefined<Lease>(target.path, AbortSignal.timeout(5000)).catch(() => undefined);
+  let live = await read();
+  if (!live) {
+    await sleep(250);
+    live = await read();
+  }
+  if (live?.spec.holderIdentity !== target.holder) return;
+  const preconditions = { uid: live.metadata.uid, resourceVersion: live.metadata.resourceVersion };
+  await client
+    .request({
+      method: 'DELETE',
+      path: target.path,
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions },
+      signal: AbortSignal.timeout(5000),
+    })
+    .catch(() => undefined);
 }
 
 /** The Lease of one deployment's lock, and who takes it for how long. */

@@ -148,4 +148,52 @@ describe('acquire', () => {
     expect(requests).toEqual(['POST', 'GET', 'PUT']);
     await lock.release();
   });
+
+  test('stopped while the create was in flight: a Lease that reached the server as ours is deleted, then the abort is thrown', async () => {
+    const stop = new AbortController();
+    const requests: string[] = [];
+    let stored: ReturnType<typeof lease> | undefined;
+    const client = {
+      async getOrUndefined() {
+        requests.push('GET');
+        return stored;
+      },
+      async request(r: { method: string; signal?: AbortSignal }) {
+        requests.push(r.method);
+        if (r.method === 'POST') {
+          // The server stores it; the answer is lost to the abort.
+          stored = lease('me');
+          stop.abort(new Error('interrupted by SIGTERM'));
+          throw r.signal?.reason;
+        }
+        if (r.method === 'DELETE') stored = undefined;
+        return { body: {} };
+      },
+    } as unknown as KubeClient;
+    await expect(
+      acquireLock(client, 'web', 'a', { holder: 'me', signal: stop.signal, renewIntervalMs: 60_000 }),
+    ).rejects.toThrow('interrupted by SIGTERM');
+    expect(requests).toEqual(['POST', 'GET', 'DELETE']);
+    expect(stored).toBeUndefined();
+  });
+
+  test("stopped while the create was in flight, the Lease someone else's: it is left alone", async () => {
+    const stop = new AbortController();
+    const requests: string[] = [];
+    const client = {
+      async getOrUndefined() {
+        requests.push('GET');
+        return lease('someone else');
+      },
+      async request(r: { method: string; signal?: AbortSignal }) {
+        requests.push(r.method);
+        stop.abort(new Error('interrupted by SIGTERM'));
+        throw r.signal?.reason;
+      },
+    } as unknown as KubeClient;
+    await expect(
+      acquireLock(client, 'web', 'a', { holder: 'me', signal: stop.signal, renewIntervalMs: 60_000 }),
+    ).rejects.toThrow('interrupted by SIGTERM');
+    expect(requests).toEqual(['POST', 'GET']);
+  });
 });
