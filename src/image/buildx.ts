@@ -175,6 +175,17 @@ export function metadataDigest(text: string): string | undefined {
  * `stdin`, when given, is piped in once it resolves; resolving with undefined ends the child instead
  * (SIGTERM and the end of its input), before it had any input.
  */
+/**
+ * The errors of piping the context into a child that had already closed its input, or exited
+ * (ERR_STREAM_UNABLE_TO_PIPE: a docker CLI without the plugin prints its help and exits at once).
+ */
+const CHILD_CLOSED = new Set([
+  'EPIPE',
+  'PREMATURE_CLOSE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_UNABLE_TO_PIPE',
+]);
+
 function run(
   runner: BuildxRunner,
   args: readonly string[],
@@ -217,8 +228,7 @@ function run(
       // its exit code's to report. Any other failure of the context stream (a file unreadable while
       // packing) fails the build.
       pipeline(input, child.stdin).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EPIPE' && e.code !== 'PREMATURE_CLOSE' && e.code !== 'ERR_STREAM_PREMATURE_CLOSE')
-          reject(e);
+        if (!CHILD_CLOSED.has(e.code ?? '')) reject(e);
       });
     });
   });

@@ -1,0 +1,25 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { expect, test } from 'vitest';
+import { silentLogger } from '../../../src/base/logger.js';
+import { BuildxMissingError, startBuildx } from '../../../src/image/buildx.js';
+
+test('a docker CLI that exits before it takes the context (no buildx plugin): its exit decides, not the closed pipe', async () => {
+  // Exits at once with its input closed; a child keeps its output open a little longer, as the
+  // docker CLI's help still flows when it has exited.
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-exit-'));
+  const docker = path.join(dir, 'docker');
+  writeFileSync(docker, '#!/bin/sh\nexec 0<&-\n( sleep 0.6 ) &\nexit 1\n');
+  chmodSync(docker, 0o755);
+  const started = startBuildx(
+    { docker, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DOCKER_CONFIG: dir } },
+    { tags: ['r/x:1'], dockerfile: 'Dockerfile', output: 'push', cacheFor: 'r/x' },
+    'FROM scratch\n',
+    silentLogger,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const error = await started.send(Readable.from([Buffer.alloc(64 * 1024)])).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(BuildxMissingError);
+});
