@@ -183,8 +183,14 @@ export async function informer(client: KubeClient, path: string, options: Inform
         ).body;
       } catch (error) {
         if (options.signal.aborted) return;
-        throw error;
+        // A server restarting (429 "storage is (re)initializing", 5xx) or out of reach is listed
+        // again after a back-off, as client-go's reflector does; a refusal (403, 404) ends it.
+        if (error instanceof KubeApiError && error.code !== 429 && error.code < 500) throw error;
+        failures++;
+        await sleep(Math.min(200 * 2 ** failures, 5_000), options.signal).catch(() => undefined);
+        continue;
       }
+      failures = 0;
       items.clear();
       // Items of a list carry no apiVersion and kind of their own: the list's say them.
       const kind = list.kind?.replace(/List$/, '');
