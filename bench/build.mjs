@@ -57,9 +57,9 @@ COPY late.txt /late.txt
   return dir;
 }
 
-function timed(cmd, args) {
+function timed(cmd, args, input) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { env: process.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(cmd, args, { env: process.env, encoding: 'utf8', maxBuffer: 64 << 20, input });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr.slice(-3000)}`);
   return { ms, output: `${r.stdout}${r.stderr}` };
@@ -71,6 +71,21 @@ const pruneBuilder = () =>
 /** The buildx plugin where the local harness installs it ($DOCKER_CONFIG/cli-plugins). */
 const plugin = () =>
   path.join(process.env.DOCKER_CONFIG ?? path.join(os.homedir(), '.docker'), 'cli-plugins/docker-buildx');
+
+/** `build …` as build-push-action runs it, with the registry cache of `repo`, from `context`. */
+const buildArgs = (repo, tag, context) => [
+  'build',
+  '--progress=plain',
+  '--provenance=false',
+  '--push',
+  '--tag',
+  `${repo}:${tag}`,
+  '--cache-from',
+  `type=registry,ref=${repo}:buildcache`,
+  '--cache-to',
+  `type=registry,ref=${repo}:buildcache,mode=max`,
+  context,
+];
 
 const tools = {
   spread: (dir, repo, tag) =>
@@ -85,49 +100,17 @@ const tools = {
       '--cache',
       'registry',
     ]),
-  buildx: (dir, repo, tag) =>
-    timed('docker', [
-      'buildx',
-      'build',
-      '--progress=plain',
-      '--provenance=false',
-      '--push',
-      '--tag',
-      `${repo}:${tag}`,
-      '--cache-from',
-      `type=registry,ref=${repo}:buildcache`,
-      '--cache-to',
-      `type=registry,ref=${repo}:buildcache,mode=max`,
-      dir,
-    ]),
+  buildx: (dir, repo, tag) => timed('docker', ['buildx', ...buildArgs(repo, tag, dir)]),
+  floor: (dir, repo, tag) => {
+    // The tar is made before the clock starts, as spread packs it in its own process.
+    const tar = execFileSync('tar', ['-cf', '-', '-C', dir, 'Dockerfile', 'late.txt'], {
+      maxBuffer: 64 << 20,
+    });
+    return timed(plugin(), buildArgs(repo, tag, '-'), tar);
+  },
 };
 
 /** Steps buildx printed as taken from the cache: CACHED, or layers fetched from the backend. */
-tools.floor = (dir, repo, tag) => {
-  const tar = execFileSync('tar', ['-cf', '-', '-C', dir, 'Dockerfile', 'late.txt'], { maxBuffer: 64 << 20 });
-  const start = process.hrtime.bigint();
-  const r = spawnSync(
-    plugin(),
-    [
-      'build',
-      '--progress=plain',
-      '--provenance=false',
-      '--push',
-      '--tag',
-      `${repo}:${tag}`,
-      '--cache-from',
-      `type=registry,ref=${repo}:buildcache`,
-      '--cache-to',
-      `type=registry,ref=${repo}:buildcache,mode=max`,
-      '-',
-    ],
-    { env: process.env, input: tar, encoding: 'utf8', maxBuffer: 64 << 20 },
-  );
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`docker-buildx build - failed:\n${r.stderr.slice(-3000)}`);
-  return { ms, output: `${r.stdout}${r.stderr}` };
-};
-
 const cachedSteps = (output) => (output.match(/^#\d+ CACHED$/gm) ?? []).length;
 
 /** One tool's first build and cached rebuild, in a context and repository of its own. */
