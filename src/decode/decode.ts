@@ -13,52 +13,13 @@ import {
   visit,
 } from 'yaml';
 import { type InputIssue, IssueList, type Source } from '../base/source.js';
+import { readPlainDocuments } from './events.js';
 import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
 import { plainValueOf } from './plain-value.js';
+import { childPositions, lineOf, PositionNode, type Positions } from './positions.js';
 
 /** A path into a decoded value: mapping keys and sequence indexes, e.g. `['spec', 'containers', 0]`. */
 export type ValuePath = readonly (string | number)[];
-
-/**
- * The lines of a value's parts, mirroring its YAML nodes without keeping them: a number (the
- * 1-based line, 0 when unknown) for a scalar, a {@link PositionNode} for a mapping, a sequence or an
- * anchored scalar. Aliases share the positions of the node they name, so a path through an alias
- * gives the anchor's lines, as the value was resolved.
- */
-type Positions = number | PositionNode;
-
-/**
- * The positions of a mapping (`keys` with their `values`, then the `merged` `<<` sources, searched
- * in that order), of a sequence (`items`), or of an anchored scalar (`anchor`).
- */
-class PositionNode {
-  constructor(
-    readonly line: number,
-    readonly keys?: string[],
-    readonly values?: (Positions | undefined)[],
-    readonly merged?: Positions[],
-    readonly items?: (Positions | undefined)[],
-    readonly anchor?: string,
-  ) {}
-}
-
-function lineOf(positions: Positions): number {
-  return typeof positions === 'number' ? positions : positions.line;
-}
-
-/** The positions below `positions` at `key`, following `<<` merges the way {@link childNode} does. */
-function childPositions(positions: Positions | undefined, key: string | number): Positions | undefined {
-  if (positions === undefined || typeof positions === 'number') return undefined;
-  if (positions.items) return typeof key === 'number' ? positions.items[key] : undefined;
-  if (!positions.keys) return undefined;
-  const own = positions.keys.indexOf(String(key));
-  if (own >= 0) return positions.values?.[own];
-  for (const source of positions.merged ?? []) {
-    const found = childPositions(source, key);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
 
 /**
  * A decoded value (a document, an item of a `kind: List`, or a part of one) with the lines of its
@@ -142,41 +103,70 @@ export class LocatedValue {
   }
 }
 
+/** A value's `yaml` node with the document and LineCounter it belongs to. */
+export interface NodeView {
+  readonly node: Node;
+  readonly document: Document.Parsed;
+  readonly lineCounter: LineCounter;
+}
+
 /**
  * One decoded YAML or JSON value (a document, or an item of a `kind: List`) with its parsed `yaml`
  * node, the document and the file's LineCounter, for the checks that read the YAML itself (traps,
- * `kind: List` items). Keep it only while decoding a file: {@link compact} keeps the lines only.
+ * `kind: List` items). A value read by the fast path (events.ts) has no nodes until one of these
+ * asks: then the `yaml` library decodes the file. Keep it only while decoding a file:
+ * {@link compact} keeps the lines only.
  */
 export class DecodedValue extends LocatedValue {
-  /** The `yaml` node of the value; use {@link lineOfNode} to turn one of its descendants into a line. */
-  readonly node: Node;
-  private readonly lineCounter: LineCounter;
-  private readonly document: Document.Parsed;
+  private view: NodeView | (() => NodeView);
+  private readonly eventPositions: (() => Positions) | undefined;
   private built: Positions | undefined;
 
-  constructor(value: unknown, file: string, node: Node, document: Document.Parsed, lineCounter: LineCounter) {
-    const offset = node.range?.[0];
-    super(value, { file, line: offset === undefined ? 0 : lineCounter.linePos(offset).line });
-    this.node = node;
-    this.document = document;
-    this.lineCounter = lineCounter;
+  /**
+   * @param nodes the value's nodes, or a function giving them (called once, on first use).
+   * @param positions the lines of the value's parts when they come from elsewhere than the nodes.
+   */
+  constructor(
+    value: unknown,
+    source: Source,
+    nodes: NodeView | (() => NodeView),
+    positions?: () => Positions,
+  ) {
+    super(value, source);
+    this.view = nodes;
+    this.eventPositions = positions;
   }
 
-  /** Built from the nodes on first use (line lookups are rare for values that are not entities). */
+  /** The value's node with its document and LineCounter (composed now if the fast path read it). */
+  nodeView(): NodeView {
+    if (typeof this.view === 'function') this.view = this.view();
+    return this.view;
+  }
+
+  /** The `yaml` node of the value; use {@link lineOfNode} to turn one of its descendants into a line. */
+  get node(): Node {
+    return this.nodeView().node;
+  }
+
+  /** Built on first use (line lookups are rare for values that are not entities). */
   protected override get positions(): Positions {
-    this.built ??= positionsOf(
-      this.node,
-      (n) => this.resolve(n),
-      (n) => this.lineOfNode(n),
-      new Map(),
-    );
+    if (this.built === undefined) {
+      if (this.eventPositions) this.built = this.eventPositions();
+      else
+        this.built = positionsOf(
+          this.node,
+          (n) => this.resolve(n),
+          (n) => this.lineOfNode(n),
+          new Map(),
+        );
+    }
     return this.built ?? 0;
   }
 
   /** The 1-based line where `node` (a descendant of {@link node}) starts; 0 when it has no position. */
   lineOfNode(node: Node): number {
     const offset = node.range?.[0];
-    return offset === undefined ? 0 : this.lineCounter.linePos(offset).line;
+    return offset === undefined ? 0 : this.nodeView().lineCounter.linePos(offset).line;
   }
 
   /**
@@ -194,14 +184,20 @@ export class DecodedValue extends LocatedValue {
 
   /** A value below this one (e.g. a List item or a container) sharing this value's file positions. */
   child(value: unknown, node: Node): DecodedValue {
-    return new DecodedValue(value, this.source.file, node, this.document, this.lineCounter);
+    const { document, lineCounter } = this.nodeView();
+    return new DecodedValue(
+      value,
+      { file: this.source.file, line: this.lineOfNode(node) },
+      { node, document, lineCounter },
+    );
   }
 
   /** Follows an alias to the node it names. */
   resolve(node: Node): Node {
+    const { document } = this.nodeView();
     let current: Node = node;
     for (let i = 0; i < 100 && isAlias(current); i++) {
-      const target = current.resolve(this.document);
+      const target = current.resolve(document);
       if (!target) break;
       current = target;
     }
@@ -238,7 +234,11 @@ function positionsOf(
   }
   if (isMap(target)) {
     const own = target.items.filter((pair) => isScalar(pair.key) && !isMergeKey(pair.key));
-    const keys = own.map((pair) => flatten(jsonKey((pair.key as Scalar).value)));
+    // -0 is the key 0, as in the value (a JS Map key cannot be -0).
+    const keys = own.map((pair) => {
+      const key = (pair.key as Scalar).value;
+      return flatten(jsonKey(Object.is(key, -0) ? 0 : key));
+    });
     const values = new Array<Positions | undefined>(own.length);
     const merges = target.items.filter((pair) => isMergeKey(pair.key) && pair.value);
     const merged: Positions[] | undefined = merges.length > 0 ? [] : undefined;
@@ -378,6 +378,33 @@ const PARSE_OPTIONS = { ...KUBECTL_YAML, uniqueKeys: true, prettyErrors: false }
  * The documents of a file with an error are not returned, so a half-read file is never deployed.
  */
 export function decodeText(file: string, text: string): DecodeResult {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const plain = readPlainDocuments(body);
+  if (!plain) return composeText(file, body);
+  let composed: DecodedValue[] | undefined;
+  // The nodes, for the few checks that read them, from the yaml library's reading of the same text.
+  const nodesOf = (k: number) => (): NodeView => {
+    composed ??= composeText(file, body).values;
+    const twin = composed[k];
+    if (!twin || composed.length !== plain.length)
+      throw new Error(
+        `internal error: ${file} decoded into ${plain.length} values by events and ${composed.length} by the yaml library`,
+      );
+    return twin.nodeView();
+  };
+  return {
+    values: plain.map(
+      (doc, k) => new DecodedValue(doc.value, { file, line: doc.line }, nodesOf(k), doc.positions),
+    ),
+    issues: [],
+  };
+}
+
+/**
+ * {@link decodeText} by the `yaml` library alone (no fast path): the reading that reports every
+ * problem, and the one the fast path is checked against in the tests.
+ */
+export function composeText(file: string, text: string): DecodeResult {
   const issues = new IssueList();
   const lineCounter = new LineCounter();
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -409,7 +436,13 @@ export function decodeText(file: string, text: string): DecodeResult {
       ? plain[i].value
       : generalValue(doc, (message) => issues.error({ file, line: lineOf(node) }, message));
     if (value === null || value === undefined) return;
-    values.push(new DecodedValue(value, file, node as Node, doc, lineCounter));
+    values.push(
+      new DecodedValue(
+        value,
+        { file, line: lineOf(node) },
+        { node: node as Node, document: doc, lineCounter },
+      ),
+    );
   });
   return { values, issues: issues.issues };
 }

@@ -62,6 +62,8 @@ export function checkStringFields(
 ): void {
   const kind = (value.value as { kind?: unknown } | null)?.kind ?? defaultKind;
   const patterns = role === 'container' ? CONTAINER_FIELDS : objectPatterns(kind);
+  // Checked on the value first: reading the nodes composes them when the fast path read the file.
+  if (!patterns.some((pattern) => holdsNonString(value.value, pattern))) return;
   const found: { line: number; message: string }[] = [];
   for (const pattern of patterns) {
     walk(value, value.node, pattern, [], (node, path) => {
@@ -76,6 +78,20 @@ export function checkStringFields(
   // Reported in file order, as a reader goes through the file.
   found.sort((a, b) => a.line - b.line);
   for (const f of found) issues.error({ file: value.source.file, line: f.line }, f.message);
+}
+
+/**
+ * Whether a value at `pattern` below `value` is a boolean or a number: the only values a trap can
+ * give (the nodes decide whether it was written plain, and where).
+ */
+function holdsNonString(value: unknown, pattern: Pattern): boolean {
+  if (pattern.length === 0)
+    return typeof value === 'boolean' || typeof value === 'number' || typeof value === 'bigint';
+  if (typeof value !== 'object' || value === null) return false;
+  const [head, ...rest] = pattern as [string, ...string[]];
+  if (head !== '*')
+    return Object.hasOwn(value, head) && holdsNonString((value as Record<string, unknown>)[head], rest);
+  return Object.values(value).some((item) => holdsNonString(item, rest));
 }
 
 function walk(
