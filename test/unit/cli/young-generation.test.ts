@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { SEMI_SPACE_OPTION } from '../../../src/bin/child.js';
-import { capYoungGeneration } from '../../../src/bin/start.js';
+import { capYoungGeneration, HEAP_GROWTH_OPTION, limitHeapGrowth } from '../../../src/bin/start.js';
 
 describe('capYoungGeneration', () => {
   test('leaves a Node alone that has the semi-space option, in its command line or NODE_OPTIONS', () => {
@@ -32,5 +32,29 @@ describe('capYoungGeneration', () => {
     const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     check(Number(r.stdout));
+  });
+});
+
+describe('limitHeapGrowth', () => {
+  test('leaves a Node alone whose command line sets the heap growth', () => {
+    expect(limitHeapGrowth(['--heap-growing-percent=0'])).toBe(false);
+    expect(limitHeapGrowth(['--heap_growing_percent=30'])).toBe(false);
+  });
+
+  test('holds the growth of any other Node to ×2', () => {
+    expect(limitHeapGrowth(['--enable-source-maps'])).toBe(true);
+  });
+
+  // V8 takes the option at run time: it says so on stderr when it does not know an option or its value.
+  test.each([
+    [HEAP_GROWTH_OPTION, ''],
+    ['--heap-growing-percent=abc', 'illegal value'],
+    ['--no-such-option=1', 'unrecognized flag'],
+  ])('V8 reads %s at run time', (option, complaint) => {
+    const script = `require('node:v8').setFlagsFromString(${JSON.stringify(option)});`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    if (complaint) expect(r.stderr).toContain(complaint);
+    else expect(r.stderr).toBe('');
   });
 });
