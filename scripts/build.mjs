@@ -31,7 +31,13 @@ const SEMI_SPACE_OPTION = /SEMI_SPACE_OPTION = '([^']+)'/.exec(
   readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8'),
 )?.[1];
 if (!SEMI_SPACE_OPTION) throw new Error('build: src/bin/child.ts no longer declares SEMI_SPACE_OPTION');
-const CLI_PROLOGUE = `#!/bin/sh\n':' //; exec node ${SEMI_SPACE_OPTION} "$0" "$@"\n`;
+// And glibc's malloc option (MALLOC_ENV in src/bin/child.ts), unless the user set it.
+const MALLOC_ENV = /MALLOC_ENV = \{ name: '([A-Z_]+)', value: '(\d+)' \}/.exec(
+  readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8'),
+);
+if (!MALLOC_ENV) throw new Error('build: src/bin/child.ts no longer declares MALLOC_ENV');
+const [, MALLOC_NAME, MALLOC_VALUE] = MALLOC_ENV;
+const CLI_PROLOGUE = `#!/bin/sh\n':' //; ${MALLOC_NAME}="\${${MALLOC_NAME}:-${MALLOC_VALUE}}" exec node ${SEMI_SPACE_OPTION} "$0" "$@"\n`;
 
 // CommonJS dependencies bundled into an ES module still require() Node built-ins and read
 // __dirname/__filename at load time; ES modules have none of them.

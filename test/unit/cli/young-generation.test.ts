@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { SEMI_SPACE_OPTION } from '../../../src/bin/child.js';
+import { MALLOC_ENV, SEMI_SPACE_OPTION } from '../../../src/bin/child.js';
 import { capYoungGeneration, HEAP_GROWTH_OPTION, limitHeapGrowth } from '../../../src/bin/start.js';
 
 describe('capYoungGeneration', () => {
@@ -56,5 +59,37 @@ describe('limitHeapGrowth', () => {
     expect(r.status).toBe(0);
     if (complaint) expect(r.stderr).toContain(complaint);
     else expect(r.stderr).toBe('');
+  });
+});
+
+describe("the CLI's prologue (dist/cli/index.js)", () => {
+  // Its two lines before a body that prints what the Node it starts was given.
+  const run = (env: NodeJS.ProcessEnv) => {
+    const dir = mkdtempSync(join(tmpdir(), 'spread-prologue-'));
+    const [shebang, exec] = readFileSync(
+      join(import.meta.dirname, '../../../dist/cli/index.js'),
+      'utf8',
+    ).split('\n');
+    const script = join(dir, 'cli.js');
+    writeFileSync(
+      script,
+      `${shebang}\n${exec}\nprocess.stdout.write(JSON.stringify([process.env.${MALLOC_ENV.name} ?? null, process.execArgv]));\n`,
+    );
+    chmodSync(script, 0o755);
+    const r = spawnSync(script, [], {
+      encoding: 'utf8',
+      env: { PATH: `${dirname(process.execPath)}:${process.env.PATH}`, ...env },
+    });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.status).toBe(0);
+    return JSON.parse(r.stdout) as [string | null, string[]];
+  };
+
+  test('starts Node with the semi-space option and glibc malloc option', () => {
+    expect(run({})).toEqual([MALLOC_ENV.value, [SEMI_SPACE_OPTION]]);
+  });
+
+  test('keeps a malloc option the user set', () => {
+    expect(run({ [MALLOC_ENV.name]: '65536' })[0]).toBe('65536');
   });
 });
