@@ -12,7 +12,7 @@ import { objectWarnings } from '../deployment/warnings.js';
 import { ApplyError, explainApiError } from '../engine/apply/errors.js';
 import { type ApplySet, applySetFor, labelForApplySet, readParent } from '../engine/inventory/applyset.js';
 import { acquireLock, defaultHolder, leaseName } from '../engine/inventory/lock.js';
-import type { ApplyOptions } from '../engine/plan/options.js';
+import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
 import { planObjects, removedApiFailures } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { prepareImages } from '../image/index.js';
@@ -240,7 +240,18 @@ async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly S
       ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
     }),
   );
-  return { previous, objects, planned };
+  return { previous, objects, planned: options.mode === 'deploy' ? planned.map(withoutDryRun) : planned };
+}
+
+/**
+ * A planned write without its dry run's answer, which nothing reads once planned (its changes are
+ * kept): a first deploy of 5,000 objects held 5,000 of them through the apply. An `unchanged` object
+ * keeps it, for the ownership check of the fingerprints it records.
+ */
+function withoutDryRun(p: PlannedObject): PlannedObject {
+  if (p.action === 'unchanged' || p.after === undefined) return p;
+  const { after: _after, ...rest } = p;
+  return rest;
 }
 
 /** Whether the objects hold the core Namespace `name`. */

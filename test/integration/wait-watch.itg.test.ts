@@ -48,4 +48,41 @@ describe('informer (list + watch) on the local cluster', () => {
     expect(seen.at(-1)).toEqual(['two']);
     expect(seen.length).toBeGreaterThanOrEqual(4);
   });
+
+  test('keeps and passes on objects without their managedFields, listed or watched', async () => {
+    await kubectl([...ctx, '-n', ns, 'create', 'configmap', 'listed', '--from-literal=k=v']);
+    const { stdout } = await kubectl([
+      ...ctx,
+      '-n',
+      ns,
+      'get',
+      'configmap',
+      'listed',
+      '-o',
+      'json',
+      '--show-managed-fields',
+    ]);
+    const stored = JSON.parse(stdout) as KubeObject;
+    expect((stored.metadata.managedFields as unknown[] | undefined)?.length).toBeGreaterThan(0);
+    const stop = new AbortController();
+    const events: { type: string; objects: readonly KubeObject[] }[] = [];
+    const run = informer(client, `/api/v1/namespaces/${ns}/configmaps`, {
+      signal: stop.signal,
+      onEvent: (e) => events.push({ type: e.type, objects: e.type === 'LIST' ? e.objects : [e.object] }),
+    });
+    while (!events.some((e) => e.type === 'LIST')) await new Promise((r) => setTimeout(r, 50));
+    await kubectl([...ctx, '-n', ns, 'create', 'configmap', 'watched', '--from-literal=k=v']);
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !events.some((e) => e.objects.some((o) => o.metadata.name === 'watched')))
+      await new Promise((r) => setTimeout(r, 50));
+    stop.abort();
+    await run;
+    const all = events.flatMap((e) => e.objects);
+    expect(all.map((o) => o.metadata.name)).toEqual(expect.arrayContaining(['listed', 'watched']));
+    for (const o of all) {
+      expect(o.metadata.managedFields).toBeUndefined();
+      expect(o.metadata.uid).toBeTruthy();
+      expect(o.kind).toBe('ConfigMap');
+    }
+  });
 });

@@ -155,7 +155,9 @@ export interface InformerOptions extends ListQuery {
  * A list-then-watch cache of the objects at a collection path (client-go's reflector, in small):
  * lists once, then watches from the list's resourceVersion; a watch that ends is resumed from the
  * last resourceVersion seen (a BOOKMARK counts), and 410 Gone lists again. Runs until `signal`
- * aborts; connection errors are retried with a short back-off.
+ * aborts; connection errors are retried with a short back-off. Objects are kept and passed on
+ * without `metadata.managedFields` (client-go's TransformStripManagedFields): the wait never reads
+ * them, and they are often half of an object.
  *
  * @throws KubeApiError when the list itself is refused (403, 404…); the promise then rejects.
  */
@@ -192,14 +194,7 @@ export async function informer(client: KubeClient, path: string, options: Inform
       }
       failures = 0;
       items.clear();
-      // Items of a list carry no apiVersion and kind of their own: the list's say them.
-      const kind = list.kind?.replace(/List$/, '');
-      for (const o of list.items ?? [])
-        items.set(key(o), {
-          ...o,
-          apiVersion: o.apiVersion ?? list.apiVersion ?? '',
-          kind: o.kind ?? kind ?? '',
-        });
+      for (const o of listedObjects(list)) items.set(key(o), o);
       resourceVersion = list.metadata?.resourceVersion;
       options.onEvent?.({ type: 'LIST', objects: [...items.values()] });
       options.onChange?.([...items.values()]);
@@ -219,9 +214,10 @@ export async function informer(client: KubeClient, path: string, options: Inform
           const rv = event.object.metadata?.resourceVersion;
           if (typeof rv === 'string' && rv) resourceVersion = rv;
           if (event.type === 'BOOKMARK' || event.type === 'ERROR') return;
-          if (event.type === 'DELETED') items.delete(key(event.object));
-          else items.set(key(event.object), event.object);
-          options.onEvent?.({ type: event.type, object: event.object });
+          const object = withoutManagedFields(event.object);
+          if (event.type === 'DELETED') items.delete(key(object));
+          else items.set(key(object), object);
+          options.onEvent?.({ type: event.type, object });
           options.onChange?.([...items.values()]);
         },
       );
@@ -238,4 +234,21 @@ export async function informer(client: KubeClient, path: string, options: Inform
       await sleep(Math.min(200 * 2 ** failures, 5_000), options.signal).catch(() => undefined);
     }
   }
+}
+
+/** A list's items, each with the apiVersion and kind the list says (items carry none of their own). */
+function listedObjects(list: { apiVersion?: string; kind?: string; items?: KubeObject[] }): KubeObject[] {
+  const kind = list.kind?.replace(/List$/, '');
+  return (list.items ?? []).map((o) => ({
+    ...withoutManagedFields(o),
+    apiVersion: o.apiVersion ?? list.apiVersion ?? '',
+    kind: o.kind ?? kind ?? '',
+  }));
+}
+
+/** `o` without `metadata.managedFields` (a shallow copy; `o` itself when it has none). */
+function withoutManagedFields(o: KubeObject): KubeObject {
+  if (!o.metadata?.managedFields) return o;
+  const { managedFields: _managedFields, ...metadata } = o.metadata;
+  return { ...o, metadata };
 }
