@@ -124,6 +124,28 @@ function indicatorAfter(text: string, from: number): number {
   return from;
 }
 
+/** Whether the first character after `from` that is not a space, line break or comment is a `:`. */
+function colonAfter(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === ':') return true;
+    if (c === '#') {
+      i = text.indexOf('\n', i);
+      if (i < 0) return false;
+    } else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') return false;
+  }
+  return false;
+}
+
+/**
+ * Text the two parsers read apart, left to the `yaml` library: a byte-order mark past the start
+ * (js-yaml skips it, the library refuses it), a CR line end without LF (js-yaml breaks the line
+ * there, the library does not), a `%` directive js-yaml does not list (`%FOO`; the library warns),
+ * a double-quoted escaped line break before a blank line (`"a\<LF><LF>b"`: `ab` for js-yaml, `a b`
+ * for the library), and a blank line holding a tab (the library refuses some inside scalars).
+ */
+const DIVERGENT = /\ufeff|\r(?!\n)|^%|\\\r?\n[ \t]*\r?\n|^[ \t]*\t[ \t]*$/m;
+
 /** Implicit keys longer than this are an error for the `yaml` library (at most 1024 characters). */
 const KEY_MAX = 1000;
 
@@ -143,14 +165,18 @@ class EventReader {
       if (event.valueEnd >= 0)
         this.end = event.style === SCALAR_STYLE.PLAIN ? event.valueEnd : event.valueEnd + 1;
     } else if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE)
-      this.end = event.start + 1;
+      // A block sequence's first `-` is its first item's indicator, which may be all the item has.
+      this.end = this.text[event.start] === '-' ? event.start : event.start + 1;
     return event;
   }
 
   /** {@link startOf}, with an empty scalar placed as the `yaml` library places it. */
   private startOf(event: Event): number {
-    if (event.type === EVENT_ID.SCALAR && event.valueStart < 0) return indicatorAfter(this.text, this.end);
-    return startOf(this.text, event);
+    if (event.type !== EVENT_ID.SCALAR || event.valueStart >= 0) return startOf(this.text, event);
+    const at = indicatorAfter(this.text, this.end);
+    // The next empty scalar's indicator is after this one's.
+    this.end = at + 1;
+    return at;
   }
 
   /** The value of the node starting at the current event. */
@@ -203,6 +229,11 @@ class EventReader {
       const name = this.key();
       // The `yaml` library reports duplicate keys (and two keys giving one JSON key): let it.
       if (Object.hasOwn(out, name)) throw GENERAL;
+      // A key without a `:` (`? a` alone, `{a}`) has no value node, which the library places
+      // at the mapping's line: let it.
+      const next = this.events[this.index];
+      if (next?.type === EVENT_ID.SCALAR && next.valueStart < 0 && !colonAfter(this.text, this.end))
+        throw GENERAL;
       const value = this.value();
       // A plain assignment of `__proto__` would set the prototype instead of a key.
       if (name === '__proto__')
@@ -252,9 +283,11 @@ class EventReader {
  * @param text the file's text without a byte-order mark.
  * @returns the documents, or undefined when the `yaml` library must decode the file: a syntax error
  *   or anything outside plain YAML, also when valid (an anchor, an alias, a tag, a `<<` merge key, a
- *   `%` directive, a duplicate key, `.inf`/`.nan`, a key without a JSON form).
+ *   `%` directive, a duplicate key, `.inf`/`.nan`, a key without a JSON form or without a `:`), and
+ *   text the two parsers read apart ({@link DIVERGENT}).
  */
 export function readPlainDocuments(text: string): PlainDocument[] | undefined {
+  if (DIVERGENT.test(text)) return undefined;
   let events: Event[];
   try {
     events = parseEvents(text, {});
@@ -274,6 +307,11 @@ export function readPlainDocuments(text: string): PlainDocument[] | undefined {
       const index = reader.index;
       const value = reader.value();
       if (reader.next().type !== EVENT_ID.POP) return undefined;
+      // A document that is a scalar on a line indented by a tab: the library refuses the tab.
+      const first = events[index];
+      const at = first ? startOf(text, first) : -1;
+      if (first?.type === EVENT_ID.SCALAR && at >= 0 && text[text.lastIndexOf('\n', at - 1) + 1] === '\t')
+        return undefined;
       if (value !== null) found.push({ value, index });
     }
   } catch (e) {
