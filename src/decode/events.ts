@@ -146,7 +146,10 @@ function colonAfter(text: string, from: number): boolean {
  */
 const DIVERGENT = /\ufeff|\r(?!\n)|^%|\\\r?\n[ \t]*\r?\n|^[ \t]*\t[ \t]*$/m;
 
-/** Implicit keys longer than this are an error for the `yaml` library (at most 1024 characters). */
+/**
+ * A `:` further than this from the start of its implicit key is an error for the `yaml` library
+ * (at most 1024 characters, the spaces before the `:` included).
+ */
 const KEY_MAX = 1000;
 
 class EventReader {
@@ -210,7 +213,9 @@ class EventReader {
   key(): string {
     const event = this.next();
     if (event.type !== EVENT_ID.SCALAR || event.anchorStart !== -1 || event.tagStart !== -1) throw GENERAL;
-    if (event.valueEnd - event.valueStart > KEY_MAX) throw GENERAL;
+    let colon = this.end;
+    while (this.text[colon] === ' ' || this.text[colon] === '\t') colon++;
+    if (colon - startOf(this.text, event) > KEY_MAX) throw GENERAL;
     const text = getScalarValue(this.text, event);
     if (event.style !== SCALAR_STYLE.PLAIN) return event.fast ? text : flatten(text);
     // `<<` is a merge key for the yaml library (its tag with `default: 'key'`).

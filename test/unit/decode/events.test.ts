@@ -108,6 +108,8 @@ const GENERAL: readonly (readonly [string, string])[] = [
   ['a syntax error', 'a: [1, 2\nb: 3\n'],
   ['tabs as indentation', 'a:\n\tb: 1\n'],
   ['a long implicit key', `${'k'.repeat(1100)}: v\n`],
+  ['a short implicit key far from its ":"', `k${' '.repeat(1100)}: v\n`],
+  ['a quoted key in a flow sequence far from its ":"', `["k"${'\t'.repeat(1100)}: v]\n`],
   ['a mapping after a scalar', 'a: b\n  c: d\n'],
   ['a plain scalar with ": " in flow', '[a: b: c]\n'],
   ['keys without a ":" (no value node)', '? a\n? b\nc: 1\n'],

@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a,b}from"./chunk-5NBLG7JQ.js";import"./chunk-EC37CS2J.js";import"./chunk-C2JXEQSC.js";import"./chunk-3S5QRH4N.js";import"./chunk-ONUOF5GF.js";import"./chunk-FSIDZJJB.js";import"./chunk-Q4UR5L7K.js";import"./chunk-5H3UY7G4.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
+import{a,b}from"./chunk-5SAI3L7Q.js";import"./chunk-U3VDZNFC.js";import"./chunk-L3D7P3AM.js";import"./chunk-3S5QRH4N.js";import"./chunk-ONUOF5GF.js";import"./chunk-FSIDZJJB.js";import"./chunk-C2IYMNXI.js";import"./chunk-ESDXXSWW.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
