@@ -142,9 +142,10 @@ function colonAfter(text: string, from: number): boolean {
  * (js-yaml skips it, the library refuses it), a CR line end without LF (js-yaml breaks the line
  * there, the library does not), a `%` directive js-yaml does not list (`%FOO`; the library warns),
  * a double-quoted escaped line break before a blank line (`"a\<LF><LF>b"`: `ab` for js-yaml, `a b`
- * for the library), and a blank line holding a tab (the library refuses some inside scalars).
+ * for the library), a blank line holding a tab (the library refuses some inside scalars), and
+ * content after a `...` marker (js-yaml reads it when no document is open, the library never).
  */
-const DIVERGENT = /\ufeff|\r(?!\n)|^%|\\\r?\n[ \t]*\r?\n|^[ \t]*\t[ \t]*$/m;
+const DIVERGENT = /\ufeff|\r(?!\n)|^%|\\\r?\n[ \t]*\r?\n|^[ \t]*\t[ \t]*$|^\.\.\.[ \t]+[^ \t#\r\n]/m;
 
 /**
  * A `:` further than this from the start of its implicit key is an error for the `yaml` library
@@ -165,8 +166,12 @@ class EventReader {
     const event = this.events[this.index++];
     if (!event) throw GENERAL;
     if (event.type === EVENT_ID.SCALAR) {
+      // A quoted scalar ends after its closing quote; a block scalar's end is the next line's start.
       if (event.valueEnd >= 0)
-        this.end = event.style === SCALAR_STYLE.PLAIN ? event.valueEnd : event.valueEnd + 1;
+        this.end =
+          event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED
+            ? event.valueEnd + 1
+            : event.valueEnd;
     } else if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE)
       // A block sequence's first `-` is its first item's indicator, which may be all the item has.
       this.end = this.text[event.start] === '-' ? event.start : event.start + 1;
@@ -217,9 +222,10 @@ class EventReader {
     while (this.text[colon] === ' ' || this.text[colon] === '\t') colon++;
     if (colon - startOf(this.text, event) > KEY_MAX) throw GENERAL;
     const text = getScalarValue(this.text, event);
-    if (event.style !== SCALAR_STYLE.PLAIN) return event.fast ? text : flatten(text);
-    // `<<` is a merge key for the yaml library (its tag with `default: 'key'`).
+    // `<<` is a merge key for the yaml library (its tag with `default: 'key'`), and a quoted one
+    // for the lines of decode.ts (isMergeKey).
     if (text === '<<') throw GENERAL;
+    if (event.style !== SCALAR_STYLE.PLAIN) return event.fast ? text : flatten(text);
     const key = resolvePlain(text);
     if (typeof key === 'symbol' || keyProblem(key) !== undefined) throw GENERAL;
     // The general path keys a JS Map, which makes -0 the key 0.

@@ -88,6 +88,7 @@ const PLAIN: readonly (readonly [string, string])[] = [
     'empty sequence items: first, after a comment, before a document end',
     'a:\n  - # empty\n  -\n  - b\nc:\n- - \n  - d\n-\n---\nlist:\n-\n---\ne: [f]\n',
   ],
+  ['an empty sequence item after a block scalar and a blank line', '- |\n  a\n\n-\n---\n- >\n  b\n\n- # c\n'],
   ['empty values after ":" on their own line', '? a\n:\nb: # c\n\nc: {d: , e: }\n'],
   ['deep nesting', `${Array.from({ length: 60 }, (_, i) => `${' '.repeat(i * 2)}k${i}:`).join('\n')} leaf\n`],
 ];
@@ -122,6 +123,8 @@ const GENERAL: readonly (readonly [string, string])[] = [
   ['a blank line with a tab in a plain scalar', 'a: b\n\t  \n  c\n'],
   ['a scalar document indented by a tab', '---\n\tc\n'],
   ['a null document indented by a tab', 'a: 1\n---\n\t~\n'],
+  ['content after a document end marker', '--- a\n...\n... x\n'],
+  ['a quoted "<<" key', '"<<":\n\n  a\n'],
 ];
 
 describe('readPlainDocuments (js-yaml events) against the yaml library', () => {
