@@ -31,7 +31,13 @@ const SEMI_SPACE_OPTION = /SEMI_SPACE_OPTION = '([^']+)'/.exec(
   readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8'),
 )?.[1];
 if (!SEMI_SPACE_OPTION) throw new Error('build: src/bin/child.ts no longer declares SEMI_SPACE_OPTION');
-const CLI_PROLOGUE = `#!/bin/sh\n':' //; exec node ${SEMI_SPACE_OPTION} "$0" "$@"\n`;
+// And glibc's malloc option (MALLOC_ENV in src/bin/child.ts), unless the user set it.
+const MALLOC_ENV = /MALLOC_ENV = \{ name: '([A-Z_]+)', value: '(\d+)' \}/.exec(
+  readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8'),
+);
+if (!MALLOC_ENV) throw new Error('build: src/bin/child.ts no longer declares MALLOC_ENV');
+const [, MALLOC_NAME, MALLOC_VALUE] = MALLOC_ENV;
+const CLI_PROLOGUE = `#!/bin/sh\n':' //; ${MALLOC_NAME}="\${${MALLOC_NAME}:-${MALLOC_VALUE}}" exec node ${SEMI_SPACE_OPTION} "$0" "$@"\n`;
 
 // CommonJS dependencies bundled into an ES module still require() Node built-ins and read
 // __dirname/__filename at load time; ES modules have none of them.
@@ -50,6 +56,16 @@ const resolveFrom = createRequire(path.join(root, 'package.json'));
 const packageDir = (name) => path.dirname(resolveFrom.resolve(`${name}/package.json`));
 const clientNode = path.join(packageDir('@kubernetes/client-node'), 'dist');
 
+/** The source of a module whose functions and classes throw when used: what spread never calls. */
+function absentModule(functions, classes) {
+  return [
+    "const absent = () => { throw new Error('not bundled: spread does not use KubeConfig.makeApiClient or applySecurityAuthentication'); };",
+    ...functions.map((f) => `export function ${f}() { absent(); }`),
+    ...classes.map((c) => `export class ${c} { constructor() { absent(); } }`),
+    '',
+  ].join('\n');
+}
+
 /**
  * Modules replaced while bundling (issue #8: without them dist/spread.js is 7 MB and loads a third
  * slower). Each: the specifier, the file that imports it, and what it is replaced with (a file, or
@@ -60,13 +76,20 @@ const STUBS = [
   // type). The package index re-exports every generated API client and model (dist/gen/, 80 % of the
   // bundled source): take the module that defines KubeConfig instead.
   { specifier: '@kubernetes/client-node', importer: 'src/', file: path.join(clientNode, 'config.js') },
-  // config.js imports the generated index for two names that makeApiClient uses (spread does not
-  // call it): take them from the modules that define them.
+  // config.js imports the generated index for two names only makeApiClient uses, and undici for
+  // createDispatcher, which only applySecurityAuthentication calls: the generated clients' path,
+  // which spread does not take (its client uses applyToHTTPSOptions' https.Agent). Stubs that throw
+  // if called: the generated configuration brought undici in too, 730 KB of the chunk every command
+  // loads, about 20 MB and 150 ms of each start (bench/RESULTS.md, "Large inputs, deployed").
   {
     specifier: './gen/index.js',
     importer: path.join(clientNode, 'config.js'),
-    contents:
-      "export { createConfiguration } from './gen/configuration.js';\nexport { ServerConfiguration } from './gen/servers.js';\n",
+    contents: absentModule(['createConfiguration'], ['ServerConfiguration']),
+  },
+  {
+    specifier: 'undici',
+    importer: path.join(clientNode, 'config.js'),
+    contents: absentModule([], ['Agent', 'ProxyAgent']),
   },
 ];
 

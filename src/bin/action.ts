@@ -5,6 +5,7 @@ import {
   capYoungGeneration,
   enableCompileCache,
   handleFatalErrors,
+  limitHeapGrowth,
   loadBundle,
   requireNode,
 } from './start.js';
@@ -15,6 +16,7 @@ const code = await runInChild(fileURLToPath(import.meta.url));
 if (code !== undefined) process.exit(code);
 // In the child (it has the option: nothing changes) or when no child could start.
 capYoungGeneration();
+limitHeapGrowth();
 enableCompileCache();
 const { runAction } = await loadBundle(() => import('../entry.js'));
 await runAction();

@@ -11,6 +11,16 @@ import { constants } from 'node:os';
  */
 export const SEMI_SPACE_OPTION = '--max-semi-space-size=4';
 
+/**
+ * glibc's malloc option for the Node that the CLI's prologue and the Action's child start: buffers of
+ * 128 KiB or more (HTTP bodies, file contents, gzip) are mapped and unmapped on their own. By default
+ * glibc raises that threshold each time such a buffer is freed, up to 32 MiB, and keeps later ones in
+ * its heap, which it seldom gives back: the first deploy of the CRD bundle peaked at 148–152 MB, with
+ * the option 140–145 MB (bench/RESULTS.md, "Deploy, by hand"). A value the user sets is kept; other C
+ * libraries (musl in Alpine images) ignore it.
+ */
+export const MALLOC_ENV = { name: 'MALLOC_MMAP_THRESHOLD_', value: '131072' } as const;
+
 /** Marks the child's environment, so that it runs the Action instead of starting another child. */
 const CHILD_MARK = 'SPREAD_ACTION_CHILD';
 
@@ -70,7 +80,7 @@ export async function runInChild(
     const child = spawn(process.execPath, [...process.execArgv, SEMI_SPACE_OPTION, script], {
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       detached: true,
-      env: { ...env, [CHILD_MARK]: '1' },
+      env: { [MALLOC_ENV.name]: MALLOC_ENV.value, ...env, [CHILD_MARK]: '1' },
     });
     child.on('error', () => {});
     if (child.pid === undefined) return undefined;

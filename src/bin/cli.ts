@@ -5,6 +5,7 @@ import {
   capYoungGeneration,
   enableCompileCache,
   handleFatalErrors,
+  limitHeapGrowth,
   loadBundle,
   requireNode,
 } from './start.js';
@@ -12,6 +13,7 @@ import {
 requireNode();
 handleFatalErrors();
 capYoungGeneration();
+limitHeapGrowth();
 enableCompileCache();
 const { runCli } = await loadBundle(() => import('../entry.js'));
 process.exitCode = await runCli(process.argv);

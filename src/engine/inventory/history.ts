@@ -66,9 +66,22 @@ export interface RevisionInput {
   readonly appliedState?: string;
 }
 
-/** The object set as stored: JSON, gzip, base64 (a Secret's `data` value holds the gzip bytes). */
+/**
+ * The object set as stored: the JSON array, gzip, base64 (a Secret's `data` holds the gzip bytes), a
+ * MiB of JSON at a time as gzip members (read back as one stream): a set of several MB is never one
+ * string and one buffer at once. Deflate looks back 32 KiB only, so the pieces compress as the whole.
+ */
 export function encodeObjects(objects: readonly KubeObject[]): string {
-  return gzipSync(Buffer.from(toJson(objects), 'utf8')).toString('base64');
+  const members: Buffer[] = [];
+  let piece = '[';
+  for (const [i, o] of objects.entries()) {
+    piece += `${i > 0 ? ',' : ''}${toJson(o)}`;
+    if (piece.length < 1 << 20) continue;
+    members.push(gzipSync(piece));
+    piece = '';
+  }
+  members.push(gzipSync(`${piece}]`));
+  return Buffer.concat(members).toString('base64');
 }
 
 /** The inverse of {@link encodeObjects}. @throws Error when the text is not gzip of a JSON array. */

@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { SEMI_SPACE_OPTION } from '../../../src/bin/child.js';
-import { capYoungGeneration } from '../../../src/bin/start.js';
+import { MALLOC_ENV, SEMI_SPACE_OPTION } from '../../../src/bin/child.js';
+import { capYoungGeneration, HEAP_GROWTH_OPTION, limitHeapGrowth } from '../../../src/bin/start.js';
 
 describe('capYoungGeneration', () => {
   test('leaves a Node alone that has the semi-space option, in its command line or NODE_OPTIONS', () => {
@@ -32,5 +35,61 @@ describe('capYoungGeneration', () => {
     const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     check(Number(r.stdout));
+  });
+});
+
+describe('limitHeapGrowth', () => {
+  test('leaves a Node alone whose command line sets the heap growth', () => {
+    expect(limitHeapGrowth(['--heap-growing-percent=0'])).toBe(false);
+    expect(limitHeapGrowth(['--heap_growing_percent=30'])).toBe(false);
+  });
+
+  test('holds the growth of any other Node to ×2', () => {
+    expect(limitHeapGrowth(['--enable-source-maps'])).toBe(true);
+  });
+
+  // V8 takes the option at run time: it says so on stderr when it does not know an option or its value.
+  test.each([
+    [HEAP_GROWTH_OPTION, ''],
+    ['--heap-growing-percent=abc', 'illegal value'],
+    ['--no-such-option=1', 'unrecognized flag'],
+  ])('V8 reads %s at run time', (option, complaint) => {
+    const script = `require('node:v8').setFlagsFromString(${JSON.stringify(option)});`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    if (complaint) expect(r.stderr).toContain(complaint);
+    else expect(r.stderr).toBe('');
+  });
+});
+
+describe("the CLI's prologue (dist/cli/index.js)", () => {
+  // Its two lines before a body that prints what the Node it starts was given.
+  const run = (env: NodeJS.ProcessEnv) => {
+    const dir = mkdtempSync(join(tmpdir(), 'spread-prologue-'));
+    const [shebang, exec] = readFileSync(
+      join(import.meta.dirname, '../../../dist/cli/index.js'),
+      'utf8',
+    ).split('\n');
+    const script = join(dir, 'cli.js');
+    writeFileSync(
+      script,
+      `${shebang}\n${exec}\nprocess.stdout.write(JSON.stringify([process.env.${MALLOC_ENV.name} ?? null, process.execArgv]));\n`,
+    );
+    chmodSync(script, 0o755);
+    const r = spawnSync(script, [], {
+      encoding: 'utf8',
+      env: { PATH: `${dirname(process.execPath)}:${process.env.PATH}`, ...env },
+    });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.status).toBe(0);
+    return JSON.parse(r.stdout) as [string | null, string[]];
+  };
+
+  test('starts Node with the semi-space option and glibc malloc option', () => {
+    expect(run({})).toEqual([MALLOC_ENV.value, [SEMI_SPACE_OPTION]]);
+  });
+
+  test('keeps a malloc option the user set', () => {
+    expect(run({ [MALLOC_ENV.name]: '65536' })[0]).toBe('65536');
   });
 });

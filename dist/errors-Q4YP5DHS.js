@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a,b}from"./chunk-KRVHJUMK.js";import"./chunk-ZULYTYGT.js";import"./chunk-QORZ6NTS.js";import"./chunk-3S5QRH4N.js";import"./chunk-ONUOF5GF.js";import"./chunk-FSIDZJJB.js";import"./chunk-HYYVKKSZ.js";import"./chunk-7RQJR4WZ.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
+import{a,b}from"./chunk-KKC4ZW7E.js";import"./chunk-T4MDTPIJ.js";import"./chunk-QORZ6NTS.js";import"./chunk-3S5QRH4N.js";import"./chunk-ONUOF5GF.js";import"./chunk-FSIDZJJB.js";import"./chunk-HYYVKKSZ.js";import"./chunk-7RQJR4WZ.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
