@@ -124,7 +124,33 @@ function indicatorAfter(text: string, from: number): number {
   return from;
 }
 
-/** Implicit keys longer than this are an error for the `yaml` library (at most 1024 characters). */
+/** Whether the first character after `from` that is not a space, line break or comment is a `:`. */
+function colonAfter(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === ':') return true;
+    if (c === '#') {
+      i = text.indexOf('\n', i);
+      if (i < 0) return false;
+    } else if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') return false;
+  }
+  return false;
+}
+
+/**
+ * Text the two parsers read apart, left to the `yaml` library: a byte-order mark past the start
+ * (js-yaml skips it, the library refuses it), a CR line end without LF (js-yaml breaks the line
+ * there, the library does not), a `%` directive js-yaml does not list (`%FOO`; the library warns),
+ * a double-quoted escaped line break before a blank line (`"a\<LF><LF>b"`: `ab` for js-yaml, `a b`
+ * for the library), a blank line holding a tab (the library refuses some inside scalars), and
+ * content after a `...` marker (js-yaml reads it when no document is open, the library never).
+ */
+const DIVERGENT = /\ufeff|\r(?!\n)|^%|\\\r?\n[ \t]*\r?\n|^[ \t]*\t[ \t]*$|^\.\.\.[ \t]+[^ \t#\r\n]/m;
+
+/**
+ * A `:` further than this from the start of its implicit key is an error for the `yaml` library
+ * (at most 1024 characters, the spaces before the `:` included).
+ */
 const KEY_MAX = 1000;
 
 class EventReader {
@@ -140,17 +166,25 @@ class EventReader {
     const event = this.events[this.index++];
     if (!event) throw GENERAL;
     if (event.type === EVENT_ID.SCALAR) {
+      // A quoted scalar ends after its closing quote; a block scalar's end is the next line's start.
       if (event.valueEnd >= 0)
-        this.end = event.style === SCALAR_STYLE.PLAIN ? event.valueEnd : event.valueEnd + 1;
+        this.end =
+          event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED
+            ? event.valueEnd + 1
+            : event.valueEnd;
     } else if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE)
-      this.end = event.start + 1;
+      // A block sequence's first `-` is its first item's indicator, which may be all the item has.
+      this.end = this.text[event.start] === '-' ? event.start : event.start + 1;
     return event;
   }
 
   /** {@link startOf}, with an empty scalar placed as the `yaml` library places it. */
   private startOf(event: Event): number {
-    if (event.type === EVENT_ID.SCALAR && event.valueStart < 0) return indicatorAfter(this.text, this.end);
-    return startOf(this.text, event);
+    if (event.type !== EVENT_ID.SCALAR || event.valueStart >= 0) return startOf(this.text, event);
+    const at = indicatorAfter(this.text, this.end);
+    // The next empty scalar's indicator is after this one's.
+    this.end = at + 1;
+    return at;
   }
 
   /** The value of the node starting at the current event. */
@@ -184,11 +218,14 @@ class EventReader {
   key(): string {
     const event = this.next();
     if (event.type !== EVENT_ID.SCALAR || event.anchorStart !== -1 || event.tagStart !== -1) throw GENERAL;
-    if (event.valueEnd - event.valueStart > KEY_MAX) throw GENERAL;
+    let colon = this.end;
+    while (this.text[colon] === ' ' || this.text[colon] === '\t') colon++;
+    if (colon - startOf(this.text, event) > KEY_MAX) throw GENERAL;
     const text = getScalarValue(this.text, event);
-    if (event.style !== SCALAR_STYLE.PLAIN) return event.fast ? text : flatten(text);
-    // `<<` is a merge key for the yaml library (its tag with `default: 'key'`).
+    // `<<` is a merge key for the yaml library (its tag with `default: 'key'`), and a quoted one
+    // for the lines of decode.ts (isMergeKey).
     if (text === '<<') throw GENERAL;
+    if (event.style !== SCALAR_STYLE.PLAIN) return event.fast ? text : flatten(text);
     const key = resolvePlain(text);
     if (typeof key === 'symbol' || keyProblem(key) !== undefined) throw GENERAL;
     // The general path keys a JS Map, which makes -0 the key 0.
@@ -203,6 +240,11 @@ class EventReader {
       const name = this.key();
       // The `yaml` library reports duplicate keys (and two keys giving one JSON key): let it.
       if (Object.hasOwn(out, name)) throw GENERAL;
+      // A key without a `:` (`? a` alone, `{a}`) has no value node, which the library places
+      // at the mapping's line: let it.
+      const next = this.events[this.index];
+      if (next?.type === EVENT_ID.SCALAR && next.valueStart < 0 && !colonAfter(this.text, this.end))
+        throw GENERAL;
       const value = this.value();
       // A plain assignment of `__proto__` would set the prototype instead of a key.
       if (name === '__proto__')
@@ -252,9 +294,11 @@ class EventReader {
  * @param text the file's text without a byte-order mark.
  * @returns the documents, or undefined when the `yaml` library must decode the file: a syntax error
  *   or anything outside plain YAML, also when valid (an anchor, an alias, a tag, a `<<` merge key, a
- *   `%` directive, a duplicate key, `.inf`/`.nan`, a key without a JSON form).
+ *   `%` directive, a duplicate key, `.inf`/`.nan`, a key without a JSON form or without a `:`), and
+ *   text the two parsers read apart ({@link DIVERGENT}).
  */
 export function readPlainDocuments(text: string): PlainDocument[] | undefined {
+  if (DIVERGENT.test(text)) return undefined;
   let events: Event[];
   try {
     events = parseEvents(text, {});
@@ -274,6 +318,11 @@ export function readPlainDocuments(text: string): PlainDocument[] | undefined {
       const index = reader.index;
       const value = reader.value();
       if (reader.next().type !== EVENT_ID.POP) return undefined;
+      // A document that is a scalar on a line indented by a tab: the library refuses the tab.
+      const first = events[index];
+      const at = first ? startOf(text, first) : -1;
+      if (first?.type === EVENT_ID.SCALAR && at >= 0 && text[text.lastIndexOf('\n', at - 1) + 1] === '\t')
+        return undefined;
       if (value !== null) found.push({ value, index });
     }
   } catch (e) {

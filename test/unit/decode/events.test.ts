@@ -84,6 +84,12 @@ const PLAIN: readonly (readonly [string, string])[] = [
     '{\n\t"apiVersion": "v1",\n\t"kind": "ConfigMap",\n\t"data": {"a": "1", "b": [1, 2.5, true, null, "x"]}\n}\n',
   ],
   ['unicode', 'name: "é ü 日本"\nplain: ünïcödé\n'],
+  [
+    'empty sequence items: first, after a comment, before a document end',
+    'a:\n  - # empty\n  -\n  - b\nc:\n- - \n  - d\n-\n---\nlist:\n-\n---\ne: [f]\n',
+  ],
+  ['an empty sequence item after a block scalar and a blank line', '- |\n  a\n\n-\n---\n- >\n  b\n\n- # c\n'],
+  ['empty values after ":" on their own line', '? a\n:\nb: # c\n\nc: {d: , e: }\n'],
   ['deep nesting', `${Array.from({ length: 60 }, (_, i) => `${' '.repeat(i * 2)}k${i}:`).join('\n')} leaf\n`],
 ];
 
@@ -103,8 +109,22 @@ const GENERAL: readonly (readonly [string, string])[] = [
   ['a syntax error', 'a: [1, 2\nb: 3\n'],
   ['tabs as indentation', 'a:\n\tb: 1\n'],
   ['a long implicit key', `${'k'.repeat(1100)}: v\n`],
+  ['a short implicit key far from its ":"', `k${' '.repeat(1100)}: v\n`],
+  ['a quoted key in a flow sequence far from its ":"', `["k"${'\t'.repeat(1100)}: v]\n`],
   ['a mapping after a scalar', 'a: b\n  c: d\n'],
   ['a plain scalar with ": " in flow', '[a: b: c]\n'],
+  ['keys without a ":" (no value node)', '? a\n? b\nc: 1\n'],
+  ['a flow key without a ":"', 'x: {a, b: c}\n'],
+  ['an unknown directive (a warning)', '%FOO bar\n---\na: 1\n'],
+  ['a byte-order mark past the start', '---\n\ufeff---\na: 1\n'],
+  ['CR line ends without LF', 'a: 1\rb: |\r  x\r'],
+  ['an escaped line break before a blank line', 'a: "one\\\n\n  two"\n'],
+  ['a blank line with a tab in a block scalar', 'a: |\n  x\n\t\n'],
+  ['a blank line with a tab in a plain scalar', 'a: b\n\t  \n  c\n'],
+  ['a scalar document indented by a tab', '---\n\tc\n'],
+  ['a null document indented by a tab', 'a: 1\n---\n\t~\n'],
+  ['content after a document end marker', '--- a\n...\n... x\n'],
+  ['a quoted "<<" key', '"<<":\n\n  a\n'],
 ];
 
 describe('readPlainDocuments (js-yaml events) against the yaml library', () => {
