@@ -264,9 +264,12 @@ function positionsOf(
   return positions;
 }
 
-/** True when `key` is the YAML 1.1 merge key `<<` (the `yaml` library resolves it to a symbol). */
+/**
+ * True when `key` is the YAML 1.1 merge key: a plain `<<` or one tagged `!!merge`, which the `yaml`
+ * library resolves to a symbol. A quoted `"<<"` is an ordinary key, for go-yaml v2 (kubectl) too.
+ */
 export function isMergeKey(key: unknown): boolean {
-  return isScalar(key) && (key.source === '<<' || key.value === '<<' || typeof key.value === 'symbol');
+  return isScalar(key) && typeof key.value === 'symbol';
 }
 
 function childNode(node: Node, key: string | number, resolve: (n: Node) => Node): Node | undefined {

@@ -222,8 +222,8 @@ class EventReader {
     while (this.text[colon] === ' ' || this.text[colon] === '\t') colon++;
     if (colon - startOf(this.text, event) > KEY_MAX) throw GENERAL;
     const text = getScalarValue(this.text, event);
-    // `<<` is a merge key for the yaml library (its tag with `default: 'key'`), and a quoted one
-    // for the lines of decode.ts (isMergeKey).
+    // A plain `<<` is a merge key (the yaml library's tag with `default: 'key'`); a quoted one, rare,
+    // is left to the library too.
     if (text === '<<') throw GENERAL;
     if (event.style !== SCALAR_STYLE.PLAIN) return event.fast ? text : flatten(text);
     const key = resolvePlain(text);

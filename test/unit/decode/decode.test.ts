@@ -270,6 +270,19 @@ describe('values as kubectl sends them', () => {
     expect(errors('b: &b {a: 1, c: 2}\nm:\n  <<: *b\n  a: 0\n')).toEqual([]);
   });
 
+  test('a quoted "<<" is an ordinary key (go-yaml v2 merges a plain << or !!merge only); !!merge << merges', () => {
+    for (const text of ['a: 1\n"<<": {a: 2}\n', "a: 1\n'<<': {a: 2}\n"]) {
+      const { values, issues } = decodeText('q.yaml', text);
+      expect(issues).toEqual([]);
+      expect(values[0]?.value).toEqual({ a: 1, '<<': { a: 2 } });
+      expect(values[0]?.lineAt(['<<', 'a'])).toBe(2);
+    }
+    expect(decodeText('t.yaml', 'b: &b {x: 1}\nm:\n  !!merge <<: *b\n').values[0]?.value).toEqual({
+      b: { x: 1 },
+      m: { x: 1 },
+    });
+  });
+
   test('two keys with one JSON key are refused', () => {
     expect(errors('m:\n  1: a\n  "1": b\n')).toEqual(['3: key 1 is the same JSON key as the one on line 2']);
   });

@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a,b}from"./chunk-XW7UL2OL.js";import"./chunk-UMEIMS5W.js";import"./chunk-QORZ6NTS.js";import"./chunk-3S5QRH4N.js";import"./chunk-ONUOF5GF.js";import"./chunk-FSIDZJJB.js";import"./chunk-HYYVKKSZ.js";import"./chunk-7RQJR4WZ.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
+import{a}from"./chunk-CCIM7L3V.js";import"./chunk-Q3EWSAWP.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{a as readDeployment};
