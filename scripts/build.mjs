@@ -27,14 +27,11 @@ const BUNDLE_BUDGET = 4_000_000;
 // (SEMI_SPACE_OPTION in src/bin/child.ts): only a command line sets it, and BusyBox's env (Alpine
 // images) has no `-S` for `#!/usr/bin/env -S node …`. To Node the line is a string and a comment, and
 // Node skips the `#!` line, so `node dist/cli/index.js` runs it too (without the option).
-const SEMI_SPACE_OPTION = /SEMI_SPACE_OPTION = '([^']+)'/.exec(
-  readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8'),
-)?.[1];
+const CHILD_SOURCE = readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8');
+const SEMI_SPACE_OPTION = /SEMI_SPACE_OPTION = '([^']+)'/.exec(CHILD_SOURCE)?.[1];
 if (!SEMI_SPACE_OPTION) throw new Error('build: src/bin/child.ts no longer declares SEMI_SPACE_OPTION');
 // And glibc's malloc option (MALLOC_ENV in src/bin/child.ts), unless the user set it.
-const MALLOC_ENV = /MALLOC_ENV = \{ name: '([A-Z_]+)', value: '(\d+)' \}/.exec(
-  readFileSync(path.join(root, 'src/bin/child.ts'), 'utf8'),
-);
+const MALLOC_ENV = /MALLOC_ENV = \{ name: '([A-Z_]+)', value: '(\d+)' \}/.exec(CHILD_SOURCE);
 if (!MALLOC_ENV) throw new Error('build: src/bin/child.ts no longer declares MALLOC_ENV');
 const [, MALLOC_NAME, MALLOC_VALUE] = MALLOC_ENV;
 const CLI_PROLOGUE = `#!/bin/sh\n':' //; ${MALLOC_NAME}="\${${MALLOC_NAME}:-${MALLOC_VALUE}}" exec node ${SEMI_SPACE_OPTION} "$0" "$@"\n`;

@@ -14,6 +14,7 @@ import {
 } from 'yaml';
 import { type InputIssue, IssueList, type Source } from '../base/source.js';
 import { readPlainDocuments } from './events.js';
+import { flatten } from './flatten.js';
 import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
 import { plainValueOf } from './plain-value.js';
 import { childPositions, lineOf, PositionNode, type Positions } from './positions.js';
@@ -531,17 +532,6 @@ function mergedKeys(doc: Document.Parsed, node: Node | null | undefined, seen: S
   }
   return keys;
 }
-
-/**
- * Flattens a string in place. The `yaml` library builds scalars piece by piece (`s += ch`), which V8
- * keeps as a chain of pieces, 20 bytes or more per piece: ten times the text of a short value, and
- * kept as long as the value is. A RegExp test flattens its subject, and the next GC drops the chain.
- */
-function flatten(text: string): string {
-  FLATTEN.test(text);
-  return text;
-}
-const FLATTEN = /\n/;
 
 /** Flattens (see {@link flatten}) every string in a decoded value; `seen` stops at aliased objects met before. */
 function flattenStrings(value: unknown, seen: Set<object>): void {

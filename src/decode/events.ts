@@ -8,7 +8,8 @@ import {
   type ScalarEvent,
   type SequenceEvent,
 } from 'js-yaml';
-import { isScalar, type ScalarTag } from 'yaml';
+import { isScalar, LineCounter, type ScalarTag } from 'yaml';
+import { flatten } from './flatten.js';
 import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
 import { PositionNode, type Positions } from './positions.js';
 
@@ -63,33 +64,12 @@ function resolvePlain(text: string): unknown {
   return text;
 }
 
-/**
- * Flattens a string in place (see `flatten` in decode.ts): js-yaml builds folded and escaped
- * scalars piece by piece; its "fast" scalars are slices of the file's text, which need no flattening.
- */
-function flatten(text: string): string {
-  FLATTEN.test(text);
-  return text;
-}
-const FLATTEN = /\n/;
-
-/** The offsets where each line of `text` starts, for turning an event's offset into a line. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** The 1-based line holding `offset`. */
-function lineAtOffset(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if ((starts[mid] ?? 0) <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low + 1;
+/** The `yaml` library's LineCounter for `text`, as its lexer fills it, to turn offsets into lines. */
+function lineCounter(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+  return lines;
 }
 
 /**
@@ -206,6 +186,7 @@ class EventReader {
   private scalar(event: ScalarEvent): unknown {
     if (event.anchorStart !== -1 || event.tagStart !== -1) throw GENERAL;
     const text = getScalarValue(this.text, event);
+    // A "fast" scalar is a slice of the file's text; the others are built piece by piece.
     if (event.style !== SCALAR_STYLE.PLAIN) return event.fast ? text : flatten(text);
     const value = resolvePlain(text);
     if (typeof value === 'string') return event.fast ? value : flatten(value);
@@ -264,22 +245,22 @@ class EventReader {
   }
 
   /** The positions of the node starting at the current event (a valid event stream: {@link value} read it). */
-  positions(starts: readonly number[]): Positions {
+  positions(lines: LineCounter): Positions {
     const event = this.next();
-    const line = lineAtOffset(starts, this.startOf(event));
+    const line = lines.linePos(this.startOf(event)).line;
     if (event.type === EVENT_ID.MAPPING) {
       const keys: string[] = [];
       const values: Positions[] = [];
       while (this.events[this.index]?.type !== EVENT_ID.POP) {
         keys.push(this.key());
-        values.push(this.positions(starts));
+        values.push(this.positions(lines));
       }
       this.index++;
       return new PositionNode(line, keys, values);
     }
     if (event.type === EVENT_ID.SEQUENCE) {
       const items: Positions[] = [];
-      while (this.events[this.index]?.type !== EVENT_ID.POP) items.push(this.positions(starts));
+      while (this.events[this.index]?.type !== EVENT_ID.POP) items.push(this.positions(lines));
       this.index++;
       return new PositionNode(line, undefined, undefined, undefined, items);
     }
@@ -330,16 +311,16 @@ export function readPlainDocuments(text: string): PlainDocument[] | undefined {
     throw e;
   }
   if (found.length === 0) return [];
-  let starts: number[] | undefined;
+  let counter: LineCounter | undefined;
   const lines = () => {
-    starts ??= lineStarts(text);
-    return starts;
+    counter ??= lineCounter(text);
+    return counter;
   };
   return found.map(({ value, index }) => {
     const first = events[index];
     return {
       value,
-      line: first ? lineAtOffset(lines(), startOf(text, first)) : 0,
+      line: first ? lines().linePos(startOf(text, first)).line : 0,
       positions: () => {
         const at = new EventReader(text, events);
         at.index = index;

@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { flatten } from './flatten.js';
 import { jsonKey, jsonValue, keyProblem } from './kubectl-yaml.js';
 
 /**
@@ -60,10 +61,3 @@ function convert(node: Node | null | undefined): unknown {
   // An alias, or a node kind the general path knows better.
   throw GENERAL;
 }
-
-/** See decode.ts's flatten: the composer builds scalars piecewise, a RegExp test flattens them. */
-function flatten(text: string): string {
-  FLATTEN.test(text);
-  return text;
-}
-const FLATTEN = /\n/;

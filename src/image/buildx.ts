@@ -171,11 +171,6 @@ export function metadataDigest(text: string): string | undefined {
 }
 
 /**
- * Runs the docker CLI with `args`; resolves with its exit code, passing each output line to `onLine`.
- * `stdin`, when given, is piped in once it resolves; resolving with undefined ends the child instead
- * (SIGTERM and the end of its input), before it had any input.
- */
-/**
  * The errors of piping the context into a child that had already closed its input, or exited
  * (ERR_STREAM_UNABLE_TO_PIPE: a docker CLI without the plugin prints its help and exits at once).
  */
@@ -186,6 +181,11 @@ const CHILD_CLOSED = new Set([
   'ERR_STREAM_UNABLE_TO_PIPE',
 ]);
 
+/**
+ * Runs the docker CLI with `args`; resolves with its exit code, passing each output line to `onLine`.
+ * `stdin`, when given, is piped in once it resolves; resolving with undefined ends the child instead
+ * (SIGTERM and the end of its input), before it had any input.
+ */
 function run(
   runner: BuildxRunner,
   args: readonly string[],
