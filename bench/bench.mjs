@@ -21,7 +21,7 @@
 //     it), `helm upgrade --install bench CHART -n NS` (no --wait)
 // (the CRD first: one `kubectl apply` cannot create a CRD and its custom resources together).
 // The floors (tool `floor`): the cluster floor (step `first`): the harness sends just the server-side
-// applies of kubectl's input through the proxy, 16 in flight, nothing else; the parse floor (step
+// applies of kubectl's input through the proxy, as many in flight as spread's default --concurrency, nothing else; the parse floor (step
 // `noop`): a fresh Node process that only parses the directory (bench/parse-floor.mjs).
 //
 // Measured per step: wall time; API requests by verb, counted at the API server from its audit log
@@ -75,15 +75,28 @@ const CLI_FILE = path.join(DIST, 'cli', 'index.js');
 const ACTION = path.join(DIST, 'index.js');
 /**
  * The CLI as `spread` (npm's bin link) runs it: as a shell script whose second line is
- * `':' //; exec node --max-semi-space-size=4 "$0" "$@"`. Those Node options are read from the copy of
- * dist/ and passed to this Node, so that the Node measured is this one. (The Action, started as
- * `node dist/index.js`, runs itself again with the option: scripts/build.mjs.)
+ * `':' //; MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" exec node --max-semi-space-size=4 "$0" "$@"`.
+ * Those Node options (cliArgv) and environment defaults (cliEnv) are read from the copy of dist/ and
+ * given to this Node, so that the Node measured is this one. (The Action, started as
+ * `node dist/index.js`, runs itself again with them: scripts/build.mjs.)
  */
-function cliArgv() {
+function cliPrologue() {
   const [shebang, exec] = readFileSync(CLI_FILE, 'utf8').split('\n', 2);
-  const m = /^':' \/\/; exec node((?: --[\w=-]+)*) "\$0" "\$@"$/.exec(exec ?? '');
+  const m = /^':' \/\/;((?: \w+="\$\{\w+:-[^}"]*\}")*) exec node((?: --[\w=-]+)*) "\$0" "\$@"$/.exec(
+    exec ?? '',
+  );
   if (shebang !== '#!/bin/sh' || !m) throw new Error(`unexpected start of ${CLI_FILE}: ${shebang}\n${exec}`);
-  return [...m[1].trim().split(' ').filter(Boolean), CLI_FILE];
+  const env = {};
+  for (const [, name, fallback] of m[1].matchAll(/(\w+)="\$\{\w+:-([^}"]*)\}"/g))
+    env[name] = process.env[name] || fallback;
+  return { flags: m[2].trim().split(' ').filter(Boolean), env };
+}
+function cliArgv() {
+  return [...cliPrologue().flags, CLI_FILE];
+}
+/** The environment the CLI's prologue sets (`NAME="${NAME:-default}"`), over the bench's own. */
+function cliEnv(extra = {}) {
+  return { ...cliPrologue().env, ...extra };
 }
 const CONTEXT = 'spread-local';
 const NAME = 'bench';
@@ -111,7 +124,7 @@ const AGENTS = {
  * no discovery, reads, dry runs or records. No client that creates the objects can be faster on this
  * cluster by more than its own start-up, so it bounds the first deploy's ratio from below.
  */
-const FLOOR_CONCURRENCY = 32;
+const FLOOR_CONCURRENCY = 64;
 const FLOOR_AGENT = 'spread-bench-floor';
 /** REST resource names of the kinds bench/fixture.mjs writes (the cluster floor has no discovery). */
 const PLURALS = {
@@ -469,7 +482,7 @@ function stepRunner(tool, { ns, dir, kdir, chart, group }) {
       const r = await timed(
         process.execPath,
         [...cliArgv(), 'deploy', dir, CONTEXT, '-n', ns, '--name', NAME, '--no-wait', ...SPREAD_ARGS],
-        TOOL_ENV,
+        cliEnv(TOOL_ENV),
       );
       if (r.status !== 0) throw new Error(`spread deploy failed (${r.status}):\n${r.out.slice(-4000)}`);
       return { ms: r.ms, rssKb: r.rssKb, log: r.out };
@@ -775,7 +788,7 @@ async function largeInputs(rttMs) {
           r = await timed(
             process.execPath,
             [...cliArgv(), 'deploy', dir, CONTEXT, '-n', ns, '--name', NAME, '--no-wait', ...SPREAD_ARGS],
-            TOOL_ENV,
+            cliEnv(TOOL_ENV),
           );
         } else {
           const crd = await timed(
@@ -881,7 +894,7 @@ async function startUp(kind, runs = 7) {
         });
         const file = path.join(work, 'startup.kubeconfig');
         writeFileSync(file, kubeconfig);
-        const env = { ...process.env, KUBECONFIG: file };
+        const env = { ...process.env, ...(kind === 'action' ? {} : cliEnv()), KUBECONFIG: file };
         const argv =
           kind === 'action'
             ? [ACTION]
@@ -938,7 +951,7 @@ async function parseFloorRun(size, rttMs, rep) {
   const dir = path.join(work, `parse-floor-${size}`);
   if (!existsSync(dir)) generate(dir, size, { group: 'parse.bench.spread.example' });
   const flags = cliArgv().slice(0, -1);
-  const p = await timed(process.execPath, [...flags, path.join(here, 'parse-floor.mjs'), dir]);
+  const p = await timed(process.execPath, [...flags, path.join(here, 'parse-floor.mjs'), dir], cliEnv());
   if (p.status !== 0) throw new Error(`parse-floor failed:\n${p.out.slice(-2000)}`);
   const objects = model(size).length;
   console.log(
@@ -966,8 +979,8 @@ async function parseFloor(size, runs = 7) {
   const node = [];
   const parse = [];
   for (let i = 0; i < runs; i++) {
-    const n = await timed(process.execPath, [...flags, '-e', '0']);
-    const p = await timed(process.execPath, [...flags, path.join(here, 'parse-floor.mjs'), dir]);
+    const n = await timed(process.execPath, [...flags, '-e', '0'], cliEnv());
+    const p = await timed(process.execPath, [...flags, path.join(here, 'parse-floor.mjs'), dir], cliEnv());
     if (p.status !== 0) throw new Error(`parse-floor failed:\n${p.out.slice(-2000)}`);
     node.push(n.ms);
     parse.push(p.ms);
@@ -980,7 +993,11 @@ async function renderTime(size, runs = 3) {
   generate(dir, size, { group: 'render.bench.spread.example' });
   const out = [];
   for (let i = 0; i < runs; i++) {
-    const r = await timed(process.execPath, [...cliArgv(), 'render', dir, '-n', 'bench', '--name', NAME]);
+    const r = await timed(
+      process.execPath,
+      [...cliArgv(), 'render', dir, '-n', 'bench', '--name', NAME],
+      cliEnv(),
+    );
     if (r.status !== 0) throw new Error(`render failed:\n${r.out.slice(-2000)}`);
     out.push(r);
   }

@@ -591,8 +591,8 @@ export const SETTINGS = [
     key: 'concurrency',
     type: 'count',
     modes: ['deploy', 'plan'],
-    description: 'Requests in flight at once within one apply group. Example: `64`.',
-    action: { default: '32' },
+    description: 'Requests in flight at once within one apply group. Example: `16`.',
+    action: { default: '64' },
     cli: { flags: '--concurrency <n>', help: 'requests in flight at once within one apply group' },
   },
   {

@@ -35,7 +35,7 @@ const DEFAULTS: Inputs = {
   annotate: true,
   comment: true,
   githubToken: '',
-  concurrency: 32,
+  concurrency: 64,
   urlFrom: undefined,
   deployment: false,
   environment: '',

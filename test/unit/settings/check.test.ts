@@ -48,7 +48,7 @@ describe('the settings check', () => {
     ],
     [
       'action.yml',
-      (t: string) => t.replace(/( {2}concurrency:[\s\S]*?default: )'32'/, "$1'8'"),
+      (t: string) => t.replace(/( {2}concurrency:[\s\S]*?default: )'64'/, "$1'8'"),
       'action.yml: setting concurrency: default "8"',
     ],
     [
