@@ -3,8 +3,9 @@ import { optionRef } from '../base/option-ref.js';
 import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
 import { findPruneCandidates, type ParentState } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
-import { readRevision, revisionOfParent } from '../engine/inventory/history.js';
+import { revisionOfParent } from '../engine/inventory/history.js';
 import { splitPrune } from '../engine/inventory/prune.js';
+import { type RevisionCheck, readRevisionCheck } from '../engine/inventory/revision-check.js';
 import type { PlannedObject } from '../engine/plan/options.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { appliedRef, type Converged, converge, FIELD_MANAGER, pruneRefs, sourceRef } from './converge.js';
@@ -61,7 +62,7 @@ export interface Applied {
   /** Nothing changed: the current revision again, no new one recorded. */
   readonly unchanged: boolean;
   /** When nothing was to change: the read of the current revision, started beside the converge. */
-  readonly revisionBeforeRead: ReturnType<typeof readRevision> | undefined;
+  readonly revisionBeforeRead: Promise<RevisionCheck | undefined> | undefined;
 }
 
 /** Annotates what changes, checks annotation conflicts, and converges: apply, prune, parent. */
@@ -90,7 +91,7 @@ export async function applyStep(
   // revision, so it is read now, alongside, rather than as one more round trip afterwards.
   const revisionBeforeRead =
     revisionBefore !== undefined && plan.every((p) => p.action === 'unchanged')
-      ? readRevision(ctx.client, step.set, revisionBefore)
+      ? readRevisionCheck(ctx.client, step.set, revisionBefore)
       : undefined;
   revisionBeforeRead?.catch(() => {});
   ctx.written = true;

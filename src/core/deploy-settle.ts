@@ -1,4 +1,3 @@
-import { stableJson } from '../base/json.js';
 import type { KubeObject, SourcedObject } from '../base/kube-object.js';
 import { KubeApiError, type KubeClient } from '../cluster/client.js';
 import { objectPath } from '../cluster/discovery.js';
@@ -12,6 +11,7 @@ import {
   recordRollback,
   writeAppliedState,
 } from '../engine/inventory/history.js';
+import { objectSetDigest, readRevisionCheck } from '../engine/inventory/revision-check.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import { countActions, type DeployReport, type ObjectReport } from '../report/report.js';
@@ -49,10 +49,13 @@ export async function settleStep(
   // fail. A deploy interrupted after its apply (SIGKILL, SIGTERM during the wait) left the cluster
   // as the directory says without recording it: the rerun changes nothing and records it.
   const current = unchanged
-    ? await (applied.revisionBeforeRead ?? readRevision(client, step.set, revisionBefore!))
+    ? await (applied.revisionBeforeRead ?? readRevisionCheck(client, step.set, revisionBefore!))
     : undefined;
   const state = appliedState(converged);
-  const keep = current && current.status !== 'failed' && sameObjectSet(current.objects, objects);
+  const keep =
+    current &&
+    current.status !== 'failed' &&
+    current.objectSet === objectSetDigest(objects.map((o) => o.object));
   // The same objects, fingerprinted anew (a dry run found one unchanged whose recorded fingerprint no
   // longer matched, e.g. a scaled Deployment): the revision notes it, or a rollback would take the
   // parent's new fingerprints for an unrecorded deploy.
@@ -78,15 +81,6 @@ export async function settleStep(
 /** What a revision records of the parent the converge left: its fingerprints' digest. */
 function appliedState(converged: Converged): string | undefined {
   return fingerprintsDigest(converged.fingerprints);
-}
-
-/** Whether a revision's objects are those of the directory (as recorded: in any order). */
-function sameObjectSet(recorded: readonly KubeObject[], objects: readonly SourcedObject[]): boolean {
-  if (recorded.length !== objects.length) return false;
-  const sorted = (list: readonly KubeObject[]) => list.map((o) => stableJson(o)).sort();
-  const a = sorted(recorded);
-  const b = sorted(objects.map((o) => o.object));
-  return a.every((x, i) => x === b[i]);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   revisionSecret,
   revisionsToDelete,
 } from '../../../src/engine/inventory/history.js';
+import { objectSetDigest } from '../../../src/engine/inventory/revision-check.js';
 
 const deployment: KubeObject = {
   apiVersion: 'apps/v1',
@@ -155,5 +156,37 @@ describe('revisions', () => {
     expect(revisionsToDelete(all, 10, 12, 1)).toEqual([2, 3]);
     expect(revisionsToDelete(all, 1, 12, 12)).toEqual(all.slice(0, 11));
     expect(revisionsToDelete([1, 2, 3], 1, 3, 1)).toEqual([2]);
+  });
+});
+
+describe('objectSetDigest', () => {
+  const service: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web', namespace: 'prod' },
+    spec: { ports: [{ port: 80 }] },
+  };
+
+  test('the same objects in another order, with keys in another order, have the same digest', () => {
+    const reordered: KubeObject = {
+      spec: { ports: [{ port: 80 }] },
+      metadata: { namespace: 'prod', name: 'web' },
+      kind: 'Service',
+      apiVersion: 'v1',
+    };
+    expect(objectSetDigest([deployment, service])).toBe(objectSetDigest([reordered, deployment]));
+    expect(objectSetDigest([deployment, service])).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('a changed value, a missing object or an object twice changes the digest', () => {
+    const base = objectSetDigest([deployment, service]);
+    const changed: KubeObject = { ...service, spec: { ports: [{ port: 81 }] } };
+    expect(objectSetDigest([deployment, changed])).not.toBe(base);
+    expect(objectSetDigest([deployment])).not.toBe(base);
+    expect(objectSetDigest([deployment, service, service])).not.toBe(base);
+    // The array order inside an object is part of its value.
+    const ports: KubeObject = { ...service, spec: { ports: [{ port: 80 }, { port: 443 }] } };
+    const swapped: KubeObject = { ...service, spec: { ports: [{ port: 443 }, { port: 80 }] } };
+    expect(objectSetDigest([ports])).not.toBe(objectSetDigest([swapped]));
   });
 });

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { stableJson } from '../../base/json.js';
+import type { KubeObject } from '../../base/kube-object.js';
+import type { KubeClient } from '../../cluster/client.js';
+import type { ApplySet } from './applyset.js';
+import { type RevisionStatus, readRevision } from './history.js';
+
+/**
+ * What a deploy that changed nothing needs of the current revision: its status, its applied state and
+ * a digest of its object set, not the objects (thousands of decoded objects, held otherwise through
+ * the whole rollout wait).
+ */
+export interface RevisionCheck {
+  readonly revision: number;
+  readonly status: RevisionStatus;
+  readonly appliedState?: string;
+  /** {@link objectSetDigest} of the revision's objects. */
+  readonly objectSet: string;
+}
+
+/** Reads revision `revision` of `set` as a {@link RevisionCheck}; undefined when its Secret is gone. */
+export async function readRevisionCheck(
+  client: KubeClient,
+  set: ApplySet,
+  revision: number,
+): Promise<RevisionCheck | undefined> {
+  const r = await readRevision(client, set, revision);
+  return r
+    ? {
+        revision: r.revision,
+        status: r.status,
+        ...(r.appliedState ? { appliedState: r.appliedState } : {}),
+        objectSet: objectSetDigest(r.objects),
+      }
+    : undefined;
+}
+
+/**
+ * A hex SHA-256 of a set of objects in any order: of the sorted SHA-256s of each object's
+ * {@link stableJson}. Two sets have the same digest when they hold the same objects (as JSON values),
+ * each as many times.
+ */
+export function objectSetDigest(objects: readonly KubeObject[]): string {
+  const each = objects.map((o) => createHash('sha256').update(stableJson(o)).digest('base64')).sort();
+  return createHash('sha256').update(each.join('\n')).digest('hex');
+}
