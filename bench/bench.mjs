@@ -1433,7 +1433,41 @@ function report(m, rows, extras, failures) {
 }
 
 /** What profiling showed, what was changed in spread, and why the missed targets are missed. */
-const NOTES = `Issue 19, second part (memory, large inputs, 5,000 objects; the tables above come from this run):
+const NOTES = `Issue 19, third part (the tables above come from this run, 2026-12-04):
+
+- The run: \`npm run bench -- --json bench/results.json --sizes 500,5000 --rtt 0,10,30 --reps 3
+  --reps-large 1 --tools-large spread,floor,kubectl@0 --write\`, 02:38–04:25, on a fresh cluster
+  (\`down.sh --purge\`, \`up.sh\`) on a machine started for this session, nothing else running until
+  04:02 (load average 1.6–2, the cluster and the bench themselves). Three repetitions of every
+  500-object cell, one at 5,000. From 04:02 a clean clone's \`npm test\` (unit and integration, its
+  own cluster) shared the 2 CPUs: the 5,000-object steps at 30 ms, the large inputs at 30 ms and
+  the start-up, render and Action figures are disturbed by it; the 500-object cells are not.
+- Disturbed all the same: the cells that follow a tool's 5,000-object steps. The bench deletes each
+  namespace when its tool is done; a namespace of 5,000 objects (833 Deployments and their kwok Pods)
+  is still being emptied by the namespace and garbage collectors minutes later, and the 2-minute
+  wait for quiet does not always cover it. So the cluster floor at 10 ms (5.0 s median, 2.3–5.4 s,
+  against 1.9 s at 0 ms and 2.2 s at 30 ms) and spread's first two first deploys at 30 ms (5.5 and
+  5.2 s, against 4.0 s in the third repetition) are slow. In runs by hand just before (3 repetitions,
+  500 objects, no 5,000-object steps before them, \`--concurrency 64\` at 30 ms): spread's first
+  deploy 3.2 s (3.2–3.7 s), the no-op 0.8 s (0.76–0.81 s), 10 % changed 1.5 s, pruned 1.1 s; with 32
+  in flight 4.2 s (3.5–4.6 s) for the first deploy, the floor 2.0 s.
+- Changed since the last run (each in CHANGELOG.md): the request concurrency 32 → 64 (the first
+  deploy at 30 ms, by hand: 4.2 → 3.2 s); plain YAML read by js-yaml's event parser; undici and the
+  unused generated API configuration out of the bundle; V8's old generation held to doubling
+  between major GCs and glibc's mmap threshold at 128 KiB (peak RSS); the dry-run answers dropped
+  once planned. The run measured a copy of dist/ taken at its start (commit e34be0f): the no-op's
+  digest of the current revision (src/engine/inventory/revision-check.ts) came later and is not in it.
+- Targets (500 objects, 30 ms, this run's medians): first deploy 0.26 × kubectl and Helm (missed;
+  0.16 × with the by-hand 3.2 s), 2.4 × the cluster floor (met); no-op 0.04 × kubectl (met, the
+  first time in a full run), 0 writes (met); 10 % changed and 10 % pruned (met); first deploy at
+  0 ms 0.67 × kubectl (met). At 5,000 objects (one repetition), peak RSS 180–207 MB (\`--no-wait\`,
+  the bin's Node options): the 10 % changed steps at 10 and 30 ms over 200 MB (206, 207), the others under it. The CRD
+  bundle's deploy peaked at 131–142 MB at 0 and 30 ms (met). \`spread render\` of the CRD bundle against
+  kubectl's parse: see "Deploy, by hand" (1.6–1.8 ×, missed). Next steps: the slow first
+  deploys above need a request timeline of a disturbed and an undisturbed run side by side
+  (bench/timeline.mjs); a run with a quiet wait between the 5,000-object steps and the next cells.
+
+Issue 19, second part (an earlier run, 2026-12-01, whose tables this run replaced; memory, large inputs, 5,000 objects):
 
 - The run: \`npm run bench -- --json bench/results.json --sizes 500,5000 --rtt 0,10,30 --reps 1
   --reps-large 1 --tools-large spread,floor,kubectl@0 --write --proxy-api-port 9474 --proxy-port 9475\`,
