@@ -1436,7 +1436,7 @@ function report(m, rows, extras, failures) {
 const NOTES = `Issue 19, third part (the tables above come from this run, 2026-12-04):
 
 - The run: \`npm run bench -- --json bench/results.json --sizes 500,5000 --rtt 0,10,30 --reps 3
-  --reps-large 1 --tools-large spread,floor,kubectl@0 --write\`, 02:38–04:25, on a fresh cluster
+  --reps-large 1 --tools-large spread,floor,kubectl@0 --write\`, 02:38–04:18, on a fresh cluster
   (\`down.sh --purge\`, \`up.sh\`) on a machine started for this session, nothing else running until
   04:02 (load average 1.6–2, the cluster and the bench themselves). Three repetitions of every
   500-object cell, one at 5,000. From 04:02 a clean clone's \`npm test\` (unit and integration, its
