@@ -125,7 +125,18 @@ function colonAfter(text: string, from: number): boolean {
  * for the library), a blank line holding a tab (the library refuses some inside scalars), and
  * content after a `...` marker (js-yaml reads it when no document is open, the library never).
  */
-const DIVERGENT = /\ufeff|\r(?!\n)|^%|\\\r?\n[ \t]*\r?\n|^[ \t]*\t[ \t]*$|^\.\.\.[ \t]+[^ \t#\r\n]/m;
+function divergent(text: string): boolean {
+  // One pattern per case, each behind a search for the character it needs: one regular expression
+  // of all six alternatives tries each at every offset: 20 ms against 2 ms on a 4.5 MB file.
+  return (
+    text.includes('\ufeff') ||
+    (text.includes('\r') && /\r(?!\n)/.test(text)) ||
+    (text.includes('%') && /^%/m.test(text)) ||
+    (text.includes('\\') && /\\\r?\n[ \t]*\r?\n/.test(text)) ||
+    (text.includes('\t') && /^[ \t]*\t[ \t]*$/m.test(text)) ||
+    (text.includes('...') && /^\.\.\.[ \t]+[^ \t#\r\n]/m.test(text))
+  );
+}
 
 /**
  * A `:` further than this from the start of its implicit key is an error for the `yaml` library
@@ -276,10 +287,10 @@ class EventReader {
  * @returns the documents, or undefined when the `yaml` library must decode the file: a syntax error
  *   or anything outside plain YAML, also when valid (an anchor, an alias, a tag, a `<<` merge key, a
  *   `%` directive, a duplicate key, `.inf`/`.nan`, a key without a JSON form or without a `:`), and
- *   text the two parsers read apart ({@link DIVERGENT}).
+ *   text the two parsers read apart ({@link divergent}).
  */
 export function readPlainDocuments(text: string): PlainDocument[] | undefined {
-  if (DIVERGENT.test(text)) return undefined;
+  if (divergent(text)) return undefined;
   let events: Event[];
   try {
     events = parseEvents(text, {});

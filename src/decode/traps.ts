@@ -154,7 +154,8 @@ export function resolvesToNonString(text: string): boolean {
   if (!/^(?:[-+.~0-9<]|(?:y|n|yes|no|true|false|on|off|null)$)/i.test(text)) return false;
   for (const options of [KUBECTL_YAML, { version: '1.1' }, { version: '1.2' }] as const) {
     try {
-      if (typeof parse(text, options) !== 'string') return true;
+      // Warnings (an unresolved tag in `- !yes`) say nothing here, and would reach stderr.
+      if (typeof parse(text, { ...options, logLevel: 'error' }) !== 'string') return true;
     } catch {
       return true;
     }

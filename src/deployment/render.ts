@@ -2,6 +2,7 @@ import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { isCoreSecret, type KubeObject } from '../base/kube-object.js';
 import { resolvesToNonString } from '../decode/traps.js';
 import type { Deployment } from './deployment.js';
+import { EMIT_OPTIONS, emitObject } from './emit.js';
 
 /**
  * Renders a set as multi-document YAML, in apply order, exactly as it would be applied: keys in
@@ -41,11 +42,22 @@ export function redactSecret(object: KubeObject): KubeObject {
   return copy;
 }
 
-/** One object as a YAML document (see {@link render}). */
+/**
+ * One object as a YAML document (see {@link render}): written by {@link emitObject}, or by the `yaml`
+ * library where emitObject leaves it (values other than plain data, shared objects, very long keys).
+ */
 export function renderObject(object: KubeObject): string {
+  return emitObject(object) ?? renderWithLibrary(object);
+}
+
+/**
+ * One object as a YAML document written by the `yaml` library's node tree: the reference that
+ * {@link emitObject}'s output must equal byte for byte (test/unit/deployment/emit.test.ts).
+ */
+export function renderWithLibrary(object: KubeObject): string {
   const doc = new Document(object, { version: '1.2' });
   quoteAmbiguous(doc.contents);
-  return doc.toString({ lineWidth: 0, minContentWidth: 0 });
+  return doc.toString(EMIT_OPTIONS);
 }
 
 /**
