@@ -340,7 +340,10 @@ function checkContainerNames(pod: Pod, issues: IssueList): void {
 
 /**
  * Checks what every object must have (apiVersion, kind, metadata.name or generateName, per the
- * Kubernetes API conventions) and pairs it with its source.
+ * Kubernetes API conventions) and pairs it with its source. The object is the decoded value itself,
+ * not a copy: the entity stage only reads attached objects, and the Deployment (src/deployment)
+ * copies them before it changes anything (a second copy cost about 20 ms of `spread render` of the
+ * 4.6 MB CRD bundle).
  */
 export function sourcedObject(value: ObjectValue, issues: IssueList): SourcedObject | undefined {
   const problem = identityProblem(value.value);
@@ -348,5 +351,5 @@ export function sourcedObject(value: ObjectValue, issues: IssueList): SourcedObj
     issues.error(value.source, problem);
     return undefined;
   }
-  return { object: structuredClone(value.value) as KubeObject, source: value.source };
+  return { object: value.value as KubeObject, source: value.source };
 }
