@@ -22,6 +22,13 @@ export interface KubeRequest {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The `Accept` of a LIST that needs only metadata (PartialObjectMetadataList, as client-go's metadata
+ * client asks): no `data`, `spec` or `status`; a server that cannot serve it answers full objects.
+ */
+export const METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
 /** A Kubernetes API answer whose status was 2xx, with the body decoded from JSON. */
 export interface KubeResponse<T = unknown> {
   readonly status: number;

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { KubeObject } from '../../base/kube-object.js';
 import { APPLYSET, HISTORY, SPREAD } from '../../base/labels.js';
-import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import type { ApplySet } from './applyset.js';
 import { leaseName } from './lock.js';
@@ -33,8 +33,6 @@ const IGNORED_GROUPS = new Set(['metrics.k8s.io']);
 
 /** Made by the namespace's own controllers in every namespace (the ServiceAccount and root CA controllers). */
 const NAMESPACE_DEFAULTS = new Set(['ServiceAccount/default', 'ConfigMap/kube-root-ca.crt']);
-
-const METADATA_ONLY = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 /**
  * Whether an object listed in `namespace` is not of ApplySet `set` and not made by the cluster
@@ -155,7 +153,7 @@ async function listMetadata(
     }>({
       method: 'GET',
       path: objectPath(resource, namespace),
-      accept: METADATA_ONLY,
+      accept: METADATA_LIST_ACCEPT,
       query: {
         labelSelector: `${APPLYSET.partOf}!=${set.id}`,
         limit: '500',

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
+import { HISTORY } from '../../base/labels.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { apiVersionOf, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import type { KubeApi } from '../kube-api.js';
@@ -58,6 +59,15 @@ export function liveReader(
   };
 }
 
+/**
+ * For core Secrets, a field selector that leaves out spread's revision Secrets (type
+ * {@link HISTORY}.type): no object of a set is one, and ten revisions of a large set are MB of `data`
+ * the plan would read and hold for nothing.
+ */
+function skipRevisions(resource: ResourceInfo): string | undefined {
+  return resource.group === '' && resource.resource === 'secrets' ? `type!=${HISTORY.type}` : undefined;
+}
+
 /** Every object of a collection by name (pages of 500), or `undefined` when the LIST is not allowed. */
 async function listAll(
   client: KubeApi,
@@ -73,7 +83,7 @@ async function listAll(
       const page = await client.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>({
         method: 'GET',
         path: collection,
-        query: { limit: 500, continue: next },
+        query: { limit: 500, continue: next, fieldSelector: skipRevisions(resource) },
         signal,
       });
       // A list's items carry no apiVersion and kind (the list does); a GET's object does.
