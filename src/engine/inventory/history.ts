@@ -1,3 +1,4 @@
+// This file is over 400 lines because it is the whole revision history (encode, record, list, read, prune).
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { fromJson, toJson } from '../../base/json.js';
 import type { KubeObject } from '../../base/kube-object.js';
@@ -210,13 +211,7 @@ export async function listRevisions(client: KubeClient, set: ApplySet): Promise<
     query: { labelSelector: `${HISTORY.applySet}=${set.id}`, fieldSelector: `type=${HISTORY.type}` },
     accept: METADATA_LIST_ACCEPT,
   });
-  return (
-    (list.body.items ?? [])
-      // A full object (a server without metadata-only lists) has its type; the selector chose it too.
-      .filter((s) => s.type === undefined || s.type === HISTORY.type)
-      .map((s) => parseRevisionSecret(s))
-      .sort((a, b) => b.revision - a.revision)
-  );
+  return (list.body.items ?? []).map((s) => parseRevisionSecret(s)).sort((a, b) => b.revision - a.revision);
 }
 
 /** One revision with its objects; `undefined` when there is no such revision. */
