@@ -96,6 +96,14 @@ export async function startLatencyProxy({ upstream, apiPort, listenPort, logFile
     path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'spread');
   const bin = path.join(cache, 'bin', `toxiproxy-${TOXIPROXY_VERSION}`, 'toxiproxy-server');
   if (!existsSync(bin)) throw new Error(`no ${bin}: run bash scripts/cluster/build-binaries.sh`);
+  const toxiproxy = new Toxiproxy(`http://127.0.0.1:${apiPort}`);
+  // A server left by an interrupted run would answer for the new one, which cannot bind the port and
+  // exits; the proxy's creation would then fail with a bare 409.
+  const stale = await toxiproxy.getVersion().catch(() => undefined);
+  if (stale !== undefined)
+    throw new Error(
+      `a Toxiproxy server already answers on 127.0.0.1:${apiPort} (left by an interrupted bench run?): stop it (pkill -f toxiproxy-server) and run again`,
+    );
   const log = openSync(logFile, 'a');
   const server = spawn(bin, ['-host', '127.0.0.1', '-port', String(apiPort)], {
     stdio: ['ignore', log, log],
@@ -104,7 +112,6 @@ export async function startLatencyProxy({ upstream, apiPort, listenPort, logFile
   server.on('exit', (code, signal) => {
     exited = `toxiproxy-server exited (${signal ?? code}); see ${logFile}`;
   });
-  const toxiproxy = new Toxiproxy(`http://127.0.0.1:${apiPort}`);
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (exited) throw new Error(exited);

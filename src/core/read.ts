@@ -2,7 +2,7 @@ import { type GroupKind, groupKindOf, type SourcedObject } from '../base/kube-ob
 import type { Logger } from '../base/logger.js';
 import { issueText } from '../base/source.js';
 import type { Deployment } from '../deployment/deployment.js';
-import { applyRank, deploymentOf } from '../deployment/deployment.js';
+import { applyGroup, deploymentOf } from '../deployment/deployment.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
 
@@ -66,7 +66,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
     objects,
     groupOf: (o) => {
       const gk = groupKindOf(o.object);
-      return applyRank(gk, deployment.isNamespaced(gk) ?? true);
+      return applyGroup(gk, deployment.isNamespaced(gk) ?? true);
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../base/logger.js';
 import type { Source } from '../base/source.js';
 import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
-import { applyRank } from '../deployment/deployment.js';
+import { applyGroup } from '../deployment/deployment.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { type ApplySet, readParent } from '../engine/inventory/applyset.js';
 import { type Revision, recordRollback } from '../engine/inventory/history.js';
@@ -114,7 +114,7 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
 export function groupOfLive(discovery: Pick<Discovery, 'isNamespaced'>): (o: SourcedObject) => number {
   return (o) => {
     const gk = groupKindOf(o.object);
-    return applyRank(gk, discovery.isNamespaced(gk) ?? true);
+    return applyGroup(gk, discovery.isNamespaced(gk) ?? true);
   };
 }
 

@@ -44,7 +44,9 @@ export async function applyObjects(
   const groups = new Map<number, PlannedObject[]>();
   for (const p of plan) {
     const g = groupOf(p);
-    groups.set(g, [...(groups.get(g) ?? []), p]);
+    const group = groups.get(g);
+    if (group) group.push(p);
+    else groups.set(g, [p]);
   }
   const c: ApplyContext = { client, discovery, options };
   const applied: AppliedObject[] = [];

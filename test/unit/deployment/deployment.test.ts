@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { InputError } from '../../../src/base/source.js';
 import {
+  applyGroup,
   applyRank,
   Deployment,
   type KubeObject,
@@ -192,6 +193,20 @@ describe('order', () => {
     const forward = render(Deployment.fromObjects(all, { namespace: 'n' }));
     const backward = render(Deployment.fromObjects([...all].reverse(), { namespace: 'n' }));
     expect(backward).toBe(forward);
+  });
+
+  test('apply groups: config and Services together, workloads after them, CRDs and Namespaces first', () => {
+    const group = (group: string, kind: string, namespaced = true) => applyGroup({ group, kind }, namespaced);
+    expect(group('', 'Service')).toBe(group('', 'ConfigMap'));
+    expect(group('', 'Service')).toBe(group('', 'ServiceAccount'));
+    expect(group('apps', 'Deployment')).toBeGreaterThan(group('', 'Service'));
+    expect(group('', 'Namespace', false)).toBeLessThan(
+      group('apiextensions.k8s.io', 'CustomResourceDefinition', false),
+    );
+    expect(group('apiextensions.k8s.io', 'CustomResourceDefinition', false)).toBeLessThan(
+      group('', 'Secret'),
+    );
+    expect(group('example.com', 'Widget')).toBeGreaterThan(group('apps', 'StatefulSet'));
   });
 
   test('applyRank buckets', () => {
