@@ -169,7 +169,7 @@ describe('order', () => {
     obj('batch/v1', 'Job', 'j'),
   ];
 
-  test('apply order: Namespaces, CRDs, cluster-scoped, Services, config, workloads, the rest', () => {
+  test('apply order: Namespaces, CRDs, cluster-scoped, config, Services, workloads, the rest', () => {
     const names = Deployment.fromObjects(all, { namespace: 'n' })
       .objects()
       .map((o) => `${o.object.kind}/${o.object.metadata.name}`);
@@ -177,10 +177,10 @@ describe('order', () => {
       'Namespace/ns',
       'CustomResourceDefinition/x.example.com',
       'ClusterRole/cr',
-      'Service/s',
       'ConfigMap/a',
       'ConfigMap/b',
       'Secret/sec',
+      'Service/s',
       'ReplicationController/rc',
       'Deployment/d',
       'Job/j',
@@ -195,7 +195,7 @@ describe('order', () => {
     expect(backward).toBe(forward);
   });
 
-  test('apply groups: Services and config together, workloads after them, CRDs and Namespaces first', () => {
+  test('apply groups: config and Services together, workloads after them, CRDs and Namespaces first', () => {
     const group = (group: string, kind: string, namespaced = true) => applyGroup({ group, kind }, namespaced);
     expect(group('', 'Service')).toBe(group('', 'ConfigMap'));
     expect(group('', 'Service')).toBe(group('', 'ServiceAccount'));
@@ -212,8 +212,7 @@ describe('order', () => {
   test('applyRank buckets', () => {
     expect(applyRank({ group: '', kind: 'Namespace' }, false)).toBe(0);
     expect(applyRank({ group: 'storage.k8s.io', kind: 'StorageClass' }, false)).toBe(2);
-    expect(applyRank({ group: '', kind: 'Service' }, true)).toBe(3);
-    expect(applyRank({ group: 'rbac.authorization.k8s.io', kind: 'Role' }, true)).toBe(4);
+    expect(applyRank({ group: 'rbac.authorization.k8s.io', kind: 'Role' }, true)).toBe(3);
     expect(applyRank({ group: 'apps', kind: 'ReplicaSet' }, true)).toBe(5);
   });
 

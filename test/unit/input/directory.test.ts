@@ -34,7 +34,7 @@ describe('DirectoryInput over the good fixtures', () => {
         'ServiceAccount team-a/robot @ .k2e/a.yaml:18',
       ],
     ],
-    ['legacy-folders', ['Service ns/legacy @ .kube/svc.yaml:1', 'ConfigMap ns/legacy @ rs/cm.yaml:1']],
+    ['legacy-folders', ['ConfigMap ns/legacy @ rs/cm.yaml:1', 'Service ns/legacy @ .kube/svc.yaml:1']],
     [
       'named-layout',
       ['ReplicationController ns/web @ web.rc.yaml:1', 'Deployment ns/api @ api.deployment.yaml:1'],
@@ -71,10 +71,10 @@ describe('DirectoryInput over the good fixtures', () => {
       'Service .k2e/service.yaml',
     ]);
     const objects = deploymentOf(app, { namespace: 'default' }).objects();
-    expect(objects.map((o) => o.object.kind)).toEqual(['Service', 'Secret', 'ReplicationController']);
+    expect(objects.map((o) => o.object.kind)).toEqual(['Secret', 'Service', 'ReplicationController']);
     const rcObject = objects[2]?.object as unknown as { spec: { selector: unknown; template: Mapping } };
     expect(rcObject.spec.selector).toEqual({ app: 'mattermost' });
-    const service = objects[0]?.object as unknown as { spec: { selector: unknown } };
+    const service = objects[1]?.object as unknown as { spec: { selector: unknown } };
     expect(service.spec.selector).toEqual(rcObject.spec.selector);
   });
 

@@ -92,17 +92,17 @@ describe('statusOf without a cluster', () => {
             objects: [
               {
                 apiVersion: 'v1',
-                kind: 'Service',
-                namespace: 'ns',
-                name: 'mattermost',
-                source: '.k2e/service.yaml:1',
-              },
-              {
-                apiVersion: 'v1',
                 kind: 'Secret',
                 namespace: 'ns',
                 name: 'mattermost-db',
                 source: '.k2e/secret.yaml:2',
+              },
+              {
+                apiVersion: 'v1',
+                kind: 'Service',
+                namespace: 'ns',
+                name: 'mattermost',
+                source: '.k2e/service.yaml:1',
               },
             ],
             children: [
@@ -194,7 +194,7 @@ describe('statusOf without a cluster', () => {
 describe('statusOf with cluster states', () => {
   test('states, changes and counts; an object the plan did not answer for is missing', async () => {
     const { application, deployment } = await read('examples/mattermost');
-    const [service, secret, rc] = deployment.objects();
+    const [secret, service, rc] = deployment.objects();
     const states = new Map<string, ClusterState>([
       [objectKey(rc!), { state: 'in sync' }],
       [
@@ -232,9 +232,9 @@ describe('statusOf with cluster states', () => {
         '   │  │  └─ Image mattermost/mattermost-team-edition:9.11  app.ctr:3',
         '   │  └─ Container db  db.ctr:2',
         '   │     └─ Image postgres:16  db.ctr:3',
-        '   ├─ Service mattermost  .k2e/service.yaml:1  differs (1 field)',
-        '   │      ~ spec.ports[0].port: 80 → 8080',
-        '   └─ Secret mattermost-db  .k2e/secret.yaml:2  missing',
+        '   ├─ Secret mattermost-db  .k2e/secret.yaml:2  missing',
+        '   └─ Service mattermost  .k2e/service.yaml:1  differs (1 field)',
+        '          ~ spec.ports[0].port: 80 → 8080',
         'In the cluster but not in the directory (deploy prunes them):',
         '  ConfigMap old  .k2e/old.yaml:2',
         '3 objects: 1 in sync, 1 differ, 1 missing',

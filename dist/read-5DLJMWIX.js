@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a,b}from"./chunk-VX2L4BTC.js";import"./chunk-2W6C5JID.js";import"./chunk-CYIREUO2.js";import"./chunk-3S5QRH4N.js";import"./chunk-CLDN23PB.js";import"./chunk-FSIDZJJB.js";import"./chunk-JYUUFDRC.js";import"./chunk-CWJSREHK.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
+import{a}from"./chunk-RGCCB4CS.js";import"./chunk-XB7WDBWX.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{a as readDeployment};
