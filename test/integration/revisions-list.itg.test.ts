@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HISTORY } from '../../src/base/labels.js';
-import { silentLogger } from '../../src/base/logger.js';
 import { KubeClient, METADATA_LIST_ACCEPT } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
 import { deploy } from '../../src/core/deploy.js';
 import { applySetFor } from '../../src/engine/inventory/applyset.js';
 import { listRevisions } from '../../src/engine/inventory/history.js';
 import { LIST_THRESHOLD } from '../../src/engine/plan/live.js';
-import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
+import { kubeconfigPath, kubectl, localDeploy, uniqueName } from './helpers.js';
 
 // The plan reads a namespace's Secrets with one LIST that leaves spread's revision Secrets out
 // (`fieldSelector=type!=…`), and the revisions are listed as metadata only: both asked of the real
@@ -34,21 +33,7 @@ function write(first: string): void {
   );
 }
 
-const run = () =>
-  deploy({
-    kubeconfig: { paths: [kubeconfigPath()] },
-    context: 'spread-local',
-    namespace: ns,
-    logger: silentLogger,
-    path: root,
-    mode: 'deploy',
-    wait: false,
-    timeoutMs: 60_000,
-    forceConflicts: false,
-    prune: true,
-    concurrency: 8,
-    commit: 'feedbee',
-  });
+const run = () => deploy(localDeploy(root, ns, { wait: false, timeoutMs: 60_000, commit: 'feedbee' }));
 
 describe('revision Secrets beside a set of Secrets', () => {
   beforeAll(async () => {
