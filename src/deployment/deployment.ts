@@ -291,8 +291,11 @@ const WORKLOAD_KINDS = new Set([
  */
 export function applyGroup(gk: GroupKind, namespaced: boolean): number {
   const rank = applyRank(gk, namespaced);
-  return rank === 4 ? 3 : rank;
+  return rank === SERVICE_RANK ? CONFIG_RANK : rank;
 }
+
+const CONFIG_RANK = 3;
+const SERVICE_RANK = 4;
 
 /** The apply-order bucket of a kind (see {@link Deployment.objects}). */
 export function applyRank(gk: GroupKind, namespaced: boolean): number {
@@ -300,8 +303,8 @@ export function applyRank(gk: GroupKind, namespaced: boolean): number {
   if (id === 'Namespace') return 0;
   if (id === 'CustomResourceDefinition.apiextensions.k8s.io') return 1;
   if (!namespaced) return 2;
-  if (CONFIG_KINDS.has(id)) return 3;
-  if (id === 'Service') return 4;
+  if (CONFIG_KINDS.has(id)) return CONFIG_RANK;
+  if (id === 'Service') return SERVICE_RANK;
   if (WORKLOAD_KINDS.has(id)) return 5;
   return 6;
 }
