@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
 import { fromJson, toJson } from '../base/json.js';
@@ -265,11 +266,11 @@ export class KubeClient {
 
   private keepAliveAgent(opts: https.RequestOptions): http.Agent {
     if (!this.agent) {
-      const tls = tlsOptions(opts);
+      const { maxSockets } = this.options;
       this.agent =
         this.server.protocol === 'http:'
-          ? new http.Agent({ keepAlive: true, maxSockets: this.options.maxSockets })
-          : new https.Agent({ keepAlive: true, maxSockets: this.options.maxSockets, ...tls });
+          ? new http.Agent({ keepAlive: true, maxSockets })
+          : new https.Agent({ keepAlive: true, maxSockets, ...sharedTls(tlsOptions(opts)) });
     }
     return this.agent;
   }
@@ -290,6 +291,20 @@ export function tlsOptions(
     passphrase: opts.passphrase,
     servername: opts.servername,
     rejectUnauthorized: opts.rejectUnauthorized,
+  };
+}
+
+/**
+ * The TLS options of an agent whose connections share one SecureContext. Given only `ca`/`cert`/`key`,
+ * Node parses the certificates again for every socket: about 0.5 ms each, 64 of them at the start of a
+ * deploy, all before the first request can leave.
+ */
+function sharedTls(options: ReturnType<typeof tlsOptions>): https.AgentOptions {
+  const { ca, cert, key, pfx, passphrase, servername, rejectUnauthorized } = options;
+  return {
+    secureContext: tls.createSecureContext({ ca, cert, key, pfx, passphrase }),
+    servername,
+    rejectUnauthorized,
   };
 }
 
