@@ -3,7 +3,7 @@ import { optionRef } from '../base/option-ref.js';
 import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
 import { findPruneCandidates, type ParentState } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
-import { revisionOfParent } from '../engine/inventory/history.js';
+import { listRevisions, type RevisionSummary, revisionOfParent } from '../engine/inventory/history.js';
 import { splitPrune } from '../engine/inventory/prune.js';
 import { type RevisionCheck, readRevisionCheck } from '../engine/inventory/revision-check.js';
 import type { PlannedObject } from '../engine/plan/options.js';
@@ -63,6 +63,8 @@ export interface Applied {
   readonly unchanged: boolean;
   /** When nothing was to change: the read of the current revision, started beside the converge. */
   readonly revisionBeforeRead: Promise<RevisionCheck | undefined> | undefined;
+  /** Otherwise: the stored revisions, listed beside the converge for the record that follows it. */
+  readonly revisionsRead: Promise<RevisionSummary[]> | undefined;
 }
 
 /** Annotates what changes, checks annotation conflicts, and converges: apply, prune, parent. */
@@ -94,6 +96,8 @@ export async function applyStep(
       ? readRevisionCheck(ctx.client, step.set, revisionBefore)
       : undefined;
   revisionBeforeRead?.catch(() => {});
+  const revisionsRead = revisionBeforeRead ? undefined : listRevisions(ctx.client, step.set);
+  revisionsRead?.catch(() => {});
   ctx.written = true;
   const converged = await converge(ctx.client, ctx.discovery, step.set, previous, plan, {
     apply: step.applyOptions,
@@ -113,7 +117,7 @@ export async function applyStep(
   // that revision's rollout had failed and now succeeds).
   const unchanged =
     revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
-  return { converged, reported, revisionBefore, unchanged, revisionBeforeRead };
+  return { converged, reported, revisionBefore, unchanged, revisionBeforeRead, revisionsRead };
 }
 
 /**

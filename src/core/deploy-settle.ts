@@ -5,6 +5,7 @@ import type { applySetFor } from '../engine/inventory/applyset.js';
 import {
   lastGoodRevision,
   listRevisions,
+  type PriorRevisions,
   type RevisionStatus,
   readRevision,
   recordRevision,
@@ -65,7 +66,7 @@ export async function settleStep(
     );
   const revision = keep
     ? { revision: revisionBefore }
-    : await record(client, step.set, objects, options, { appliedState: state });
+    : await record(client, step.set, objects, options, { appliedState: state }, await prior(applied));
   const url = await findUrl(client, converged, options);
   return {
     ...base,
@@ -114,11 +115,18 @@ async function failedRollout(
   const { revisionBefore } = applied;
   const recorded = applied.unchanged
     ? {}
-    : await record(client, step.set, objects, options, {
-        status: 'failed',
-        description: failureDescription(error),
-        appliedState: appliedState(applied.converged),
-      });
+    : await record(
+        client,
+        step.set,
+        objects,
+        options,
+        {
+          status: 'failed',
+          description: failureDescription(error),
+          appliedState: appliedState(applied.converged),
+        },
+        await prior(applied),
+      );
   const failed: DeployReport = {
     ...base,
     mode: 'deploy' as const,
@@ -301,6 +309,16 @@ async function findUrl(
 }
 
 /**
+ * The revisions as the deploy found them under its lock: those listed beside the converge, and the
+ * parent's current one as the plan read it. Undefined when that list was not read or failed (then
+ * the record reads them itself).
+ */
+async function prior(applied: Applied): Promise<PriorRevisions | undefined> {
+  const existing = await applied.revisionsRead?.catch(() => undefined);
+  return existing ? { existing, current: applied.revisionBefore } : undefined;
+}
+
+/**
  * Records the deployed object set as a new revision (marked failed after a failed rollout); a
  * failure to record only warns (the deploy happened).
  */
@@ -310,6 +328,7 @@ async function record(
   objects: readonly SourcedObject[],
   options: DeployOptions,
   outcome: { status?: RevisionStatus; description?: string; appliedState?: string | undefined } = {},
+  known?: PriorRevisions,
 ): Promise<{ revision?: number }> {
   try {
     const r = await recordRevision(
@@ -323,7 +342,7 @@ async function record(
         ...(outcome.description ? { description: outcome.description } : {}),
         ...(outcome.appliedState ? { appliedState: outcome.appliedState } : {}),
       },
-      { keep: options.historyLimit ?? 10 },
+      { keep: options.historyLimit ?? 10, ...(known ? { prior: known } : {}) },
     );
     options.logger.info(`revision ${r.revision} recorded${r.status === 'failed' ? ' as failed' : ''}`);
     return { revision: r.revision };

@@ -1,12 +1,11 @@
 import pLimit from 'p-limit';
 import { isCrdEstablished } from '../../base/conditions.js';
 import type { SourcedObject } from '../../base/kube-object.js';
-import { isCrd, isGenerated } from '../../base/kube-object.js';
+import { isCoreNamespace, isCrd, isGenerated } from '../../base/kube-object.js';
 import { notServedMessage } from '../../cluster/api-removals.js';
 import { isUnavailable } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import type { KubeApi, KubeDiscovery } from '../kube-api.js';
-import { namespaceLookup } from '../plan/live.js';
 import type { ApplyOptions, PlannedObject } from '../plan/options.js';
 import { adopts } from '../plan/ownership.js';
 import { takeOverFields } from '../plan/takeover.js';
@@ -53,9 +52,14 @@ export async function applyObjects(
   const order = [...groups.keys()].sort((a, b) => a - b);
   const after = (g: number) => order.filter((x) => x > g).flatMap((x) => groups.get(x)!);
   const checked = new Set<PlannedObject>();
+  // The deploy's own Namespaces, until applied: a deferred object in one waits for it. Any other
+  // Namespace is as the plan found it, so its objects are dry-run without asking again.
+  const unapplied = new Set<string>();
+  for (const p of plan) if (isCoreNamespace(p.object)) unapplied.add(p.object.metadata.name ?? '');
   for (const g of order) {
     const { done, failures, skipped } = await applyGroup(c, groups.get(g)!, onApplied);
     applied.push(...done);
+    for (const d of done) if (isCoreNamespace(d.object)) unapplied.delete(d.object.metadata.name ?? '');
     if (failures.length > 0)
       throw new ApplyError('apply', sortFailures(failures, plan), applied, [...skipped, ...after(g)]);
     // A CRD left unchanged and already Established needs no wait, and discovery already serves its
@@ -65,14 +69,18 @@ export async function applyObjects(
     );
     const unresolved = after(g).some((p) => !p.resource);
     if (crds.length > 0 || (unresolved && done.some((d) => isCrd(d.object)))) {
-      await Promise.all(crds.map((crd) => waitEstablished(client, crd, options.signal)));
-      await waitDiscovered(discovery, crds, options.signal);
+      // Side by side: discovery serves a CRD's kinds only once it is Established, so a served kind
+      // never races ahead of its CRD, and the two waits cost one round trip, not two.
+      await Promise.all([
+        ...crds.map((crd) => waitEstablished(client, crd, options.signal)),
+        waitDiscovered(discovery, crds, options.signal),
+      ]);
     }
     await options.afterGroup?.(g);
     // Objects that could not be dry-run before (their Namespace or CRD is created by this deploy) are
     // checked as soon as what they need exists, before anything after them is written: a bad custom
     // resource stops the deploy right after its CRD, with every such error at once.
-    const late = await checkDeferred(c, after(g), checked);
+    const late = await checkDeferred(c, after(g), checked, unapplied);
     if (late.length > 0) throw new ApplyError('apply', sortFailures(late, plan), applied, after(g));
   }
   return applied;
@@ -179,20 +187,19 @@ async function applyChange(
 }
 
 /**
- * Dry-runs the deferred objects among `pending` whose Namespace and kind now exist (each once,
- * remembered in `checked`); returns the failures. An object whose prerequisite is still missing waits
- * for a later group.
+ * Dry-runs the deferred objects among `pending` whose kind is now served and whose Namespace is not
+ * among the deploy's `unapplied` ones (each once, remembered in `checked`); returns the failures. An
+ * object whose prerequisite is still missing waits for a later group.
  */
 async function checkDeferred(
   c: ApplyContext,
   pending: readonly PlannedObject[],
   checked: Set<PlannedObject>,
+  unapplied: ReadonlySet<string>,
 ): Promise<ObjectFailure[]> {
   const { client, discovery, options } = c;
   const failures: ObjectFailure[] = [];
   const limit = pLimit(options.concurrency);
-  // Once per Namespace and call (not per object: a deploy may defer thousands of custom resources).
-  const namespaceExists = namespaceLookup(client, options.signal);
   await Promise.all(
     pending
       // A replaced object waits for nothing: its dry run is known to fail on the immutable field.
@@ -202,7 +209,7 @@ async function checkDeferred(
           const resource = await discovery.resolve(p.object.apiVersion, p.object.kind);
           if (!resource) return;
           const ns = p.object.metadata.namespace;
-          if (resource.namespaced && ns && !(await namespaceExists(ns))) return;
+          if (resource.namespaced && ns && unapplied.has(ns)) return;
           checked.add(p);
           try {
             if (isGenerated(p.object)) await createObject(client, resource, p.object, options, true);

@@ -298,10 +298,19 @@ export async function writeAppliedState(
 }
 
 /**
+ * What {@link recordRevision} would read first, read earlier by a deploy that holds the lock (nothing
+ * else writes revisions then): the stored revisions ({@link listRevisions}) and the parent's current one.
+ */
+export interface PriorRevisions {
+  readonly existing: readonly RevisionSummary[];
+  readonly current: number | undefined;
+}
+
+/**
  * Records a deploy (successful, or failed with `status: 'failed'`): creates the Secret of revision N+1 (N the highest of the stored
  * revisions and the parent's current revision), sets the parent's current revision to it, then
  * deletes the oldest revisions beyond `keep` (default 10). A 409 on create (a concurrent record;
- * the deploy lock should prevent it) retries with the next number.
+ * the deploy lock should prevent it) retries with the next number. `prior` spares the two reads.
  *
  * @throws KubeApiError, e.g. 413/422 when the compressed object set exceeds a Secret's 1 MiB.
  */
@@ -309,10 +318,10 @@ export async function recordRevision(
   client: KubeClient,
   set: ApplySet,
   input: RevisionInput,
-  options: { keep?: number } = {},
+  options: { keep?: number; prior?: PriorRevisions } = {},
 ): Promise<RevisionSummary> {
-  const existing = await listRevisions(client, set);
-  let next = Math.max(0, ...existing.map((r) => r.revision), (await currentRevision(client, set)) ?? 0) + 1;
+  const { existing, current } = options.prior ?? (await readPrior(client, set));
+  let next = Math.max(0, ...existing.map((r) => r.revision), current ?? 0) + 1;
   let secret: KubeObject;
   for (let attempt = 0; ; attempt++) {
     secret = revisionSecret(set, next, input);
@@ -338,6 +347,11 @@ export async function recordRevision(
     good,
   );
   return parseRevisionSecret(secret);
+}
+
+async function readPrior(client: KubeClient, set: ApplySet): Promise<PriorRevisions> {
+  const [existing, current] = await Promise.all([listRevisions(client, set), currentRevision(client, set)]);
+  return { existing, current };
 }
 
 /**

@@ -95,4 +95,22 @@ describe('applyObjects against a fake KubeApi', () => {
     );
     expect(seen).toEqual(['c created']);
   });
+
+  test("an object deferred for the deploy's own Namespace is dry-run once that Namespace is applied, with no GET of it", async () => {
+    const kube = new FakeKube();
+    const namespace: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } };
+    const inFresh = { ...configMap('c', { a: '1' }), metadata: { name: 'c', namespace: 'fresh' } };
+    const plan = await planObjects(kube, fakeDiscovery(), [namespace, inFresh].map(sourced), options);
+    expect(plan.find((p) => p.object.kind === 'ConfigMap')?.deferred).toBe(
+      'its Namespace fresh is created by this deploy',
+    );
+    kube.log.length = 0;
+    const byKind = (o: SourcedObject) => (o.object.kind === 'Namespace' ? 0 : 1);
+    await applyObjects(kube, fakeDiscovery(), plan, byKind, options);
+    expect(kube.log).toEqual([
+      'PATCH /api/v1/namespaces/fresh',
+      'PATCH dry /api/v1/namespaces/fresh/configmaps/c',
+      'PATCH /api/v1/namespaces/fresh/configmaps/c',
+    ]);
+  });
 });

@@ -9,10 +9,12 @@ import {
   imagesOf,
   lastGoodRevision,
   parseRevisionSecret,
+  recordRevision,
   revisionSecret,
   revisionsToDelete,
 } from '../../../src/engine/inventory/history.js';
 import { objectSetDigest } from '../../../src/engine/inventory/revision-check.js';
+import { FakeKube } from './fake-kube.js';
 
 const deployment: KubeObject = {
   apiVersion: 'apps/v1',
@@ -188,5 +190,32 @@ describe('objectSetDigest', () => {
     const ports: KubeObject = { ...service, spec: { ports: [{ port: 80 }, { port: 443 }] } };
     const swapped: KubeObject = { ...service, spec: { ports: [{ port: 443 }, { port: 80 }] } };
     expect(objectSetDigest([ports])).not.toBe(objectSetDigest([swapped]));
+  });
+});
+
+describe('recordRevision', () => {
+  const set = applySetFor('web', 'prod');
+  const parentPath = `/api/v1/namespaces/prod/secrets/${set.parentName}`;
+
+  test('reads the stored revisions and the current one, then creates the next and points the parent at it', async () => {
+    const kube = new FakeKube();
+    kube.put(revisionSecret(set, 2, { objects: [deployment] }));
+    const r = await recordRevision(kube as never, set, { objects: [deployment] });
+    expect(r.revision).toBe(3);
+    expect(kube.log.slice(0, 2).sort()).toEqual(['GET /api/v1/namespaces/prod/secrets', `GET ${parentPath}`]);
+    expect(kube.log.slice(2)).toEqual(['POST /api/v1/namespaces/prod/secrets', `PATCH ${parentPath}`]);
+  });
+
+  test('with what the deploy read before (prior), it reads nothing and numbers from that', async () => {
+    const kube = new FakeKube();
+    const stored = parseRevisionSecret(revisionSecret(set, 2, { objects: [deployment] }));
+    const r = await recordRevision(
+      kube as never,
+      set,
+      { objects: [deployment] },
+      { prior: { existing: [stored], current: 4 } },
+    );
+    expect(r.revision).toBe(5);
+    expect(kube.log).toEqual(['POST /api/v1/namespaces/prod/secrets', `PATCH ${parentPath}`]);
   });
 });
