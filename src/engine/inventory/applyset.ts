@@ -9,7 +9,7 @@ import {
   SPREAD,
   spreadObjectName,
 } from '../../base/labels.js';
-import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import { version } from '../../version.js';
 import { decodeFingerprints, encodeFingerprints } from '../plan/fingerprint.js';
@@ -174,6 +174,7 @@ export async function writeParent(
 
 /** One object found in the cluster that belongs to the set but is no longer in the directory. */
 export interface PruneCandidate {
+  /** Its metadata, apiVersion and kind; a CRD whole. */
   readonly object: KubeObject;
   readonly path: string;
 }
@@ -184,7 +185,8 @@ export interface PruneCandidate {
  * Only objects carrying our part-of label are ever candidates, so nothing of anyone else's is touched.
  *
  * One LIST with the part-of label selector per served group-kind and namespace (cluster-wide for
- * cluster-scoped kinds), up to `concurrency` at once (default 8). A 404 skips that list; so does a 403
+ * cluster-scoped kinds), up to `concurrency` at once (default 8), of metadata only
+ * (PartialObjectMetadataList) except for CRDs, whose spec is read too. A 404 skips that list; so does a 403
  * (no `list` right), which is reported to `onForbidden` with the resource and namespace, since the
  * objects it would have found are then not pruned. The candidates come in group-kind, then
  * namespace, then server order.
@@ -224,6 +226,9 @@ export async function findPruneCandidates(
             method: 'GET',
             path: objectPath(info, ns),
             query: { labelSelector: `${APPLYSET.partOf}=${set.id}` },
+            // Pruning, its report and `spread status` read a candidate's metadata, and a CRD's spec
+            // (what it defines, to count its custom resources).
+            ...(isCrdResource(info) ? {} : { accept: METADATA_LIST_ACCEPT }),
           });
           items = list.body.items ?? [];
         } catch (error) {
@@ -279,4 +284,8 @@ function keyOf(o: KubeObject): string {
 export function parseGroupKind(text: string): GroupKind {
   const dot = text.indexOf('.');
   return dot < 0 ? { group: '', kind: text } : { group: text.slice(dot + 1), kind: text.slice(0, dot) };
+}
+
+function isCrdResource(info: ResourceInfo): boolean {
+  return info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
 }
