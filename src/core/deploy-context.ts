@@ -122,6 +122,9 @@ export interface ReadStep {
   readonly applyOptions: ApplyOptions;
 }
 
+/** What the rollout wait, the record and a rollback after a failed rollout need of the {@link ReadStep}. */
+export type SettleStep = Pick<ReadStep, 'set' | 'applyOptions'>;
+
 export type ReportBase = Pick<DeployReport, 'deployment' | 'namespace' | 'context' | 'images'>;
 
 /** Whether the deployment's namespace exists now. */

@@ -23,15 +23,15 @@ import {
   type DeployContext,
   DeployError,
   type DeployOptions,
-  type ReadStep,
   type ReportBase,
+  type SettleStep,
 } from './deploy-context.js';
 import { rollbackTo } from './rollback.js';
 
 /** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
 export async function settleStep(
   ctx: DeployContext,
-  step: ReadStep,
+  step: SettleStep,
   objects: readonly SourcedObject[],
   applied: Applied,
   base: ReportBase,
@@ -105,7 +105,7 @@ function interruptedWait(error: unknown, reported: readonly ObjectReport[]): Err
  */
 async function failedRollout(
   ctx: DeployContext,
-  step: ReadStep,
+  step: SettleStep,
   objects: readonly SourcedObject[],
   applied: Applied,
   base: ReportBase,
@@ -181,7 +181,7 @@ async function failedRollout(
  */
 async function rollBackAfterFailure(
   ctx: DeployContext,
-  step: ReadStep,
+  step: SettleStep,
   target: number,
   error: RolloutError,
   failed: DeployReport,

@@ -149,6 +149,8 @@ export interface InformerOptions extends ListQuery {
   readonly onEvent?: (event: InformerEvent) => void;
   /** Seconds each watch request may last before the server ends it and it is resumed. Default 60. */
   readonly watchSeconds?: number;
+  /** Objects a page of the LIST holds at most. Default {@link LIST_PAGE_SIZE}. */
+  readonly pageSize?: number;
 }
 
 /**
@@ -168,21 +170,9 @@ export async function informer(client: KubeClient, path: string, options: Inform
   let failures = 0;
   while (!options.signal.aborted) {
     if (resourceVersion === undefined) {
-      let list: {
-        apiVersion?: string;
-        kind?: string;
-        metadata?: { resourceVersion?: string };
-        items?: KubeObject[];
-      };
+      let list: { objects: KubeObject[]; resourceVersion: string | undefined };
       try {
-        list = (
-          await client.request<typeof list>({
-            method: 'GET',
-            path,
-            query: { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
-            signal: options.signal,
-          })
-        ).body;
+        list = await listOnce(client, path, options);
       } catch (error) {
         if (options.signal.aborted) return;
         // A server restarting (429 "storage is (re)initializing", 5xx) or out of reach is listed
@@ -194,8 +184,8 @@ export async function informer(client: KubeClient, path: string, options: Inform
       }
       failures = 0;
       items.clear();
-      for (const o of listedObjects(list)) items.set(key(o), o);
-      resourceVersion = list.metadata?.resourceVersion;
+      for (const o of list.objects) items.set(key(o), o);
+      resourceVersion = list.resourceVersion;
       options.onEvent?.({ type: 'LIST', objects: [...items.values()] });
       options.onChange?.([...items.values()]);
     }
@@ -234,6 +224,60 @@ export async function informer(client: KubeClient, path: string, options: Inform
       await sleep(Math.min(200 * 2 ** failures, 5_000), options.signal).catch(() => undefined);
     }
   }
+}
+
+/** Objects a page of the informer's LIST holds at most (client-go's pager's default). */
+export const LIST_PAGE_SIZE = 500;
+
+/**
+ * One LIST of the informer, in pages of {@link LIST_PAGE_SIZE} as client-go's reflector lists: its
+ * objects (see {@link listedObjects}) and resourceVersion. Each page is let go once its objects are
+ * taken, so a large collection is never held whole as JSON text and as objects at once. A
+ * continue token that expired (410) lists again in one request, as client-go's pager does.
+ */
+async function listOnce(
+  client: KubeClient,
+  path: string,
+  options: InformerOptions,
+): Promise<{ objects: KubeObject[]; resourceVersion: string | undefined }> {
+  const objects: KubeObject[] = [];
+  let next: string | undefined;
+  let limit: number | undefined = options.pageSize ?? LIST_PAGE_SIZE;
+  for (;;) {
+    let page: ListPage;
+    try {
+      page = (
+        await client.request<ListPage>({
+          method: 'GET',
+          path,
+          query: {
+            labelSelector: options.labelSelector,
+            fieldSelector: options.fieldSelector,
+            limit,
+            continue: next,
+          },
+          signal: options.signal,
+        })
+      ).body;
+    } catch (error) {
+      if (!(next && error instanceof KubeApiError && error.code === 410)) throw error;
+      objects.length = 0;
+      next = undefined;
+      limit = undefined;
+      continue;
+    }
+    for (const o of listedObjects(page)) objects.push(o);
+    next = page.metadata?.continue || undefined;
+    if (!next) return { objects, resourceVersion: page.metadata?.resourceVersion };
+  }
+}
+
+/** A page of a LIST as the API server answers it. */
+interface ListPage {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: KubeObject[];
 }
 
 /** A list's items, each with the apiVersion and kind the list says (items carry none of their own). */
