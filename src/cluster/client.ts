@@ -5,6 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
 import { fromJson, toJson } from '../base/json.js';
 import { sleep } from '../base/poll.js';
+import { exchange } from './exchange.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -208,60 +209,45 @@ export class KubeClient {
     this.options.onRequest?.(req.method, req.path);
     const transport = url.protocol === 'http:' ? http : https;
     const agent = opts.agent && isProxyAgent(opts.agent) ? opts.agent : this.keepAliveAgent(opts);
-    return new Promise<KubeResponse<T>>((resolve, reject) => {
-      const r = transport.request(
-        url,
-        {
-          method: req.method,
-          headers,
-          agent,
-          auth: opts.auth,
-          timeout: this.options.requestTimeoutMs,
-          signal: req.signal,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => {
-            const raw = Buffer.concat(chunks).toString('utf8');
-            const status = res.statusCode ?? 0;
-            const warnings = parseWarnings(res.headers.warning);
-            if (status >= 200 && status < 300) {
-              try {
-                resolve({ status, body: (raw ? fromJson(raw) : undefined) as T, warnings });
-              } catch {
-                reject(
-                  new KubeApiError(
-                    status,
-                    describe(req),
-                    undefined,
-                    `invalid JSON in answer: ${raw.slice(0, 200)}`,
-                  ),
-                );
-              }
-              return;
-            }
-            let parsed: KubeStatus | undefined;
-            try {
-              parsed = JSON.parse(raw) as KubeStatus;
-            } catch {
-              parsed = undefined;
-            }
-            const err = new KubeApiError(status, describe(req), parsed, raw);
-            const retryAfter = res.headers['retry-after'];
-            if (retryAfter)
-              (err as KubeApiError & { retryAfterSeconds?: number }).retryAfterSeconds = Number(retryAfter);
-            reject(err);
-          });
-        },
-      );
-      r.on('timeout', () =>
-        r.destroy(Object.assign(new Error(`request timed out: ${describe(req)}`), { code: 'ETIMEDOUT' })),
-      );
-      r.on('error', reject);
-      r.end(body);
-    });
+    const answer = await exchange(
+      transport,
+      url,
+      {
+        method: req.method,
+        headers,
+        agent,
+        auth: opts.auth,
+        timeout: this.options.requestTimeoutMs,
+        signal: req.signal,
+      },
+      body,
+      describe(req),
+    );
+    const { status, raw } = answer;
+    const warnings = parseWarnings(answer.headers.warning);
+    if (status >= 200 && status < 300) {
+      try {
+        return { status, body: (raw ? fromJson(raw) : undefined) as T, warnings };
+      } catch {
+        throw new KubeApiError(
+          status,
+          describe(req),
+          undefined,
+          `invalid JSON in answer: ${raw.slice(0, 200)}`,
+        );
+      }
+    }
+    let parsed: KubeStatus | undefined;
+    try {
+      parsed = JSON.parse(raw) as KubeStatus;
+    } catch {
+      parsed = undefined;
+    }
+    const err = new KubeApiError(status, describe(req), parsed, raw);
+    const retryAfter = answer.headers['retry-after'];
+    if (retryAfter)
+      (err as KubeApiError & { retryAfterSeconds?: number }).retryAfterSeconds = Number(retryAfter);
+    throw err;
   }
 
   private keepAliveAgent(opts: https.RequestOptions): http.Agent {
