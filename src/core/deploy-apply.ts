@@ -96,7 +96,8 @@ export async function applyStep(
       ? readRevisionCheck(ctx.client, step.set, revisionBefore)
       : undefined;
   revisionBeforeRead?.catch(() => {});
-  const revisionsRead = revisionBeforeRead ? undefined : listRevisions(ctx.client, step.set);
+  // Only under the lock (a new namespace's is taken after its first group, and it holds none yet).
+  const revisionsRead = !revisionBeforeRead && ctx.lock ? listRevisions(ctx.client, step.set) : undefined;
   revisionsRead?.catch(() => {});
   ctx.written = true;
   const converged = await converge(ctx.client, ctx.discovery, step.set, previous, plan, {

@@ -107,7 +107,8 @@ describe('informer (list + watch) on the local cluster', () => {
         else changed.push(`${e.type} ${e.object.metadata.name}`);
       },
     });
-    while (listed.length === 0) await new Promise((r) => setTimeout(r, 50));
+    const listDeadline = Date.now() + 10_000;
+    while (listed.length === 0 && Date.now() < listDeadline) await new Promise((r) => setTimeout(r, 50));
     await kubectl([...ctx, '-n', ns, 'label', 'configmap', 'p3', 'more=1']);
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && !changed.includes('MODIFIED p3'))

@@ -52,8 +52,10 @@ export async function applyObjects(
   const order = [...groups.keys()].sort((a, b) => a - b);
   const after = (g: number) => order.filter((x) => x > g).flatMap((x) => groups.get(x)!);
   const checked = new Set<PlannedObject>();
-  // The deploy's own Namespaces, until applied: a deferred object in one waits for it. Any other
-  // Namespace is as the plan found it, so its objects are dry-run without asking again.
+  // The deploy's own Namespaces, until applied: a deferred object in one waits for it (Namespaces are
+  // the first group, so that is at most one group). Any other Namespace is as the plan found it: its
+  // objects are dry-run without asking again, and one that does not exist fails that dry run, before
+  // anything after it is written.
   const unapplied = new Set<string>();
   for (const p of plan) if (isCoreNamespace(p.object)) unapplied.add(p.object.metadata.name ?? '');
   for (const g of order) {
@@ -71,9 +73,10 @@ export async function applyObjects(
     if (crds.length > 0 || (unresolved && done.some((d) => isCrd(d.object)))) {
       // Side by side: discovery serves a CRD's kinds only once it is Established, so a served kind
       // never races ahead of its CRD, and the two waits cost one round trip, not two.
+      // Discovery gets the Established wait's 60 s and then its own 30 s.
       await Promise.all([
         ...crds.map((crd) => waitEstablished(client, crd, options.signal)),
-        waitDiscovered(discovery, crds, options.signal),
+        waitDiscovered(discovery, crds, options.signal, 90_000),
       ]);
     }
     await options.afterGroup?.(g);

@@ -84,13 +84,14 @@ export async function waitEstablished(
  * Refreshes discovery until it serves every version the CRDs serve. The API server publishes a new
  * CRD's resources in discovery shortly after the CRD is Established, not at the same time: a
  * discovery read right after Established can still lack them (then their custom resources would be
- * "not served"). Polls after 10 ms, doubling to 250 ms, for up to 30 s; then goes on, and what is
- * still missing fails as not served.
+ * "not served"). Polls after 10 ms, doubling to 250 ms, for up to `timeoutMs` (30 s); then goes on,
+ * and what is still missing fails as not served.
  */
 export async function waitDiscovered(
   discovery: KubeDiscovery,
   crds: readonly AppliedObject[],
   signal?: AbortSignal,
+  timeoutMs = 30_000,
 ): Promise<void> {
   const wanted = crds.flatMap((c) => {
     const d = crdDefinition(c.object);
@@ -104,6 +105,6 @@ export async function waitDiscovered(
       );
       return missing.some(Boolean) ? undefined : true;
     },
-    { intervalMs: 10, maxIntervalMs: 250, timeoutMs: 30_000, ...(signal ? { signal } : {}) },
+    { intervalMs: 10, maxIntervalMs: 250, timeoutMs, ...(signal ? { signal } : {}) },
   );
 }
