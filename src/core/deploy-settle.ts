@@ -14,6 +14,7 @@ import {
 } from '../engine/inventory/history.js';
 import { objectSetDigest, readRevisionCheck } from '../engine/inventory/revision-check.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
+import { isWaited } from '../engine/status/registry.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import { countActions, type DeployReport, type ObjectReport } from '../report/report.js';
 import { applicationUrl, urlKindOf } from '../report/url.js';
@@ -77,6 +78,19 @@ export async function settleStep(
     rollout: rollout.map(rolloutRef),
     durationMs: Date.now() - ctx.started,
   };
+}
+
+/**
+ * The apply's outcome with only the applied objects the settle step reads: those the rollout wait
+ * follows ({@link isWaited}) and those that can give the URL (Services, Ingresses, HTTPRoutes). The
+ * others (a large set's ConfigMaps and Secrets, each with its live state) are let go before the wait.
+ */
+export function forSettle(applied: Applied, options: Pick<DeployOptions, 'waitLoadBalancer'>): Applied {
+  const waited = { ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}) };
+  const needed = applied.converged.applied.filter(
+    (a) => isWaited(a.live ?? a.object, waited) || urlKindOf(a.live ?? a.object) !== undefined,
+  );
+  return { ...applied, converged: { ...applied.converged, applied: needed } };
 }
 
 /** What a revision records of the parent the converge left: its fingerprints' digest. */

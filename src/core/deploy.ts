@@ -28,7 +28,7 @@ import {
   type ReportBase,
   type SettleStep,
 } from './deploy-context.js';
-import { settleStep } from './deploy-settle.js';
+import { forSettle, settleStep } from './deploy-settle.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -125,7 +125,8 @@ async function readPlanApply(ctx: DeployContext): Promise<
   if (options.mode === 'plan')
     return { report: await planReport(ctx, step, previous, objects, planned, mayPrune, base) };
   const applied = await applyStep(ctx, step, previous, planned, mayPrune, takeLock);
-  return { step: { set: step.set, applyOptions: step.applyOptions }, objects, applied, base };
+  const settling = forSettle(applied, options);
+  return { step: { set: step.set, applyOptions: step.applyOptions }, objects, applied: settling, base };
 }
 
 /**

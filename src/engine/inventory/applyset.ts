@@ -220,17 +220,26 @@ export async function findPruneCandidates(
   const found = await Promise.all(
     lists.map(({ info, ns }) =>
       limit(async () => {
-        let items: KubeObject[];
+        const out: PruneCandidate[] = [];
         try {
-          const list = await client.request<{ items: KubeObject[] }>({
-            method: 'GET',
-            path: objectPath(info, ns),
-            query: { labelSelector: `${APPLYSET.partOf}=${set.id}` },
-            // Pruning, its report and `spread status` read a candidate's metadata, and a CRD's spec
-            // (what it defines, to count its custom resources).
-            ...(isCrdResource(info) ? {} : { accept: METADATA_LIST_ACCEPT }),
-          });
-          items = list.body.items ?? [];
+          // Pages of 500, as the plan lists: a large set's objects are never one answer at once.
+          let next: string | undefined;
+          do {
+            const page = await client.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>({
+              method: 'GET',
+              path: objectPath(info, ns),
+              query: { labelSelector: `${APPLYSET.partOf}=${set.id}`, limit: 500, continue: next },
+              // Pruning, its report and `spread status` read a candidate's metadata, and a CRD's spec
+              // (what it defines, to count its custom resources).
+              ...(isCrdResource(info) ? {} : { accept: METADATA_LIST_ACCEPT }),
+            });
+            for (const item of page.body.items ?? []) {
+              const obj = { ...item, apiVersion: apiVersionOf(info), kind: info.kind };
+              if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id || keep.has(keyOf(obj))) continue;
+              out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
+            }
+            next = page.body.metadata?.continue || undefined;
+          } while (next);
         } catch (error) {
           if (error instanceof KubeApiError && error.code === 403) {
             const resource = info.group ? `${info.resource}.${info.group}` : info.resource;
@@ -239,17 +248,6 @@ export async function findPruneCandidates(
           }
           if (error instanceof KubeApiError && error.code === 404) return [];
           throw error;
-        }
-        const out: PruneCandidate[] = [];
-        for (const item of items) {
-          const obj = {
-            ...item,
-            apiVersion: apiVersionOf(info),
-            kind: info.kind,
-          };
-          if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id) continue;
-          if (keep.has(keyOf(obj))) continue;
-          out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
         }
         return out;
       }),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import { APPLYSET } from '../../../src/base/labels.js';
 import { type KubeRequest, METADATA_LIST_ACCEPT } from '../../../src/cluster/client.js';
 import {
@@ -19,38 +20,48 @@ const discovery = {
   resolveGroupKind: async (gk: ReturnType<typeof parseGroupKind>) =>
     RESOURCES.find((r) => r.group === gk.group && r.kind === gk.kind),
 };
-const labelled = (name: string) => ({
-  metadata: { name, labels: { [APPLYSET.partOf]: set.id } },
+/** An item as the API server lists it: a metadata item carries the list's apiVersion and kind. */
+const item = (name: string, namespace?: string): KubeObject => ({
+  apiVersion: namespace ? 'meta.k8s.io/v1' : 'apiextensions.k8s.io/v1',
+  kind: namespace ? 'PartialObjectMetadata' : 'CustomResourceDefinition',
+  metadata: { name, ...(namespace ? { namespace } : {}), labels: { [APPLYSET.partOf]: set.id } },
+});
+const answer = (items: KubeObject[], more?: string) => ({
+  status: 200,
+  body: { items, metadata: more ? { continue: more } : {} },
+  warnings: [],
 });
 
 describe('findPruneCandidates', () => {
-  test('lists metadata only (PartialObjectMetadataList), except CRDs, whose spec counting needs', async () => {
+  test('lists metadata only (PartialObjectMetadataList), except CRDs, whose spec counting needs; pages of 500', async () => {
     const sent: KubeRequest[] = [];
     const client = {
       request: async (req: KubeRequest) => {
         sent.push(req);
-        const crds = req.path.endsWith('/customresourcedefinitions');
-        // As the API server answers each: a metadata item carries the list's own apiVersion and kind.
-        const item = crds
-          ? { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', ...labelled('w.x') }
-          : { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', ...labelled('old') };
-        return {
-          status: 200,
-          body: {
-            items: [{ ...item, metadata: { ...item.metadata, namespace: crds ? undefined : 'prod' } }],
-          },
-          warnings: [],
-        };
+        if (req.path.endsWith('/customresourcedefinitions')) return answer([item('w.x')]);
+        // The ConfigMaps come in two pages; `kept` is in the directory, so no candidate.
+        return req.query?.continue === 'page-2'
+          ? answer([item('older', 'prod')])
+          : answer([item('old', 'prod'), item('kept', 'prod')], 'page-2');
       },
     };
-    const found = await findPruneCandidates(client as never, discovery as never, set, previous, []);
-    const accepts = Object.fromEntries(sent.map((r) => [r.path, r.accept]));
-    expect(accepts).toEqual({
-      '/api/v1/namespaces/prod/configmaps': METADATA_LIST_ACCEPT,
-      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions': undefined,
-    });
+    const current = [
+      {
+        object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept', namespace: 'prod' } },
+        source: { file: 'x.yaml', line: 1 },
+      },
+    ];
+    const found = await findPruneCandidates(client as never, discovery as never, set, previous, current);
+    // The two LISTs run side by side: their requests in path order, pages in order.
+    const byPath = [...sent].sort((a, b) => a.path.localeCompare(b.path));
+    expect(byPath.map((r) => [r.path, r.accept, r.query?.limit, r.query?.continue])).toEqual([
+      ['/api/v1/namespaces/prod/configmaps', METADATA_LIST_ACCEPT, 500, undefined],
+      ['/api/v1/namespaces/prod/configmaps', METADATA_LIST_ACCEPT, 500, 'page-2'],
+      ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', undefined, 500, undefined],
+    ]);
     expect(found.map((c) => [c.object.apiVersion, c.object.kind, c.object.metadata.name, c.path])).toEqual([
       ['v1', 'ConfigMap', 'old', '/api/v1/namespaces/prod/configmaps/old'],
+      ['v1', 'ConfigMap', 'older', '/api/v1/namespaces/prod/configmaps/older'],
       [
         'apiextensions.k8s.io/v1',
         'CustomResourceDefinition',
