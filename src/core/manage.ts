@@ -299,6 +299,8 @@ async function summarize(
   let health: Pick<DeploymentSummary, 'objects' | 'status' | 'message'>;
   try {
     const children = await findPruneCandidates(client, discovery, set, parentState(p, set), [], {
+      // Their rollout state is read, so their status too.
+      whole: true,
       onForbidden: (what) =>
         options.logger.warn(
           `${name}: cannot list ${what} (no list right): its objects there are not counted`,

@@ -174,7 +174,7 @@ export async function writeParent(
 
 /** One object found in the cluster that belongs to the set but is no longer in the directory. */
 export interface PruneCandidate {
-  /** Its metadata, apiVersion and kind; a CRD whole. */
+  /** Its metadata, apiVersion and kind; a CRD (or, listed `whole`, any object) whole. */
   readonly object: KubeObject;
   readonly path: string;
 }
@@ -186,7 +186,7 @@ export interface PruneCandidate {
  *
  * One LIST with the part-of label selector per served group-kind and namespace (cluster-wide for
  * cluster-scoped kinds), up to `concurrency` at once (default 8), of metadata only
- * (PartialObjectMetadataList) except for CRDs, whose spec is read too. A 404 skips that list; so does a 403
+ * (PartialObjectMetadataList) except for CRDs, whose spec is read too, or with `whole`. A 404 skips that list; so does a 403
  * (no `list` right), which is reported to `onForbidden` with the resource and namespace, since the
  * objects it would have found are then not pruned. The candidates come in group-kind, then
  * namespace, then server order.
@@ -197,7 +197,12 @@ export async function findPruneCandidates(
   set: ApplySet,
   previous: ParentState,
   current: readonly SourcedObject[],
-  options: { readonly concurrency?: number; readonly onForbidden?: (what: string) => void } = {},
+  options: {
+    readonly concurrency?: number;
+    readonly onForbidden?: (what: string) => void;
+    /** Whole objects, not metadata only: for a caller that reads their status (`spread list`). */
+    readonly whole?: boolean;
+  } = {},
 ): Promise<PruneCandidate[]> {
   const keep = new Set(current.map((o) => keyOf(o.object)));
   const groupKinds = new Set([
@@ -231,7 +236,7 @@ export async function findPruneCandidates(
               query: { labelSelector: `${APPLYSET.partOf}=${set.id}`, limit: 500, continue: next },
               // Pruning, its report and `spread status` read a candidate's metadata, and a CRD's spec
               // (what it defines, to count its custom resources).
-              ...(isCrdResource(info) ? {} : { accept: METADATA_LIST_ACCEPT }),
+              ...(options.whole || isCrdResource(info) ? {} : { accept: METADATA_LIST_ACCEPT }),
             });
             for (const item of page.body.items ?? []) {
               const obj = { ...item, apiVersion: apiVersionOf(info), kind: info.kind };
