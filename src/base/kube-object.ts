@@ -85,6 +85,17 @@ export interface SourcedObject {
 }
 
 /**
+ * `o` without `metadata.managedFields` (a shallow copy; `o` itself when it has none), as client-go's
+ * TransformStripManagedFields keeps objects that are only read: the entries' field sets are often
+ * half of an object.
+ */
+export function withoutManagedFields(o: KubeObject): KubeObject {
+  if (!o.metadata?.managedFields) return o;
+  const { managedFields: _managedFields, ...metadata } = o.metadata;
+  return { ...o, metadata };
+}
+
+/**
  * Whether an object is named by the API server: `metadata.generateName` and no `metadata.name`
  * (ObjectMeta.generateName: "the server will append a unique suffix"). spread creates one such
  * object per deploy (POST; server-side apply needs a name); the README says why (Objects the server names).

@@ -31,6 +31,10 @@ export interface KubeRequest {
 export const METADATA_LIST_ACCEPT =
   'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
+/** The `Accept` of a WATCH that needs only metadata: each event's object a PartialObjectMetadata. */
+export const METADATA_WATCH_ACCEPT =
+  'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+
 /** A Kubernetes API answer whose status was 2xx, with the body decoded from JSON. */
 export interface KubeResponse<T = unknown> {
   readonly status: number;

@@ -1,8 +1,10 @@
-import type { KubeObject, SourcedObject } from '../base/kube-object.js';
+import { type KubeObject, type SourcedObject, withoutManagedFields } from '../base/kube-object.js';
 import { KubeApiError, type KubeClient } from '../cluster/client.js';
 import { objectPath } from '../cluster/discovery.js';
 import type { applySetFor } from '../engine/inventory/applyset.js';
 import {
+  type EncodedObjectSet,
+  encodeObjectSet,
   lastGoodRevision,
   listRevisions,
   type PriorRevisions,
@@ -12,7 +14,11 @@ import {
   recordRollback,
   writeAppliedState,
 } from '../engine/inventory/history.js';
-import { objectSetDigest, readRevisionCheck } from '../engine/inventory/revision-check.js';
+import {
+  objectSetDigest,
+  type RevisionCheck,
+  readRevisionCheck,
+} from '../engine/inventory/revision-check.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
 import { isWaited } from '../engine/status/registry.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
@@ -29,45 +35,68 @@ import {
 } from './deploy-context.js';
 import { rollbackTo } from './rollback.js';
 
-/** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
-export async function settleStep(
+/**
+ * What the settle step records of the directory's objects, decided before the rollout wait so that
+ * the objects themselves are let go before it (of 5,000, several MB): the current revision `kept`,
+ * or the objects `encoded` for a new one.
+ */
+export type ToRecord =
+  | { readonly kept: RevisionCheck; readonly encoded?: undefined }
+  | { readonly kept?: undefined; readonly encoded: EncodedObjectSet };
+
+/**
+ * Nothing changed: the current revision is kept, if it holds these objects and its rollout did not
+ * fail. A deploy interrupted after its apply (SIGKILL, SIGTERM during the wait) left the cluster as
+ * the directory says without recording it: the rerun changes nothing and records it.
+ *
+ * @throws KubeApiError when the current revision cannot be read.
+ */
+export async function forRecord(
   ctx: DeployContext,
   step: SettleStep,
   objects: readonly SourcedObject[],
   applied: Applied,
+): Promise<ToRecord> {
+  const { revisionBefore, unchanged } = applied;
+  const current = unchanged
+    ? await (applied.revisionBeforeRead ?? readRevisionCheck(ctx.client, step.set, revisionBefore!))
+    : undefined;
+  const set = objects.map((o) => o.object);
+  if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(set))
+    return { kept: current };
+  return { encoded: encodeObjectSet(set) };
+}
+
+/** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
+export async function settleStep(
+  ctx: DeployContext,
+  step: SettleStep,
+  toRecord: ToRecord,
+  applied: Applied,
   base: ReportBase,
 ): Promise<DeployReport> {
   const { client, options } = ctx;
-  const { converged, reported, revisionBefore, unchanged } = applied;
+  const { converged, reported, revisionBefore } = applied;
   let rollout: RolloutResult[];
   try {
     rollout = await settle(client, converged, options);
   } catch (error) {
-    if (error instanceof RolloutError) return failedRollout(ctx, step, objects, applied, base, error);
+    if (error instanceof RolloutError) return failedRollout(ctx, step, toRecord, applied, base, error);
     if (options.signal?.aborted) throw interruptedWait(error, reported);
     throw error;
   }
-  // Nothing changed: the current revision again, if it holds these objects and its rollout did not
-  // fail. A deploy interrupted after its apply (SIGKILL, SIGTERM during the wait) left the cluster
-  // as the directory says without recording it: the rerun changes nothing and records it.
-  const current = unchanged
-    ? await (applied.revisionBeforeRead ?? readRevisionCheck(client, step.set, revisionBefore!))
-    : undefined;
   const state = appliedState(converged);
-  const keep =
-    current &&
-    current.status !== 'failed' &&
-    current.objectSet === objectSetDigest(objects.map((o) => o.object));
+  const { kept, encoded } = toRecord;
   // The same objects, fingerprinted anew (a dry run found one unchanged whose recorded fingerprint no
   // longer matched, e.g. a scaled Deployment): the revision notes it, or a rollback would take the
   // parent's new fingerprints for an unrecorded deploy.
-  if (keep && current.appliedState && state !== current.appliedState)
-    await writeAppliedState(client, step.set, current.revision, state).catch((error: unknown) =>
+  if (kept?.appliedState && state !== kept.appliedState)
+    await writeAppliedState(client, step.set, kept.revision, state).catch((error: unknown) =>
       options.logger.warn(`could not note the revision's applied state: ${(error as Error).message}`),
     );
-  const revision = keep
+  const revision = kept
     ? { revision: revisionBefore }
-    : await record(client, step.set, objects, options, { appliedState: state }, await prior(applied));
+    : await record(client, step.set, encoded, options, { appliedState: state }, await prior(applied));
   const url = await findUrl(client, converged, options);
   return {
     ...base,
@@ -82,14 +111,15 @@ export async function settleStep(
 
 /**
  * The apply's outcome with only the applied objects the settle step reads: those the rollout wait
- * follows ({@link isWaited}) and those that can give the URL (Services, Ingresses, HTTPRoutes). The
- * others (a large set's ConfigMaps and Secrets, each with its live state) are let go before the wait.
+ * follows ({@link isWaited}) and those that can give the URL (Services, Ingresses, HTTPRoutes), their
+ * live state without its managedFields, which neither reads. The others (a large set's ConfigMaps
+ * and Secrets, each with its live state) are let go before the wait.
  */
 export function forSettle(applied: Applied, options: Pick<DeployOptions, 'waitLoadBalancer'>): Applied {
   const waited = { ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}) };
-  const needed = applied.converged.applied.filter(
-    (a) => isWaited(a.live ?? a.object, waited) || urlKindOf(a.live ?? a.object) !== undefined,
-  );
+  const needed = applied.converged.applied
+    .filter((a) => isWaited(a.live ?? a.object, waited) || urlKindOf(a.live ?? a.object) !== undefined)
+    .map((a) => (a.live ? { ...a, live: withoutManagedFields(a.live) } : a));
   return { ...applied, converged: { ...applied.converged, applied: needed } };
 }
 
@@ -120,27 +150,29 @@ function interruptedWait(error: unknown, reported: readonly ObjectReport[]): Err
 async function failedRollout(
   ctx: DeployContext,
   step: SettleStep,
-  objects: readonly SourcedObject[],
+  toRecord: ToRecord,
   applied: Applied,
   base: ReportBase,
   error: RolloutError,
 ): Promise<never> {
   const { client, options, logger } = ctx;
   const { revisionBefore } = applied;
-  const recorded = applied.unchanged
-    ? {}
-    : await record(
-        client,
-        step.set,
-        objects,
-        options,
-        {
-          status: 'failed',
-          description: failureDescription(error),
-          appliedState: appliedState(applied.converged),
-        },
-        await prior(applied),
-      );
+  // A changed deploy always has its objects encoded (only an unchanged one keeps a revision).
+  const recorded =
+    applied.unchanged || !toRecord.encoded
+      ? {}
+      : await record(
+          client,
+          step.set,
+          toRecord.encoded,
+          options,
+          {
+            status: 'failed',
+            description: failureDescription(error),
+            appliedState: appliedState(applied.converged),
+          },
+          await prior(applied),
+        );
   const failed: DeployReport = {
     ...base,
     mode: 'deploy' as const,
@@ -339,7 +371,7 @@ async function prior(applied: Applied): Promise<PriorRevisions | undefined> {
 async function record(
   client: KubeClient,
   set: ReturnType<typeof applySetFor>,
-  objects: readonly SourcedObject[],
+  objects: EncodedObjectSet,
   options: DeployOptions,
   outcome: { status?: RevisionStatus; description?: string; appliedState?: string | undefined } = {},
   known?: PriorRevisions,
@@ -349,7 +381,7 @@ async function record(
       client,
       set,
       {
-        objects: objects.map((o) => o.object),
+        objects,
         ...(options.commit ? { commit: options.commit } : {}),
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
         ...(outcome.status ? { status: outcome.status } : {}),

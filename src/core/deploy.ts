@@ -28,7 +28,7 @@ import {
   type ReportBase,
   type SettleStep,
 } from './deploy-context.js';
-import { forSettle, settleStep } from './deploy-settle.js';
+import { forRecord, forSettle, settleStep, type ToRecord } from './deploy-settle.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -85,7 +85,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     };
     const done = await readPlanApply(ctx);
     if ('report' in done) return done.report;
-    return await settleStep(ctx, done.step, done.objects, done.applied, done.base);
+    return await settleStep(ctx, done.step, done.toRecord, done.applied, done.base);
   } catch (caught) {
     const error = interruptOf(caught, options.signal);
     throw ctx?.written ? error : nothingWritten(error);
@@ -102,13 +102,14 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
 /**
  * Read, images, lock, plan, then (a deploy) the apply, or (a plan) its report. A function of its own
  * so that what only these need (the directory's Entity tree and objects as read, every object's live
- * state and dry run) is not held through the rollout wait: of 5,000 objects, three copies.
+ * state and dry run) is not held through the rollout wait: of 5,000 objects, three copies. What the
+ * revision records of the objects is encoded here ({@link forRecord}).
  */
 async function readPlanApply(ctx: DeployContext): Promise<
   | { readonly report: DeployReport }
   | {
       readonly step: SettleStep;
-      readonly objects: readonly SourcedObject[];
+      readonly toRecord: ToRecord;
       readonly applied: Applied;
       readonly base: ReportBase;
     }
@@ -125,8 +126,9 @@ async function readPlanApply(ctx: DeployContext): Promise<
   if (options.mode === 'plan')
     return { report: await planReport(ctx, step, previous, objects, planned, mayPrune, base) };
   const applied = await applyStep(ctx, step, previous, planned, mayPrune, takeLock);
-  const settling = forSettle(applied, options);
-  return { step: { set: step.set, applyOptions: step.applyOptions }, objects, applied: settling, base };
+  const settleStepOf = { set: step.set, applyOptions: step.applyOptions };
+  const toRecord = await forRecord(ctx, settleStepOf, objects, applied);
+  return { step: settleStepOf, toRecord, applied: forSettle(applied, options), base };
 }
 
 /**

@@ -53,7 +53,8 @@ export interface Revision extends RevisionSummary {
 
 /** What {@link recordRevision} records; the number and the time are filled in. */
 export interface RevisionInput {
-  readonly objects: readonly KubeObject[];
+  /** The object set, as objects or already encoded ({@link encodeObjectSet}). */
+  readonly objects: readonly KubeObject[] | EncodedObjectSet;
   readonly commit?: string;
   readonly runUrl?: string;
   readonly description?: string;
@@ -85,6 +86,22 @@ export function encodeObjects(objects: readonly KubeObject[]): string {
   return Buffer.concat(members).toString('base64');
 }
 
+/**
+ * An object set as a revision stores it: {@link encodeObjects}' text (a few hundred KB for 5,000
+ * objects), the images of its containers ({@link imagesOf}) and how many objects it holds. A deploy
+ * encodes its objects before the rollout wait and lets them go.
+ */
+export interface EncodedObjectSet {
+  readonly data: string;
+  readonly images: readonly RevisionImage[];
+  readonly count: number;
+}
+
+/** `objects` as a revision stores them (see {@link EncodedObjectSet}). */
+export function encodeObjectSet(objects: readonly KubeObject[]): EncodedObjectSet {
+  return { data: encodeObjects(objects), images: imagesOf(objects), count: objects.length };
+}
+
 /** The inverse of {@link encodeObjects}. @throws Error when the text is not gzip of a JSON array. */
 export function decodeObjects(data: string): KubeObject[] {
   const parsed = fromJson(gunzipSync(Buffer.from(data, 'base64')).toString('utf8'));
@@ -113,11 +130,12 @@ export function imagesOf(objects: readonly KubeObject[]): RevisionImage[] {
 /** The revision Secret of revision `revision` of `set` (labels, annotations, `data.objects`). */
 export function revisionSecret(set: ApplySet, revision: number, input: RevisionInput): KubeObject {
   const time = (input.time ?? new Date()).toISOString();
+  const encoded = isEncoded(input.objects) ? input.objects : encodeObjectSet(input.objects);
   const annotations: Record<string, string> = {
     [HISTORY.revision]: String(revision),
     [HISTORY.time]: time,
-    [HISTORY.images]: JSON.stringify(input.images ?? imagesOf(input.objects)),
-    [HISTORY.objectCount]: String(input.objects.length),
+    [HISTORY.images]: JSON.stringify(input.images ?? encoded.images),
+    [HISTORY.objectCount]: String(encoded.count),
     [HISTORY.status]: input.status ?? 'deployed',
     [SPREAD.deployment]: set.name,
   };
@@ -140,8 +158,12 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
       },
       annotations,
     },
-    data: { objects: encodeObjects(input.objects) },
+    data: { objects: encoded.data },
   };
+}
+
+function isEncoded(objects: RevisionInput['objects']): objects is EncodedObjectSet {
+  return !Array.isArray(objects);
 }
 
 /** Reads a revision Secret's annotations (and, with `withObjects`, decodes its objects). */
@@ -323,8 +345,13 @@ export async function recordRevision(
   const { existing, current } = options.prior ?? (await readPrior(client, set));
   let next = Math.max(0, ...existing.map((r) => r.revision), current ?? 0) + 1;
   let secret: KubeObject;
+  // Encoded once, whatever number the revision ends up with.
+  const encoded = {
+    ...input,
+    objects: isEncoded(input.objects) ? input.objects : encodeObjectSet(input.objects),
+  };
   for (let attempt = 0; ; attempt++) {
-    secret = revisionSecret(set, next, input);
+    secret = revisionSecret(set, next, encoded);
     try {
       await client.request({ method: 'POST', path: secretsPath(set.namespace), body: secret });
       break;

@@ -3,9 +3,17 @@ import http from 'node:http';
 import https from 'node:https';
 import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject } from '../../base/kube-object.js';
+import type { LimitFunction } from 'p-limit';
+import { type KubeObject, withoutManagedFields } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
-import { KubeApiError, type KubeClient, type KubeStatus, tlsOptions } from '../../cluster/client.js';
+import {
+  KubeApiError,
+  type KubeClient,
+  type KubeStatus,
+  METADATA_LIST_ACCEPT,
+  METADATA_WATCH_ACCEPT,
+  tlsOptions,
+} from '../../cluster/client.js';
 
 /** One event of a watch stream (metav1.WatchEvent). `ERROR` carries a metav1.Status as `object`. */
 export interface WatchEvent {
@@ -49,6 +57,8 @@ export async function streamWatch(
     readonly resourceVersion?: string;
     readonly timeoutSeconds?: number;
     readonly signal?: AbortSignal;
+    /** The `Accept` header; default `application/json` (e.g. {@link METADATA_WATCH_ACCEPT}). */
+    readonly accept?: string;
   },
   onEvent: (event: WatchEvent) => void,
 ): Promise<void> {
@@ -75,7 +85,7 @@ export async function streamWatch(
     method: 'GET',
     headers: {
       ...(opts.headers as Record<string, string>),
-      Accept: 'application/json',
+      Accept: options.accept ?? 'application/json',
       'User-Agent': 'spread',
     },
     // A watch holds its connection for minutes: it gets its own socket, not one of the pool's.
@@ -151,6 +161,16 @@ export interface InformerOptions extends ListQuery {
   readonly watchSeconds?: number;
   /** Objects a page of the LIST holds at most. Default {@link LIST_PAGE_SIZE}. */
   readonly pageSize?: number;
+  /**
+   * Runs each LIST (the first, and any after 410 Gone) through this limit: informers that share a
+   * `pLimit(1)` list one at a time, so their answers are never in memory together.
+   */
+  readonly listLimit?: LimitFunction;
+  /**
+   * List and watch metadata only (PartialObjectMetadata, as client-go's metadata informers do): no
+   * `spec` or `status` sent, parsed or kept. A server that cannot serve it answers whole objects.
+   */
+  readonly metadataOnly?: boolean;
 }
 
 /**
@@ -172,7 +192,9 @@ export async function informer(client: KubeClient, path: string, options: Inform
     if (resourceVersion === undefined) {
       let list: { objects: KubeObject[]; resourceVersion: string | undefined };
       try {
-        list = await listOnce(client, path, options);
+        list = await (options.listLimit
+          ? options.listLimit(() => listOnce(client, path, options))
+          : listOnce(client, path, options));
       } catch (error) {
         if (options.signal.aborted) return;
         // A server restarting (429 "storage is (re)initializing", 5xx) or out of reach is listed
@@ -199,6 +221,7 @@ export async function informer(client: KubeClient, path: string, options: Inform
           resourceVersion,
           timeoutSeconds: options.watchSeconds ?? 60,
           signal: options.signal,
+          ...(options.metadataOnly ? { accept: METADATA_WATCH_ACCEPT } : {}),
         },
         (event) => {
           const rv = event.object.metadata?.resourceVersion;
@@ -226,8 +249,13 @@ export async function informer(client: KubeClient, path: string, options: Inform
   }
 }
 
-/** Objects a page of the informer's LIST holds at most (client-go's pager's default). */
-export const LIST_PAGE_SIZE = 500;
+/**
+ * Objects a page of the informer's LIST holds at most: a fifth of client-go's pager's 500. A page's
+ * answer is held as JSON text and as whole objects (managedFields and all) until its objects are
+ * taken, and the wait of a 5,000-object deploy lists 3,400 Deployments, Pods and ReplicaSets
+ * as its rollouts begin, where the deploy's memory peaks (bench/RESULTS.md, issue 19's eighth part).
+ */
+export const LIST_PAGE_SIZE = 100;
 
 /**
  * One LIST of the informer, in pages of {@link LIST_PAGE_SIZE} as client-go's reflector lists: its
@@ -256,6 +284,7 @@ async function listOnce(
             limit,
             continue: next,
           },
+          ...(options.metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
           signal: options.signal,
         })
       ).body;
@@ -288,11 +317,4 @@ function listedObjects(list: { apiVersion?: string; kind?: string; items?: KubeO
     apiVersion: o.apiVersion ?? list.apiVersion ?? '',
     kind: o.kind ?? kind ?? '',
   }));
-}
-
-/** `o` without `metadata.managedFields` (a shallow copy; `o` itself when it has none). */
-function withoutManagedFields(o: KubeObject): KubeObject {
-  if (!o.metadata?.managedFields) return o;
-  const { managedFields: _managedFields, ...metadata } = o.metadata;
-  return { ...o, metadata };
 }

@@ -1,3 +1,4 @@
+import pLimit, { type LimitFunction } from 'p-limit';
 import { isPodReady } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
@@ -32,7 +33,8 @@ export const SHARED_WATCH_AT = 8;
 /**
  * Starts the watches of the waited objects: each object itself, the pods its selector matches
  * (workloads) and a Deployment's ReplicaSets, and a PVC's StorageClass (read once); one shared
- * watch per collection where {@link SHARED_WATCH_AT} or more objects need it. Pod and ReplicaSet
+ * watch per collection where {@link SHARED_WATCH_AT} or more objects need it, the shared ones
+ * listing one collection at a time (their answers are the wait's largest). Pod and ReplicaSet
  * watches only enrich the wait: a refused one (RBAC) leaves readiness to the object.
  */
 export function watchAll(
@@ -41,6 +43,7 @@ export function watchAll(
   start: number,
   sink: WatchSink,
 ): void {
+  const listLimit = pLimit(1);
   for (const [path, group] of groupBy(tracked, (t) =>
     objectPath(t.applied.resource, t.applied.object.metadata.namespace),
   )) {
@@ -52,6 +55,7 @@ export function watchAll(
     const byName = new Map(group.map((t) => [t.applied.object.metadata.name, t]));
     informer(client, path, {
       signal: sink.signal,
+      listLimit,
       onEvent: (event) => {
         if (event.type === 'LIST') {
           const listed = new Map(event.objects.map((o) => [o.metadata.name, o]));
@@ -90,10 +94,11 @@ export function watchAll(
     };
     if (group.length < SHARED_WATCH_AT) {
       for (const s of group) watchSelected(client, pods, s, sink, podsSeen);
-    } else watchShared(client, pods, group, sink, podsSeen);
+    } else watchShared(client, pods, group, sink, podsSeen, listLimit);
+    // Of a ReplicaSet the wait reads only labels, annotations and owners.
     if (deployments.length < SHARED_WATCH_AT) {
-      for (const s of deployments) watchSelected(client, replicaSets, s, sink, replicaSetsSeen);
-    } else watchShared(client, replicaSets, deployments, sink, replicaSetsSeen);
+      for (const s of deployments) watchSelected(client, replicaSets, s, sink, replicaSetsSeen, true);
+    } else watchShared(client, replicaSets, deployments, sink, replicaSetsSeen, listLimit, true);
   }
   for (const t of tracked) if (t.gk === 'PersistentVolumeClaim') readStorageClass(client, t, sink);
 }
@@ -132,11 +137,22 @@ interface Selected {
 /** `seen(t, items)` gets what one object's selector matches, or undefined when the watch was refused. */
 type Seen = (t: Tracked, items: KubeObject[] | undefined) => void;
 
-/** The collection at `path` that one object's selector matches, watched with that label selector. */
-function watchSelected(client: KubeClient, path: string, s: Selected, sink: WatchSink, seen: Seen): void {
+/**
+ * The collection at `path` that one object's selector matches, watched with that label selector
+ * (`metadataOnly`: see InformerOptions).
+ */
+function watchSelected(
+  client: KubeClient,
+  path: string,
+  s: Selected,
+  sink: WatchSink,
+  seen: Seen,
+  metadataOnly = false,
+): void {
   informer(client, path, {
     labelSelector: selectorString(s.selector),
     signal: sink.signal,
+    metadataOnly,
     onChange: (items) => {
       seen(s.t, [...items]);
       sink.changed();
@@ -149,7 +165,7 @@ function watchSelected(client: KubeClient, path: string, s: Selected, sink: Watc
 
 /**
  * The whole collection at `path`, shared: each object gets what its selector matches, kept up to
- * date one change at a time. The selectors are indexed by one of their `matchLabels` pairs, so an
+ * date one change at a time; its LISTs go through `listLimit` (`metadataOnly`: see InformerOptions). The selectors are indexed by one of their `matchLabels` pairs, so an
  * item is matched against the few selectors that can take it, not against all of them.
  */
 function watchShared(
@@ -158,6 +174,8 @@ function watchShared(
   group: readonly Selected[],
   sink: WatchSink,
   seen: Seen,
+  listLimit: LimitFunction,
+  metadataOnly = false,
 ): void {
   const byPair = new Map<string, Selected[]>();
   const unindexed: Selected[] = [];
@@ -177,6 +195,8 @@ function watchShared(
   const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
   informer(client, path, {
     signal: sink.signal,
+    listLimit,
+    metadataOnly,
     onEvent: (event) => {
       const touched = new Set<Tracked>();
       if (event.type === 'LIST') {
@@ -204,7 +224,7 @@ function watchShared(
   }).catch((error: unknown) => {
     if (isForbidden(error)) {
       // Each object's own selector may be allowed where the whole collection is not.
-      for (const s of group) watchSelected(client, path, s, sink, seen);
+      for (const s of group) watchSelected(client, path, s, sink, seen, metadataOnly);
       return;
     }
     for (const s of group) seen(s.t, undefined);

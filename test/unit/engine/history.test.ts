@@ -5,6 +5,7 @@ import { HISTORY, revisionSecretName } from '../../../src/base/labels.js';
 import { applySetFor } from '../../../src/engine/inventory/applyset.js';
 import {
   decodeObjects,
+  encodeObjectSet,
   encodeObjects,
   imagesOf,
   lastGoodRevision,
@@ -118,6 +119,17 @@ describe('revisions', () => {
     });
     expect(back.objects).toEqual([deployment]);
     expect(back.images.map((i) => i.image)).toEqual(['busybox:1.36', 'registry.example/web@sha256:abc']);
+  });
+
+  test('an object set encoded ahead makes the same revision Secret as the objects themselves', () => {
+    const set = applySetFor('web', 'prod');
+    const time = new Date('2025-01-01T00:00:00Z');
+    const encoded = encodeObjectSet([deployment]);
+    expect(encoded.count).toBe(1);
+    expect(encoded.images.map((i) => i.image)).toEqual(['busybox:1.36', 'registry.example/web@sha256:abc']);
+    const ahead = revisionSecret(set, 3, { objects: encoded, time });
+    expect(ahead).toEqual(revisionSecret(set, 3, { objects: [deployment], time }));
+    expect(parseRevisionSecret(ahead, true).objects).toEqual([deployment]);
   });
 
   test.each([

@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a}from"./chunk-KN2K5PFD.js";import"./chunk-7H6SWVFJ.js";import"./chunk-YKS2MO7D.js";import"./chunk-UGA2VPD4.js";export{a as readDeployment};
+import{a}from"./chunk-KWX7L26W.js";import"./chunk-7DEDBUHK.js";import"./chunk-BYZWDQF6.js";import"./chunk-UGA2VPD4.js";export{a as readDeployment};
