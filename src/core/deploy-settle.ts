@@ -37,8 +37,7 @@ import { rollbackTo } from './rollback.js';
 
 /**
  * What the settle step records of the directory's objects, decided before the rollout wait so that
- * the objects themselves are let go before it (of 5,000, several MB): the current revision `kept`,
- * or the objects `encoded` for a new one.
+ * they are let go before it: the current revision `kept`, or the objects `encoded` for a new one.
  */
 export type ToRecord =
   | { readonly kept: RevisionCheck; readonly encoded?: undefined }
@@ -47,9 +46,9 @@ export type ToRecord =
 /**
  * Nothing changed: the current revision is kept, if it holds these objects and its rollout did not
  * fail. A deploy interrupted after its apply (SIGKILL, SIGTERM during the wait) left the cluster as
- * the directory says without recording it: the rerun changes nothing and records it.
- *
- * @throws KubeApiError when the current revision cannot be read.
+ * the directory says without recording it: the rerun changes nothing and records it. A current
+ * revision that cannot be read is not kept: the objects are recorded again (which only warns if
+ * that fails too), and the rollout is waited for either way.
  */
 export async function forRecord(
   ctx: DeployContext,
@@ -57,10 +56,11 @@ export async function forRecord(
   objects: readonly SourcedObject[],
   applied: Applied,
 ): Promise<ToRecord> {
-  const { revisionBefore, unchanged } = applied;
-  const current = unchanged
-    ? await (applied.revisionBeforeRead ?? readRevisionCheck(ctx.client, step.set, revisionBefore!))
+  const { revisionBefore: before, unchanged } = applied;
+  const read = unchanged
+    ? (applied.revisionBeforeRead ?? readRevisionCheck(ctx.client, step.set, before!))
     : undefined;
+  const current = await read?.catch(() => undefined);
   const set = objects.map((o) => o.object);
   if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(set))
     return { kept: current };

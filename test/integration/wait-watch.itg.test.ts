@@ -204,7 +204,6 @@ describe('informer (list + watch) on the local cluster', () => {
       expect((object as { data?: unknown }).data).toBeUndefined();
       expect(object.metadata.labels).toEqual({ itg: 'meta' });
       expect(object.metadata.uid).toBeTruthy();
-      expect(object.metadata.managedFields).toBeUndefined();
     }
     expect(events[1]!.object.metadata.annotations).toEqual({ seen: 'yes' });
   });

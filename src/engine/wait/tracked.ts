@@ -32,6 +32,11 @@ export interface Tracked {
   readonly deleted: Set<string>;
   /** Its pods are being listed: a ReplicationController is not judged before they are known. */
   podsPending: boolean;
+  /**
+   * A Deployment's ReplicaSets are being listed: its pods are not diagnosed before they are known,
+   * since without them every pod of its selector, old revisions' too, counts as current.
+   */
+  replicaSetsPending: boolean;
 }
 
 /** A fresh {@link Tracked} for an applied object, not yet seen by its watch. */
@@ -47,6 +52,7 @@ export function track(applied: AppliedObject): Tracked {
     replacing: false,
     deleted: new Set<string>(),
     podsPending: false,
+    replicaSetsPending: false,
   };
 }
 
@@ -80,7 +86,7 @@ export function judge(t: Tracked, options: JudgeOptions): KubeObject[] | undefin
     ...(t.volumeBindingMode ? { volumeBindingMode: t.volumeBindingMode } : {}),
     ...(t.storageClassMissing ? { storageClassMissing: true } : {}),
   });
-  t.problems = !t.state.done && pods ? podProblems(t, pods, options) : [];
+  t.problems = !t.state.done && pods && !t.replicaSetsPending ? podProblems(t, pods, options) : [];
   if (t.state.done || t.state.failed)
     t.result = {
       object: t.applied,

@@ -85,20 +85,23 @@ export function watchAll(
     const replicaSets = `/apis/apps/v1/namespaces/${encodeURIComponent(ns)}/replicasets`;
     const deployments = group.filter((s) => s.t.gk === 'Deployment.apps');
     for (const s of group) s.t.podsPending = true;
+    for (const s of deployments) s.t.replicaSetsPending = true;
     const podsSeen = (t: Tracked, items: KubeObject[] | undefined) => {
       if (items) t.pods = items;
       else t.podsPending = false;
     };
     const replicaSetsSeen = (t: Tracked, items: KubeObject[] | undefined) => {
       if (items) t.replicaSets = items;
+      t.replicaSetsPending = false;
     };
-    if (group.length < SHARED_WATCH_AT) {
-      for (const s of group) watchSelected(client, pods, s, sink, podsSeen);
-    } else watchShared(client, pods, group, sink, podsSeen, listLimit);
-    // Of a ReplicaSet the wait reads only labels, annotations and owners.
+    // The ReplicaSets first: until they are known, a Deployment's pods are not diagnosed. Of a
+    // ReplicaSet the wait reads only labels, annotations and owners.
     if (deployments.length < SHARED_WATCH_AT) {
       for (const s of deployments) watchSelected(client, replicaSets, s, sink, replicaSetsSeen, true);
     } else watchShared(client, replicaSets, deployments, sink, replicaSetsSeen, listLimit, true);
+    if (group.length < SHARED_WATCH_AT) {
+      for (const s of group) watchSelected(client, pods, s, sink, podsSeen);
+    } else watchShared(client, pods, group, sink, podsSeen, listLimit);
   }
   for (const t of tracked) if (t.gk === 'PersistentVolumeClaim') readStorageClass(client, t, sink);
 }

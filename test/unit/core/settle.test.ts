@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import type { Applied } from '../../../src/core/deploy-apply.js';
-import { forSettle } from '../../../src/core/deploy-settle.js';
+import type { DeployContext, SettleStep } from '../../../src/core/deploy-context.js';
+import { forRecord, forSettle } from '../../../src/core/deploy-settle.js';
 import type { AppliedObject } from '../../../src/engine/apply/applied.js';
+import { decodeObjects } from '../../../src/engine/inventory/history.js';
+import { objectSetDigest } from '../../../src/engine/inventory/revision-check.js';
 
 const managedFields = [
   {
@@ -27,7 +30,12 @@ function applied(apiVersion: string, kind: string, resource: string, spec: objec
     source: { file: `${kind}.yaml`, line: 1 },
     resource: { group: group!, version: version!, kind, resource, namespaced: true },
     action: 'configured',
-    live: { ...object, metadata: { ...object.metadata, uid: 'u', managedFields }, status: {} },
+    live: {
+      ...object,
+      metadata: { ...object.metadata, uid: 'u', managedFields },
+      spec: { ...spec, defaulted: true },
+      status: {},
+    },
   };
 }
 
@@ -52,7 +60,7 @@ describe('forSettle: what the rollout wait and the URL read of the apply', () =>
     for (const a of settling.converged.applied) {
       expect(a.live.metadata.managedFields).toBeUndefined();
       expect(a.live.metadata.uid).toBe('u');
-      expect(a.live.spec).toEqual(a.object.spec);
+      expect(a.live.spec).toEqual({ ...(a.object.spec as object), defaulted: true });
     }
     expect(settling.converged.fingerprints).toEqual(['f']);
     expect(settling.revisionBefore).toBe(3);
@@ -62,5 +70,51 @@ describe('forSettle: what the rollout wait and the URL read of the apply', () =>
     forSettle(outcome, {});
     expect(outcome.converged.applied).toHaveLength(3);
     expect(deployment.live.metadata.managedFields).toEqual(managedFields);
+  });
+});
+
+describe('forRecord: what the revision records, decided before the wait', () => {
+  const objects = [
+    { object: applied('v1', 'ConfigMap', 'configmaps').object, source: { file: 'a.yaml', line: 1 } },
+  ];
+  const ctx = {} as DeployContext;
+  const step = {} as SettleStep;
+  const unchanged = (read: Promise<unknown>) =>
+    ({ unchanged: true, revisionBefore: 4, revisionBeforeRead: read }) as unknown as Applied;
+
+  test('an unchanged deploy keeps the current revision that holds the same objects', async () => {
+    const current = {
+      revision: 4,
+      status: 'deployed',
+      objectSet: objectSetDigest(objects.map((o) => o.object)),
+    };
+    expect(await forRecord(ctx, step, objects, unchanged(Promise.resolve(current)))).toEqual({
+      kept: current,
+    });
+  });
+
+  test.each([
+    ['holds other objects', () => Promise.resolve({ revision: 4, status: 'deployed', objectSet: 'other' })],
+    [
+      'failed',
+      () =>
+        Promise.resolve({
+          revision: 4,
+          status: 'failed',
+          objectSet: objectSetDigest(objects.map((o) => o.object)),
+        }),
+    ],
+    ['is gone', () => Promise.resolve(undefined)],
+    ['cannot be read', () => Promise.reject(new Error('503 etcd unavailable'))],
+  ])('an unchanged deploy whose current revision %s records the objects anew', async (_why, read) => {
+    const decided = await forRecord(ctx, step, objects, unchanged(read()));
+    expect(decided.kept).toBeUndefined();
+    expect(decodeObjects(decided.encoded!.data)).toEqual(objects.map((o) => o.object));
+    expect(decided.encoded!.count).toBe(1);
+  });
+
+  test('a deploy that changed something encodes its objects without reading a revision', async () => {
+    const changed = { unchanged: false, revisionBefore: 4 } as unknown as Applied;
+    expect((await forRecord(ctx, step, objects, changed)).encoded?.count).toBe(1);
   });
 });
