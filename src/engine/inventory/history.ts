@@ -130,7 +130,7 @@ export function imagesOf(objects: readonly KubeObject[]): RevisionImage[] {
 /** The revision Secret of revision `revision` of `set` (labels, annotations, `data.objects`). */
 export function revisionSecret(set: ApplySet, revision: number, input: RevisionInput): KubeObject {
   const time = (input.time ?? new Date()).toISOString();
-  const encoded = isEncoded(input.objects) ? input.objects : encodeObjectSet(input.objects);
+  const encoded = asEncoded(input.objects);
   const annotations: Record<string, string> = {
     [HISTORY.revision]: String(revision),
     [HISTORY.time]: time,
@@ -162,8 +162,9 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
   };
 }
 
-function isEncoded(objects: RevisionInput['objects']): objects is EncodedObjectSet {
-  return !Array.isArray(objects);
+/** The object set of a {@link RevisionInput}, encoded unless it already is. */
+function asEncoded(objects: RevisionInput['objects']): EncodedObjectSet {
+  return 'data' in objects ? objects : encodeObjectSet(objects);
 }
 
 /** Reads a revision Secret's annotations (and, with `withObjects`, decodes its objects). */
@@ -348,7 +349,7 @@ export async function recordRevision(
   // Encoded once, whatever number the revision ends up with.
   const encoded = {
     ...input,
-    objects: isEncoded(input.objects) ? input.objects : encodeObjectSet(input.objects),
+    objects: asEncoded(input.objects),
   };
   for (let attempt = 0; ; attempt++) {
     secret = revisionSecret(set, next, encoded);

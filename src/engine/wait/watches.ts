@@ -168,8 +168,9 @@ function watchSelected(
 
 /**
  * The whole collection at `path`, shared: each object gets what its selector matches, kept up to
- * date one change at a time; its LISTs go through `listLimit` (`metadataOnly`: see InformerOptions). The selectors are indexed by one of their `matchLabels` pairs, so an
- * item is matched against the few selectors that can take it, not against all of them.
+ * date one change at a time; its LISTs go through `listLimit` (`metadataOnly`: see InformerOptions).
+ * The selectors are indexed by one of their `matchLabels` pairs, so an item is matched against the
+ * few selectors that can take it, not against all of them.
  */
 function watchShared(
   client: KubeClient,
