@@ -1,4 +1,4 @@
-import { type KubeObject, type SourcedObject, withoutManagedFields } from '../base/kube-object.js';
+import type { KubeObject, SourcedObject } from '../base/kube-object.js';
 import { KubeApiError, type KubeClient } from '../cluster/client.js';
 import { objectPath } from '../cluster/discovery.js';
 import type { applySetFor } from '../engine/inventory/applyset.js';
@@ -20,7 +20,6 @@ import {
   readRevisionCheck,
 } from '../engine/inventory/revision-check.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
-import { isWaited } from '../engine/status/registry.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import { countActions, type DeployReport, type ObjectReport } from '../report/report.js';
 import { applicationUrl, urlKindOf } from '../report/url.js';
@@ -107,20 +106,6 @@ export async function settleStep(
     rollout: rollout.map(rolloutRef),
     durationMs: Date.now() - ctx.started,
   };
-}
-
-/**
- * The apply's outcome with only the applied objects the settle step reads: those the rollout wait
- * follows ({@link isWaited}) and those that can give the URL (Services, Ingresses, HTTPRoutes), their
- * live state without its managedFields, which neither reads. The others (a large set's ConfigMaps
- * and Secrets, each with its live state) are let go before the wait.
- */
-export function forSettle(applied: Applied, options: Pick<DeployOptions, 'waitLoadBalancer'>): Applied {
-  const waited = { ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}) };
-  const needed = applied.converged.applied
-    .filter((a) => isWaited(a.live ?? a.object, waited) || urlKindOf(a.live ?? a.object) !== undefined)
-    .map((a) => (a.live ? { ...a, live: withoutManagedFields(a.live) } : a));
-  return { ...applied, converged: { ...applied.converged, applied: needed } };
 }
 
 /** What a revision records of the parent the converge left: its fingerprints' digest. */

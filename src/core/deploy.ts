@@ -12,7 +12,7 @@ import { objectWarnings } from '../deployment/warnings.js';
 import { ApplyError, explainApiError } from '../engine/apply/errors.js';
 import { type ApplySet, applySetFor, labelForApplySet, readParent } from '../engine/inventory/applyset.js';
 import { acquireLock, defaultHolder, leaseName } from '../engine/inventory/lock.js';
-import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
+import type { ApplyOptions } from '../engine/plan/options.js';
 import { planObjects, removedApiFailures } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { prepareImages } from '../image/index.js';
@@ -28,7 +28,8 @@ import {
   type ReportBase,
   type SettleStep,
 } from './deploy-context.js';
-import { forRecord, forSettle, settleStep, type ToRecord } from './deploy-settle.js';
+import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
+import { forApply, forSettle } from './held.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -270,18 +271,11 @@ async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly S
       ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
     }),
   );
-  return { previous, objects, planned: options.mode === 'deploy' ? planned.map(withoutDryRun) : planned };
-}
-
-/**
- * A planned write without its dry run's answer, which nothing reads once planned (its changes are
- * kept): a first deploy of 5,000 objects held 5,000 of them through the apply. An `unchanged` object
- * keeps it, for the ownership check of the fingerprints it records.
- */
-function withoutDryRun(p: PlannedObject): PlannedObject {
-  if (p.action === 'unchanged' || p.after === undefined) return p;
-  const { after: _after, ...rest } = p;
-  return rest;
+  return {
+    previous,
+    objects,
+    planned: options.mode === 'deploy' ? planned.map((p) => forApply(p, options)) : planned,
+  };
 }
 
 /** Whether the objects hold the core Namespace `name`. */

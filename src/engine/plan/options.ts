@@ -32,7 +32,8 @@ export interface PlannedObject extends SourcedObject {
   readonly takesOver?: readonly string[];
   /**
    * For `unchanged` found by a recorded fingerprint: that fingerprint (of this object and `live`), so
-   * that recording the deploy's fingerprints does not compute it again.
+   * that recording the deploy's fingerprints does not compute it again. `live` and `after` are then
+   * one object, without its managedFields (which only the fingerprint reads).
    */
   readonly fingerprint?: string;
 }

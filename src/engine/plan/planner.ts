@@ -1,6 +1,13 @@
 import pLimit from 'p-limit';
 import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../../base/kube-object.js';
-import { formatGroupKind, groupKindOf, isCoreNamespace, isCrd, isGenerated } from '../../base/kube-object.js';
+import {
+  formatGroupKind,
+  groupKindOf,
+  isCoreNamespace,
+  isCrd,
+  isGenerated,
+  withoutManagedFields,
+} from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { notServedMessage, removedApi } from '../../cluster/api-removals.js';
 import { KubeApiError } from '../../cluster/client.js';
@@ -229,8 +236,12 @@ async function planExisting(
   // The state a completed deploy left, untouched since: unchanged, no dry run needed.
   if (live && options.fingerprints?.size) {
     const print = objectFingerprint(object, live, options.fieldManager);
-    if (print !== undefined && options.fingerprints.has(print))
-      return { ...o, object, resource, action: 'unchanged', after: live, live, fingerprint: print };
+    if (print !== undefined && options.fingerprints.has(print)) {
+      // Held until the wait ends (it reads spec and status); the fingerprint was all that reads its
+      // managedFields, a large part of a small object.
+      const kept = withoutManagedFields(live);
+      return { ...o, object, resource, action: 'unchanged', after: kept, live: kept, fingerprint: print };
+    }
   }
   const planned = await planDryRun(c, o, object, resource, path, live);
   // A dry run answers the object as stored now, with its resourceVersion; another one than the read's

@@ -2,10 +2,12 @@ import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import type { Applied } from '../../../src/core/deploy-apply.js';
 import type { DeployContext, SettleStep } from '../../../src/core/deploy-context.js';
-import { forRecord, forSettle } from '../../../src/core/deploy-settle.js';
+import { forRecord } from '../../../src/core/deploy-settle.js';
+import { forApply, forSettle } from '../../../src/core/held.js';
 import type { AppliedObject } from '../../../src/engine/apply/applied.js';
 import { decodeObjects } from '../../../src/engine/inventory/history.js';
 import { objectSetDigest } from '../../../src/engine/inventory/revision-check.js';
+import type { PlannedObject } from '../../../src/engine/plan/options.js';
 
 const managedFields = [
   {
@@ -70,6 +72,54 @@ describe('forSettle: what the rollout wait and the URL read of the apply', () =>
     forSettle(outcome, {});
     expect(outcome.converged.applied).toHaveLength(3);
     expect(deployment.live.metadata.managedFields).toEqual(managedFields);
+  });
+});
+
+describe('forApply: what the apply holds of the plan', () => {
+  const unchanged = (a: AppliedObject, after?: KubeObject): PlannedObject => ({
+    object: a.object,
+    source: a.source,
+    resource: a.resource,
+    action: 'unchanged',
+    live: a.live,
+    after: after ?? a.live,
+  });
+
+  test('an unchanged object the settle step does not read keeps only the metadata of its live state, one object when the fingerprint matched', () => {
+    const p = forApply({ ...unchanged(applied('v1', 'ConfigMap', 'configmaps')), fingerprint: 'f' }, {});
+    expect(p.live).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'configmap', namespace: 'app', uid: 'u', managedFields },
+    });
+    expect(p.after).toBe(p.live);
+    expect(p.fingerprint).toBe('f');
+  });
+
+  test("a dry run's answer stays apart from the live state (the converge compares their managedFields)", () => {
+    const a = applied('v1', 'ConfigMap', 'configmaps');
+    const dryRun = { ...a.live, metadata: { ...a.live.metadata, managedFields: [] } };
+    const p = forApply(unchanged(a, dryRun), {});
+    expect(p.after).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: dryRun.metadata });
+    expect(p.live?.metadata.managedFields).toEqual(managedFields);
+  });
+
+  test('an unchanged Deployment, Service or CRD keeps its live state whole', () => {
+    for (const a of [
+      applied('apps/v1', 'Deployment', 'deployments'),
+      applied('v1', 'Service', 'services'),
+      applied('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'customresourcedefinitions'),
+    ]) {
+      const p = unchanged(a);
+      expect(forApply(p, {})).toBe(p);
+    }
+  });
+
+  test('a write drops its dry run and keeps its live state', () => {
+    const a = applied('v1', 'ConfigMap', 'configmaps');
+    const p = forApply({ ...unchanged(a), action: 'update', changes: [] }, {});
+    expect(p.after).toBeUndefined();
+    expect(p.live).toBe(a.live);
   });
 });
 

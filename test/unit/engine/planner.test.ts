@@ -198,6 +198,11 @@ describe('planObjects against a fake KubeApi', () => {
     });
     expect(p).toMatchObject({ action: 'unchanged', fingerprint: print });
     expect(kube.log).toEqual(['GET /api/v1/namespaces/app/configmaps/c']);
+    // Its live state is held without managedFields, which only the fingerprint read.
+    expect(live.metadata.managedFields).toBeDefined();
+    expect(p!.live).toEqual({ ...live, metadata: { ...live.metadata, managedFields: undefined } });
+    expect(p!.live?.metadata).not.toHaveProperty('managedFields');
+    expect(p!.after).toBe(p!.live);
   });
 
   test('an object that changed after it was read (a controller writing its status) is read again: unchanged, not an update', async () => {
