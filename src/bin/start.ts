@@ -5,6 +5,7 @@ import module from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { growHeapLessAfterRead } from '../base/heap.js';
 import { SEMI_SPACE_OPTION } from './child.js';
 
 /** The oldest Node major the bundle runs on (undici in @kubernetes/client-node fails to load on older ones). */
@@ -116,7 +117,8 @@ export const HEAP_GROWTH_OPTION = '--heap-growing-percent=100';
  * spread's reading, planning and JSON answers allocate is garbage by then: a no-op deploy of 5,000
  * objects peaked at 209–217 MB with 62 MB live, and at 183–186 MB held to ×2, for 5–10 % more CPU
  * time; the CRD bundle's 144 → 136–140 MB (bench/RESULTS.md, "Large inputs, deployed"). Nothing
- * changes when the command line gives the option (NODE_OPTIONS cannot hold V8 options).
+ * changes when the command line gives the option (NODE_OPTIONS cannot hold V8 options). Once a
+ * deploy's input is read, ×1.5 (see AFTER_READ_HEAP_GROWTH_OPTION in src/base/heap.ts).
  *
  * @returns whether the growth was limited.
  */
@@ -125,5 +127,6 @@ export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv):
   const spellings = [flag, `--${flag.slice(2).replace(/-/g, '_')}`];
   if (execArgv.some((o) => spellings.some((s) => o.startsWith(s)))) return false;
   v8.setFlagsFromString(HEAP_GROWTH_OPTION);
+  growHeapLessAfterRead();
   return true;
 }

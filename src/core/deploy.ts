@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { inputRead } from '../base/heap.js';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { traceRequests } from '../base/logger.js';
@@ -117,6 +118,7 @@ async function readPlanApply(ctx: DeployContext): Promise<
 > {
   const { options, namespace, resolved } = ctx;
   const step = await readStep(ctx);
+  inputRead();
   const prepared = await imagesStep(ctx, step);
   const takeLock = lockTaker(ctx, step.name);
   if (options.mode === 'deploy' && (step.namespaceExisted || (await deploymentNamespaceExists(ctx))))

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { AFTER_READ_HEAP_GROWTH_OPTION, inputRead } from '../../../src/base/heap.js';
 import { MALLOC_ENV, SEMI_SPACE_OPTION } from '../../../src/bin/child.js';
 import { capYoungGeneration, HEAP_GROWTH_OPTION, limitHeapGrowth } from '../../../src/bin/start.js';
 
@@ -44,13 +45,22 @@ describe('limitHeapGrowth', () => {
     expect(limitHeapGrowth(['--heap_growing_percent=30'])).toBe(false);
   });
 
-  test('holds the growth of any other Node to ×2', () => {
+  test('holds the growth of any other Node to ×2, and to ×1.5 once a deploy has read its input', () => {
     expect(limitHeapGrowth(['--enable-source-maps'])).toBe(true);
+    expect(inputRead()).toBe(true);
+    // Once: a second deploy in the same process sets nothing again.
+    expect(inputRead()).toBe(false);
+  });
+
+  test('a deploy in a Node whose command line sets the heap growth leaves it as it is', () => {
+    expect(limitHeapGrowth(['--heap-growing-percent=0'])).toBe(false);
+    expect(inputRead()).toBe(false);
   });
 
   // V8 takes the option at run time: it says so on stderr when it does not know an option or its value.
   test.each([
     [HEAP_GROWTH_OPTION, ''],
+    [AFTER_READ_HEAP_GROWTH_OPTION, ''],
     ['--heap-growing-percent=abc', 'illegal value'],
     ['--no-such-option=1', 'unrecognized flag'],
   ])('V8 reads %s at run time', (option, complaint) => {

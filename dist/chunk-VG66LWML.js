@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a,b}from"./chunk-QDKGURNK.js";import"./chunk-MWIBXC6Z.js";import"./chunk-OWPRAHSS.js";import"./chunk-3S5QRH4N.js";import"./chunk-P6BA3TDO.js";import"./chunk-CD4C3IGO.js";import"./chunk-KWX7L26W.js";import"./chunk-7DEDBUHK.js";import"./chunk-BYZWDQF6.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
+import r from"node:v8";var t="--heap-growing-percent=50",e;function i(n=t){e=n}function d(){return e===void 0?!1:(r.setFlagsFromString(e),e=void 0,!0)}export{i as a,d as b};
