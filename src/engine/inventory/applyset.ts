@@ -11,6 +11,7 @@ import {
 } from '../../base/labels.js';
 import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
+import { listInPages } from '../../cluster/pager.js';
 import { version } from '../../version.js';
 import { decodeFingerprints, encodeFingerprints } from '../plan/fingerprint.js';
 
@@ -228,23 +229,27 @@ export async function findPruneCandidates(
         const out: PruneCandidate[] = [];
         try {
           // Pages of 500, as the plan lists: a large set's objects are never one answer at once.
-          let next: string | undefined;
-          do {
-            const page = await client.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>({
-              method: 'GET',
+          await listInPages<KubeObject>(
+            client,
+            {
               path: objectPath(info, ns),
-              query: { labelSelector: `${APPLYSET.partOf}=${set.id}`, limit: 500, continue: next },
+              pageSize: 500,
+              labelSelector: `${APPLYSET.partOf}=${set.id}`,
               // Pruning, its report and `spread status` read a candidate's metadata, and a CRD's spec
               // (what it defines, to count its custom resources).
-              ...(options.whole || isCrdResource(info) ? {} : { accept: METADATA_LIST_ACCEPT }),
-            });
-            for (const item of page.body.items ?? []) {
-              const obj = { ...item, apiVersion: apiVersionOf(info), kind: info.kind };
-              if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id || keep.has(keyOf(obj))) continue;
-              out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
-            }
-            next = page.body.metadata?.continue || undefined;
-          } while (next);
+              accept: options.whole || isCrdResource(info) ? undefined : METADATA_LIST_ACCEPT,
+            },
+            (page) => {
+              for (const item of page.items ?? []) {
+                const obj = { ...item, apiVersion: apiVersionOf(info), kind: info.kind };
+                if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id || keep.has(keyOf(obj))) continue;
+                out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
+              }
+            },
+            () => {
+              out.length = 0;
+            },
+          );
         } catch (error) {
           if (error instanceof KubeApiError && error.code === 403) {
             const resource = info.group ? `${info.resource}.${info.group}` : info.resource;

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../base/kube-object.js';
 import { APPLYSET, HISTORY, SPREAD } from '../../base/labels.js';
 import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
+import { listInPages } from '../../cluster/pager.js';
 import type { ApplySet } from './applyset.js';
 import { leaseName } from './lock.js';
 
@@ -145,24 +146,19 @@ async function listMetadata(
   signal?: AbortSignal,
 ): Promise<Pick<KubeObject, 'metadata'>[]> {
   const items: Pick<KubeObject, 'metadata'>[] = [];
-  let next: string | undefined;
-  do {
-    const res = await client.request<{
-      items?: Pick<KubeObject, 'metadata'>[];
-      metadata?: { continue?: string };
-    }>({
-      method: 'GET',
+  await listInPages<Pick<KubeObject, 'metadata'>>(
+    client,
+    {
       path: objectPath(resource, namespace),
+      pageSize: 500,
+      labelSelector: `${APPLYSET.partOf}!=${set.id}`,
       accept: METADATA_LIST_ACCEPT,
-      query: {
-        labelSelector: `${APPLYSET.partOf}!=${set.id}`,
-        limit: '500',
-        ...(next ? { continue: next } : {}),
-      },
-      ...(signal ? { signal } : {}),
-    });
-    items.push(...(res.body.items ?? []));
-    next = res.body.metadata?.continue || undefined;
-  } while (next);
+      signal,
+    },
+    (page) => items.push(...(page.items ?? [])),
+    () => {
+      items.length = 0;
+    },
+  );
   return items;
 }

@@ -3,6 +3,7 @@ import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import { HISTORY } from '../../base/labels.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { apiVersionOf, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
+import { listInPages } from '../../cluster/pager.js';
 import type { KubeApi } from '../kube-api.js';
 
 /**
@@ -93,22 +94,19 @@ async function listAll(
 ): Promise<Map<string, KubeObject | null> | undefined> {
   const apiVersion = apiVersionOf(resource);
   const out = new Map<string, KubeObject | null>();
-  let next: string | undefined;
   try {
-    do {
-      const page = await client.request<{ items?: KubeObject[]; metadata?: { continue?: string } }>({
-        method: 'GET',
-        path: collection,
-        query: { limit: 500, continue: next, fieldSelector: skipRevisions(resource) },
-        signal,
-      });
-      // A list's items carry no apiVersion and kind (the list does); a GET's object does.
-      for (const item of page.body.items ?? []) {
-        const name = item.metadata.name ?? '';
-        if (wanted.has(name)) out.set(name, { ...item, apiVersion, kind: resource.kind });
-      }
-      next = page.body.metadata?.continue || undefined;
-    } while (next);
+    await listInPages<KubeObject>(
+      client,
+      { path: collection, pageSize: 500, fieldSelector: skipRevisions(resource), signal },
+      (page) => {
+        // A list's items carry no apiVersion and kind (the list does); a GET's object does.
+        for (const item of page.items ?? []) {
+          const name = item.metadata.name ?? '';
+          if (wanted.has(name)) out.set(name, { ...item, apiVersion, kind: resource.kind });
+        }
+      },
+      () => out.clear(),
+    );
   } catch (error) {
     if (error instanceof KubeApiError && (error.code === 403 || error.code === 405)) return undefined;
     throw error;

@@ -14,6 +14,7 @@ import {
   METADATA_WATCH_ACCEPT,
   tlsOptions,
 } from '../../cluster/client.js';
+import { listInPages } from '../../cluster/pager.js';
 
 /** One event of a watch stream (metav1.WatchEvent). `ERROR` carries a metav1.Status as `object`. */
 export interface WatchEvent {
@@ -269,44 +270,24 @@ async function listOnce(
   options: InformerOptions,
 ): Promise<{ objects: KubeObject[]; resourceVersion: string | undefined }> {
   const objects: KubeObject[] = [];
-  let next: string | undefined;
-  let limit: number | undefined = options.pageSize ?? LIST_PAGE_SIZE;
-  for (;;) {
-    let page: ListPage;
-    try {
-      page = (
-        await client.request<ListPage>({
-          method: 'GET',
-          path,
-          query: {
-            labelSelector: options.labelSelector,
-            fieldSelector: options.fieldSelector,
-            limit,
-            continue: next,
-          },
-          ...(options.metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
-          signal: options.signal,
-        })
-      ).body;
-    } catch (error) {
-      if (!(next && error instanceof KubeApiError && error.code === 410)) throw error;
+  const resourceVersion = await listInPages<KubeObject>(
+    client,
+    {
+      path,
+      pageSize: options.pageSize ?? LIST_PAGE_SIZE,
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+      accept: options.metadataOnly ? METADATA_LIST_ACCEPT : undefined,
+      signal: options.signal,
+    },
+    (page) => {
+      for (const o of listedObjects(page)) objects.push(o);
+    },
+    () => {
       objects.length = 0;
-      next = undefined;
-      limit = undefined;
-      continue;
-    }
-    for (const o of listedObjects(page)) objects.push(o);
-    next = page.metadata?.continue || undefined;
-    if (!next) return { objects, resourceVersion: page.metadata?.resourceVersion };
-  }
-}
-
-/** A page of a LIST as the API server answers it. */
-interface ListPage {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { resourceVersion?: string; continue?: string };
-  items?: KubeObject[];
+    },
+  );
+  return { objects, resourceVersion };
 }
 
 /** A list's items, each with the apiVersion and kind the list says (items carry none of their own). */
