@@ -1,5 +1,6 @@
-// What both entry points do before the bundle loads. This file imports Node built-ins only, so that
-// it runs on any Node and can say which Node is needed instead of failing to load the bundle.
+// What both entry points do before the bundle loads. This file imports Node built-ins only (and
+// src/base/heap.ts, which does too), so that it runs on any Node and can say which Node is needed
+// instead of failing to load the bundle.
 import { mkdirSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';

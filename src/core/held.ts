@@ -8,15 +8,15 @@ import type { DeployOptions } from './deploy-context.js';
 // What a deploy holds of its objects from one step to the next. Of a large set, the live states and
 // dry runs are most of its memory: each step passes on only what a later one reads.
 
-type SettleOptions = Pick<DeployOptions, 'waitLoadBalancer'>;
+type SettleOptions = Pick<DeployOptions, 'wait' | 'waitLoadBalancer'>;
 
 /**
- * Whether the settle step reads an applied object's live state `o`: the rollout wait follows it
- * ({@link isWaited}), or it can give the URL (Services, Ingresses, HTTPRoutes).
+ * Whether the settle step reads an applied object's live state `o`: it can give the URL (Services,
+ * Ingresses, HTTPRoutes), or the deploy waits and the rollout wait follows it ({@link isWaited}).
  */
 export function settleReads(o: KubeObject, options: SettleOptions): boolean {
-  const waited = options.waitLoadBalancer ? { waitLoadBalancer: true } : {};
-  return isWaited(o, waited) || urlKindOf(o) !== undefined;
+  if (urlKindOf(o) !== undefined) return true;
+  return options.wait && isWaited(o, options.waitLoadBalancer ? { waitLoadBalancer: true } : {});
 }
 
 /**

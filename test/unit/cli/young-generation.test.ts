@@ -53,6 +53,7 @@ describe('limitHeapGrowth', () => {
   });
 
   test('a deploy in a Node whose command line sets the heap growth leaves it as it is', () => {
+    inputRead(); // whatever an earlier test armed
     expect(limitHeapGrowth(['--heap-growing-percent=0'])).toBe(false);
     expect(inputRead()).toBe(false);
   });

@@ -57,7 +57,7 @@ describe('forSettle: what the rollout wait and the URL read of the apply', () =>
   } as unknown as Applied;
 
   test('keeps the waited and URL objects, their live state without managedFields, and the rest of the outcome', () => {
-    const settling = forSettle(outcome, {});
+    const settling = forSettle(outcome, { wait: true });
     expect(settling.converged.applied.map((a) => a.object.kind)).toEqual(['Deployment', 'Service']);
     for (const a of settling.converged.applied) {
       expect(a.live.metadata.managedFields).toBeUndefined();
@@ -68,8 +68,13 @@ describe('forSettle: what the rollout wait and the URL read of the apply', () =>
     expect(settling.revisionBefore).toBe(3);
   });
 
+  test('without the wait, keeps only the objects that can give the URL', () => {
+    const settling = forSettle(outcome, { wait: false });
+    expect(settling.converged.applied.map((a) => a.object.kind)).toEqual(['Service']);
+  });
+
   test('leaves the apply outcome it was given as it was (the report still has it)', () => {
-    forSettle(outcome, {});
+    forSettle(outcome, { wait: true });
     expect(outcome.converged.applied).toHaveLength(3);
     expect(deployment.live.metadata.managedFields).toEqual(managedFields);
   });
@@ -86,7 +91,10 @@ describe('forApply: what the apply holds of the plan', () => {
   });
 
   test('an unchanged object the settle step does not read keeps only the metadata of its live state, one object when the fingerprint matched', () => {
-    const p = forApply({ ...unchanged(applied('v1', 'ConfigMap', 'configmaps')), fingerprint: 'f' }, {});
+    const p = forApply(
+      { ...unchanged(applied('v1', 'ConfigMap', 'configmaps')), fingerprint: 'f' },
+      { wait: true },
+    );
     expect(p.live).toEqual({
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -99,7 +107,7 @@ describe('forApply: what the apply holds of the plan', () => {
   test("a dry run's answer stays apart from the live state (the converge compares their managedFields)", () => {
     const a = applied('v1', 'ConfigMap', 'configmaps');
     const dryRun = { ...a.live, metadata: { ...a.live.metadata, managedFields: [] } };
-    const p = forApply(unchanged(a, dryRun), {});
+    const p = forApply(unchanged(a, dryRun), { wait: true });
     expect(p.after).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: dryRun.metadata });
     expect(p.live?.metadata.managedFields).toEqual(managedFields);
   });
@@ -111,13 +119,20 @@ describe('forApply: what the apply holds of the plan', () => {
       applied('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'customresourcedefinitions'),
     ]) {
       const p = unchanged(a);
-      expect(forApply(p, {})).toBe(p);
+      expect(forApply(p, { wait: true })).toBe(p);
     }
+  });
+
+  test('without the wait, an unchanged Deployment keeps only its metadata; a Service stays whole', () => {
+    const deployment = unchanged(applied('apps/v1', 'Deployment', 'deployments'));
+    expect(forApply(deployment, { wait: false }).live).not.toHaveProperty('spec');
+    const service = unchanged(applied('v1', 'Service', 'services'));
+    expect(forApply(service, { wait: false })).toBe(service);
   });
 
   test('a write drops its dry run and keeps its live state', () => {
     const a = applied('v1', 'ConfigMap', 'configmaps');
-    const p = forApply({ ...unchanged(a), action: 'update', changes: [] }, {});
+    const p = forApply({ ...unchanged(a), action: 'update', changes: [] }, { wait: true });
     expect(p.after).toBeUndefined();
     expect(p.live).toBe(a.live);
   });
