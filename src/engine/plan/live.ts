@@ -31,30 +31,27 @@ export function liveReader(
   concurrency: number,
   signal: AbortSignal | undefined,
 ): (resource: ResourceInfo, o: SourcedObject, path: string) => Promise<KubeObject | undefined> {
-  // The names of the set in each collection: a LIST keeps only those (not the namespace's others).
-  const names = new Map<string, Set<string>>();
+  // Each collection's resource and the names of the set in it: a LIST keeps only those (not the
+  // namespace's others).
+  const collections = new Map<string, { resource: ResourceInfo; names: Set<string> }>();
   for (const o of objects) {
-    const r = resources.get(o);
-    if (!r) continue;
-    const collection = objectPath(r, o.object.metadata.namespace);
-    const inCollection = names.get(collection) ?? new Set<string>();
-    inCollection.add(o.object.metadata.name ?? '');
-    names.set(collection, inCollection);
+    const resource = resources.get(o);
+    if (!resource) continue;
+    const path = objectPath(resource, o.object.metadata.namespace);
+    const collection = collections.get(path) ?? { resource, names: new Set<string>() };
+    collection.names.add(o.object.metadata.name ?? '');
+    collections.set(path, collection);
   }
   // Every LIST starts now, `concurrency` at a time, rather than when the first object of its
   // resource comes up: the objects come kind after kind, so lazily started LISTs ran one by one.
   const limit = pLimit(Math.max(1, concurrency));
   const lists = new Map<string, Promise<Map<string, KubeObject | null> | undefined>>();
-  for (const o of objects) {
-    const r = resources.get(o);
-    if (!r) continue;
-    const collection = objectPath(r, o.object.metadata.namespace);
-    const wanted = names.get(collection)!;
-    if (wanted.size < LIST_THRESHOLD || lists.has(collection)) continue;
-    const list = limit(() => listAll(client, r, collection, wanted, signal));
+  for (const [path, { resource, names }] of collections) {
+    if (names.size < LIST_THRESHOLD) continue;
+    const list = limit(() => listAll(client, resource, path, names, signal));
     // Awaited by the collection's objects; a plan that fails before them must not leave it unhandled.
     list.catch(() => {});
-    lists.set(collection, list);
+    lists.set(path, list);
   }
   return async (resource, o, path) => {
     const list = lists.get(objectPath(resource, o.object.metadata.namespace));
