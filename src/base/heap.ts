@@ -10,26 +10,26 @@ import v8 from 'node:v8';
  */
 export const AFTER_READ_HEAP_GROWTH_OPTION = '--heap-growing-percent=50';
 
-let armed: string | undefined;
+let armed = false;
 
 /**
- * Makes {@link inputRead} set `option` (V8 reads it whenever it sets the next limit). Only spread's
- * own executables call this, when the command line leaves the heap growth to them: a program that
- * calls spread's core keeps its heap as it is.
+ * Makes {@link inputRead} set {@link AFTER_READ_HEAP_GROWTH_OPTION} (V8 reads it whenever it sets the
+ * next limit). Only spread's own executables call this, when the command line leaves the heap growth
+ * to them: a program that calls spread's core keeps its heap as it is.
  */
-export function growHeapLessAfterRead(option: string = AFTER_READ_HEAP_GROWTH_OPTION): void {
-  armed = option;
+export function growHeapLessAfterRead(): void {
+  armed = true;
 }
 
 /**
  * Called by a deploy once its directory is read and checked: sets the option
  * {@link growHeapLessAfterRead} armed, once.
  *
- * @returns whether it set one.
+ * @returns whether it set it.
  */
 export function inputRead(): boolean {
-  if (armed === undefined) return false;
-  v8.setFlagsFromString(armed);
-  armed = undefined;
+  if (!armed) return false;
+  v8.setFlagsFromString(AFTER_READ_HEAP_GROWTH_OPTION);
+  armed = false;
   return true;
 }
