@@ -45,3 +45,18 @@ export function toolsAt(size, rttMs, tools, large) {
   if (size < LARGE_SIZE || large === undefined) return [...tools];
   return tools.filter((t) => large.has(t) && (large.get(t) === undefined || large.get(t).has(rttMs)));
 }
+
+/**
+ * The order a run measures its cells in: every size below {@link LARGE_SIZE} at each round trip
+ * first, then the large sizes at each round trip. A 5,000-object namespace keeps the namespace and
+ * garbage collectors busy for minutes after it is deleted, so no small cell follows a large one.
+ *
+ * @returns `{ rttMs, sizes }` passes, in run order; `sizes` keeps the order given.
+ */
+export function passes(sizes, rtts) {
+  const small = sizes.filter((s) => s < LARGE_SIZE);
+  const large = sizes.filter((s) => s >= LARGE_SIZE);
+  return [small, large]
+    .filter((group) => group.length > 0)
+    .flatMap((group) => rtts.map((rttMs) => ({ rttMs, sizes: group })));
+}

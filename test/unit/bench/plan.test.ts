@@ -1,6 +1,6 @@
 // bench/plan.mjs: which tools `npm run bench` runs at each size and round trip (--tools-large).
 import { describe, expect, test } from 'vitest';
-import { parseLargeTools, toolsAt } from '../../../bench/plan.mjs';
+import { parseLargeTools, passes, toolsAt } from '../../../bench/plan.mjs';
 
 const KNOWN = ['spread', 'kubectl', 'kubectl-applyset', 'helm', 'floor'];
 
@@ -36,5 +36,26 @@ describe('toolsAt', () => {
 
   test('without --tools-large, every tool at every size', () => {
     expect(toolsAt(5000, 30, KNOWN, undefined)).toEqual(KNOWN);
+  });
+});
+
+describe('passes', () => {
+  test('the small sizes at every round trip before any large one', () => {
+    expect(passes([100, 500, 5000], [0, 10, 30])).toEqual([
+      { rttMs: 0, sizes: [100, 500] },
+      { rttMs: 10, sizes: [100, 500] },
+      { rttMs: 30, sizes: [100, 500] },
+      { rttMs: 0, sizes: [5000] },
+      { rttMs: 10, sizes: [5000] },
+      { rttMs: 30, sizes: [5000] },
+    ]);
+  });
+
+  test('one group alone gives one pass per round trip', () => {
+    expect(passes([5000], [30])).toEqual([{ rttMs: 30, sizes: [5000] }]);
+    expect(passes([500], [0, 30])).toEqual([
+      { rttMs: 0, sizes: [500] },
+      { rttMs: 30, sizes: [500] },
+    ]);
   });
 });
