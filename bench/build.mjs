@@ -1,4 +1,4 @@
-// The image benchmark (section "Images" of bench/RESULTS.md; run by `npm run bench`, or alone with
+// The image benchmark (section "Images" of bench/RESULTS.md; run by `npm run bench:images`, or alone with
 // `node bench/build.mjs [--runs 5] [--no-write]`): a cached rebuild after a change to a late file, on a
 // builder whose own cache was emptied first (as on a fresh runner), spread against what
 // docker/build-push-action runs, `docker buildx build`, both with the same registry cache backend
