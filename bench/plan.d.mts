@@ -9,3 +9,7 @@ export declare function toolsAt(
   tools: readonly string[],
   large: Map<string, Set<number> | undefined> | undefined,
 ): string[];
+export declare function passes(
+  sizes: readonly number[],
+  rtts: readonly number[],
+): { rttMs: number; sizes: number[] }[];
