@@ -79,7 +79,7 @@ export interface JudgeOptions {
 export function judge(t: Tracked, options: JudgeOptions): KubeObject[] | undefined {
   if (t.result || !t.live) return undefined;
   // Its status counts the pods of every template: ready replicas of the old one would pass.
-  if (t.gk === 'ReplicationController' && t.podsPending && !t.pods) return undefined;
+  if (t.gk === 'ReplicationController' && t.podsPending) return undefined;
   const pods = t.gk === 'Pod' ? [t.live] : t.pods?.filter((p) => !t.deleted.has(String(p.metadata.uid)));
   t.state = rolloutState(t.live, {
     ...(t.gk === 'ReplicationController' && pods ? { pods } : {}),

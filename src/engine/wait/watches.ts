@@ -88,7 +88,7 @@ export function watchAll(
     for (const s of deployments) s.t.replicaSetsPending = true;
     const podsSeen = (t: Tracked, items: KubeObject[] | undefined) => {
       if (items) t.pods = items;
-      else t.podsPending = false;
+      t.podsPending = false;
     };
     const replicaSetsSeen = (t: Tracked, items: KubeObject[] | undefined) => {
       if (items) t.replicaSets = items;

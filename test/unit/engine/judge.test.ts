@@ -94,3 +94,39 @@ describe("judge: a Deployment's pods against its ReplicaSets", () => {
     ]);
   });
 });
+
+describe("judge: a ReplicationController waits for its pods' list", () => {
+  // Its status is complete, but counts the pods of every template: the old one's ready pod too.
+  const rc: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'web', namespace: 'app', uid: 'rc1', generation: 2 },
+    spec: { replicas: 1, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } } } },
+    status: { observedGeneration: 2, replicas: 1, readyReplicas: 1, availableReplicas: 1 },
+  };
+  const rcApplied = {
+    ...applied,
+    object: rc,
+    live: rc,
+    resource: {
+      group: '',
+      version: 'v1',
+      kind: 'ReplicationController',
+      resource: 'replicationcontrollers',
+      namespaced: true,
+    },
+  } as AppliedObject;
+
+  test('while they are being listed, it is not judged', () => {
+    const t = { ...track(rcApplied), live: rc, podsPending: true };
+    expect(judge(t, options)).toBeUndefined();
+    expect(t.result).toBeUndefined();
+    expect(t.state.message).toBe('waiting');
+  });
+
+  test('once the list was refused (no pods known), it is judged by its status alone', () => {
+    const t = { ...track(rcApplied), live: rc, podsPending: false };
+    judge(t, options);
+    expect(t.state.message).not.toBe('waiting');
+  });
+});
