@@ -1356,7 +1356,7 @@ function report(m, rows, extras, failures) {
     '  listed before and after; "own" counts the tools\' records outside the set (spread: its Lease, the',
     '  ApplySet parent Secret, a revision Secret per deploy; kubectl: its ApplySet parent Secret; Helm: its',
     '  release Secrets).',
-    '- RSS: peak resident memory of the process (GNU time %M; for kubectl the largest of its commands), the median of the runs\' peaks (the JSON\'s `peak_rss_mb`: the largest run\'s).',
+    "- RSS: peak resident memory of the process (GNU time %M; for kubectl the largest of its commands), the median of the runs' peaks (the JSON's `peak_rss_mb`: the largest run's).",
     '',
     `Machine: ${m.nproc} CPUs (${m.cpu}), ${m.memGiB} GiB memory; Node ${m.node}; kubectl ${m.kubectl}; Kubernetes ${m.kubernetes} (etcd, kube-apiserver, controller manager, scheduler, kwok on the same machine); ${m.date}. Load average at the start: ${m.load}${m.loadEnd ? `; at the end: ${m.loadEnd}` : ''}.`,
     '',
