@@ -169,9 +169,7 @@ for (const t of TOOLS)
  * --tools. By default kubectl at RTT 0 only and neither kubectl-applyset nor Helm: their serial steps
  * at 5,000 objects take minutes each at a distance, and the issue's ratios are taken at 500.
  */
-const LARGE_TOOLS_TEXT = value('--tools-large', 'spread,floor,kubectl@0');
-const LARGE_TOOLS =
-  LARGE_TOOLS_TEXT === 'all' ? undefined : parseLargeTools(LARGE_TOOLS_TEXT, Object.keys(AGENTS));
+const LARGE_TOOLS = parseLargeTools(value('--tools-large', 'spread,floor,kubectl@0'), Object.keys(AGENTS));
 const RTTS = parseRtts(value('--rtt', '0,10,30'));
 const JSON_FILE = value('--json', undefined);
 const PROXY_API_PORT = Number(value('--proxy-api-port', '8474'));

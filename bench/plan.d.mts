@@ -2,7 +2,7 @@ export declare const LARGE_SIZE: number;
 export declare function parseLargeTools(
   text: string,
   known: readonly string[],
-): Map<string, Set<number> | undefined>;
+): Map<string, Set<number> | undefined> | undefined;
 export declare function toolsAt(
   size: number,
   rttMs: number,

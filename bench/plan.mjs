@@ -10,10 +10,12 @@ export const LARGE_SIZE = 5000;
 /**
  * Parses a --tools-large value: tool names, each optionally `@` and round trips (ms) joined by `/`.
  *
- * @returns a Map from tool to the round trips it runs at (undefined: every one).
+ * @returns a Map from tool to the round trips it runs at (undefined: every one); undefined for
+ *   `all` (every tool of --tools at every round trip).
  * @throws Error naming the entry that is not a known tool or a round trip.
  */
 export function parseLargeTools(text, known) {
+  if (text.trim() === 'all') return undefined;
   const out = new Map();
   for (const entry of text
     .split(',')

@@ -6,10 +6,16 @@ const KNOWN = ['spread', 'kubectl', 'kubectl-applyset', 'helm', 'floor'];
 
 describe('parseLargeTools', () => {
   test('tools with and without round trips', () => {
-    const large = parseLargeTools('spread, floor,kubectl@0,helm@0/10', KNOWN);
+    const large = parseLargeTools('spread, floor,kubectl@0,helm@0/10', KNOWN)!;
     expect([...large.keys()]).toEqual(['spread', 'floor', 'kubectl', 'helm']);
     expect(large.get('spread')).toBeUndefined();
     expect([...(large.get('helm') ?? [])]).toEqual([0, 10]);
+  });
+
+  test('all: every tool at every round trip', () => {
+    const large = parseLargeTools('all', KNOWN);
+    expect(large).toBeUndefined();
+    expect(toolsAt(5000, 30, KNOWN, large)).toEqual(KNOWN);
   });
 
   test.each([
