@@ -11,6 +11,8 @@
 //   floor:   the buildx plugin binary alone (`docker-buildx build … -`) with the files spread sends as a tar
 //            on its standard input, the tar made before the clock starts: spread's build without
 //            spread (no Node, no directory read, no digest, no registry lookup or confirmation)
+//   node:    the floor started by a Node program that does nothing else (spawn the plugin, pipe the
+//            tar file in): the least any Node wrapper of buildx costs, with none of spread's work
 //
 // The Dockerfile: a builder stage writing 16 MiB and running a loop, a final stage copying from it,
 // then the late file; each tool and run has steps of its own (its name in the RUN lines) and the
@@ -87,6 +89,18 @@ const buildArgs = (repo, tag, context) => [
   context,
 ];
 
+/** The Node floor's program: spawns argv[2..] and pipes the file argv[1] into it; exits with its code. */
+const NODE_FLOOR = `const { spawn } = require('node:child_process');
+const { createReadStream } = require('node:fs');
+const [tar, command, ...args] = process.argv.slice(1);
+const child = spawn(command, args, { stdio: ['pipe', 'inherit', 'inherit'] });
+createReadStream(tar).pipe(child.stdin);
+child.on('close', (code) => { process.exitCode = code ?? 1; });`;
+
+/** The tar of the files spread sends (Dockerfile, late.txt), made before the clock starts. */
+const contextTar = (dir) =>
+  execFileSync('tar', ['-cf', '-', '-C', dir, 'Dockerfile', 'late.txt'], { maxBuffer: 64 << 20 });
+
 const tools = {
   spread: (dir, repo, tag) =>
     timed(process.execPath, [
@@ -101,12 +115,11 @@ const tools = {
       'registry',
     ]),
   buildx: (dir, repo, tag) => timed('docker', ['buildx', ...buildArgs(repo, tag, dir)]),
-  floor: (dir, repo, tag) => {
-    // The tar is made before the clock starts, as spread packs it in its own process.
-    const tar = execFileSync('tar', ['-cf', '-', '-C', dir, 'Dockerfile', 'late.txt'], {
-      maxBuffer: 64 << 20,
-    });
-    return timed(plugin(), buildArgs(repo, tag, '-'), tar);
+  floor: (dir, repo, tag) => timed(plugin(), buildArgs(repo, tag, '-'), contextTar(dir)),
+  node: (dir, repo, tag) => {
+    const file = path.join(path.dirname(dir), 'context.tar');
+    writeFileSync(file, contextTar(dir));
+    return timed(process.execPath, ['-e', NODE_FLOOR, file, plugin(), ...buildArgs(repo, tag, '-')]);
   },
 };
 
@@ -140,7 +153,7 @@ export async function benchImages({ write = true, runs = 5 } = {}) {
   const ns = `bench-img-${Date.now().toString(36)}`;
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    const order = ['spread', 'buildx', 'floor'];
+    const order = ['spread', 'buildx', 'node', 'floor'];
     for (const tool of i % 2 === 0 ? order : [...order].reverse()) {
       const row = oneRun(tool, ns, i);
       rows.push(row);
@@ -160,6 +173,7 @@ export async function benchImages({ write = true, runs = 5 } = {}) {
     ({
       spread: '`spread build --cache registry`',
       buildx: '`docker buildx build` (build-push-action)',
+      node: 'Node floor: a Node program that only starts the plugin and pipes the tar in',
       floor: 'floor: `docker-buildx build -`, the tar on its input, no Node',
     })[tool];
   const overhead = (tool) =>
@@ -178,11 +192,12 @@ fresh runner), both with the registry cache backend (mode=max); ${runs} runs, th
 
 | tool | cached rebuild, median (ms) | min–max (ms) | first build, median (ms) |
 |---|---:|---:|---:|
-${['spread', 'buildx', 'floor'].map((t) => `| ${label(t)} | ${median(of(t)).toFixed(0)} | ${range(of(t))} | ${median(rows.filter((r) => r.tool === t).map((r) => r.first)).toFixed(0)} |`).join('\n')}
+${['spread', 'buildx', 'node', 'floor'].map((t) => `| ${label(t)} | ${median(of(t)).toFixed(0)} | ${range(of(t))} | ${median(rows.filter((r) => r.tool === t).map((r) => r.first)).toFixed(0)} |`).join('\n')}
 
 spread / buildx, cached rebuild: **${ratio.toFixed(2)} ×** (medians; per run ${median(ratios).toFixed(2)} ×,
 ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) — ${ratio <= 1 ? 'not slower: met' : 'slower: missed'}.
-Over the floor, per run (median): spread +${overhead('spread').toFixed(0)} ms, \`docker buildx build\` +${overhead('buildx').toFixed(0)} ms.
+Over the floor, per run (median): spread +${overhead('spread').toFixed(0)} ms, \`docker buildx build\` +${overhead('buildx').toFixed(0)} ms,
+the Node floor +${overhead('node').toFixed(0)} ms.
 Each run: ${rows.map((r) => `${r.tool} ${r.rebuild.toFixed(0)}`).join(', ')} ms.
 spread's time includes its Node start-up, reading the directory, digesting the context and asking the
 registry whether the tag is already built from it; the build itself is one buildx run.
@@ -192,7 +207,7 @@ registry whether the tag is already built from it; the build itself is one build
 }
 
 /** What the runs of this session showed beyond the table (kept when the section is rewritten). */
-const NOTES = `Notes (issue 18; 2026-12-01):
+const NOTES = `Notes (issue 18; 2026-12-01, corrected 2026-12-06):
 - The floor row is spread's build without spread: the same buildx plugin, the same tar on its
   standard input, no Node. Over it, \`docker buildx build\` spends its CLI's start and the plugin's
   metadata call (40–60 ms); spread spends 100–145 ms (medians of three runs). Where it goes (time stamps from
@@ -201,20 +216,35 @@ const NOTES = `Notes (issue 18; 2026-12-01):
   it Node's built-in modules: crypto, child_process, streams, fs/promises, http); the CLI's option
   parsing and the build command's modules 15 ms; reading the directory 8 ms; the registry's first
   answer (its first request costs 15 ms of CPU in a fresh Node) and digesting the context 8 ms,
-  both before buildx is spawned at 110–125 ms; the context goes to buildx 3–8 ms later, when the
-  registry has answered (buildx reads its standard input before anything else, so this wait is on
-  the critical path one for one); after buildx, the push confirmation (one GET, 5–7 ms) and Node's
-  exit (5–10 ms). A Node process alone (\`node -e 0\`) takes 25–30 ms here, so a Node CLI around
-  buildx cannot come within the docker CLI's 40–60 ms without doing almost nothing else: the target
-  "not slower" is out of reach by 5–15 % on a context this small, where the build itself takes
-  0.6–0.9 s. The gap does not grow with the context or the build.
-- Removed this session: node:http imported as an ES module (its namespace loaded undici: 25 ms of
+  both before buildx is spawned at 105–125 ms; after buildx, the push confirmation (one GET, 5–7 ms)
+  and Node's exit (5–10 ms).
+- What buildx does before it reads its input (strace of the plugin, 2026-12-06): about 70 ms of its
+  own start (Go's start and package set-up 20–40 ms, the builder's record, a ping of the Docker
+  engine, the connection to BuildKit, a probe for git), and only then its first read of the tar.
+  spread writes the tar 10–25 ms after starting buildx, so the registry's answer is not waited for;
+  what a build waits for is spread's work before it starts buildx (about 105 ms) and after buildx
+  ends (about 18 ms).
+- The Node floor row (2026-12-06) bounds any Node program around buildx: starting Node and the
+  plugin and piping the tar in costs about what the docker CLI's start costs. Over the plugin alone,
+  medians per run of the two runs of 2026-12-06: the Node floor +14 and +59 ms, the docker CLI +38
+  and +50 ms. Started with an empty input, which buildx refuses right after its own start (8 times
+  each, interleaved): the plugin 66–106 ms, Node and the plugin 106–125 ms, the docker CLI 103–130
+  ms. "Not slower" thus leaves spread next to nothing for all of its own work on the build's path:
+  loading its modules, reading the directory, digesting the context, and confirming the push. It
+  spends about 120 ms. The digest has to come before buildx starts, because it is the image's label
+  on buildx's command line (\`--label\`; buildx takes labels from its arguments only, and BuildKit's
+  Dockerfile frontend takes none from build arguments), and the directory has to be read to know
+  which images to build and from which context. The gap does not grow with the context or the build; on this context, where
+  BuildKit's own part is 0.5–0.8 s (half of it pulling and unpacking the cached layers that the
+  changed COPY goes on), it is 3–18 % in the runs since 2026-12-01 (one run, on a noisier host,
+  0.98 ×).
+- Removed on 2026-12-01: node:http imported as an ES module (its namespace loaded undici: 25 ms of
   every start), TLS for a plain registry (a loopback registry is asked over HTTP first, and
   node:https loads on the first HTTPS request only), and the registry lookup's wait after the
   contexts (with a tag given it starts before them; on loopback this only reorders the CPU work, a
-  registry some round trips away overlaps them). Before, this session: the docker CLI (buildx runs
+  registry some round trips away overlaps them). Before that: the docker CLI (buildx runs
   as the plugin binary where the CLI looks: about 70 ms), fetch (46–50 ms of loading on its first
-  call; node:http(s) instead), the Kubernetes client from \`spread build\`'s start; earlier sessions:
+  call; node:http(s) instead), the Kubernetes client from \`spread build\`'s start; earlier:
   buildx started before the registry answer (its input held back) and BUILDX_METADATA_PROVENANCE=disabled.
 - Tried and not kept: sending all of the tar but its end-of-archive marker before the registry
   answers (no faster, 3 runs each); every built-in required instead of imported (no faster).
