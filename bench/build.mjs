@@ -1,5 +1,5 @@
 // The image benchmark (section "Images" of bench/RESULTS.md; run by `npm run bench:images`, or alone with
-// `node bench/build.mjs [--runs 5] [--no-write]`): a cached rebuild after a change to a late file, on a
+// `node bench/build.mjs [--runs 5] [--no-write] [--build-push-action FILE]`): a cached rebuild after a change to a late file, on a
 // builder whose own cache was emptied first (as on a fresh runner), spread against what
 // docker/build-push-action runs, `docker buildx build`, both with the same registry cache backend
 // (`type=registry`, mode=max, each tool its own cache ref in the local registry). The runs interleave
@@ -11,6 +11,9 @@
 //   floor:   the buildx plugin binary alone (`docker-buildx build … -`) with the files spread sends as a tar
 //            on its standard input, the tar made before the clock starts: spread's build without
 //            spread (no Node, no directory read, no digest, no registry lookup or confirmation)
+//   action:  with --build-push-action FILE (dist/index.cjs of a checkout of docker/build-push-action),
+//            that action's main step as a runner starts it (`node FILE` in the context directory, its
+//            inputs as INPUT_*: the same push, cache and no provenance); its post step is not run
 //   node:    the floor started by a Node program that does nothing else (spawn the plugin, pipe the
 //            tar file in): the least any Node wrapper of buildx costs, with none of spread's work
 //
@@ -59,9 +62,9 @@ COPY late.txt /late.txt
   return dir;
 }
 
-function timed(cmd, args, input) {
+function timed(cmd, args, input, { cwd, env = process.env } = {}) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { env: process.env, encoding: 'utf8', maxBuffer: 64 << 20, input });
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20, input });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr.slice(-3000)}`);
   return { ms, output: `${r.stdout}${r.stderr}` };
@@ -101,6 +104,42 @@ child.on('close', (code) => { process.exitCode = code ?? 1; });`;
 const contextTar = (dir) =>
   execFileSync('tar', ['-cf', '-', '-C', dir, 'Dockerfile', 'late.txt'], { maxBuffer: 64 << 20 });
 
+/**
+ * The environment docker/build-push-action's main step reads on a runner: its inputs as INPUT_*
+ * (the same build as buildArgs: push, no provenance, the registry cache of `repo`) and the runner's
+ * GITHUB_* and RUNNER_TEMP, with files of its own under `temp`.
+ */
+function actionEnv(temp, dir, repo, tag) {
+  mkdirSync(path.join(temp, 'runner'), { recursive: true });
+  for (const f of ['output', 'state']) writeFileSync(path.join(temp, f), '');
+  return {
+    ...process.env,
+    GITHUB_ACTIONS: 'true',
+    RUNNER_TEMP: path.join(temp, 'runner'),
+    GITHUB_OUTPUT: path.join(temp, 'output'),
+    GITHUB_STATE: path.join(temp, 'state'),
+    GITHUB_WORKSPACE: dir,
+    GITHUB_REPOSITORY: 'spread/bench',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '1',
+    GITHUB_SHA: '0'.repeat(40),
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_EVENT_NAME: 'push',
+    INPUT_CONTEXT: '.',
+    INPUT_PUSH: 'true',
+    INPUT_LOAD: 'false',
+    INPUT_PULL: 'false',
+    'INPUT_NO-CACHE': 'false',
+    INPUT_PROVENANCE: 'false',
+    INPUT_TAGS: `${repo}:${tag}`,
+    'INPUT_CACHE-FROM': `type=registry,ref=${repo}:buildcache`,
+    'INPUT_CACHE-TO': `type=registry,ref=${repo}:buildcache,mode=max`,
+  };
+}
+
+/** docker/build-push-action's dist/index.cjs (`--build-push-action FILE`), when given. */
+let buildPushAction;
+
 const tools = {
   spread: (dir, repo, tag) =>
     timed(process.execPath, [
@@ -116,6 +155,11 @@ const tools = {
     ]),
   buildx: (dir, repo, tag) => timed('docker', ['buildx', ...buildArgs(repo, tag, dir)]),
   floor: (dir, repo, tag) => timed(plugin(), buildArgs(repo, tag, '-'), contextTar(dir)),
+  action: (dir, repo, tag) =>
+    timed(process.execPath, [buildPushAction], undefined, {
+      cwd: dir,
+      env: actionEnv(mkdtempSync(path.join(os.tmpdir(), 'spread-bench-action-')), dir, repo, tag),
+    }),
   node: (dir, repo, tag) => {
     const file = path.join(path.dirname(dir), 'context.tar');
     writeFileSync(file, contextTar(dir));
@@ -145,15 +189,17 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+const signed = (ms) => `${ms < 0 ? '−' : '+'}${Math.abs(ms).toFixed(0)}`;
 const range = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
 
 /** Runs the benchmark; returns the Markdown section. */
-export async function benchImages({ write = true, runs = 5 } = {}) {
+export async function benchImages({ write = true, runs = 5, action } = {}) {
   loadEnv();
+  buildPushAction = action;
   const ns = `bench-img-${Date.now().toString(36)}`;
   const rows = [];
+  const order = ['spread', 'buildx', ...(action ? ['action'] : []), 'node', 'floor'];
   for (let i = 0; i < runs; i++) {
-    const order = ['spread', 'buildx', 'node', 'floor'];
     for (const tool of i % 2 === 0 ? order : [...order].reverse()) {
       const row = oneRun(tool, ns, i);
       rows.push(row);
@@ -163,16 +209,19 @@ export async function benchImages({ write = true, runs = 5 } = {}) {
     }
   }
   const of = (tool) => rows.filter((r) => r.tool === tool).map((r) => r.rebuild);
-  const ratios = [...Array(runs).keys()].map(
-    (i) =>
-      rows.find((r) => r.tool === 'spread' && r.index === i).rebuild /
-      rows.find((r) => r.tool === 'buildx' && r.index === i).rebuild,
-  );
+  const perRun = (tool) =>
+    [...Array(runs).keys()].map(
+      (i) =>
+        rows.find((r) => r.tool === 'spread' && r.index === i).rebuild /
+        rows.find((r) => r.tool === tool && r.index === i).rebuild,
+    );
+  const ratios = perRun('buildx');
   const ratio = median(of('spread')) / median(of('buildx'));
   const label = (tool) =>
     ({
       spread: '`spread build --cache registry`',
       buildx: '`docker buildx build` (build-push-action)',
+      action: 'docker/build-push-action, its main step (`node dist/index.cjs`)',
       node: 'Node floor: a Node program that only starts the plugin and pipes the tar in',
       floor: 'floor: `docker-buildx build -`, the tar on its input, no Node',
     })[tool];
@@ -192,12 +241,12 @@ fresh runner), both with the registry cache backend (mode=max); ${runs} runs, th
 
 | tool | cached rebuild, median (ms) | min–max (ms) | first build, median (ms) |
 |---|---:|---:|---:|
-${['spread', 'buildx', 'node', 'floor'].map((t) => `| ${label(t)} | ${median(of(t)).toFixed(0)} | ${range(of(t))} | ${median(rows.filter((r) => r.tool === t).map((r) => r.first)).toFixed(0)} |`).join('\n')}
+${order.map((t) => `| ${label(t)} | ${median(of(t)).toFixed(0)} | ${range(of(t))} | ${median(rows.filter((r) => r.tool === t).map((r) => r.first)).toFixed(0)} |`).join('\n')}
 
 spread / buildx, cached rebuild: **${ratio.toFixed(2)} ×** (medians; per run ${median(ratios).toFixed(2)} ×,
 ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) — ${ratio <= 1 ? 'not slower: met' : 'slower: missed'}.
-Over the floor, per run (median): spread +${overhead('spread').toFixed(0)} ms, \`docker buildx build\` +${overhead('buildx').toFixed(0)} ms,
-the Node floor +${overhead('node').toFixed(0)} ms.
+${action ? `spread / build-push-action's main step: **${(median(of('spread')) / median(of('action'))).toFixed(2)} ×** (per run ${median(perRun('action')).toFixed(2)} ×).\n` : ''}Over the floor, per run (median): spread ${signed(overhead('spread'))} ms, \`docker buildx build\` ${signed(overhead('buildx'))} ms,
+the Node floor ${signed(overhead('node'))} ms.
 Each run: ${rows.map((r) => `${r.tool} ${r.rebuild.toFixed(0)}`).join(', ')} ms.
 spread's time includes its Node start-up, reading the directory, digesting the context and asking the
 registry whether the tag is already built from it; the build itself is one buildx run.
@@ -238,6 +287,21 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected 2026-12-06):
   BuildKit's own part is 0.5–0.8 s (half of it pulling and unpacking the cached layers that the
   changed COPY goes on), it is 3–18 % in the runs since 2026-12-01 (one run, on a noisier host,
   0.98 ×).
+- All runs of 2026-12-06, spread / buildx on the medians: 1.12 (5 runs), 1.10, 1.10, 1.22 and 1.11
+  (9 runs each). Differences per run are not reliable at this size: within one run the floor alone
+  ranges 470–880 ms, and the place in the order matters (a build right after build-push-action's
+  took 460–490 ms three times out of four, 700–800 ms elsewhere).
+- docker/build-push-action itself (2026-12-06; its dist/index.cjs from docker/build-push-action at
+  cb941d0, @docker/actions-toolkit 0.92.0, given with \`--build-push-action FILE\`): its main step
+  runs \`docker version\`, \`docker info\`, \`docker buildx version\` and \`docker buildx inspect\` before
+  the same \`docker buildx build\`, and inspects the builder again after it. Cached rebuild 1346 and
+  1421 ms (medians of two runs of 9); spread 0.64 and 0.59 × of it. Its post step (the build record
+  and the job summary) was not run. The issue's target is against \`docker buildx build\` alone.
+- The harness's buildx and BuildKit said v0.0.0+unknown until 2026-12-06 (built without the
+  linker's version), and build-push-action then took its paths for buildx older than 0.10: it
+  dropped its \`provenance\` input and the build summary.
+  scripts/cluster/build-binaries.sh now links the version in and rebuilds a cached binary that
+  lacks it.
 - Removed on 2026-12-01: node:http imported as an ES module (its namespace loaded undici: 25 ms of
   every start), TLS for a plain registry (a loopback registry is asked over HTTP first, and
   node:https loads on the first HTTPS request only), and the registry lookup's wait after the
@@ -253,6 +317,11 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected 2026-12-06):
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--runs');
   const runs = at > 0 ? Number(process.argv[at + 1]) : 5;
-  const text = await benchImages({ write: !process.argv.includes('--no-write'), runs });
+  const bpa = process.argv.indexOf('--build-push-action');
+  const text = await benchImages({
+    write: !process.argv.includes('--no-write'),
+    runs,
+    action: bpa > 0 ? path.resolve(process.argv[bpa + 1]) : undefined,
+  });
   console.log(text);
 }

@@ -6,7 +6,8 @@
 #                                        (ldd), BusyBox as /bin/sh and coreutils, a user `node` (1000)
 #   spread.local/docker-cli:<version>    stands in for docker:<version>-cli, the Dockerfile's DOCKER_CLI:
 #                                        Debian's docker CLI (docker.io) as /usr/local/bin/docker
-#   spread.local/buildx-bin:<version>    stands in for docker/buildx-bin, the Dockerfile's BUILDX: the
+#   spread.local/buildx-bin:<version>-<sha256 of the binary, 12>
+#                                        stands in for docker/buildx-bin, the Dockerfile's BUILDX: the
 #                                        buildx plugin build-binaries.sh built, as /buildx
 #   spread.local/gitlab-ci-local-util:1  stands in for gitlab-ci-local's helper image (firecow/
 #                                        gitlab-ci-local-util): bash and rsync, which it uses to copy
@@ -81,7 +82,7 @@ single() {
 node_image=spread.local/node:$node_version
 helper_image=spread.local/gitlab-ci-local-util:1
 docker_cli_image=spread.local/docker-cli:$docker_version
-buildx_image=spread.local/buildx-bin:$SPREAD_BUILDX_VERSION
+buildx_image=spread.local/buildx-bin:$SPREAD_BUILDX_VERSION-$(sha256sum "$buildx_bin" | cut -c1-12)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ! present "$node_image"; then

@@ -204,18 +204,38 @@ build_helm() {
   mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
 }
 
+# Whether BIN (run with its version option ARG) reports version V. buildx and BuildKit get theirs only
+# from the linker (-X …/version.Version): built without it they say v0.0.0+unknown, and tools that
+# check the version (docker/build-push-action, setup-buildx-action) then take their old-buildx paths.
+reports_version() {
+  [ -x "$1" ] && "$1" "$2" 2>/dev/null | grep -qF " $3"
+}
+
+buildx_cached() {
+  reports_version "$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx" version "$SPREAD_BUILDX_VERSION"
+}
+
+buildkit_cached() {
+  local out="$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION"
+  reports_version "$out/buildkitd" --version "$SPREAD_BUILDKIT_VERSION" &&
+    reports_version "$out/buildctl" --version "$SPREAD_BUILDKIT_VERSION"
+}
+
 build_buildx() {
   local v=$SPREAD_BUILDX_VERSION out="$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION"
-  [ -x "$out/buildx" ] && { log "buildx $v cached in $out"; return; }
-  go_install buildx "$v" "$out" "github.com/docker/buildx/cmd/buildx@$v"
-  mkdir -p "$out" && mv "$out.tmp/buildx" "$out/buildx" && rmdir "$out.tmp"
+  buildx_cached && { log "buildx $v cached in $out"; return; }
+  rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+  log "building buildx $v"
+  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w -X github.com/docker/buildx/version.Version=$v" \
+    "github.com/docker/buildx/cmd/buildx@$v"
+  mkdir -p "$out" && mv -f "$out.tmp/buildx" "$out/buildx" && rmdir "$out.tmp"
 }
 
 # BuildKit's go.mod has exclude directives, which `go install module@version` refuses: a wrapper
 # module requires it and repeats them.
 build_buildkit() {
   local v=$SPREAD_BUILDKIT_VERSION out="$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION"
-  [ -x "$out/buildkitd" ] && [ -x "$out/buildctl" ] && { log "buildkit $v cached in $out"; return; }
+  buildkit_cached && { log "buildkit $v cached in $out"; return; }
   log "building buildkit $v"
   local mod="$work/buildkit-$v" upstream
   upstream=$(cd "$work" && go mod download -json "github.com/moby/buildkit@$v" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
@@ -244,7 +264,8 @@ GO
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
   local b
   for b in buildkitd buildctl; do
-    (cd "$mod" && go build -trimpath -ldflags "-s -w" -o "$out.tmp/$b" "github.com/moby/buildkit/cmd/$b")
+    (cd "$mod" && go build -trimpath -ldflags "-s -w -X github.com/moby/buildkit/version.Version=$v" \
+      -o "$out.tmp/$b" "github.com/moby/buildkit/cmd/$b")
   done
   mkdir -p "$out" && mv "$out.tmp"/* "$out/" && rmdir "$out.tmp"
 }
@@ -256,8 +277,7 @@ tools_cached() {
     [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ] &&
     [ -x "$SPREAD_CACHE/bin/toxiproxy-$SPREAD_TOXIPROXY_VERSION/toxiproxy-cli" ] &&
     [ -x "$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION/helm" ] &&
-    [ -x "$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx" ] &&
-    [ -x "$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION/buildctl" ]
+    buildx_cached && buildkit_cached
 }
 
 case "${1:-all}" in
