@@ -177,38 +177,51 @@ build_act() {
   mkdir -p "$out" && mv "$out.tmp/act" "$out/act" && rmdir "$out.tmp"
 }
 
+# Whether BIN (run with its version option ARG) reports version V. buildx, BuildKit, Helm and
+# Toxiproxy get theirs only from the linker (-X): built without it they say v0.0.0+unknown, v4.3 or
+# git, and tools that check buildx's version (docker/build-push-action, setup-buildx-action) then
+# take their old-buildx paths.
+reports_version() {
+  [ -x "$1" ] && "$1" "$2" 2>/dev/null | grep -qF -- "$3"
+}
+
 # go_install NAME VERSION OUTDIR PACKAGE@VERSION [BINARY=RENAME …]: `go install` of a module without
-# replace or exclude directives, into OUTDIR (renaming binaries, e.g. server=toxiproxy-server).
+# replace or exclude directives, into OUTDIR (renaming binaries, e.g. server=toxiproxy-server); GO_X
+# holds the linker's -X settings (the tool's version).
 go_install() {
   local name=$1 v=$2 out=$3 pkg=$4 pair
   shift 4
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
   log "building $name $v"
-  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w" "$pkg"
+  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w ${GO_X:-}" "$pkg"
   for pair in "$@"; do mv "$out.tmp/${pair%%=*}" "$out.tmp/${pair#*=}"; done
+}
+
+toxiproxy_cached() {
+  local out="$SPREAD_CACHE/bin/toxiproxy-$SPREAD_TOXIPROXY_VERSION"
+  reports_version "$out/toxiproxy-server" --version "$SPREAD_TOXIPROXY_VERSION" &&
+    reports_version "$out/toxiproxy-cli" --version "$SPREAD_TOXIPROXY_VERSION"
 }
 
 build_toxiproxy() {
   local v=$SPREAD_TOXIPROXY_VERSION out="$SPREAD_CACHE/bin/toxiproxy-$SPREAD_TOXIPROXY_VERSION"
-  [ -x "$out/toxiproxy-server" ] && [ -x "$out/toxiproxy-cli" ] && { log "toxiproxy $v cached in $out"; return; }
-  go_install toxiproxy "$v" "$out" "github.com/Shopify/toxiproxy/v2/cmd/server@$v" server=toxiproxy-server
-  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w" "github.com/Shopify/toxiproxy/v2/cmd/cli@$v"
+  toxiproxy_cached && { log "toxiproxy $v cached in $out"; return; }
+  local x="-X github.com/Shopify/toxiproxy/v2.Version=$v"
+  GO_X=$x go_install toxiproxy "$v" "$out" "github.com/Shopify/toxiproxy/v2/cmd/server@$v" server=toxiproxy-server
+  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w $x" "github.com/Shopify/toxiproxy/v2/cmd/cli@$v"
   mv "$out.tmp/cli" "$out.tmp/toxiproxy-cli"
   mkdir -p "$out" && mv "$out.tmp"/* "$out/" && rmdir "$out.tmp"
 }
 
-build_helm() {
-  local v=$SPREAD_HELM_VERSION out="$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION"
-  [ -x "$out/helm" ] && { log "helm $v cached in $out"; return; }
-  go_install helm "$v" "$out" "helm.sh/helm/v4/cmd/helm@$v"
-  mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
+helm_cached() {
+  reports_version "$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION/helm" version "$SPREAD_HELM_VERSION"
 }
 
-# Whether BIN (run with its version option ARG) reports version V. buildx and BuildKit get theirs only
-# from the linker (-X …/version.Version): built without it they say v0.0.0+unknown, and tools that
-# check the version (docker/build-push-action, setup-buildx-action) then take their old-buildx paths.
-reports_version() {
-  [ -x "$1" ] && "$1" "$2" 2>/dev/null | grep -qF " $3"
+build_helm() {
+  local v=$SPREAD_HELM_VERSION out="$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION"
+  helm_cached && { log "helm $v cached in $out"; return; }
+  GO_X="-X helm.sh/helm/v4/internal/version.version=$v" go_install helm "$v" "$out" "helm.sh/helm/v4/cmd/helm@$v"
+  mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
 }
 
 buildx_cached() {
@@ -224,10 +237,7 @@ buildkit_cached() {
 build_buildx() {
   local v=$SPREAD_BUILDX_VERSION out="$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION"
   buildx_cached && { log "buildx $v cached in $out"; return; }
-  rm -rf "$out.tmp" && mkdir -p "$out.tmp"
-  log "building buildx $v"
-  GOBIN="$out.tmp" go install -trimpath -ldflags "-s -w -X github.com/docker/buildx/version.Version=$v" \
-    "github.com/docker/buildx/cmd/buildx@$v"
+  GO_X="-X github.com/docker/buildx/version.Version=$v" go_install buildx "$v" "$out" "github.com/docker/buildx/cmd/buildx@$v"
   mkdir -p "$out" && mv -f "$out.tmp/buildx" "$out/buildx" && rmdir "$out.tmp"
 }
 
@@ -275,9 +285,7 @@ tools_cached() {
   [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] &&
     [ -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ] &&
     [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ] &&
-    [ -x "$SPREAD_CACHE/bin/toxiproxy-$SPREAD_TOXIPROXY_VERSION/toxiproxy-cli" ] &&
-    [ -x "$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION/helm" ] &&
-    buildx_cached && buildkit_cached
+    toxiproxy_cached && helm_cached && buildx_cached && buildkit_cached
 }
 
 case "${1:-all}" in
