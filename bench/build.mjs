@@ -1,9 +1,10 @@
-// The image benchmark (section "Images" of bench/RESULTS.md; run by `npm run bench:images`, or alone with
-// `node bench/build.mjs [--runs 5] [--no-write] [--build-push-action FILE]`): a cached rebuild after a change to a late file, on a
-// builder whose own cache was emptied first (as on a fresh runner), spread against what
-// docker/build-push-action runs, `docker buildx build`, both with the same registry cache backend
-// (`type=registry`, mode=max, each tool its own cache ref in the local registry). The runs interleave
-// the tools, alternating which goes first; wall time of each CLI, median and range over the runs.
+// The image benchmark (section "Images" of bench/RESULTS.md; run by `npm run bench:images`, or alone
+// with `node bench/build.mjs [--runs 5] [--no-write] [--build-push-action FILE]`): a cached rebuild
+// after a change to a late file, on a builder whose own cache was emptied first (as on a fresh
+// runner), spread against what docker/build-push-action runs, `docker buildx build`, both with the
+// same registry cache backend (`type=registry`, mode=max, each tool its own cache ref in the local
+// registry). The runs interleave the tools, alternating which goes first; wall time of each CLI,
+// median and range over the runs.
 //
 //   spread:  node dist/cli/index.js build DIR --registry R --tag T --cache registry
 //   buildx:  docker buildx build --push --provenance=false --tag R/…:T
@@ -274,23 +275,24 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected 2026-12-06):
   what a build waits for is spread's work before it starts buildx (about 105 ms) and after buildx
   ends (about 18 ms).
 - The Node floor row (2026-12-06) bounds any Node program around buildx: starting Node and the
-  plugin and piping the tar in costs about what the docker CLI's start costs. Over the plugin alone,
-  medians per run of the two runs of 2026-12-06: the Node floor +14 and +59 ms, the docker CLI +38
-  and +50 ms. Started with an empty input, which buildx refuses right after its own start (8 times
-  each, interleaved): the plugin 66–106 ms, Node and the plugin 106–125 ms, the docker CLI 103–130
-  ms. "Not slower" thus leaves spread next to nothing for all of its own work on the build's path:
+  plugin and piping the tar in costs about what the docker CLI's start costs. Measured apart from
+  the builds, with an empty input, which buildx refuses right after its own start (8 times each,
+  interleaved): the plugin 66–106 ms, Node and the plugin 106–125 ms, the docker CLI 103–130 ms.
+  Within the bench's builds the per-run differences are noise (the Node floor +14, +59, +42 and
+  −14 ms over the floor in the four runs of the day, the docker CLI +38, +50, −63 and −39 ms).
+  "Not slower" thus leaves spread next to nothing for all of its own work on the build's path:
   loading its modules, reading the directory, digesting the context, and confirming the push. It
   spends about 120 ms. The digest has to come before buildx starts, because it is the image's label
   on buildx's command line (\`--label\`; buildx takes labels from its arguments only, and BuildKit's
   Dockerfile frontend takes none from build arguments), and the directory has to be read to know
-  which images to build and from which context. The gap does not grow with the context or the build; on this context, where
-  BuildKit's own part is 0.5–0.8 s (half of it pulling and unpacking the cached layers that the
-  changed COPY goes on), it is 3–18 % in the runs since 2026-12-01 (one run, on a noisier host,
-  0.98 ×).
+  which images to build and from which context. The gap does not grow with the context or the
+  build; on this context, where BuildKit's own part is 0.5–0.8 s (half of it pulling and unpacking
+  the cached layers that the changed COPY goes on), it is 3–18 % in the runs since 2026-12-01 (one
+  run, on a noisier host, 0.98 ×).
 - All runs of 2026-12-06, spread / buildx on the medians: 1.12 (5 runs), 1.10, 1.10, 1.22 and 1.11
-  (9 runs each). Differences per run are not reliable at this size: within one run the floor alone
-  ranges 470–880 ms, and the place in the order matters (a build right after build-push-action's
-  took 460–490 ms three times out of four, 700–800 ms elsewhere).
+  (9 runs each; the last with a 2 s pause after each prune, which changed nothing). Within one run
+  the floor alone ranges 470–880 ms, and the place in the order matters (a build right after
+  build-push-action's took 460–490 ms three times out of four, 700–800 ms elsewhere).
 - docker/build-push-action itself (2026-12-06; its dist/index.cjs from docker/build-push-action at
   cb941d0, @docker/actions-toolkit 0.92.0, given with \`--build-push-action FILE\`): its main step
   runs \`docker version\`, \`docker info\`, \`docker buildx version\` and \`docker buildx inspect\` before
@@ -299,9 +301,8 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected 2026-12-06):
   and the job summary) was not run. The issue's target is against \`docker buildx build\` alone.
 - The harness's buildx and BuildKit said v0.0.0+unknown until 2026-12-06 (built without the
   linker's version), and build-push-action then took its paths for buildx older than 0.10: it
-  dropped its \`provenance\` input and the build summary.
-  scripts/cluster/build-binaries.sh now links the version in and rebuilds a cached binary that
-  lacks it.
+  dropped its \`provenance\` input and the build summary. scripts/cluster/build-binaries.sh now
+  links the version in and rebuilds a cached binary that lacks it.
 - Removed on 2026-12-01: node:http imported as an ES module (its namespace loaded undici: 25 ms of
   every start), TLS for a plain registry (a loopback registry is asked over HTTP first, and
   node:https loads on the first HTTPS request only), and the registry lookup's wait after the
