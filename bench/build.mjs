@@ -1,9 +1,10 @@
 // The image benchmark (section "Images" of bench/RESULTS.md; run by `npm run bench:images`, or alone
-// with `node bench/build.mjs [--runs 5] [--no-write] [--build-push-action FILE]`): a cached rebuild
+// with `node bench/build.mjs [--runs N] [--no-write] [--build-push-action FILE]`): a cached rebuild
 // after a change to a late file, on a builder whose own cache was emptied first (as on a fresh
 // runner), spread against what docker/build-push-action runs, `docker buildx build`, both with the
 // same registry cache backend (`type=registry`, mode=max, each tool its own cache ref in the local
-// registry). The runs interleave the tools, alternating which goes first; wall time of each CLI,
+// registry). The runs interleave the tools, each run in the order of a Williams design (runOrder in
+// bench/plan.mjs: no tool always goes first or always follows the same one); wall time of each CLI,
 // median and range over the runs.
 //
 //   spread:  node dist/cli/index.js build DIR --registry R --tag T --cache registry
@@ -27,6 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runOrder } from './plan.mjs';
 import { replaceSection } from './results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -113,8 +115,10 @@ const contextTar = (dir) =>
 function actionEnv(temp, dir, repo, tag) {
   mkdirSync(path.join(temp, 'runner'), { recursive: true });
   for (const f of ['output', 'state']) writeFileSync(path.join(temp, f), '');
+  // Inside a job of its own (a bench run from a workflow), that step's inputs and files stay out.
+  const own = Object.entries(process.env).filter(([k]) => !/^(INPUT_|GITHUB_|RUNNER_|ACTIONS_)/.test(k));
   return {
-    ...process.env,
+    ...Object.fromEntries(own),
     GITHUB_ACTIONS: 'true',
     RUNNER_TEMP: path.join(temp, 'runner'),
     GITHUB_OUTPUT: path.join(temp, 'output'),
@@ -194,14 +198,16 @@ const signed = (ms) => `${ms < 0 ? '−' : '+'}${Math.abs(ms).toFixed(0)}`;
 const range = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
 
 /** Runs the benchmark; returns the Markdown section. */
-export async function benchImages({ write = true, runs = 5, action } = {}) {
+export async function benchImages({ write = true, runs, action } = {}) {
   loadEnv();
+  // Whole periods of runOrder's design: 4 tools repeat every 4 runs, 5 every 10.
+  runs ??= action ? 10 : 8;
   buildPushAction = action;
   const ns = `bench-img-${Date.now().toString(36)}`;
   const rows = [];
   const order = ['spread', 'buildx', ...(action ? ['action'] : []), 'node', 'floor'];
   for (let i = 0; i < runs; i++) {
-    for (const tool of i % 2 === 0 ? order : [...order].reverse()) {
+    for (const tool of runOrder(order, i)) {
       const row = oneRun(tool, ns, i);
       rows.push(row);
       console.log(
@@ -221,7 +227,7 @@ export async function benchImages({ write = true, runs = 5, action } = {}) {
   const label = (tool) =>
     ({
       spread: '`spread build --cache registry`',
-      buildx: '`docker buildx build` (build-push-action)',
+      buildx: "`docker buildx build` (build-push-action's command)",
       action: 'docker/build-push-action, its main step (`node dist/index.cjs`)',
       node: 'Node floor: a Node program that only starts the plugin and pipes the tar in',
       floor: 'floor: `docker-buildx build -`, the tar on its input, no Node',
@@ -238,7 +244,7 @@ export async function benchImages({ write = true, runs = 5, action } = {}) {
 
 A cached rebuild after a change to the last file, on a builder whose own cache was emptied first (a
 fresh runner), both with the registry cache backend (mode=max); ${runs} runs, the tools interleaved
-(bench/build.mjs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, BuildKit ${process.env.SPREAD_BUILDKIT_VERSION ?? 'v0.34.2'} via buildx).
+in the orders of a Williams design (bench/build.mjs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPUs, BuildKit ${process.env.SPREAD_BUILDKIT_VERSION ?? 'v0.34.2'} via buildx).
 
 | tool | cached rebuild, median (ms) | min–max (ms) | first build, median (ms) |
 |---|---:|---:|---:|
@@ -257,48 +263,51 @@ registry whether the tag is already built from it; the build itself is one build
 }
 
 /** What the runs of this session showed beyond the table (kept when the section is rewritten). */
-const NOTES = `Notes (issue 18; 2026-12-01, corrected 2026-12-06):
+const NOTES = `Notes (issue 18; 2026-12-01, corrected and extended 2026-12-06):
 - The floor row is spread's build without spread: the same buildx plugin, the same tar on its
-  standard input, no Node. Over it, \`docker buildx build\` spends its CLI's start and the plugin's
-  metadata call (40–60 ms); spread spends 100–145 ms (medians of three runs). Where it goes (time stamps from
-  \`performance.now()\` at each stage of a build of this context, registry on loopback, quiet
-  machine): Node's own start to the first line of spread 30–35 ms; loading the bundle 30 ms (most of
-  it Node's built-in modules: crypto, child_process, streams, fs/promises, http); the CLI's option
-  parsing and the build command's modules 15 ms; reading the directory 8 ms; the registry's first
-  answer (its first request costs 15 ms of CPU in a fresh Node) and digesting the context 8 ms,
-  both before buildx is spawned at 105–125 ms; after buildx, the push confirmation (one GET, 5–7 ms)
-  and Node's exit (5–10 ms).
-- What buildx does before it reads its input (strace of the plugin, 2026-12-06): about 70 ms of its
-  own start (Go's start and package set-up 20–40 ms, the builder's record, a ping of the Docker
-  engine, the connection to BuildKit, a probe for git), and only then its first read of the tar.
-  spread writes the tar 10–25 ms after starting buildx, so the registry's answer is not waited for;
-  what a build waits for is spread's work before it starts buildx (about 105 ms) and after buildx
-  ends (about 18 ms).
-- The Node floor row (2026-12-06) bounds any Node program around buildx: starting Node and the
-  plugin and piping the tar in costs about what the docker CLI's start costs. Measured apart from
-  the builds, with an empty input, which buildx refuses right after its own start (8 times each,
+  standard input, no Node. Where spread's time goes (time stamps from \`performance.now()\` at each
+  stage of a build of this context, registry on loopback, quiet machine, 2026-12-01): Node's own
+  start to the first line of spread 30–35 ms; loading the bundle 30 ms (most of it Node's built-in
+  modules: crypto, child_process, streams, fs/promises, http); the CLI's option parsing and the
+  build command's modules 15 ms; reading the directory 8 ms; digesting the context; buildx spawned
+  at 105–125 ms, the registry asked right after (its first request costs 15 ms of CPU in a fresh
+  Node) and the tar written once it has answered; after buildx, the push confirmation (one GET,
+  5–7 ms) and Node's exit (5–10 ms).
+- What buildx does before it reads its input (strace of the plugin, 2026-12-06; in buildx's source,
+  the builder is loaded and its driver connected before \`loadInputs\` first reads standard input):
+  about 70 ms of its own start (Go's start and package set-up 20–40 ms, the builder's record, a
+  ping of the Docker engine, the connection to BuildKit, a probe for git). spread writes the tar
+  10–25 ms after starting buildx, so the registry's answer is not waited for; what a build waits
+  for is spread's work before it starts buildx (about 105 ms) and after buildx ends (about 18 ms).
+- The Node floor row (2026-12-06) bounds any Node program around buildx. Measured apart from the
+  builds, with an empty input, which buildx refuses right after its own start (8 times each,
   interleaved): the plugin 66–106 ms, Node and the plugin 106–125 ms, the docker CLI 103–130 ms.
-  Within the bench's builds the per-run differences are noise (the Node floor +14, +59, +42 and
-  −14 ms over the floor in the four runs of the day, the docker CLI +38, +50, −63 and −39 ms).
-  "Not slower" thus leaves spread next to nothing for all of its own work on the build's path:
-  loading its modules, reading the directory, digesting the context, and confirming the push. It
-  spends about 120 ms. The digest has to come before buildx starts, because it is the image's label
-  on buildx's command line (\`--label\`; buildx takes labels from its arguments only, and BuildKit's
-  Dockerfile frontend takes none from build arguments), and the directory has to be read to know
-  which images to build and from which context. The gap does not grow with the context or the
-  build; on this context, where BuildKit's own part is 0.5–0.8 s (half of it pulling and unpacking
-  the cached layers that the changed COPY goes on), it is 3–18 % in the runs since 2026-12-01 (one
-  run, on a noisier host, 0.98 ×).
+  A Node program that does nothing but start buildx thus costs about what the docker CLI's start
+  costs, and "not slower" leaves spread next to nothing for its own work on the build's path:
+  loading its modules, reading the directory, digesting the context and confirming the push, 75–90
+  ms beyond Node's own start and exit. The last run of 2026-12-06 (10 runs, in balanced orders)
+  agrees within the builds (medians per run over the floor: the Node floor +38 ms, the docker CLI
+  +34 ms, spread +121 ms); in the earlier runs of the day, one order and its reverse by turns, they
+  swung by ±60 ms.
+- Why that work comes before buildx starts: the context digest is the image's label on buildx's
+  command line (\`--label\`; buildx takes labels from its arguments, and otherwise only the fixed git
+  labels of BUILDX_GIT_LABELS; BuildKit's Dockerfile frontend takes labels from its \`label:\`
+  options, not from build arguments, unless the Dockerfile writes one with LABEL), and the
+  directory has to be read to know which images to build and from which context. The gap does not
+  grow with the context or the build; on this context, where BuildKit's own part is 0.5–0.8 s (half
+  of it pulling and unpacking the cached layers that the changed COPY goes on), it is 3–22 % in the
+  runs since 2026-12-01 (one run, on a noisier host, 0.98 ×).
 - All runs of 2026-12-06, spread / buildx on the medians: 1.12 (5 runs), 1.10, 1.10, 1.22 and 1.11
-  (9 runs each; the last with a 2 s pause after each prune, which changed nothing). Within one run
-  the floor alone ranges 470–880 ms, and the place in the order matters (a build right after
-  build-push-action's took 460–490 ms three times out of four, 700–800 ms elsewhere).
+  (9 runs each, the tools in one order and its reverse by turns; the last with a 2 s pause after
+  each prune, which changed nothing), and 1.07 in the last (10 runs, in the orders of the Williams
+  design). Within one run the floor alone ranges 440–880 ms.
 - docker/build-push-action itself (2026-12-06; its dist/index.cjs from docker/build-push-action at
   cb941d0, @docker/actions-toolkit 0.92.0, given with \`--build-push-action FILE\`): its main step
   runs \`docker version\`, \`docker info\`, \`docker buildx version\` and \`docker buildx inspect\` before
-  the same \`docker buildx build\`, and inspects the builder again after it. Cached rebuild 1346 and
-  1421 ms (medians of two runs of 9); spread 0.64 and 0.59 × of it. Its post step (the build record
-  and the job summary) was not run. The issue's target is against \`docker buildx build\` alone.
+  the same \`docker buildx build\`, and inspects the builder again after it. Cached rebuild 1346,
+  1421 and 1372 ms (medians of runs of 9, 9 and 10); spread 0.64, 0.59 and 0.59 × of it. Its post
+  step (the build record and the job summary) was not run. The issue's target is against \`docker
+  buildx build\` alone.
 - The harness's buildx and BuildKit said v0.0.0+unknown until 2026-12-06 (built without the
   linker's version), and build-push-action then took its paths for buildx older than 0.10: it
   dropped its \`provenance\` input and the build summary. scripts/cluster/build-binaries.sh now
@@ -317,12 +326,17 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected 2026-12-06):
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--runs');
-  const runs = at > 0 ? Number(process.argv[at + 1]) : 5;
+  const runs = at > 0 ? Number(process.argv[at + 1]) : undefined;
   const bpa = process.argv.indexOf('--build-push-action');
+  const action = bpa > 0 ? process.argv[bpa + 1] : undefined;
+  if (bpa > 0 && (!action || !existsSync(action)))
+    throw new Error(
+      `--build-push-action needs the dist/index.cjs of a checkout of docker/build-push-action${action ? `; ${action} does not exist` : ''}`,
+    );
   const text = await benchImages({
     write: !process.argv.includes('--no-write'),
     runs,
-    action: bpa > 0 ? path.resolve(process.argv[bpa + 1]) : undefined,
+    action: action && path.resolve(action),
   });
   console.log(text);
 }

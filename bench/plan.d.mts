@@ -13,3 +13,4 @@ export declare function passes(
   sizes: readonly number[],
   rtts: readonly number[],
 ): { rttMs: number; sizes: number[] }[];
+export declare function runOrder<T>(items: readonly T[], run: number): T[];

@@ -62,3 +62,20 @@ export function passes(sizes, rtts) {
     .filter((group) => group.length > 0)
     .flatMap((group) => rtts.map((rttMs) => ({ rttMs, sizes: group })));
 }
+
+/**
+ * The order of `items` in run `run` (0, 1, …): the rows of a Williams design, a Latin square in which
+ * each item comes at each place equally often and right after each other item equally often (over
+ * `items.length` runs, or twice as many for an odd count, after which the rows repeat). The image
+ * bench orders each run's tools this way: a build's time depends on what the builder did just
+ * before, so no tool may always follow the same one or always go first.
+ */
+export function runOrder(items, run) {
+  const n = items.length;
+  // The first row: 0, 1, n-1, 2, n-2, …; row r adds r (mod n); an odd n also takes the rows reversed.
+  const first = [...Array(n).keys()].map((i) => (i % 2 === 1 ? (i + 1) / 2 : (n - i / 2) % n));
+  const period = n % 2 === 1 ? 2 * n : n;
+  const r = ((run % period) + period) % period;
+  const row = first.map((x) => (x + (r % n)) % n);
+  return (r < n ? row : row.reverse()).map((i) => items[i]);
+}

@@ -9,8 +9,9 @@
 #   buildx (the docker CLI plugin images are built with)              (github.com/docker/buildx@$SPREAD_BUILDX_VERSION)
 #   buildkitd, buildctl (the standalone BuildKit builder)             (github.com/moby/buildkit@$SPREAD_BUILDKIT_VERSION)
 # into $SPREAD_CACHE/bin/<component>-<version>/ (several Kubernetes versions side by side). A binary
-# already in the cache is not rebuilt. `build-binaries.sh check` only checks that the Go module proxy
-# serves every module $SPREAD_KUBE_VERSION needs.
+# already in the cache is not rebuilt, unless it is one of those that report their version (buildx,
+# BuildKit, Helm, Toxiproxy) and reports another. `build-binaries.sh check` only checks that the Go
+# module proxy serves every module $SPREAD_KUBE_VERSION needs.
 # k8s.io/kubernetes is not meant to be a dependency: its go.mod replaces every k8s.io/<staging> module
 # with ./staging/src/k8s.io/<staging>, which only works inside its own repository. The wrapper module
 # below requires it and replaces each staging module with the published v0.<minor>.<patch> instead.
@@ -25,9 +26,12 @@ mkdir -p "$work"
 # The cache is shared by every checkout (and every SPREAD_CLUSTER_DIR) of the machine: one build at a
 # time, and a second caller waits for the first and then finds the binaries cached. The module check
 # only reads, so it runs before the lock is taken.
+locked=
 lock_cache() {
+  [ -n "$locked" ] && return
   exec 8>"$SPREAD_CACHE/build.lock"
   flock 8
+  locked=1
 }
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -181,8 +185,12 @@ build_act() {
 # Toxiproxy get theirs only from the linker (-X): built without it they say v0.0.0+unknown, v4.3 or
 # git, and tools that check buildx's version (docker/build-push-action, setup-buildx-action) then
 # take their old-buildx paths.
+# The version must stand alone (v0.34.2 is not v0.34.20); a binary that hangs is given 10 s.
 reports_version() {
-  [ -x "$1" ] && "$1" "$2" 2>/dev/null | grep -qF -- "$3"
+  local said
+  [ -x "$1" ] || return 1
+  said=$(timeout 10 "$1" "$2" 2>/dev/null) || true
+  grep -qE "(^|[^0-9.])${3//./\\.}([^0-9.]|$)" <<<"$said"
 }
 
 # go_install NAME VERSION OUTDIR PACKAGE@VERSION [BINARY=RENAME …]: `go install` of a module without
@@ -301,11 +309,15 @@ case "${1:-all}" in
   all)
     check_kube_modules
     # Nothing to build: no lock either, so a start of a cached version never waits for another
-    # version's build.
-    if [ -n "$(kube_missing)" ] || ! tools_cached; then
+    # version's build (and the tools are not asked for their versions a second time).
+    if ! tools_cached; then
       lock_cache
+      build_etcd; build_kwok; build_act; build_toxiproxy; build_helm; build_buildx; build_buildkit
+    else
+      log "etcd, kwok, act, toxiproxy, helm, buildx and buildkit cached in $SPREAD_CACHE/bin"
     fi
-    build_etcd; build_kwok; build_act; build_toxiproxy; build_helm; build_buildx; build_buildkit; build_kube
+    if [ -n "$(kube_missing)" ]; then lock_cache; fi
+    build_kube
     ;;
   check) check_kube_modules ;;
   *) echo "usage: $0 [all|kube|etcd|kwok|act|toxiproxy|helm|buildx|buildkit|check]" >&2; exit 2 ;;

@@ -121,7 +121,9 @@ port_in_use() {
 # start_component NAME PORT|- [INPUT_FILE...] -- COMMAND...: starts COMMAND in its own session (so that
 # a Ctrl-C in the terminal, or the exit of the test runner that ran up.sh, does not take it down) with
 # its output appended to logs/NAME.log, and records its pid, start time and command line under run/.
-# When the component already runs with the same command line and the same contents of its input files
+# When the component already runs with the same command line, the same executable files (the command
+# and any among its arguments; device, inode, size, modification time: a rebuilt binary restarts it)
+# and the same contents of its input files
 # (configuration it reads at start) it is left alone; otherwise it is restarted. PORT, when given, must
 # be free before the start.
 start_component() {
@@ -135,6 +137,16 @@ start_component() {
   want=$(printf '%q ' "$@")
   if [ ${#inputs[@]} -gt 0 ]; then
     want+="# inputs $(cat "${inputs[@]}" | sha256sum | cut -d' ' -f1)"
+  fi
+  # The command and every executable file among its arguments (a wrapper such as unshare runs the
+  # component's own binary).
+  local exe files=()
+  if exe=$(command -v -- "$1"); then files+=("$exe"); fi
+  for exe in "${@:2}"; do
+    if [ -f "$exe" ] && [ -x "$exe" ]; then files+=("$exe"); fi
+  done
+  if [ ${#files[@]} -gt 0 ]; then
+    want+=" # binary $(stat -Lc '%d:%i:%s:%Y' -- "${files[@]}" | tr '\n' ' ')"
   fi
   if pid=$(component_pid "$name"); then
     if [ "$(cat "$RUN_DIR/$name.cmd" 2>/dev/null)" = "$want" ]; then

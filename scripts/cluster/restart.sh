@@ -25,7 +25,8 @@ esac
 [ -f "$CLUSTER_DIR/env" ] || die "$CLUSTER_DIR/env does not exist: start the cluster with scripts/cluster/up.sh"
 component_pid "$name" >/dev/null || die "$name is not running (start the cluster with scripts/cluster/up.sh)"
 recorded=$(cat "$RUN_DIR/$name.cmd")
-# The recorded line is `printf %q` words, then `# inputs <sha>` when the component reads input files.
+# The recorded line is `printf %q` words, then `# inputs <sha>` when the component reads input files
+# and `# binary <ids>` (comments to eval).
 eval "set -- ${recorded%%# inputs *}"
 
 # The addresses of the running cluster, not this shell's defaults.

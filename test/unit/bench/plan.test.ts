@@ -1,6 +1,6 @@
 // bench/plan.mjs: which tools `npm run bench` runs at each size and round trip (--tools-large).
 import { describe, expect, test } from 'vitest';
-import { parseLargeTools, passes, toolsAt } from '../../../bench/plan.mjs';
+import { parseLargeTools, passes, runOrder, toolsAt } from '../../../bench/plan.mjs';
 
 const KNOWN = ['spread', 'kubectl', 'kubectl-applyset', 'helm', 'floor'];
 
@@ -64,4 +64,32 @@ describe('passes', () => {
       { rttMs: 30, sizes: [500] },
     ]);
   });
+});
+
+describe('runOrder', () => {
+  /** How often each value of `key` occurs over `rows`. */
+  const counts = (rows: string[][], key: (row: string[]) => string[]) => {
+    const out = new Map<string, number>();
+    for (const row of rows) for (const k of key(row)) out.set(k, (out.get(k) ?? 0) + 1);
+    return out;
+  };
+
+  test.each([
+    [['spread', 'buildx', 'action', 'node', 'floor'], 10],
+    [['spread', 'buildx', 'node', 'floor'], 4],
+  ])(
+    '%j over %i runs: each tool at each place, and after each other tool, equally often',
+    (tools, period) => {
+      const rows = [...Array(period).keys()].map((run) => runOrder(tools, run));
+      for (const row of rows) expect([...row].sort()).toEqual([...tools].sort());
+      const times = period / tools.length;
+      const places = counts(rows, (row) => row.map((t, i) => `${t}@${i}`));
+      expect(places.size).toBe(tools.length * tools.length);
+      for (const n of places.values()) expect(n).toBe(times);
+      const pairs = counts(rows, (row) => row.slice(1).map((t, i) => `${row[i]}>${t}`));
+      expect(pairs.size).toBe(tools.length * (tools.length - 1));
+      for (const n of pairs.values()) expect(n).toBe((period * (tools.length - 1)) / pairs.size);
+      expect(runOrder(tools, period)).toEqual(runOrder(tools, 0));
+    },
+  );
 });
