@@ -24,11 +24,11 @@
 // builder is emptied before its first build too, so no step comes from another run's cache. Needs
 // the local cluster's registry and BuildKit (scripts/cluster/up.sh).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runOrder } from './plan.mjs';
+import { orderPeriod, runOrder } from './plan.mjs';
 import { replaceSection } from './results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,8 +47,11 @@ function loadEnv() {
   }
 }
 
+/** The bench run's own directory under the OS temp directory (contexts, the action's files); removed at its end. */
+let scratch;
+
 function context(name, base) {
-  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'spread-bench-img-')), name);
+  const dir = path.join(scratch, name);
   mkdirSync(dir);
   writeFileSync(path.join(dir, 'web.ctr'), `name: web\nimage: "&${name}"\n`);
   writeFileSync(
@@ -163,7 +166,7 @@ const tools = {
   action: (dir, repo, tag) =>
     timed(process.execPath, [buildPushAction], undefined, {
       cwd: dir,
-      env: actionEnv(mkdtempSync(path.join(os.tmpdir(), 'spread-bench-action-')), dir, repo, tag),
+      env: actionEnv(mkdtempSync(path.join(scratch, 'action-')), dir, repo, tag),
     }),
   node: (dir, repo, tag) => {
     const file = path.join(path.dirname(dir), 'context.tar');
@@ -199,21 +202,35 @@ const range = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed
 
 /** Runs the benchmark; returns the Markdown section. */
 export async function benchImages({ write = true, runs, action } = {}) {
+  const order = ['spread', 'buildx', ...(action ? ['action'] : []), 'node', 'floor'];
+  const period = orderPeriod(order.length);
+  // Whole periods of runOrder's design: 4 tools repeat every 4 runs (8 by default), 5 every 10.
+  runs ??= action ? period : 2 * period;
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`--runs takes a whole number above 0, not ${runs}`);
+  if (action && !statSync(action, { throwIfNoEntry: false })?.isFile())
+    throw new Error(
+      `--build-push-action: ${action} is not a file (the dist/index.cjs of docker/build-push-action)`,
+    );
+  if (runs % period !== 0)
+    console.warn(`${runs} runs are not whole periods of ${period}: the tools' orders are not balanced`);
   loadEnv();
-  // Whole periods of runOrder's design: 4 tools repeat every 4 runs, 5 every 10.
-  runs ??= action ? 10 : 8;
   buildPushAction = action;
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'spread-bench-img-'));
   const ns = `bench-img-${Date.now().toString(36)}`;
   const rows = [];
-  const order = ['spread', 'buildx', ...(action ? ['action'] : []), 'node', 'floor'];
-  for (let i = 0; i < runs; i++) {
-    for (const tool of runOrder(order, i)) {
-      const row = oneRun(tool, ns, i);
-      rows.push(row);
-      console.log(
-        `run ${i + 1} ${tool}: first ${row.first.toFixed(0)} ms, cached rebuild ${row.rebuild.toFixed(0)} ms`,
-      );
+  try {
+    for (let i = 0; i < runs; i++) {
+      for (const tool of runOrder(order, i)) {
+        const row = oneRun(tool, ns, i);
+        rows.push(row);
+        console.log(
+          `run ${i + 1} ${tool}: first ${row.first.toFixed(0)} ms, cached rebuild ${row.rebuild.toFixed(0)} ms`,
+        );
+      }
     }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
   const of = (tool) => rows.filter((r) => r.tool === tool).map((r) => r.rebuild);
   const perRun = (tool) =>
@@ -275,10 +292,11 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected and extended 2026-12-06):
   5–7 ms) and Node's exit (5–10 ms).
 - What buildx does before it reads its input (strace of the plugin, 2026-12-06; in buildx's source,
   the builder is loaded and its driver connected before \`loadInputs\` first reads standard input):
-  about 70 ms of its own start (Go's start and package set-up 20–40 ms, the builder's record, a
-  ping of the Docker engine, the connection to BuildKit, a probe for git). spread writes the tar
-  10–25 ms after starting buildx, so the registry's answer is not waited for; what a build waits
-  for is spread's work before it starts buildx (about 105 ms) and after buildx ends (about 18 ms).
+  35–40 ms of its own start without strace, 47–88 ms under it (Go's start and package set-up, the
+  builder's record, a ping of the Docker engine, the connection to BuildKit, a probe for git).
+  spread writes the tar 10–40 ms after starting buildx, so the registry's answer is not waited
+  for; what a build waits for is spread's work before it starts buildx (about 105 ms) and after
+  buildx ends (about 18 ms).
 - The Node floor row (2026-12-06) bounds any Node program around buildx. Measured apart from the
   builds, with an empty input, which buildx refuses right after its own start (8 times each,
   interleaved): the plugin 66–106 ms, Node and the plugin 106–125 ms, the docker CLI 103–130 ms.
@@ -293,21 +311,27 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected and extended 2026-12-06):
   command line (\`--label\`; buildx takes labels from its arguments, and otherwise only the fixed git
   labels of BUILDX_GIT_LABELS; BuildKit's Dockerfile frontend takes labels from its \`label:\`
   options, not from build arguments, unless the Dockerfile writes one with LABEL), and the
-  directory has to be read to know which images to build and from which context. The gap does not
-  grow with the context or the build; on this context, where BuildKit's own part is 0.5–0.8 s (half
-  of it pulling and unpacking the cached layers that the changed COPY goes on), it is 3–22 % in the
-  runs since 2026-12-01 (one run, on a noisier host, 0.98 ×).
+  directory has to be read to know which images to build and from which context. (The digest could
+  instead go into the Dockerfile spread sends, as a LABEL line at its end: a helper's test showed the
+  label in the pushed config and the cached steps still cached. spread does not rewrite users'
+  Dockerfiles: the line lands in the last stage, not the \`--target\` one, and an escape directive
+  changes how it is read. It would also win only the 20–30 ms between the tar being ready and buildx
+  reading it.) The gap does not grow with the context or the build; on this context, where
+  BuildKit's own part is 0.5–0.8 s (half of it pulling and unpacking the cached layers that the
+  changed COPY goes on), it is 3–22 % in the runs since 2026-12-01 (one run, on a noisier host,
+  0.98 ×).
 - All runs of 2026-12-06, spread / buildx on the medians: 1.12 (5 runs), 1.10, 1.10, 1.22 and 1.11
   (9 runs each, the tools in one order and its reverse by turns; the last with a 2 s pause after
   each prune, which changed nothing), and 1.07 in the last (10 runs, in the orders of the Williams
-  design). Within one run the floor alone ranges 440–880 ms.
+  design). Within one run the floor alone ranges 440–880 ms, and the first run of a bench is the
+  fastest (443–560 ms against 650–870 ms later); every tool is in every run, so this moves the
+  medians, not the ratios per run.
 - docker/build-push-action itself (2026-12-06; its dist/index.cjs from docker/build-push-action at
   cb941d0, @docker/actions-toolkit 0.92.0, given with \`--build-push-action FILE\`): its main step
-  runs \`docker version\`, \`docker info\`, \`docker buildx version\` and \`docker buildx inspect\` before
-  the same \`docker buildx build\`, and inspects the builder again after it. Cached rebuild 1346,
-  1421 and 1372 ms (medians of runs of 9, 9 and 10); spread 0.64, 0.59 and 0.59 × of it. Its post
-  step (the build record and the job summary) was not run. The issue's target is against \`docker
-  buildx build\` alone.
+  runs \`docker version\`, \`docker info\`, \`docker buildx version\` (twice) and \`docker buildx
+  inspect\` before the same \`docker buildx build\`. Cached rebuild 1346, 1421 and 1372 ms (medians
+  of runs of 9, 9 and 10); spread 0.64, 0.59 and 0.59 × of it. Its post step (the build record and
+  the job summary) was not run. The issue's target is against \`docker buildx build\` alone.
 - The harness's buildx and BuildKit said v0.0.0+unknown until 2026-12-06 (built without the
   linker's version), and build-push-action then took its paths for buildx older than 0.10: it
   dropped its \`provenance\` input and the build summary. scripts/cluster/build-binaries.sh now
@@ -329,10 +353,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runs = at > 0 ? Number(process.argv[at + 1]) : undefined;
   const bpa = process.argv.indexOf('--build-push-action');
   const action = bpa > 0 ? process.argv[bpa + 1] : undefined;
-  if (bpa > 0 && (!action || !existsSync(action)))
-    throw new Error(
-      `--build-push-action needs the dist/index.cjs of a checkout of docker/build-push-action${action ? `; ${action} does not exist` : ''}`,
-    );
+  if (bpa > 0 && (!action || action.startsWith('--')))
+    throw new Error('--build-push-action needs the dist/index.cjs of a checkout of docker/build-push-action');
   const text = await benchImages({
     write: !process.argv.includes('--no-write'),
     runs,

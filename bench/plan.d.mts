@@ -14,3 +14,4 @@ export declare function passes(
   rtts: readonly number[],
 ): { rttMs: number; sizes: number[] }[];
 export declare function runOrder<T>(items: readonly T[], run: number): T[];
+export declare function orderPeriod(count: number): number;

@@ -74,8 +74,13 @@ export function runOrder(items, run) {
   const n = items.length;
   // The first row: 0, 1, n-1, 2, n-2, …; row r adds r (mod n); an odd n also takes the rows reversed.
   const first = [...Array(n).keys()].map((i) => (i % 2 === 1 ? (i + 1) / 2 : (n - i / 2) % n));
-  const period = n % 2 === 1 ? 2 * n : n;
+  const period = orderPeriod(n);
   const r = ((run % period) + period) % period;
   const row = first.map((x) => (x + (r % n)) % n);
   return (r < n ? row : row.reverse()).map((i) => items[i]);
+}
+
+/** After how many runs {@link runOrder}'s orders repeat for `count` items: `count`, twice that when odd. */
+export function orderPeriod(count) {
+  return count % 2 === 1 ? 2 * count : count;
 }

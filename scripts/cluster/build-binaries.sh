@@ -189,7 +189,7 @@ build_act() {
 reports_version() {
   local said
   [ -x "$1" ] || return 1
-  said=$(timeout 10 "$1" "$2" 2>/dev/null) || true
+  said=$(timeout -k 2 10 "$1" "$2" 2>/dev/null) || true
   grep -qE "(^|[^0-9.])${3//./\\.}([^0-9.]|$)" <<<"$said"
 }
 

@@ -122,7 +122,7 @@ port_in_use() {
 # a Ctrl-C in the terminal, or the exit of the test runner that ran up.sh, does not take it down) with
 # its output appended to logs/NAME.log, and records its pid, start time and command line under run/.
 # When the component already runs with the same command line, the same executable files (the command
-# and any among its arguments; device, inode, size, modification time: a rebuilt binary restarts it)
+# and those among its arguments; device, inode, size, modification time: a new binary restarts it)
 # and the same contents of its input files
 # (configuration it reads at start) it is left alone; otherwise it is restarted. PORT, when given, must
 # be free before the start.
@@ -138,12 +138,15 @@ start_component() {
   if [ ${#inputs[@]} -gt 0 ]; then
     want+="# inputs $(cat "${inputs[@]}" | sha256sum | cut -d' ' -f1)"
   fi
-  # The command and every executable file among its arguments (a wrapper such as unshare runs the
-  # component's own binary).
-  local exe files=()
-  if exe=$(command -v -- "$1"); then files+=("$exe"); fi
-  for exe in "${@:2}"; do
-    if [ -f "$exe" ] && [ -x "$exe" ]; then files+=("$exe"); fi
+  # The command and, among its arguments, every executable file, shell script and word that names a
+  # command on PATH (wrappers such as unshare and private-run.sh run the component's own binary).
+  local word exe files=()
+  for word in "$@"; do
+    case $word in
+      -*) continue ;;
+      */*) if [ -f "$word" ] && { [ -x "$word" ] || [[ $word == *.sh ]]; }; then files+=("$word"); fi ;;
+      *) if exe=$(type -P -- "$word"); then files+=("$exe"); fi ;;
+    esac
   done
   if [ ${#files[@]} -gt 0 ]; then
     want+=" # binary $(stat -Lc '%d:%i:%s:%Y' -- "${files[@]}" | tr '\n' ' ')"
@@ -153,7 +156,7 @@ start_component() {
       log "$name already running (pid $pid)"
       return 0
     fi
-    log "$name runs with other arguments or inputs (pid $pid); restarting it"
+    log "$name runs with other arguments, inputs or binaries (pid $pid); restarting it"
     stop_component "$name"
   fi
   if [ "$port" != - ] && port_in_use "$port"; then

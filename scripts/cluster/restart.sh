@@ -39,8 +39,13 @@ stop_component "$name"
 sleep "$down"
 start_component "$name" - -- "$@"
 # start_component recorded the command without the inputs' digest; up.sh compares both, so the
-# recorded line is put back as up.sh wrote it (the component runs with the same inputs).
-printf '%s\n' "$recorded" >"$RUN_DIR/$name.cmd"
+# recorded line is put back as up.sh wrote it (the component runs with the same inputs), with the
+# binaries as they are now.
+started=$(cat "$RUN_DIR/$name.cmd")
+case $started in
+  *" # binary "*) printf '%s # binary %s\n' "${recorded%% # binary *}" "${started##* # binary }" ;;
+  *) printf '%s\n' "${recorded%% # binary *}" ;;
+esac >"$RUN_DIR/$name.cmd"
 
 registry_password=$(cat "$CLUSTER_DIR/registry/password")
 healthy() {

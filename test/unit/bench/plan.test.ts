@@ -1,6 +1,6 @@
 // bench/plan.mjs: which tools `npm run bench` runs at each size and round trip (--tools-large).
 import { describe, expect, test } from 'vitest';
-import { parseLargeTools, passes, runOrder, toolsAt } from '../../../bench/plan.mjs';
+import { orderPeriod, parseLargeTools, passes, runOrder, toolsAt } from '../../../bench/plan.mjs';
 
 const KNOWN = ['spread', 'kubectl', 'kubectl-applyset', 'helm', 'floor'];
 
@@ -80,6 +80,7 @@ describe('runOrder', () => {
   ])(
     '%j over %i runs: each tool at each place, and after each other tool, equally often',
     (tools, period) => {
+      expect(orderPeriod(tools.length)).toBe(period);
       const rows = [...Array(period).keys()].map((run) => runOrder(tools, run));
       for (const row of rows) expect([...row].sort()).toEqual([...tools].sort());
       const times = period / tools.length;
