@@ -169,7 +169,7 @@ const tools = {
       env: actionEnv(mkdtempSync(path.join(scratch, 'action-')), dir, repo, tag),
     }),
   node: (dir, repo, tag) => {
-    const file = path.join(path.dirname(dir), 'context.tar');
+    const file = path.join(scratch, 'context.tar');
     writeFileSync(file, contextTar(dir));
     return timed(process.execPath, ['-e', NODE_FLOOR, file, plugin(), ...buildArgs(repo, tag, '-')]);
   },
@@ -233,12 +233,13 @@ export async function benchImages({ write = true, runs, action } = {}) {
     rmSync(scratch, { recursive: true, force: true });
   }
   const of = (tool) => rows.filter((r) => r.tool === tool).map((r) => r.rebuild);
-  const perRun = (tool) =>
-    [...Array(runs).keys()].map(
-      (i) =>
-        rows.find((r) => r.tool === 'spread' && r.index === i).rebuild /
-        rows.find((r) => r.tool === tool && r.index === i).rebuild,
-    );
+  /** `pair(a, b)` of each run's cached rebuilds of `a` and `b`. */
+  const perRunOf = (a, b, pair) =>
+    [...Array(runs).keys()].map((i) => {
+      const ms = (tool) => rows.find((r) => r.tool === tool && r.index === i).rebuild;
+      return pair(ms(a), ms(b));
+    });
+  const perRun = (tool) => perRunOf('spread', tool, (x, y) => x / y);
   const ratios = perRun('buildx');
   const ratio = median(of('spread')) / median(of('buildx'));
   const label = (tool) =>
@@ -249,14 +250,7 @@ export async function benchImages({ write = true, runs, action } = {}) {
       node: 'Node floor: a Node program that only starts the plugin and pipes the tar in',
       floor: 'floor: `docker-buildx build -`, the tar on its input, no Node',
     })[tool];
-  const overhead = (tool) =>
-    median(
-      [...Array(runs).keys()].map(
-        (i) =>
-          rows.find((r) => r.tool === tool && r.index === i).rebuild -
-          rows.find((r) => r.tool === 'floor' && r.index === i).rebuild,
-      ),
-    );
+  const overhead = (tool) => median(perRunOf(tool, 'floor', (x, y) => x - y));
   const text = `## Images
 
 A cached rebuild after a change to the last file, on a builder whose own cache was emptied first (a

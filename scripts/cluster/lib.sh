@@ -123,9 +123,8 @@ port_in_use() {
 # its output appended to logs/NAME.log, and records its pid, start time and command line under run/.
 # When the component already runs with the same command line, the same executable files (the command
 # and those among its arguments; device, inode, size, modification time: a new binary restarts it)
-# and the same contents of its input files
-# (configuration it reads at start) it is left alone; otherwise it is restarted. PORT, when given, must
-# be free before the start.
+# and the same contents of its input files (configuration it reads at start) it is left alone;
+# otherwise it is restarted. PORT, when given, must be free before the start.
 start_component() {
   local name=$1 port=$2 pid want inputs=()
   shift 2
