@@ -317,15 +317,24 @@ const NOTES = `Notes (issue 18; 2026-12-01, corrected and extended 2026-12-06):
 - All runs of 2026-12-06, spread / buildx on the medians: 1.12 (5 runs), 1.10, 1.10, 1.22 and 1.11
   (9 runs each, the tools in one order and its reverse by turns; the last with a 2 s pause after
   each prune, which changed nothing), and 1.07 in the last (10 runs, in the orders of the Williams
-  design). Within one run the floor alone ranges 440–880 ms, and the first run of a bench is the
-  fastest (443–560 ms against 650–870 ms later); every tool is in every run, so this moves the
-  medians, not the ratios per run.
+  design). Within one run the floor alone ranged up to 2 × (440–880 ms), and in most runs the first
+  run of the bench was the fastest; every tool is in every run, so this moves the medians, not the
+  ratios per run.
+- The run of 2026-12-06 05:00 (10 runs, Williams orders, build-push-action's row too, the table
+  above): spread / buildx 1.11 × on the medians, and the Node floor, a Node program that does
+  nothing but start the plugin, 1.12 × (562 against 500 ms). Over the floor per run, in the two
+  balanced runs of the day: the Node floor +38 and +53 ms, the docker CLI +34 and +45 ms, spread
+  +121 and +113 ms. A Node wrapper of buildx with no work of its own is thus no faster than
+  \`docker buildx build\` (once 4 ms slower, once 8), so "not slower" leaves a Node program no time
+  at all, and spread's own work (reading the directory and digesting the context before buildx
+  starts, confirming the push after) can only add to it.
 - docker/build-push-action itself (2026-12-06; its dist/index.cjs from docker/build-push-action at
   cb941d0, @docker/actions-toolkit 0.92.0, given with \`--build-push-action FILE\`): its main step
   runs \`docker version\`, \`docker info\`, \`docker buildx version\` (twice) and \`docker buildx
-  inspect\` before the same \`docker buildx build\`. Cached rebuild 1346, 1421 and 1372 ms (medians
-  of runs of 9, 9 and 10); spread 0.64, 0.59 and 0.59 × of it. Its post step (the build record and
-  the job summary) was not run. The issue's target is against \`docker buildx build\` alone.
+  inspect\` before the same \`docker buildx build\`. Cached rebuild 1346, 1421, 1372 and 1128 ms
+  (medians of runs of 9, 9, 10 and 10); spread 0.64, 0.59, 0.59 and 0.49 × of it. Its post step
+  (the build record and the job summary) was not run. The issue's target is against \`docker
+  buildx build\` alone.
 - The harness's buildx and BuildKit said v0.0.0+unknown until 2026-12-06 (built without the
   linker's version), and build-push-action then took its paths for buildx older than 0.10: it
   dropped its \`provenance\` input and the build summary. scripts/cluster/build-binaries.sh now
