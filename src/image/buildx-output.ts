@@ -26,3 +26,61 @@ export function heldLines(logger: Logger): { log(line: string): void; sent(): vo
     release,
   };
 }
+
+/**
+ * A build that failed: the image and where it comes from (`api/Dockerfile, marked at api/web.ctr:2`),
+ * the step that failed and the last lines of buildx's output.
+ */
+export class BuildError extends Error {
+  /** `[stage-0 2/3] RUN make`, when a step had started. */
+  readonly step: string | undefined;
+  readonly output: readonly string[];
+  constructor(
+    image: string,
+    detail: string,
+    step: string | undefined,
+    output: readonly string[],
+    source?: string,
+  ) {
+    const tail = output.slice(-20);
+    super(
+      `building ${image}${source ? ` (${source})` : ''} failed${step ? ` at ${step}` : ''}: ${detail}${tail.length > 0 ? `\n${tail.map((l) => `  | ${l}`).join('\n')}` : ''}`,
+    );
+    this.name = 'BuildError';
+    this.step = step;
+    this.output = output;
+  }
+}
+
+/** The frontend image of a `# syntax=` line could not be fetched. */
+const FRONTEND = /docker\/dockerfile|failed to resolve source metadata for|frontend/i;
+
+function syntaxLine(dockerfileText: string): string | undefined {
+  const m = /^#\s*syntax\s*=\s*(\S+)/im.exec(dockerfileText.split('\n').find((l) => !/^\s*$/.test(l)) ?? '');
+  return m?.[1];
+}
+
+/** The registry answered that it has no such image (distribution's MANIFEST_UNKNOWN, NAME_UNKNOWN). */
+const NOT_FOUND = /: not found\b|manifest unknown|name unknown/i;
+/** The registry answered, but refused the credentials or their absence. */
+const REFUSED = /\b401 Unauthorized|\b403 Forbidden|unauthorized:|denied:/i;
+
+/**
+ * What went wrong, in words: a `# syntax=` frontend that could not be pulled is named as such, and
+ * why: its registry does not hold it, refused the credentials, or could not be reached.
+ */
+export function failureDetail(lines: readonly string[], dockerfileText: string): string {
+  const error =
+    [...lines].reverse().find((l) => /^ERROR:|^error:/i.test(l)) ?? lines.at(-1) ?? 'buildx failed';
+  const detail = error.replace(/^ERROR:\s*/, '');
+  const syntax = syntaxLine(dockerfileText);
+  if (syntax && FRONTEND.test(error) && error.includes(syntax.split(':')[0]!.split('/').at(-1)!)) {
+    const why = NOT_FOUND.test(error)
+      ? ', which its registry does not hold'
+      : REFUSED.test(error)
+        ? ', which its registry refused (log in to it, or check the credentials)'
+        : ' from its registry, which could not be reached';
+    return `the Dockerfile's "# syntax=${syntax}" line needs the frontend image ${syntax}${why} (${detail}); drop the line to use the builder's own Dockerfile frontend, or mirror the image and name the mirror`;
+  }
+  return detail;
+}

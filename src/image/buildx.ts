@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../base/logger.js';
 import { type BuildCache, cacheFlags } from './build-cache.js';
-import { heldLines } from './buildx-output.js';
+import { BuildError, failureDetail, heldLines } from './buildx-output.js';
 import { buildxCommand, standaloneEnv } from './buildx-plugin.js';
 
 /** A build secret (`RUN --mount=type=secret,id=<id>`): its value reaches buildx only through its environment. */
@@ -53,26 +53,15 @@ export interface BuildxBuild {
   readonly cacheFor: string;
   /** `push`: the builder pushes to the registry; `load`: the image goes into the Docker engine. */
   readonly output: 'push' | 'load';
+  /**
+   * Where the build comes from, named in its error: `api/Dockerfile, marked at api/web.ctr:2` (the
+   * Dockerfile as the directory names it, and the marker's file and line).
+   */
+  readonly source?: string | undefined;
 }
 
 /** Which attestations to attach: none (`false`), provenance only, or provenance and SBOM (`true`). */
 export type Attestations = boolean | 'provenance';
-
-/** A build that failed: the step that failed and the last lines of buildx's output. */
-export class BuildError extends Error {
-  /** `[stage-0 2/3] RUN make`, when a step had started. */
-  readonly step: string | undefined;
-  readonly output: readonly string[];
-  constructor(image: string, detail: string, step: string | undefined, output: readonly string[]) {
-    const tail = output.slice(-20);
-    super(
-      `building ${image} failed${step ? ` at ${step}` : ''}: ${detail}${tail.length > 0 ? `\n${tail.map((l) => `  | ${l}`).join('\n')}` : ''}`,
-    );
-    this.name = 'BuildError';
-    this.step = step;
-    this.output = output;
-  }
-}
 
 /** The runner has no docker CLI, no buildx plugin, or no builder. */
 export class BuildxMissingError extends Error {
@@ -144,25 +133,6 @@ export function buildxArgs(build: BuildxBuild, metadataFile: string, builder?: s
 
 /** A step header of buildx's plain progress: `#7 [stage-0 2/3] RUN make`. */
 const STEP = /^#(\d+) (\[[^\]]+\] .*)$/;
-/** The frontend image of a `# syntax=` line could not be fetched. */
-const FRONTEND = /docker\/dockerfile|failed to resolve source metadata for|frontend/i;
-
-function syntaxLine(dockerfileText: string): string | undefined {
-  const m = /^#\s*syntax\s*=\s*(\S+)/im.exec(dockerfileText.split('\n').find((l) => !/^\s*$/.test(l)) ?? '');
-  return m?.[1];
-}
-
-/** What went wrong, in words: a `# syntax=` frontend that could not be pulled is named as such. */
-export function failureDetail(lines: readonly string[], dockerfileText: string): string {
-  const error =
-    [...lines].reverse().find((l) => /^ERROR:|^error:/i.test(l)) ?? lines.at(-1) ?? 'buildx failed';
-  const syntax = syntaxLine(dockerfileText);
-  if (syntax && FRONTEND.test(error) && error.includes(syntax.split(':')[0]!.split('/').at(-1)!)) {
-    return `the Dockerfile's "# syntax=${syntax}" line needs the frontend image ${syntax} from its registry, which could not be reached (${error.replace(/^ERROR:\s*/, '')}); drop the line to use the builder's own Dockerfile frontend, or mirror the image and name the mirror`;
-  }
-  return error.replace(/^ERROR:\s*/, '');
-}
-
 /** The `containerimage.digest` of a buildx metadata file (`--metadata-file`), if any. */
 export function metadataDigest(text: string): string | undefined {
   const meta = JSON.parse(text) as Record<string, unknown>;
@@ -358,7 +328,13 @@ export function startBuildx(
           // Nothing was built: buildx or its builder may be missing, which checkBuildx names.
           if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) await checkBuildx(runner);
           held.release();
-          throw new BuildError(build.tags[0] ?? 'image', failureDetail(output, dockerfileText), step, output);
+          throw new BuildError(
+            build.tags[0] ?? 'image',
+            failureDetail(output, dockerfileText),
+            step,
+            output,
+            build.source,
+          );
         }
         held.release();
         const text = await readFile(metadata, 'utf8').catch(() => undefined);

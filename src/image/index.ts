@@ -1,6 +1,7 @@
 export * from '../base/reference.js';
 export * from './build-cache.js';
 export * from './buildx.js';
+export { BuildError, failureDetail } from './buildx-output.js';
 export * from './context.js';
 export * from './credentials.js';
 export * from './docker.js';

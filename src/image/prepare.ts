@@ -343,6 +343,7 @@ async function startOne(run: Run, { b, context, tag }: Job): Promise<StartedBuil
       cache: options.cache,
       cacheFor: familiarName(b.repository),
       output: run.push ? 'push' : 'load',
+      source: `${path.posix.join(b.contextDir, context.dockerfile)}, marked at ${formatSource(b.declaredIn)}`,
     },
     dockerfileText,
     run.logger,

@@ -5,7 +5,8 @@
 // later steps and collects the job summary, as GitHub's runner does; the direct `node dist/index.js`
 // tests in action.itg.test.ts cover the rest more cheaply.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -287,9 +288,26 @@ describe('the Action under act', () => {
       copy: { 'deploy/mattermost': 'examples/mattermost', 'deploy/hello-build': 'examples/hello-build' },
       workflow: deployWorkflow,
     });
+    // The example reads no secret; here a RUN reads build-secrets' token and prints its hash.
+    const dockerfile = path.join(repo, 'deploy/hello-build/Dockerfile');
+    const text = readFileSync(dockerfile, 'utf8');
+    expect(text).toContain('\nUSER 65534\n');
+    writeFileSync(
+      dockerfile,
+      text.replace(
+        '\nUSER 65534\n',
+        '\nRUN --mount=type=secret,id=token,required=true ["/bin/busybox", "sha256sum", "/run/secrets/token"]\nUSER 65534\n',
+      ),
+    );
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'secret'], {
+      cwd: repo,
+    });
     const run = await runAct({ repo, env, secrets });
     expect(run.code, run.log).toBe(0);
     expect(run.log).not.toContain(BUILD_TOKEN);
+    expect(run.log).toContain(
+      `${createHash('sha256').update(BUILD_TOKEN).digest('hex')}  /run/secrets/token`,
+    );
 
     const deploy = run.step('deploy');
     expect(deploy.result).toBe('success');

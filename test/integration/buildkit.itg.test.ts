@@ -4,7 +4,7 @@
 // up.sh); nothing is pulled from Docker Hub. What the registry holds is read through its HTTP API.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
@@ -13,7 +13,8 @@ import type { Logger } from '../../src/base/logger.js';
 import { silentLogger } from '../../src/base/logger.js';
 import { deploy } from '../../src/core/deploy.js';
 import { readDeployment } from '../../src/core/read.js';
-import { BuildError, BuildxMissingError } from '../../src/image/buildx.js';
+import { BuildxMissingError } from '../../src/image/buildx.js';
+import { BuildError } from '../../src/image/buildx-output.js';
 import { type ImageOptions, prepareImages } from '../../src/image/prepare.js';
 import { type ActionsCacheServer, startActionsCacheServer } from './actions-cache-server.js';
 import { kubectl, localDeploy, ROOT, startUntil, uniqueName, writeDir } from './helpers.js';
@@ -87,6 +88,8 @@ async function blob(repository: string, digest: string): Promise<Buffer> {
 async function imageFiles(repository: string, reference: string) {
   const m = await manifest(repository, reference);
   const files = new Map<string, Buffer>();
+  /** Each file's permission bits, as its last layer has them. */
+  const modes = new Map<string, number>();
   const raw: Buffer[] = [];
   for (const layer of m.layers ?? []) {
     const bytes = await blob(repository, layer.digest);
@@ -96,7 +99,9 @@ async function imageFiles(repository: string, reference: string) {
       const chunks: Buffer[] = [];
       stream.on('data', (c) => chunks.push(c as Buffer));
       stream.on('end', () => {
-        files.set(header.name.replace(/^\.?\//, ''), Buffer.concat(chunks));
+        const name = header.name.replace(/^\.?\//, '');
+        files.set(name, Buffer.concat(chunks));
+        if (header.mode !== undefined) modes.set(name, header.mode & 0o777);
         next();
       });
     });
@@ -111,7 +116,7 @@ async function imageFiles(repository: string, reference: string) {
     raw.push(await gunzipped(bytes));
   }
   const config = (await blob(repository, m.config!.digest)).toString('utf8');
-  return { files, raw, config };
+  return { files, modes, raw, config };
 }
 
 function gunzipped(bytes: Buffer): Promise<Buffer> {
@@ -186,8 +191,11 @@ CMD ["/run.sh"]
     expect(image.reference).toBe(`${registry}/${namespace}/web:${image.tag}@${image.digest}`);
     // Attestations are off: one image manifest, not an index.
     expect((await manifest(`${namespace}/web`, image.tag)).mediaType).toMatch(/image\.manifest|manifest\.v2/);
-    const { files } = await imageFiles(`${namespace}/web`, image.digest!);
+    const { files, modes } = await imageFiles(`${namespace}/web`, image.digest!);
     expect(files.get('greeting')?.toString()).toBe('hello\n');
+    // run.sh is written without execute bits: COPY --chmod=755 set its mode.
+    expect(statSync(path.join(dir, 'run.sh')).mode & 0o111).toBe(0);
+    expect(modes.get('run.sh')).toBe(0o755);
     expect(files.get('hello')?.toString()).toBe('hi\n');
     const pods = await kubectl([
       '--context',
@@ -475,6 +483,19 @@ describe('platforms, attestations, credentials, failures', () => {
     expect(error).toBeInstanceOf(BuildError);
     expect(error.message).toContain(
       `the Dockerfile's "# syntax=docker/dockerfile:1" line needs the frontend image docker/dockerfile:1 from its registry, which could not be reached`,
+    );
+  });
+
+  test('a # syntax= line whose frontend image its registry does not hold says so', async () => {
+    const frontend = `${registry}/${namespace}/no-such-frontend:1`;
+    const dir = writeDir('syntax-missing', {
+      'web.ctr': ctr('&syntax-missing'),
+      Dockerfile: `# syntax=${frontend}\nFROM scratch\n`,
+    });
+    const error = (await prepare(dir).catch((e: Error) => e)) as Error;
+    expect(error).toBeInstanceOf(BuildError);
+    expect(error.message).toContain(
+      `the Dockerfile's "# syntax=${frontend}" line needs the frontend image ${frontend}, which its registry does not hold (`,
     );
   });
 

@@ -23,7 +23,7 @@ import type { Logger } from '../../src/base/logger.js';
 import { silentLogger } from '../../src/base/logger.js';
 import { InputError } from '../../src/base/source.js';
 import { readDeployment } from '../../src/core/read.js';
-import { BuildError } from '../../src/image/buildx.js';
+import { BuildError } from '../../src/image/buildx-output.js';
 import { type ImageOptions, prepareImages } from '../../src/image/prepare.js';
 import { copyDir, ROOT, runNode, uniqueName } from './helpers.js';
 
@@ -101,6 +101,16 @@ async function inRegistry(
   });
   const body = (await config.json()) as { config: { Labels: Record<string, string> } };
   return { digest: res.headers.get('docker-content-digest')!, labels: body.config.Labels };
+}
+
+/** The tags the registry holds for a repository path (none when it has no such repository). */
+async function tagsOf(repository: string): Promise<string[]> {
+  const res = await fetch(`http://${registryHost}/v2/${repository}/tags/list`, {
+    headers: { authorization: basic() },
+  });
+  if (res.status === 404) return [];
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { tags: string[] | null }).tags ?? [];
 }
 
 /** A Docker config directory holding `config`, and the buildx plugin of the cluster's one. */
@@ -422,8 +432,14 @@ describe('failing builds and several images', () => {
     expect(error).toBeInstanceOf(BuildError);
     expect((error as BuildError).step).toBe(step);
     expect((error as Error).message).toContain(`failed at ${step}`);
+    expect((error as Error).message).toContain(`building ${registryHost}/${namespace}/${name}:ctx-`);
+    // The Dockerfile and the marker (app.ctr's line 2: image: "&…") are named.
+    expect((error as Error).message).toMatch(
+      /:ctx-[0-9a-f]{12} \(Dockerfile, marked at app\.ctr:2\) failed at /,
+    );
     expect((error as Error).message).toMatch(detail);
-    expect(await inRegistry(`${namespace}/${name}`, 'latest')).toBeUndefined();
+    // Nothing pushed, under any tag.
+    expect(await tagsOf(`${namespace}/${name}`)).toEqual([]);
   });
 
   test('broken-run shows the output of the failing step', async () => {

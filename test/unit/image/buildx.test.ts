@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cacheFlags, parseBuildCache } from '../../../src/image/build-cache.js';
-import {
-  buildxArgs,
-  failureDetail,
-  metadataDigest,
-  parsePlatforms,
-  secretPieces,
-} from '../../../src/image/buildx.js';
+import { buildxArgs, metadataDigest, parsePlatforms, secretPieces } from '../../../src/image/buildx.js';
+import { BuildError, failureDetail } from '../../../src/image/buildx-output.js';
 import { buildxCommand, findBuildxPlugin, standaloneEnv } from '../../../src/image/buildx-plugin.js';
 
 const base = {
@@ -175,6 +170,43 @@ describe('buildx output', () => {
       /^the Dockerfile's "# syntax=docker\/dockerfile:1" line needs the frontend image docker\/dockerfile:1 from its registry, which could not be reached/,
     );
     expect(detail).toMatch(/drop the line/);
+  });
+
+  test.each([
+    [
+      'ERROR: failed to solve: localhost:5000/nope/dockerfile:1: failed to resolve source metadata for localhost:5000/nope/dockerfile:1: localhost:5000/nope/dockerfile:1: not found',
+      ', which its registry does not hold',
+    ],
+    [
+      'ERROR: failed to solve: r.example/df:1: failed to resolve source metadata for r.example/df:1: unexpected status from HEAD request to https://r.example/v2/df/manifests/1: 401 Unauthorized',
+      ', which its registry refused (log in to it, or check the credentials)',
+    ],
+    [
+      'ERROR: failed to solve: r.example/df:1: failed to resolve source metadata for r.example/df:1: dial tcp 10.0.0.1:443: connect: connection refused',
+      ' from its registry, which could not be reached',
+    ],
+  ])('a # syntax= frontend that cannot be pulled: why is said (%#)', (error, why) => {
+    const syntax = error.includes('nope') ? 'localhost:5000/nope/dockerfile:1' : 'r.example/df:1';
+    const detail = failureDetail([error], `# syntax=${syntax}\nFROM scratch\n`);
+    expect(detail).toBe(
+      `the Dockerfile's "# syntax=${syntax}" line needs the frontend image ${syntax}${why} (${error.slice('ERROR: '.length)}); drop the line to use the builder's own Dockerfile frontend, or mirror the image and name the mirror`,
+    );
+  });
+
+  test('a BuildError names the image, where it comes from, the step and the output', () => {
+    const error = new BuildError(
+      'localhost:5000/a/api:1',
+      'dockerfile parse error on line 2: unknown instruction: COPPY',
+      undefined,
+      ['#1 [internal] load build definition from Dockerfile', 'ERROR: failed to solve'],
+      'api/Dockerfile, marked at api/api.ctr:2',
+    );
+    expect(error.message).toBe(
+      'building localhost:5000/a/api:1 (api/Dockerfile, marked at api/api.ctr:2) failed: dockerfile parse error on line 2: unknown instruction: COPPY\n  | #1 [internal] load build definition from Dockerfile\n  | ERROR: failed to solve',
+    );
+    expect(new BuildError('x:1', 'd', '[2/2] RUN make', []).message).toBe(
+      'building x:1 failed at [2/2] RUN make: d',
+    );
   });
 
   test('metadataDigest reads containerimage.digest', () => {
