@@ -1,4 +1,5 @@
 import type { Logger } from '../base/logger.js';
+import { splitReference } from '../base/reference.js';
 
 /**
  * buildx's lines, held back until the context is sent (a cancelled build logs nothing) and buildx
@@ -74,7 +75,8 @@ export function failureDetail(lines: readonly string[], dockerfileText: string):
     [...lines].reverse().find((l) => /^ERROR:|^error:/i.test(l)) ?? lines.at(-1) ?? 'buildx failed';
   const detail = error.replace(/^ERROR:\s*/, '');
   const syntax = syntaxLine(dockerfileText);
-  if (syntax && FRONTEND.test(error) && error.includes(syntax.split(':')[0]!.split('/').at(-1)!)) {
+  // The frontend's repository path, so that a FROM image of the same registry is not taken for it.
+  if (syntax && FRONTEND.test(error) && error.includes(splitReference(syntax).path)) {
     const why = NOT_FOUND.test(error)
       ? ', which its registry does not hold'
       : REFUSED.test(error)

@@ -193,6 +193,17 @@ describe('buildx output', () => {
     );
   });
 
+  test('a FROM image missing from the registry of a # syntax= frontend is not taken for the frontend', () => {
+    const error =
+      'ERROR: failed to solve: localhost:5000/team/missing:1: failed to resolve source metadata for localhost:5000/team/missing:1: localhost:5000/team/missing:1: not found';
+    expect(
+      failureDetail(
+        [error],
+        '# syntax=localhost:5000/tools/dockerfile:1\nFROM localhost:5000/team/missing:1\n',
+      ),
+    ).toBe(error.slice('ERROR: '.length));
+  });
+
   test('a BuildError names the image, where it comes from, the step and the output', () => {
     const error = new BuildError(
       'localhost:5000/a/api:1',
