@@ -5,6 +5,7 @@ import type { Deployment } from '../deployment/deployment.js';
 import { applyGroup, deploymentOf } from '../deployment/deployment.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
+import type { Renderers } from '../input/render.js';
 
 /** Options of {@link readDeployment}. */
 export interface ReadOptions {
@@ -20,6 +21,8 @@ export interface ReadOptions {
   readonly hasStatusSubresource?: (gk: GroupKind) => boolean | undefined;
   /** A directory with no configuration at all reads as no objects instead of an error (`--allow-empty`). */
   readonly allowEmpty?: boolean;
+  /** The renderers of kustomizations and Helm charts (see DirectoryInputOptions). */
+  readonly renderers?: Renderers;
   readonly logger: Logger;
 }
 
@@ -46,6 +49,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
+    ...(options.renderers ? { renderers: options.renderers } : {}),
     trace,
   }).entity();
   const deployment = deploymentOf(application, {
