@@ -30,6 +30,7 @@ import {
   type SettleStep,
 } from './deploy-context.js';
 import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
+import { withFieldSources } from './field-source.js';
 import { forApply, forSettle } from './held.js';
 import { type ReadResult, readDeployment } from './read.js';
 
@@ -89,7 +90,8 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     if ('report' in done) return done.report;
     return await settleStep(ctx, done.step, done.toRecord, done.applied, done.base);
   } catch (caught) {
-    const error = interruptOf(caught, options.signal);
+    // A field the server refused is reported at its own line, not at its object's first.
+    const error = withFieldSources(interruptOf(caught, options.signal), options.path);
     throw ctx?.written ? error : nothingWritten(error);
   } finally {
     try {

@@ -18,6 +18,8 @@ export interface ObjectFailure {
  * line; after a failed apply, the message also says which objects were applied and which were not.
  */
 export class ApplyError extends Error {
+  /** `plan`: nothing was written; `apply`: some objects may have been. */
+  readonly phase: 'plan' | 'apply';
   readonly failures: readonly ObjectFailure[];
   /**
    * The failures that are only an interrupt (Ctrl-C, a cancelled job) stopping the request: reported
@@ -66,6 +68,7 @@ export class ApplyError extends Error {
         : [];
     super([`${head}:`, ...lines, ...tail].join('\n'));
     this.name = 'ApplyError';
+    this.phase = phase;
     this.failures = failures;
     this.interrupted = interrupted;
     this.applied = applied;
