@@ -3,6 +3,7 @@ import { formatObject, isCoreSecret } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { formatSource } from '../../base/source.js';
 import { KubeApiError } from '../../cluster/client.js';
+import { forbiddenHint } from '../../cluster/forbidden.js';
 import type { AppliedObject } from './applied.js';
 
 /** A problem with one object, as the API server (or discovery) reported it. */
@@ -122,7 +123,10 @@ export function explainApiError(error: unknown, options?: { readonly forceConfli
     message += ` (another field manager owns these fields; use ${optionRef('force-conflicts')} to take them over)`;
   }
   if (error.code === 401) message = `unauthorized: the server refused the credentials (${message})`;
-  if (error.code === 403) message = `forbidden: ${message}`;
+  if (error.code === 403) {
+    const hint = forbiddenHint(message);
+    message = `forbidden: ${message}${hint ? `; ${hint}` : ''}`;
+  }
   if (isImmutableFieldError(error))
     message += ` (use ${optionRef('replace')} to delete and re-create the object)`;
   if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;
