@@ -2,7 +2,9 @@
 // field.Path (`spec.containers[0].image`, in validation errors and strict decoding's `unknown field
 // "…"`) and structured-merge-diff's fieldpath (`.spec.containers[name="web"].imagee`, in server-side
 // apply's errors). This reads both out of a message and finds the line of that field in its file.
-import { isMapping, type LocatedValue, type ValuePath } from './decode.js';
+import { isMap, isScalar, type Node } from 'yaml';
+import { DecodedValue, isMapping, isMergeKey, type LocatedValue, type ValuePath } from './decode.js';
+import { jsonKey } from './kubectl-yaml.js';
 
 /**
  * One step of a field path: a mapping key, a list index, a list item picked by its key fields
@@ -108,7 +110,24 @@ export function lineOfField(located: LocatedValue, sent: unknown, steps: readonl
     inFile = next.inFile;
     inSent = next.inSent;
   }
-  return located.lineAt(path as ValuePath);
+  return (located instanceof DecodedValue ? keyLine(located, path) : undefined) ?? located.lineAt(path);
+}
+
+/**
+ * The line of the key of the mapping entry at `path` (`selectr:` rather than the first line of the
+ * block mapping under it, which is where the value starts); undefined when the last step is not a
+ * key of the mapping's own (a list item, a key merged in by `<<`).
+ */
+function keyLine(value: DecodedValue, path: ValuePath): number | undefined {
+  const last = path[path.length - 1];
+  if (typeof last !== 'string') return undefined;
+  const parent = value.nodeAt(path.slice(0, -1));
+  if (!isMap(parent)) return undefined;
+  const pair = parent.items.find(
+    (p) => isScalar(p.key) && !isMergeKey(p.key) && jsonKey(p.key.value) === last,
+  );
+  const line = pair ? value.lineOfNode(pair.key as Node) : 0;
+  return line > 0 ? line : undefined;
 }
 
 function stepInto(

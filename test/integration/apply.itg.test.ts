@@ -743,8 +743,8 @@ describe('first deploys and bad input', () => {
       .replace('labels: {app: web}', 'labels: {app: web, v: "2"}');
     const error = await run(dir('web', { 'deployment.yaml': changed })).catch((e) => e);
     expect(error).toBeInstanceOf(ApplyError);
-    // At spec.selector's value (line 8), not the object's first line.
-    expect(error.message).toMatch(/Deployment\.apps .*web \(deployment\.yaml:8\)/);
+    // At spec.selector's line (7), not the object's first line.
+    expect(error.message).toMatch(/Deployment\.apps .*web \(deployment\.yaml:7\)/);
     expect(error.message).toMatch(/spec\.selector/);
     expect(error.message).toMatch(/immutable/);
   });

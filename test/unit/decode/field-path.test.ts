@@ -129,3 +129,14 @@ describe('lineOfField: the line of the field in its file', () => {
     expect(lineOfField(v, sent, steps!)).toBe(11);
   });
 });
+
+test('a field whose value is a block mapping is placed at its key, not at the first line of its value', () => {
+  const v = decodeText(
+    'svc.yaml',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  selectr:\n    app: web\n',
+  ).values[0]!;
+  const [steps] = fieldPathsIn('.spec.selectr: field not declared in schema');
+  expect(lineOfField(v, v.value, steps!)).toBe(5);
+  // Without the nodes (a value kept with its lines only), the value's first line.
+  expect(lineOfField(v.compact(), v.value, steps!)).toBe(6);
+});
