@@ -2,8 +2,6 @@
 // reported at the field's line (core, CLI, the Action's annotations and its pull request comment), a
 // forbidden write names the Role rule that allows it, and the README's claim about Leases and the
 // built-in roles holds.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { deploy } from '../../src/core/deploy.js';
@@ -63,7 +61,9 @@ describe("a field the server refuses is reported at the field's line", () => {
     const error = await deploy(localDeploy(root, ns, { mode: 'plan', wait: false })).catch((e) => e);
     expect(error).toBeInstanceOf(ApplyError);
     expect(error.message).toMatch(
-      new RegExp(`Deployment ${ns}/web \\(deployment\\.yaml:12\\): .*imagee: field not declared in schema`),
+      new RegExp(
+        `Deployment\\.apps ${ns}/web \\(deployment\\.yaml:12\\): .*imagee: field not declared in schema`,
+      ),
     );
     expect(error.message).toMatch(
       new RegExp(
@@ -81,7 +81,7 @@ describe("a field the server refuses is reported at the field's line", () => {
     const root = writeDir('fields', files);
     const r = await runNode('dist/cli/index.js', ['plan', root, context, '-n', ns]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Deployment ${ns}/web (deployment.yaml:12):`);
+    expect(r.stderr).toContain(`Deployment.apps ${ns}/web (deployment.yaml:12):`);
     expect(r.stderr).toContain(`Service ${ns}/svc (.k2e/svc.yaml:9):`);
   });
 
@@ -95,8 +95,9 @@ describe("a field the server refuses is reported at the field's line", () => {
     });
 
     test('one annotation per object, at the field; the pull request comment says the plan failed, at the field', async () => {
-      const workspace = mkdtempSync(path.join(tmpdir(), 'spread-messages-ws-'));
       const root = writeDir('fields', files);
+      // The workspace holds the directory, as a checkout does: annotations name files relative to it.
+      const workspace = path.dirname(root);
       const r = await runActionStep({
         entry: path.join(ROOT, 'dist/index.js'),
         workspace,
@@ -124,13 +125,13 @@ describe("a field the server refuses is reported at the field's line", () => {
       const rel = path.relative(workspace, root);
       expect(
         located.map((l) => /^::error file=([^,]+),line=(\d+)::/.exec(l)?.slice(1).join(':')).sort(),
-        r.log,
+        located.join('\n'),
       ).toEqual([`${rel}/.k2e/svc.yaml:9`, `${rel}/deployment.yaml:12`]);
       expect(api.comments).toHaveLength(1);
       const body = api.comments[0]!.body;
       expect(body.startsWith(`<!-- spread-plan:${context}/${ns}/fields -->`)).toBe(true);
       expect(body).toContain('### ❌ Plan failed: `fields`');
-      expect(body).toContain(`\`${rel}/deployment.yaml:12\`: Deployment ${ns}/web (deployment.yaml:12)`);
+      expect(body).toContain(`\`${rel}/deployment.yaml:12\`: Deployment.apps ${ns}/web (deployment.yaml:12)`);
       expect(body).toContain(`\`${rel}/.k2e/svc.yaml:9\`: Service ${ns}/svc (.k2e/svc.yaml:9)`);
     });
   });
@@ -144,8 +145,9 @@ describe('a forbidden write', () => {
     });
     const r = await runNode('dist/cli/index.js', ['plan', root, 'spread-team-a']);
     expect(r.code).toBe(1);
+    // The plan reads the object first: the refusal is of its get.
     expect(r.stderr).toContain(
-      `User "team-a-deployer" cannot patch resource "configmaps" in API group "" in the namespace "${other}"; a Role in namespace ${other} with the rule {apiGroups: [""], resources: ["configmaps"], verbs: ["patch"]}, bound to User "team-a-deployer", allows it (kubectl create role NAME --verb=patch --resource=configmaps -n ${other} and kubectl create rolebinding NAME --role=NAME --user=team-a-deployer -n ${other})`,
+      `User "team-a-deployer" cannot get resource "configmaps" in API group "" in the namespace "${other}"; a Role in namespace ${other} with the rule {apiGroups: [""], resources: ["configmaps"], verbs: ["get"]}, bound to User "team-a-deployer", allows it (kubectl create role NAME --verb=get --resource=configmaps -n ${other} and kubectl create rolebinding NAME --role=NAME --user=team-a-deployer -n ${other})`,
     );
   });
 });
