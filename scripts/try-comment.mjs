@@ -8,6 +8,12 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  console.error(
+    `try-comment: needs Node 24 (it imports the tests' TypeScript modules); this is ${process.version}`,
+  );
+  process.exit(2);
+}
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const { runActionStep } = await import(path.join(root, 'test/integration/action-runner.ts'));
 const { startGitHubApi } = await import(path.join(root, 'test/integration/github-api.ts'));
@@ -39,7 +45,12 @@ try {
   });
   for (const c of api.comments) console.log(`--- comment ${c.id} on pull request #${c.issue}\n${c.body}\n`);
   if (api.comments.length === 0) console.log('--- no comment was posted');
-  console.log(`--- the step's log (exit ${step.code})\n${step.log}`);
+  // The runner consumes ::add-mask:: commands (they carry the kubeconfig's secrets) and hides ::debug::.
+  const shown = step.log
+    .split('\n')
+    .filter((l) => !l.startsWith('::add-mask::') && !l.startsWith('::debug::'))
+    .join('\n');
+  console.log(`--- the step's log (exit ${step.code}), as the runner shows it\n${shown}`);
   process.exitCode = step.code;
 } finally {
   await api.close();
