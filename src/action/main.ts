@@ -3,7 +3,7 @@ import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
 import { deletes } from '../core/delete.js';
-import { DeployError, type DeployOptions, deploy } from '../core/deploy.js';
+import { DeployError, type DeployOptions, deploy, failureTarget } from '../core/deploy.js';
 import { locatedFailures } from '../core/errors.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
@@ -145,7 +145,9 @@ function deployOptions(
 }
 
 function failureOf(error: unknown, locate: (file: string) => string): ActionFailure {
+  const target = failureTarget(error);
   return {
+    ...(target ? { target } : {}),
     error: actionText((error as Error)?.message ?? String(error)),
     failures: locatedFailures(error).map((f) => ({
       ...f,

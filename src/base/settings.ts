@@ -7,6 +7,12 @@
  * own way. A new setting is one more row here; `npm run readme` rewrites the files generated from it.
  */
 
+/**
+ * The revision `spread rollback` goes to without a number: the one `rollback-on-failure` goes to, in
+ * the same words (the command's help and the README's command list say it so; a unit test checks both).
+ */
+export const ROLLBACK_DEFAULT_REVISION = 'the last revision before the current whose rollout succeeded';
+
 /** Where a setting applies: a CLI command, or the Action's and the GitLab component's mode of the same name. */
 export type Command =
   | 'deploy'

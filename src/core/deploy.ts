@@ -28,13 +28,15 @@ import {
   type ReadStep,
   type ReportBase,
   type SettleStep,
+  setFailureTarget,
 } from './deploy-context.js';
 import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
+import { withFieldSources } from './field-source.js';
 import { forApply, forSettle } from './held.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
-export { DeployError, type DeployOptions } from './deploy-context.js';
+export { DeployError, type DeployOptions, type FailureTarget, failureTarget } from './deploy-context.js';
 export { failureDescription } from './deploy-settle.js';
 
 /**
@@ -89,7 +91,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     if ('report' in done) return done.report;
     return await settleStep(ctx, done.step, done.toRecord, done.applied, done.base);
   } catch (caught) {
-    const error = interruptOf(caught, options.signal);
+    // A field the server refused is reported at its own line, not at its object's first.
+    const error = withFieldSources(interruptOf(caught, options.signal), options.path);
+    if (ctx?.deployment)
+      setFailureTarget(error, { deployment: ctx.deployment, namespace, context: resolved.context });
     throw ctx?.written ? error : nothingWritten(error);
   } finally {
     try {
@@ -118,6 +123,7 @@ async function readPlanApply(ctx: DeployContext): Promise<
 > {
   const { options, namespace, resolved } = ctx;
   const step = await readStep(ctx);
+  ctx.deployment = step.name;
   inputRead();
   const prepared = await imagesStep(ctx, step);
   const takeLock = lockTaker(ctx, step.name);
