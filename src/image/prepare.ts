@@ -214,7 +214,7 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
     await started?.cancel();
     return outcome;
   }
-  const digest = await started!.send(packContext(context));
+  const digest = await started!.send(fromDirectory(context) ? undefined : packContext(context));
   logger.info(`built ${tagged}${digest ? ` (${digest})` : ''}`);
   if (!run.push) return done(undefined, true, false);
   await confirmPush(run, job, digest);
@@ -324,6 +324,9 @@ async function localImage(run: Run, tagged: string, contextDigest: string): Prom
   return local?.labels[CONTEXT_DIGEST_LABEL] === contextDigest ? local.id : undefined;
 }
 
+/** Whether the context is built from its directory (its Dockerfile or .dockerignore excluded), not a tar. */
+const fromDirectory = (context: BuildContext): boolean => context.excludedBuildFiles.length > 0;
+
 /** Starts buildx for one image (see startBuildx); the context is sent once the build is needed. */
 async function startOne(run: Run, { b, context, tag }: Job): Promise<StartedBuild> {
   const { options } = run;
@@ -333,6 +336,9 @@ async function startOne(run: Run, { b, context, tag }: Job): Promise<StartedBuil
     {
       tags: [fixedRef(b.repository, tag)],
       dockerfile: context.dockerfile,
+      directory: fromDirectory(context)
+        ? { dir: context.dir, ignorePatterns: context.ignorePatterns }
+        : undefined,
       buildArgs: options.buildArgs,
       target: options.target,
       labels: { [CONTEXT_DIGEST_LABEL]: context.digest },

@@ -89,6 +89,19 @@ describe('buildxArgs', () => {
     expect(buildxArgs(build, '/m.json', builder)).toEqual(args);
   });
 
+  test('a directory build: the Dockerfile copy beside the metadata file, the directory last', () => {
+    const args = buildxArgs(
+      { ...base, directory: { dir: '/src/web', ignorePatterns: ['Dockerfile'] } },
+      '/tmp/b/m.json',
+    );
+    expect(args.slice(args.indexOf('--file'), args.indexOf('--file') + 2)).toEqual([
+      '--file',
+      '/tmp/b/Dockerfile',
+    ]);
+    expect(args.at(-1)).toBe('/src/web');
+    expect(args).not.toContain('-');
+  });
+
   test('a secret value is never on the command line', () => {
     const args = buildxArgs({ ...base, secrets: [{ id: 'npm', value: 's3cr3t' }] }, '/m.json');
     expect(args.join(' ')).not.toContain('s3cr3t');
