@@ -278,6 +278,18 @@ export interface StartedBuild {
 }
 
 /**
+ * A directory build's Dockerfile source (see BuildxBuild.directory): the Dockerfile, and the context's
+ * exclusions as its `Dockerfile.dockerignore`, which BuildKit reads instead of the context's `.dockerignore`.
+ */
+function writeDockerfileBeside(dir: string, dockerfileText: string, patterns: readonly string[]): void {
+  writeFileSync(path.join(dir, DOCKERFILE), dockerfileText);
+  writeFileSync(
+    path.join(dir, `${DOCKERFILE}.dockerignore`),
+    `# written by spread: the exclusions of the build context\n${patterns.join('\n')}\n`,
+  );
+}
+
+/**
  * Starts `docker buildx build` with the context to come as a tar on standard input, so the docker CLI
  * and buildx start (about a third of a second) while the caller still decides whether to build, and
  * logs every line of buildx's plain progress (each step, each layer pulled and pushed) with
@@ -310,13 +322,7 @@ export function startBuildx(
   const args = buildxArgs(build, metadata, runner.builder);
   const command = buildxCommand(runner.docker, env, args);
   logger.debug(`buildx: ${command.command}`);
-  if (build.directory) {
-    writeFileSync(path.join(dir, DOCKERFILE), dockerfileText);
-    writeFileSync(
-      path.join(dir, `${DOCKERFILE}.dockerignore`),
-      `# written by spread: the exclusions of the build context\n${build.directory.ignorePatterns.join('\n')}\n`,
-    );
-  }
+  if (build.directory) writeDockerfileBeside(dir, dockerfileText, build.directory.ignorePatterns);
   const onLine = (raw: string) => {
     const line = values.some((v) => raw.includes(v)) ? '(a line holding a build secret, not shown)' : raw;
     if (line.trim() === '') return;
