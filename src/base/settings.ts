@@ -250,7 +250,8 @@ export const SETTINGS = [
     type: 'registry',
     modes: ['deploy', 'plan', 'build', 'status'],
     description:
-      'Registry that images marked `&` in the directory are tagged for and pushed to, as `host[:port][/path]`. Log in before this step (docker/login-action): credentials come from the Docker config. Example: `ghcr.io/acme` (the owner is `github.repository_owner` in an expression).',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template.
+      'Registry that images marked `&` in the directory are tagged for and pushed to, as `host[:port][/path]`. Log in before this step (docker/login-action): credentials come from the Docker config. Lower case, as every image repository: `github.repository_owner` keeps the owner\'s capitals, so lower-case it in a step first (`echo "name=${GITHUB_REPOSITORY_OWNER,,}" >> "$GITHUB_OUTPUT"`). Example: `ghcr.io/acme`.',
     action: { default: '' },
     cli: {
       flags: '--registry <registry>',

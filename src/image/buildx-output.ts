@@ -30,7 +30,7 @@ export function heldLines(logger: Logger): { log(line: string): void; sent(): vo
 
 /**
  * A build that failed: the image and where it comes from (`api/Dockerfile, marked at api/web.ctr:2`),
- * the step that failed and the last lines of buildx's output.
+ * the step that failed and why; buildx's output, already logged line by line, is in {@link output}.
  */
 export class BuildError extends Error {
   /** `[stage-0 2/3] RUN make`, when a step had started. */
@@ -43,9 +43,10 @@ export class BuildError extends Error {
     output: readonly string[],
     source?: string,
   ) {
-    const tail = output.slice(-20);
+    // buildx's lines were logged as they came (in the image's log group): the message does not print
+    // them a second time, and keeps them in `output` for reports.
     super(
-      `building ${image}${source ? ` (${source})` : ''} failed${step ? ` at ${step}` : ''}: ${detail}${tail.length > 0 ? `\n${tail.map((l) => `  | ${l}`).join('\n')}` : ''}`,
+      `building ${image}${source ? ` (${source})` : ''} failed${step ? ` at ${step}` : ''}: ${detail}${output.length > 0 ? " (buildx's output is in the log above)" : ''}`,
     );
     this.name = 'BuildError';
     this.step = step;

@@ -79,7 +79,7 @@ export type Attestations = boolean | 'provenance';
 export class BuildxMissingError extends Error {
   constructor(detail: string) {
     super(
-      `building images needs the docker CLI with the buildx plugin and a BuildKit builder (${detail}): on GitHub add a docker/setup-buildx-action step before spread; elsewhere install docker-buildx (docs.docker.com/build/install-buildx) and create a builder with \`docker buildx create --use\``,
+      `building images needs the docker CLI with the buildx plugin and a BuildKit builder (${detail}): on GitHub add a docker/setup-buildx-action step before spread; in the GitLab component give the job a Docker engine, the inputs \`services\` (e.g. a docker:dind service aliased docker) and \`docker-host\` (tcp://docker:2375); elsewhere install docker-buildx (docs.docker.com/build/install-buildx) and create a builder with \`docker buildx create --use\``,
     );
     this.name = 'BuildxMissingError';
   }

@@ -23,3 +23,13 @@ test('a docker CLI that exits before it takes the context (no buildx plugin): it
   const error = await started.send(Readable.from([Buffer.alloc(64 * 1024)])).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(BuildxMissingError);
 });
+
+test('a missing builder says what to do on GitHub, in the GitLab component (services, docker-host) and elsewhere', () => {
+  const message = new BuildxMissingError('the builder does not answer: Cannot connect to the Docker daemon')
+    .message;
+  expect(message).toContain('on GitHub add a docker/setup-buildx-action step');
+  expect(message).toContain(
+    'in the GitLab component give the job a Docker engine, the inputs `services` (e.g. a docker:dind service aliased docker) and `docker-host` (tcp://docker:2375)',
+  );
+  expect(message).toContain('elsewhere install docker-buildx');
+});

@@ -225,9 +225,14 @@ describe('buildx output', () => {
       ['#1 [internal] load build definition from Dockerfile', 'ERROR: failed to solve'],
       'api/Dockerfile, marked at api/api.ctr:2',
     );
+    // The output was logged line by line as buildx printed it: the message does not repeat it.
     expect(error.message).toBe(
-      'building localhost:5000/a/api:1 (api/Dockerfile, marked at api/api.ctr:2) failed: dockerfile parse error on line 2: unknown instruction: COPPY\n  | #1 [internal] load build definition from Dockerfile\n  | ERROR: failed to solve',
+      "building localhost:5000/a/api:1 (api/Dockerfile, marked at api/api.ctr:2) failed: dockerfile parse error on line 2: unknown instruction: COPPY (buildx's output is in the log above)",
     );
+    expect(error.output).toEqual([
+      '#1 [internal] load build definition from Dockerfile',
+      'ERROR: failed to solve',
+    ]);
     expect(new BuildError('x:1', 'd', '[2/2] RUN make', []).message).toBe(
       'building x:1 failed at [2/2] RUN make: d',
     );
