@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -32,4 +32,37 @@ test('a missing builder says what to do on GitHub, in the GitLab component (serv
     'in the GitLab component give the job a Docker engine, the inputs `services` (e.g. a docker:dind service aliased docker) and `docker-host` (tcp://docker:2375)',
   );
   expect(message).toContain('elsewhere install docker-buildx');
+});
+
+test('a directory build starts once sent, with the Dockerfile and its Dockerfile.dockerignore beside the metadata file', async () => {
+  // A docker CLI that records its arguments and the two files its --file names, then fails.
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-dirbuild-'));
+  const record = path.join(dir, 'record');
+  const docker = path.join(dir, 'docker');
+  writeFileSync(
+    docker,
+    `#!/bin/sh\n[ "$2" = build ] || exit 1\necho "$@" > ${record}\nfor a; do [ "$prev" = --file ] && cat "$a" "$a.dockerignore" >> ${record}; prev=$a; done\nexit 1\n`,
+  );
+  chmodSync(docker, 0o755);
+  const started = startBuildx(
+    { docker, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DOCKER_CONFIG: dir } },
+    {
+      tags: ['r/x:1'],
+      dockerfile: 'Dockerfile',
+      output: 'push',
+      cacheFor: 'r/x',
+      directory: { dir: '/src/web', ignorePatterns: ['**/*.ctr', 'Dockerfile', '.dockerignore'] },
+    },
+    'FROM scratch\n',
+    silentLogger,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Not started before the context is sent: a directory context cannot be held back on stdin.
+  expect(() => readFileSync(record)).toThrow();
+  await started.send().catch(() => undefined);
+  const [args, ...files] = readFileSync(record, 'utf8').split('\n');
+  expect(args).toMatch(/ --file \S+\/Dockerfile .* \/src\/web$/);
+  expect(files.join('\n')).toBe(
+    'FROM scratch\n# written by spread: the exclusions of the build context\n**/*.ctr\nDockerfile\n.dockerignore\n',
+  );
 });
