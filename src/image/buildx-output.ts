@@ -85,5 +85,8 @@ export function failureDetail(lines: readonly string[], dockerfileText: string):
         : ' from its registry, which could not be reached';
     return `the Dockerfile's "# syntax=${syntax}" line needs the frontend image ${syntax}${why} (${detail}); drop the line to use the builder's own Dockerfile frontend, or mirror the image and name the mirror`;
   }
+  // A push (or a FROM image) the registry refused, in its own words (`denied: …`, `unauthorized: …`).
+  if (REFUSED.test(detail))
+    return `${detail}; the registry refused the credentials buildx sent (the Docker config's, DOCKER_CONFIG or ~/.docker): log in to that registry with \`docker login HOST\` (docker/login-action in a workflow) as an account that may pull and push there`;
   return detail;
 }

@@ -171,6 +171,19 @@ describe('buildx output', () => {
     ).toBe('process "/bin/sh -c false" did not complete successfully: exit code: 1');
   });
 
+  test('a push the registry refused: its words, and docker login as the next step', () => {
+    const detail = failureDetail(
+      [
+        '#9 pushing layers',
+        'ERROR: failed to push localhost:5000/a/web:1: denied: requested access to the resource is denied',
+      ],
+      'FROM x\n',
+    );
+    expect(detail).toBe(
+      "failed to push localhost:5000/a/web:1: denied: requested access to the resource is denied; the registry refused the credentials buildx sent (the Docker config's, DOCKER_CONFIG or ~/.docker): log in to that registry with `docker login HOST` (docker/login-action in a workflow) as an account that may pull and push there",
+    );
+  });
+
   test('a # syntax= frontend that cannot be pulled is named', () => {
     const detail = failureDetail(
       [
