@@ -100,6 +100,11 @@ describe('& images deployed at two commits', () => {
     const after = await deployment('same');
     expect(after.metadata.generation).toBe(before.metadata.generation);
     expect(after.spec.template).toEqual(before.spec.template);
+    // And a plan at a third commit shows no image change.
+    const plan = await spread('plan', dir, 'c'.repeat(40), '-o', 'json');
+    expect(plan.code, plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout) as { objects: { kind: string; action: string }[] };
+    expect(planned.objects.find((o) => o.kind === 'Deployment')?.action).toBe('unchanged');
   });
 
   test('spread status resolves the & marker as the deploy pinned it: in sync, exit 0', async () => {
