@@ -90,3 +90,16 @@ export function failureDetail(lines: readonly string[], dockerfileText: string):
     return `${detail}; the registry refused the credentials buildx sent (the Docker config's, DOCKER_CONFIG or ~/.docker): log in to that registry with \`docker login HOST\` (docker/login-action in a workflow) as an account that may pull and push there`;
   return detail;
 }
+
+/** buildx's words for a `docker` builder whose Docker engine does not answer. */
+const NO_ENGINE = /failed to connect to the docker API|Cannot connect to the Docker daemon/i;
+
+/**
+ * buildx's error when a build failed before any step because the builder's Docker engine cannot be
+ * reached (the `docker` driver with DOCKER_HOST unset or wrong: a GitLab job without a docker:dind
+ * service), without its `ERROR:` prefix; undefined for any other failure. The caller says it as a
+ * missing builder (BuildxMissingError), with what to do.
+ */
+export function unreachableEngine(output: readonly string[]): string | undefined {
+  return output.find((l) => NO_ENGINE.test(l))?.replace(/^ERROR:\s*/, '');
+}

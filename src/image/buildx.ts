@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../base/logger.js';
 import { type BuildCache, cacheFlags } from './build-cache.js';
-import { BuildError, failureDetail, heldLines } from './buildx-output.js';
+import { BuildError, failureDetail, heldLines, unreachableEngine } from './buildx-output.js';
 import { buildxCommand, standaloneEnv } from './buildx-plugin.js';
 import { DOCKERFILE } from './context.js';
 
@@ -349,7 +349,11 @@ export function startBuildx(
         const code = await exit;
         if (code !== 0) {
           // Nothing was built: buildx or its builder may be missing, which checkBuildx names.
-          if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) await checkBuildx(runner);
+          if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) {
+            await checkBuildx(runner);
+            const engine = unreachableEngine(output);
+            if (engine) throw new BuildxMissingError(`its Docker engine cannot be reached: ${engine}`);
+          }
           held.release();
           throw new BuildError(
             build.tags[0] ?? 'image',

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { expect, test } from 'vitest';
 import { silentLogger } from '../../../src/base/logger.js';
 import { BuildxMissingError, startBuildx } from '../../../src/image/buildx.js';
+import { unreachableEngine } from '../../../src/image/buildx-output.js';
 
 test('a docker CLI that exits before it takes the context (no buildx plugin): its exit decides, not the closed pipe', async () => {
   // Exits at once with its input closed; a child keeps its output open a little longer, as the
@@ -65,4 +66,17 @@ test('a directory build starts once sent, with the Dockerfile and its Dockerfile
   expect(files.join('\n')).toBe(
     'FROM scratch\n# written by spread: the exclusions of the build context\n**/*.ctr\nDockerfile\n.dockerignore\n',
   );
+});
+
+test("a builder whose Docker engine cannot be reached (a GitLab job with no docker:dind) is found in buildx's output", () => {
+  const line =
+    'ERROR: failed to connect to the docker API at unix:///var/run/docker.sock; check if the path is correct and if the daemon is running: dial unix /var/run/docker.sock: connect: no such file or directory';
+  const engine = unreachableEngine(['#0 building with "default" instance using docker driver', line]);
+  expect(engine).toBe(line.replace('ERROR: ', ''));
+  expect(new BuildxMissingError(`its Docker engine cannot be reached: ${engine}`).message).toContain(
+    'give the job a Docker engine, the inputs `services` (e.g. a docker:dind service aliased docker) and `docker-host` (tcp://docker:2375)',
+  );
+  expect(
+    unreachableEngine(['ERROR: failed to solve: process "/bin/sh -c false" did not complete successfully']),
+  ).toBeUndefined();
 });
