@@ -47,7 +47,7 @@ export function imageStageOptions(
     secrets: secretsOf(flags.secret ?? [], env),
     buildx: { ...(flags.builder ? { builder: flags.builder } : {}), env },
     registry: flags.registry ?? env.SPREAD_REGISTRY,
-    tag: flags.tag,
+    tag: flags.tag || undefined,
     // A second tag only: images are deployed by their content-addressed tag (ImageOptions.commit).
     commit: flags.tag || !commit ? undefined : commit.slice(0, 12),
     buildArgs: flags.buildArg,
