@@ -11,7 +11,7 @@ import type { PlannedBuild } from './plan.js';
 import { RegistryAuthError } from './registry.js';
 import type { Run } from './run.js';
 
-/** The per-image facts {@link prepareOne} works from. */
+/** The per-image facts prepare.ts's prepareOne works from. */
 export interface Job {
   readonly b: PlannedBuild;
   readonly context: BuildContext;
@@ -29,6 +29,7 @@ export interface Held {
   readonly labels: Record<string, string> | undefined;
 }
 
+/** `<registry>/<path>:<tag>[@<digest>]`, familiar form. */
 export function fixedRef(repository: ImageReference, tag: string, digest?: string): string {
   return familiarName({ ...repository, tag, digest });
 }
