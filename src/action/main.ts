@@ -114,8 +114,9 @@ function deployOptions(
     pruneCrds: inputs.pruneCrds,
     images: {
       ...(inputs.registry ? { registry: inputs.registry } : {}),
-      // The commit, shortened as the CLI does, unless a tag is given.
-      ...(inputs.tag || runner.sha ? { tag: inputs.tag || runner.sha.slice(0, 12) } : {}),
+      // The commit, shortened as the CLI does, is a second tag of images built without a tag input;
+      // they are deployed by their content-addressed tag, so an unchanged context rolls nothing.
+      ...(inputs.tag ? { tag: inputs.tag } : runner.sha ? { commit: runner.sha.slice(0, 12) } : {}),
       buildArgs: inputs.buildArgs,
       build: inputs.build,
       push: inputs.push,

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { type ImageFlags, imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings } from './options.js';
 import { formatStatusText } from './status-text.js';
 
-/** The flags of `spread status`. */
-interface StatusFlags {
+/** The flags of `spread status`: its own, and those of the image stage that decide what deploy pins. */
+interface StatusFlags extends ImageFlags {
   context?: string;
   kubeconfig?: string;
   namespace?: string;
@@ -19,7 +20,8 @@ interface StatusFlags {
  * directory with each entity's source, attached objects and images (`&` builds marked), touching no
  * cluster; with `--context` (or `--kubeconfig`), also each object's state in the cluster
  * (`missing`, `in sync`, `differs`, `rejected`) by a server-side dry run, and the objects a deploy
- * would prune. `--output json` prints the {@link StatusReport}. Exits 0 in sync, 2 when objects
+ * would prune; `&` images are compared as deploy pins them (the registry's digest of the tag deploy
+ * pushes, nothing built; `--registry` or SPREAD_REGISTRY as for deploy). `--output json` prints the {@link StatusReport}. Exits 0 in sync, 2 when objects
  * differ, are missing or would be pruned, 1 on an error ({@link statusExitCode}). Returns `cmd`.
  */
 export function defineStatus(cmd: Command): Command {
@@ -43,6 +45,8 @@ export function defineStatus(cmd: Command): Command {
             cluster: {
               kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
               context: flags.context,
+              // `&` images are looked up as deploy pins them: the same registry, tag and build options.
+              images: imageStageOptions(flags, undefined, process.env),
             },
           }
         : {}),

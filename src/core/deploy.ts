@@ -233,6 +233,14 @@ function imagesStep(ctx: DeployContext, step: ReadStep) {
         ...(options.mode === 'plan' ? { build: false, push: false, plan: true } : {}),
         root: options.path,
         signal: options.signal,
+        // Every object is checked (server-side dry run) with the references the builds will push
+        // before the first build: a broken manifest then costs seconds and pushes nothing.
+        ...(options.mode === 'deploy'
+          ? {
+              beforeBuild: async (objects: SourcedObject[]) =>
+                void (await planStep(ctx, step, objects, 'Check before building')),
+            }
+          : {}),
       },
       logger,
     ),
@@ -261,7 +269,12 @@ function lockTaker(ctx: DeployContext, name: string): () => Promise<void> {
 }
 
 /** Reads the ApplySet parent and plans the labelled objects against it. */
-async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly SourcedObject[]) {
+async function planStep(
+  ctx: DeployContext,
+  step: ReadStep,
+  prepared: readonly SourcedObject[],
+  title = 'Plan',
+) {
   const { client, discovery, options, logger, namespace } = ctx;
   const { set } = step;
   const previous = await readParent(client, set);
@@ -271,7 +284,7 @@ async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly S
     );
   }
   const objects = prepared.map((o) => ({ ...o, object: withTemplateHash(labelForApplySet(o, set)) }));
-  const planned = await logger.group('Plan', () =>
+  const planned = await logger.group(title, () =>
     planObjects(client, discovery, objects, {
       ...step.applyOptions,
       // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
