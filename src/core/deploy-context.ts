@@ -125,7 +125,10 @@ export interface ReadStep {
 /** What the rollout wait, the record and a rollback after a failed rollout need of the {@link ReadStep}. */
 export type SettleStep = Pick<ReadStep, 'set' | 'applyOptions'>;
 
-export type ReportBase = Pick<DeployReport, 'deployment' | 'namespace' | 'context' | 'images'>;
+export type ReportBase = Pick<
+  DeployReport,
+  'deployment' | 'namespace' | 'context' | 'images' | 'notDeployed' | 'rendered'
+>;
 
 /** Whether the deployment's namespace exists now. */
 export function deploymentNamespaceExists(ctx: DeployContext): Promise<boolean> {
