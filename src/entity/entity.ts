@@ -333,6 +333,20 @@ export class Application extends Entity {
     this.entities.push(entity);
   }
 
+  /**
+   * The files of plain manifests it was read from (relative to the input root), sorted: the image
+   * stage leaves them out of build contexts, as it leaves out the convention's own files.
+   */
+  manifestFiles(): string[] {
+    const files = new Set<string>();
+    for (const e of this.walk()) {
+      if (e.input === 'manifests' && (e instanceof Controller || (e instanceof Pod && !e.template)))
+        files.add(e.source.file);
+      for (const o of e.objects) if (o.input === 'manifests') files.add(o.source.file);
+    }
+    return [...files].sort();
+  }
+
   /** Every image of the application, those marked for building included, in entity order. */
   images(): Image[] {
     return [...this.walk()].filter((e): e is Image => e instanceof Image);

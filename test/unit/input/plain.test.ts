@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { deploymentOf } from '../../../src/deployment/index.js';
 import { type Controller, Pod } from '../../../src/entity/index.js';
+import { readContext } from '../../../src/image/context.js';
 import { DirectoryInput, InputError } from '../../../src/input/index.js';
 
 const fixture = (name: string) => `test/fixtures/plain/${name}`;
@@ -110,6 +111,24 @@ describe('plain manifests: files the convention does not name', () => {
       declaredIn: { file: 'web.yaml', line: 22 },
     });
     expect(app.images().filter((i) => i.build)).toHaveLength(1);
+  });
+
+  test('plain manifests are left out of the build context, as rc.yaml is; other files are sent', async () => {
+    const app = await new DirectoryInput(fixture('kinds')).entity();
+    expect(app.manifestFiles()).toEqual(['list.json', 'web.yaml', 'worker/worker.yaml']);
+    const context = await readContext(fixture('kinds'), { configFiles: app.manifestFiles() });
+    expect(context.entries.map((e) => e.path)).toEqual([
+      '.gitlab-ci.yml',
+      'Dockerfile',
+      'NOTES.YAML',
+      'README.md',
+      'config.template.json',
+      'empty.yaml',
+      'package.json',
+      'tasks.yaml',
+      'worker',
+      'worker/values.yaml',
+    ]);
   });
 
   test('.ctr files attach by the convention only: a plain Deployment beside them never takes them', async () => {
