@@ -61,9 +61,12 @@ export interface DirectoryInputOptions {
  * controller files (`rc.*`, `deployment.*`, `statefulset.*`, `daemonset.*`, `job.*`, `cronjob.*`,
  * at most one per directory), `pod.*` (at most one), `*.ctr` containers, the objects folder
  * (`.k2e/`, `.kube/`, `rs/`), the later `NAME.rc.yaml`/`NAME.pod.yaml` layout, and subdirectories
- * recursively (hidden folders and `node_modules` skipped). Sources are relative to the root with
- * POSIX separators and everything is read in sorted order, so identical directories give identical
- * Applications wherever they are.
+ * recursively (hidden folders and files, and `node_modules`, skipped). Other `.yaml`/`.yml`/`.json`
+ * files are plain manifests (src/input/plain.ts: deployed when they hold only Kubernetes objects,
+ * listed in `Application.notDeployed` when they hold none), and a folder holding
+ * `kustomization.yaml` or `Chart.yaml` goes whole to its renderer (src/input/rendered.ts, run after
+ * the walk). Sources are relative to the root with POSIX separators and everything is read in sorted
+ * order, so identical directories give identical Applications wherever they are.
  *
  * @throws InputError listing every problem (unreadable or non-UTF-8 files, YAML errors, convention
  *   violations, invalid entities, YAML traps), and when the directory holds no configuration at all.

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { deploymentOf } from '../../../src/deployment/index.js';
 import { type Controller, Pod } from '../../../src/entity/index.js';
@@ -111,6 +114,24 @@ describe('plain manifests: files the convention does not name', () => {
       declaredIn: { file: 'web.yaml', line: 22 },
     });
     expect(app.images().filter((i) => i.build)).toHaveLength(1);
+  });
+
+  test('k8s/deployment-web.yaml with image "&web" builds k8s/, the folder of its file', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'spread-plain-'));
+    mkdirSync(join(root, 'k8s'));
+    writeFileSync(
+      join(root, 'k8s/deployment-web.yaml'),
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n        - name: web\n          image: "&web"\n',
+    );
+    try {
+      const app = await new DirectoryInput(root).entity();
+      expect(app.images().map((i) => [i.raw, i.build])).toEqual([
+        ['&web', { contextDir: 'k8s', declaredIn: { file: 'k8s/deployment-web.yaml', line: 14 } }],
+      ]);
+      expect(app.manifestFiles()).toEqual(['k8s/deployment-web.yaml']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test('plain manifests are left out of the build context, as rc.yaml is; other files are sent', async () => {
