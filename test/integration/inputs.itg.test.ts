@@ -41,8 +41,9 @@ describe('inputs other than the convention, deployed', () => {
     expect(render.code).toBe(0);
     expect(render.stderr).toContain('not deployed (no Kubernetes object): docker-compose.yml');
     expect(render.stdout).not.toContain('not deployed');
-    const status = await runNode('dist/cli/index.js', ['status', dir, 'spread-local', '-n', ns]);
-    expect(status.stdout).toContain('├─ Service shop  service.yaml:1  [manifests]');
+    const status = await runNode('dist/cli/index.js', ['status', dir, '--context', 'spread-local', '-n', ns]);
+    expect([status.code, status.stderr]).toEqual([0, '']);
+    expect(status.stdout).toContain('├─ Service shop  service.yaml:1  [manifests]  in sync');
     expect(status.stdout).toContain('not deployed (no Kubernetes object): docker-compose.yml');
   });
 
@@ -84,12 +85,12 @@ describe('inputs other than the convention, deployed', () => {
       'chart helm stand-in',
       'config kustomize stand-in',
     ]);
-    const parts = new Set(
-      (await get('configmaps,services,replicationcontrollers')).items
-        .map((o) => o.metadata.labels?.['applyset.kubernetes.io/part-of'])
-        .filter((p) => p !== undefined),
-    );
-    expect(parts.size).toBe(1);
+    const members = (await get('configmaps,services,replicationcontrollers')).items
+      .filter((o) => o.metadata.name.startsWith('mixed-'))
+      .map((o) => o.metadata.labels?.['applyset.kubernetes.io/part-of']);
+    expect(members).toHaveLength(5);
+    expect(new Set(members).size).toBe(1);
+    expect(members[0]).toMatch(/^applyset-/);
     const { 'chart/Chart.yaml': _chart, ...withoutChart } = files;
     const second = await deploy(
       localDeploy(writeDir('mixed', withoutChart), ns, { wait: false, renderers, name: 'mixed' }),
