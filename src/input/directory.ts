@@ -108,7 +108,7 @@ export class DirectoryInput implements Input {
       const none = dirs.flatMap((d) => d.notDeployed ?? []).map((f) => f.file);
       issues.error(
         { file: '.', line: 0 },
-        `no Kubernetes configuration in ${this.root}: expected plain manifests (YAML or JSON files of Kubernetes objects), a kustomization.yaml, a Helm chart (Chart.yaml), or the spread convention (rc.yaml, deployment.yaml… , pod.yaml, *.ctr, .k2e/)${none.length > 0 ? `; ${none.join(', ')} hold${none.length === 1 ? 's' : ''} no Kubernetes object` : ''}. To deploy nothing and prune what this deployment deployed before, give --allow-empty`,
+        `no Kubernetes configuration in ${this.root}: expected plain manifests (YAML or JSON files of Kubernetes objects), a kustomization.yaml, a Helm chart (Chart.yaml), or the spread convention (a controller such as rc.yaml or deployment.yaml, pod.yaml, *.ctr, .k2e/)${none.length > 0 ? `; ${none.join(', ')} hold${none.length === 1 ? 's' : ''} no Kubernetes object` : ''}. To deploy nothing and prune what this deployment deployed before, give --allow-empty`,
       );
     }
     const app = buildApplication(this.options.name ?? basename(root), dirs, issues, trace ? { trace } : {});

@@ -174,7 +174,7 @@ describe('plain manifests that are errors', () => {
     [
       'nothing',
       [
-        `.:0: no Kubernetes configuration in ${fixture('nothing')}: expected plain manifests (YAML or JSON files of Kubernetes objects), a kustomization.yaml, a Helm chart (Chart.yaml), or the spread convention (rc.yaml, deployment.yaml… , pod.yaml, *.ctr, .k2e/); docker-compose.yml holds no Kubernetes object. To deploy nothing and prune what this deployment deployed before, give --allow-empty`,
+        `.:0: no Kubernetes configuration in ${fixture('nothing')}: expected plain manifests (YAML or JSON files of Kubernetes objects), a kustomization.yaml, a Helm chart (Chart.yaml), or the spread convention (a controller such as rc.yaml or deployment.yaml, pod.yaml, *.ctr, .k2e/); docker-compose.yml holds no Kubernetes object. To deploy nothing and prune what this deployment deployed before, give --allow-empty`,
       ],
     ],
   ])('%s', async (name, expected) => {
