@@ -5,6 +5,7 @@ import { formatStatusText } from '../../../src/cli/status-text.js';
 import { statusOf } from '../../../src/core/status.js';
 import { deploymentOf } from '../../../src/deployment/index.js';
 import { DirectoryInput, type RenderRequest } from '../../../src/input/index.js';
+import { formatPlanMarkdown } from '../../../src/report/comment.js';
 import {
   type DeployReport,
   formatReportText,
@@ -88,6 +89,27 @@ describe('the plan and deploy report, and the job summary', () => {
     const summary = core.summary.stringify();
     core.summary.emptyBuffer();
     expect(summary).toContain('<p>not deployed (no Kubernetes object): docker-compose.yml</p>');
+  });
+
+  test('the pull-request comment names them too, with or without changes', async () => {
+    const application = await new DirectoryInput('test/fixtures/plain/four').entity();
+    const report = { ...base, ...inputReport(application) };
+    const line = '`not deployed (no Kubernetes object): docker-compose.yml`';
+    expect(formatPlanMarkdown(report)).toContain(`\n\n${line}\n`);
+    const changed = {
+      ...report,
+      objects: [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          name: 'shop',
+          action: 'create' as const,
+          source: 'configmap.yaml:1',
+        },
+      ],
+    };
+    expect(formatPlanMarkdown(changed)).toContain(`\n\n${line}\n`);
+    expect(formatPlanMarkdown(base)).not.toContain('not deployed');
   });
 
   test('a convention directory adds nothing to the report', async () => {
