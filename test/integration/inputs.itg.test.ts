@@ -47,6 +47,62 @@ describe('inputs other than the convention, deployed', () => {
     expect(status.stdout).toContain('not deployed (no Kubernetes object): docker-compose.yml');
   });
 
+  test('"&web" in k8s/deployment-web.yaml is built from k8s/, pinned by digest; editing service.yaml there rebuilds nothing', async () => {
+    const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: plainbuild-web
+spec:
+  replicas: 0
+  selector:
+    matchLabels: {app: plainbuild-web}
+  template:
+    metadata:
+      labels: {app: plainbuild-web}
+    spec:
+      containers:
+        - name: web
+          image: "&plain-web"
+`;
+    const service = (port: number) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: plainbuild-web\nspec:\n  ports: [{port: ${port}}]\n`;
+    const base = process.env.SPREAD_BASE_IMAGE_REF ?? 'localhost:5000/spread/busybox:1';
+    const files = {
+      'k8s/Dockerfile': `FROM ${base}\nCOPY . /app\n`,
+      'k8s/index.html': 'hello\n',
+      'k8s/deployment-web.yaml': deployment,
+    };
+    // One tag for both deploys: the second finds the image of the first by its context digest.
+    const tag = uniqueName('plain');
+    const deployTo = (port: number) =>
+      runNode('dist/cli/index.js', [
+        'deploy',
+        writeDir('plainbuild', { ...files, 'k8s/service.yaml': service(port) }),
+        'spread-local',
+        '-n',
+        ns,
+        '--name',
+        'plainbuild',
+        '--tag',
+        tag,
+      ]);
+    const first = await deployTo(80);
+    expect([first.code, first.code ? first.stderr : '']).toEqual([0, '']);
+    expect(first.stdout).toMatch(
+      /image localhost:5000\/plain-web:\S+@sha256:[0-9a-f]{64} built and pushed {2}\(k8s\/deployment-web\.yaml:15\)/,
+    );
+    const image = (await get('deployments')).items.find(
+      (o) => o.metadata.name === 'plainbuild-web',
+    ) as unknown as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
+    expect(image.spec.template.spec.containers[0]?.image).toMatch(/^localhost:5000\/plain-web:\S+@sha256:/);
+    const second = await deployTo(8080);
+    expect([second.code, second.code ? second.stderr : '']).toEqual([0, '']);
+    expect(second.stdout).toMatch(/image localhost:5000\/plain-web:\S+ unchanged/);
+    expect(second.stdout).toContain('service/plainbuild-web configured');
+  });
+
   test('a mixed Application (convention, plain, rendered) is one ApplySet; dropping the rendered folder prunes exactly its objects', async () => {
     const files = {
       'web/rc.yaml':
