@@ -5,8 +5,10 @@ import {
   ACTION_ICON,
   countActions,
   type DeployReport,
+  notDeployedLine,
   type ObjectReport,
   objectRef,
+  renderedLine,
 } from '../report/report.js';
 
 /** GitHub's limit on one step's job summary, in bytes. */
@@ -141,6 +143,9 @@ function addHead(
         : `<p><strong>${c.created}</strong> created · <strong>${c.configured}</strong> configured · <strong>${c.pruned}</strong> pruned · ${c.unchanged} unchanged</p>`,
     true,
   );
+  // What the input rendered and what it did not deploy: a file a team believes deployed is seen here.
+  for (const line of [renderedLine(report.rendered), notDeployedLine(report.notDeployed)])
+    if (line) summary.addRaw(`<p>${escapeHtml(line)}</p>`, true);
 }
 
 /** The objects table: the first `rows` objects, then a row saying how many were left out. */

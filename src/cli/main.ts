@@ -171,9 +171,10 @@ const commands: readonly CommandSpec[] = [
           dir: string,
           flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
         ) => {
-          const [{ readDeployment }, { render }] = await Promise.all([
+          const [{ readDeployment }, { render }, { notDeployedLine, renderedLine }] = await Promise.all([
             import('../core/read.js'),
             import('../deployment/index.js'),
+            import('../report/report.js'),
           ]);
           const read = await readDeployment(dir, {
             namespace: flags.namespace,
@@ -181,6 +182,10 @@ const commands: readonly CommandSpec[] = [
             logger: createCliLogger(flags.verbose),
           });
           process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
+          // On stderr, so that stdout stays the YAML to pipe into kubectl.
+          const { application } = read;
+          for (const line of [renderedLine(application.rendered), notDeployedLine(application.notDeployed)])
+            if (line) process.stderr.write(`${cliText(line)}\n`);
         },
       ),
   },

@@ -7,6 +7,7 @@ import type { DeployLock } from '../engine/inventory/lock.js';
 import { namespaceExists } from '../engine/plan/live.js';
 import type { ApplyOptions } from '../engine/plan/options.js';
 import type { ImageOptions } from '../image/index.js';
+import type { Renderers } from '../input/render.js';
 import type { DeployReport } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
 import type { ReadResult } from './read.js';
@@ -61,6 +62,8 @@ export interface DeployOptions {
   readonly images?: Omit<ImageOptions, 'root' | 'signal'>;
   /** Allow a deploy whose input holds no object at all to prune everything (off by default). */
   readonly allowEmpty?: boolean;
+  /** The renderers of kustomizations and Helm charts in the input (see DirectoryInputOptions). */
+  readonly renderers?: Renderers;
   /** Recorded in the revision and named as the lock's holder: the CI run's web page. */
   readonly runUrl?: string;
   /** Recorded in the revision. */
@@ -150,7 +153,10 @@ export interface ReadStep {
 /** What the rollout wait, the record and a rollback after a failed rollout need of the {@link ReadStep}. */
 export type SettleStep = Pick<ReadStep, 'set' | 'applyOptions'>;
 
-export type ReportBase = Pick<DeployReport, 'deployment' | 'namespace' | 'context' | 'images'>;
+export type ReportBase = Pick<
+  DeployReport,
+  'deployment' | 'namespace' | 'context' | 'images' | 'notDeployed' | 'rendered'
+>;
 
 /** Whether the deployment's namespace exists now. */
 export function deploymentNamespaceExists(ctx: DeployContext): Promise<boolean> {

@@ -17,7 +17,7 @@ import type { ApplyOptions } from '../engine/plan/options.js';
 import { planObjects, removedApiFailures } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { prepareImages } from '../image/index.js';
-import type { DeployReport } from '../report/report.js';
+import { type DeployReport, inputReport } from '../report/report.js';
 import { isUrlFrom } from '../report/url.js';
 import { FIELD_MANAGER } from './converge.js';
 import { type Applied, applyStep, planReport } from './deploy-apply.js';
@@ -130,7 +130,13 @@ async function readPlanApply(ctx: DeployContext): Promise<
   if (options.mode === 'deploy' && (step.namespaceExisted || (await deploymentNamespaceExists(ctx))))
     await takeLock();
   const { previous, objects, planned } = await planStep(ctx, step, prepared.objects);
-  const base = { deployment: step.name, namespace, context: resolved.context, images: prepared.images };
+  const base = {
+    deployment: step.name,
+    namespace,
+    context: resolved.context,
+    images: prepared.images,
+    ...inputReport(step.read.application),
+  };
   const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
   if (options.mode === 'plan')
     return { report: await planReport(ctx, step, previous, objects, planned, mayPrune, base) };
@@ -161,6 +167,7 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       // A plan of an empty directory shows what a deploy with --allow-empty would prune.
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
+      ...(options.renderers ? { renderers: options.renderers } : {}),
       logger,
     }),
   );

@@ -12,12 +12,16 @@ import type { ObjectFailure } from '../engine/apply/errors.js';
 import type { PlannedObject } from '../engine/plan/options.js';
 import {
   type Application,
+  type AttachedObject,
   Container,
   Controller,
   type Entity,
   type EntityType,
   Image,
+  type InputKind,
+  type NotDeployedFile,
   Pod,
+  type RenderedFolder,
 } from '../entity/entity.js';
 
 // The status report of `spread status` and how it is made from an Application, without I/O;
@@ -50,6 +54,8 @@ export interface ObjectStatus {
   readonly changes?: readonly FieldChange[];
   /** For `rejected`: the server's reason; for `missing`/`differs`, a note (e.g. why no dry run ran). */
   readonly message?: string;
+  /** The input that produced it, for an object of the tree; absent: the spread convention. */
+  readonly input?: InputKind;
 }
 
 /** What `spread status` knows of an image: the reference as written and whether spread builds it. */
@@ -72,6 +78,8 @@ export interface EntityStatus {
   readonly init?: true;
   /** For a controller or a Pod of its own: the object it deploys as. */
   readonly object?: ObjectStatus;
+  /** For a controller or a Pod of its own: the input that produced it; absent: the spread convention. */
+  readonly input?: InputKind;
   /** For an Image. */
   readonly image?: ImageStatus;
   /** The objects attached at this entity's level (`.k2e/` of its directory), in apply order. */
@@ -114,6 +122,10 @@ export interface StatusReport {
   readonly counts: StatusCounts;
   /** Warnings of the input, `file:line: message`. */
   readonly warnings: readonly string[];
+  /** YAML and JSON files of the directory that hold no Kubernetes object; absent when there are none. */
+  readonly notDeployed?: readonly NotDeployedFile[];
+  /** Folders rendered by kustomize or Helm, with the tool; absent when there are none. */
+  readonly rendered?: readonly RenderedFolder[];
 }
 
 /**
@@ -204,6 +216,8 @@ export function statusOf(
       rejected: count('rejected'),
     },
     warnings: [...application.warnings, ...deployment.warnings].map(formatIssue),
+    ...(application.notDeployed.length > 0 ? { notDeployed: application.notDeployed } : {}),
+    ...(application.rendered.length > 0 ? { rendered: application.rendered } : {}),
   };
 }
 
@@ -225,12 +239,13 @@ function entityTree(
   });
   const rankOf = (o: SourcedObject) => rank.get(objectKey(o)) ?? Number.MAX_SAFE_INTEGER;
   const all: ObjectStatus[] = [];
-  const objectStatus = (o: SourcedObject): ObjectStatus => {
+  const objectStatus = (o: AttachedObject, input = o.input): ObjectStatus => {
     const key = objectKey(o);
     const cluster = states ? (states.get(key) ?? { state: 'missing' as const }) : undefined;
     const status = objectStatusOf(normalised.get(key)?.object ?? o.object, o, cluster);
-    all.push(status);
-    return status;
+    const withInput = input && input !== 'convention' ? { ...status, input } : status;
+    all.push(withInput);
+    return withInput;
   };
   const node = (e: Entity): EntityStatus => {
     let object: ObjectStatus | undefined;
@@ -239,7 +254,14 @@ function entityTree(
       object = objectStatus({ object: e.toObject(), source: e.source });
     // Attached objects are listed in apply order, as the Deployment iterates them.
     const objects = [...e.objects].sort((a, b) => rankOf(a) - rankOf(b)).map((o) => objectStatus(o));
-    return { ...entityFields(e), ...(object ? { object } : {}), objects, children: e.children().map(node) };
+    const input = object && e.input !== 'convention' ? { input: e.input } : {};
+    return {
+      ...entityFields(e),
+      ...input,
+      ...(object ? { object } : {}),
+      objects,
+      children: e.children().map(node),
+    };
   };
   return { root: node(application), all };
 }

@@ -2,7 +2,15 @@ import { identityProblem, type KubeObject, type SourcedObject } from '../base/ku
 import { toDnsLabel } from '../base/names.js';
 import { formatSource, type IssueList, type Trace } from '../base/source.js';
 import { isMapping, type LocatedValue } from '../decode/decode.js';
-import { Application, type Container, Controller, type Mapping, Pod } from './entity.js';
+import {
+  Application,
+  type Container,
+  Controller,
+  type InputKind,
+  type Mapping,
+  type NotDeployedFile,
+  Pod,
+} from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 import { newEntity } from './new-entity.js';
 
@@ -15,6 +23,8 @@ export interface EntityFile {
   readonly kind: ControllerKind | 'Pod';
   readonly value: LocatedValue;
   readonly stem?: string;
+  /** Absent: the convention's for a stem, plain manifests without one (a rendered folder says its own). */
+  readonly input?: InputKind;
 }
 
 /** A `.ctr` file: one core/v1 Container. `stem` is the file name without `.ctr`, the default container name. */
@@ -23,8 +33,11 @@ export interface ContainerFile {
   readonly stem: string;
 }
 
-/** A decoded object with its source, without the lines of its parts. */
-export type ObjectValue = Pick<LocatedValue, 'value' | 'source'>;
+/**
+ * A decoded object with its source, without the lines of its parts; `input` absent: the
+ * convention's (`.k2e/`), or its rendered folder's.
+ */
+export type ObjectValue = Pick<LocatedValue, 'value' | 'source'> & { readonly input?: InputKind };
 
 /** What an input found in one directory, everything in file-name order. */
 export interface DirectoryContent {
@@ -45,6 +58,8 @@ export interface DirectoryContent {
    * and objects are the tool's output, never paired or defaulted by file names.
    */
   readonly rendered?: { readonly input: 'kustomize' | 'helm'; readonly tool: string };
+  /** YAML and JSON files of the directory that hold no Kubernetes object. */
+  readonly notDeployed?: readonly NotDeployedFile[];
 }
 
 /** Options of {@link buildApplication}. */
@@ -119,13 +134,16 @@ function buildDirectory(
       ...(trace ? { trace } : {}),
     };
     const before = issues.issues.length;
+    const input = dir.rendered?.input ?? file.input ?? (file.stem === undefined ? 'manifests' : 'convention');
     if (file.kind === 'Pod') {
       const pod = newEntity('Pod', file.value, options, issues);
+      if (pod) pod.input = input;
       if (pod) pods.push({ pod, stem: file.stem });
       if (pod && issues.issues.length > before) incomplete.add(pod);
     } else {
       const controller = newEntity(file.kind, file.value, options, issues);
       if (controller) {
+        controller.input = input;
         controllers.push(controller);
         stems.set(controller, file.stem);
         if (issues.issues.length > before) incomplete.add(controller);
@@ -148,11 +166,13 @@ function buildDirectory(
   if (dir.containers.length > 0) {
     const classic = controllers.find((c) => stems.get(c) === '');
     let target: Pod | undefined = classicPod ?? classic?.pod;
-    if (!target && top.length === 1) {
-      const only = top[0] as Controller | Pod;
+    // Entities of plain manifests beside .ctr files never take them: the 2016 layouts keep their meaning.
+    const candidates = top.filter((e) => e.input === 'convention');
+    if (!target && candidates.length === 1) {
+      const only = candidates[0] as Controller | Pod;
       target = only instanceof Controller ? only.pod : only;
     }
-    if (!target && top.length === 0) {
+    if (!target && candidates.length === 0) {
       const deployment = defaultDeployment(dir);
       top.push(deployment);
       target = deployment.pod;
@@ -164,7 +184,7 @@ function buildDirectory(
       for (const entity of top) incomplete.add(entity);
       issues.error(
         dir.containers[0]?.value.source ?? { file: dir.dir, line: 0 },
-        `cannot tell which of ${top.map((e) => e.label()).join(', ')} the .ctr containers of ${dir.dir} belong to; move them beside one entity per directory`,
+        `cannot tell which of ${candidates.map((e) => e.label()).join(', ')} the .ctr containers of ${dir.dir} belong to; move them beside one entity per directory`,
       );
     } else {
       const owner = target.parent instanceof Controller ? target.parent : target;
@@ -197,9 +217,12 @@ function buildDirectory(
   }
   for (const entity of top) app.attach(entity);
   const holder = top.length === 1 ? (top[0] as Controller | Pod) : app;
+  app.notDeployed.push(...(dir.notDeployed ?? []));
   for (const value of dir.objects) {
-    const object = sourcedObject(value, issues);
-    if (!object) continue;
+    const sourced = sourcedObject(value, issues);
+    if (!sourced) continue;
+    const input = dir.rendered?.input ?? value.input;
+    const object = input ? { ...sourced, input } : sourced;
     holder.objects.push(object);
     trace?.(
       `${formatSource(object.source)}: ${object.object.kind} ${object.object.metadata.name} attached to ${holder === app ? `Application ${app.name}` : holder.label()}`,

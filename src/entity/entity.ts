@@ -26,6 +26,23 @@ export interface RenderedFolder {
   readonly objects: number;
 }
 
+/**
+ * A YAML or JSON file of the input that holds no Kubernetes object (a compose file, CI
+ * configuration, a template): nothing of it is deployed, and the reports say so.
+ */
+export interface NotDeployedFile {
+  /** Relative to the input root, POSIX separators. */
+  readonly file: string;
+  /** Why: `empty`, `no apiVersion or kind`, `a sequence`. */
+  readonly reason: string;
+}
+
+/** An object attached at an entity's level, with the input that produced it. */
+export interface AttachedObject extends SourcedObject {
+  /** Absent: the spread convention (`.k2e/`). */
+  readonly input?: InputKind;
+}
+
 /** A plain JSON mapping as decoded from YAML. */
 export type Mapping = Record<string, unknown>;
 
@@ -43,7 +60,12 @@ export abstract class Entity {
   /** The entity this one is attached to; undefined for an Application and before attaching. */
   parent: Entity | undefined;
   /** Other objects (Services, Secrets…) attached at this level, in file-name order. */
-  readonly objects: SourcedObject[] = [];
+  readonly objects: AttachedObject[] = [];
+  /**
+   * The input that produced this entity; the containers and images of a controller or Pod have
+   * their owner's. Set by the input that builds it (`buildApplication`).
+   */
+  input: InputKind = 'convention';
 
   protected constructor(name: string, source: Source) {
     this.name = name;
@@ -294,6 +316,8 @@ export class Application extends Entity {
   readonly warnings: InputIssue[] = [];
   /** The folders rendered by kustomize or Helm, in walk order. */
   readonly rendered: RenderedFolder[] = [];
+  /** The YAML and JSON files that hold no Kubernetes object, in walk order. */
+  readonly notDeployed: NotDeployedFile[] = [];
 
   constructor(name: string, source: Source) {
     super(name, source);
@@ -307,6 +331,20 @@ export class Application extends Entity {
   attach(entity: Controller | Pod): void {
     entity.parent = this;
     this.entities.push(entity);
+  }
+
+  /**
+   * The files of plain manifests it was read from (relative to the input root), sorted: the image
+   * stage leaves them out of build contexts, as it leaves out the convention's own files.
+   */
+  manifestFiles(): string[] {
+    const files = new Set<string>();
+    for (const e of this.walk()) {
+      if (e.input === 'manifests' && (e instanceof Controller || (e instanceof Pod && !e.template)))
+        files.add(e.source.file);
+      for (const o of e.objects) if (o.input === 'manifests') files.add(o.source.file);
+    }
+    return [...files].sort();
   }
 
   /** Every image of the application, those marked for building included, in entity order. */

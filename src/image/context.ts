@@ -89,6 +89,11 @@ export interface ContextOptions {
   readonly platforms?: readonly string[] | undefined;
   /** Attestations on; part of the digest (they change what is pushed). */
   readonly attestations?: boolean | 'provenance' | undefined;
+  /**
+   * Files of the input's configuration inside the context, relative to it (plain manifests): left
+   * out like {@link SPREAD_FILES}, so editing a Service beside the Dockerfile does not rebuild the image.
+   */
+  readonly configFiles?: readonly string[] | undefined;
 }
 
 /** A build context that cannot be read or has no Dockerfile. */
@@ -159,7 +164,8 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
   const dockerfileStat = await lstat(path.join(root, dockerfile)).catch(() => undefined);
   if (!dockerfileStat?.isFile()) throw new ContextError(`no ${dockerfile} in the build context ${root}`);
   const ignoreText = await readFile(path.join(root, DOCKERIGNORE), 'utf8').catch(() => undefined);
-  const ignore = dockerignoreMatcher(ignoreText ?? '', SPREAD_FILES);
+  const configFiles = (options.configFiles ?? []).map((f) => `/${f.replace(/[*?[\]\\]/g, '\\$&')}`);
+  const ignore = dockerignoreMatcher(ignoreText ?? '', [...SPREAD_FILES, ...configFiles]);
   const alwaysSent = new Set([dockerfile, DOCKERIGNORE]);
   const excludedBuildFiles = [dockerfile, ...(ignoreText !== undefined ? [DOCKERIGNORE] : [])].filter((f) =>
     ignore.matcher.ignores(f),

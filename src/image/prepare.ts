@@ -58,12 +58,18 @@ async function readContexts(
   builds: readonly PlannedBuild[],
   options: ImageOptions,
   issues: InputIssue[],
+  manifestFiles: readonly string[],
 ): Promise<Map<PlannedBuild, BuildContext>> {
   const contexts = new Map<PlannedBuild, BuildContext>();
   for (const b of builds) {
     try {
       const dir = path.resolve(options.root, b.contextDir);
-      contexts.set(b, await readContext(dir, { ...options, platforms: options.platforms }));
+      // Plain manifests inside the context are configuration, like rc.yaml: not sent, not digested.
+      const prefix = b.contextDir === '.' ? '' : `${b.contextDir}/`;
+      const configFiles = manifestFiles
+        .filter((f) => f.startsWith(prefix))
+        .map((f) => f.slice(prefix.length));
+      contexts.set(b, await readContext(dir, { ...options, platforms: options.platforms, configFiles }));
     } catch (e) {
       if (!(e instanceof ContextError)) throw e;
       const dockerfile = b.contextDir === '.' ? 'Dockerfile' : `${b.contextDir}/Dockerfile`;
@@ -115,7 +121,7 @@ export async function prepareImages(
     return { objects: objects.map((o) => ({ ...o })), images: [] };
   }
   checkOptions(run);
-  const contexts = await readContexts(plan.builds, options, issues);
+  const contexts = await readContexts(plan.builds, options, issues, application.manifestFiles());
   if (issues.some((i) => i.severity === 'error')) throw new InputError(issues);
 
   const jobs = plan.builds.map((b): Job => {

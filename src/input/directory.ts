@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { IssueList, type Trace } from '../base/source.js';
-import { type DecodedValue, decodeBytes, flattenLists } from '../decode/decode.js';
+import type { DecodedValue } from '../decode/decode.js';
 import { checkStringFields } from '../decode/traps.js';
 import {
   buildApplication,
@@ -11,9 +11,12 @@ import {
   type EntityFile,
   type ObjectValue,
 } from '../entity/build.js';
-import type { Application } from '../entity/entity.js';
+import type { Application, NotDeployedFile } from '../entity/entity.js';
 import { CONTROLLERS, type ControllerKind, controllerOfStem } from '../entity/kinds.js';
+import { byName, CONFIG_FILE, child, isBrokenLink, isFile, readDecoded, statOrUndefined } from './files.js';
 import type { Input } from './input.js';
+import { readObjectDir } from './objects-dir.js';
+import { readPlainFile } from './plain.js';
 import type { Renderers } from './render.js';
 import { folderKind, foldersToRender, type PendingRender, renderFolders } from './rendered.js';
 
@@ -23,8 +26,6 @@ import { folderKind, foldersToRender, type PendingRender, renderFolders } from '
  */
 export const OBJECT_DIRS: readonly string[] = ['.k2e', '.kube', 'rs'];
 
-/** Extensions of configuration files. `.ctr` files hold YAML or JSON whatever their extension. */
-const CONFIG_FILE = /\.(ya?ml|json)$/;
 const STEMS = [...CONTROLLERS.map((c) => c.stem), 'pod'].join('|');
 /** `rc.yaml`, `pod.json`: the classic layout, one of each per directory. */
 const CLASSIC = new RegExp(`^(${STEMS})\\.(ya?ml|json)$`);
@@ -60,9 +61,12 @@ export interface DirectoryInputOptions {
  * controller files (`rc.*`, `deployment.*`, `statefulset.*`, `daemonset.*`, `job.*`, `cronjob.*`,
  * at most one per directory), `pod.*` (at most one), `*.ctr` containers, the objects folder
  * (`.k2e/`, `.kube/`, `rs/`), the later `NAME.rc.yaml`/`NAME.pod.yaml` layout, and subdirectories
- * recursively (hidden folders and `node_modules` skipped). Sources are relative to the root with
- * POSIX separators and everything is read in sorted order, so identical directories give identical
- * Applications wherever they are.
+ * recursively (hidden folders and files, and `node_modules`, skipped). Other `.yaml`/`.yml`/`.json`
+ * files are plain manifests (src/input/plain.ts: deployed when they hold only Kubernetes objects,
+ * listed in `Application.notDeployed` when they hold none), and a folder holding
+ * `kustomization.yaml` or `Chart.yaml` goes whole to its renderer (src/input/rendered.ts, run after
+ * the walk). Sources are relative to the root with POSIX separators and everything is read in sorted
+ * order, so identical directories give identical Applications wherever they are.
  *
  * @throws InputError listing every problem (unreadable or non-UTF-8 files, YAML errors, convention
  *   violations, invalid entities, YAML traps), and when the directory holds no configuration at all.
@@ -101,9 +105,10 @@ export class DirectoryInput implements Input {
     const found =
       pending.length > 0 || dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
     if (!found && !issues.hasErrors && !this.options.allowEmpty) {
+      const none = dirs.flatMap((d) => d.notDeployed ?? []).map((f) => f.file);
       issues.error(
         { file: '.', line: 0 },
-        `no Kubernetes configuration in ${this.root}: expected a controller (rc.yaml, deployment.yaml, statefulset.yaml, daemonset.yaml, job.yaml, cronjob.yaml), pod.yaml, *.ctr files or objects in .k2e/`,
+        `no Kubernetes configuration in ${this.root}: expected plain manifests (YAML or JSON files of Kubernetes objects), a kustomization.yaml, a Helm chart (Chart.yaml), or the spread convention (a controller such as rc.yaml or deployment.yaml, pod.yaml, *.ctr, .k2e/)${none.length > 0 ? `; ${none.join(', ')} hold${none.length === 1 ? 's' : ''} no Kubernetes object` : ''}. To deploy nothing and prune what this deployment deployed before, give --allow-empty`,
       );
     }
     const app = buildApplication(this.options.name ?? basename(root), dirs, issues, trace ? { trace } : {});
@@ -115,37 +120,6 @@ export class DirectoryInput implements Input {
 
 function isPending(w: DirectoryContent | PendingRender): w is PendingRender {
   return 'request' in w;
-}
-
-function child(rel: string, name: string): string {
-  return rel === '.' ? name : `${rel}/${name}`;
-}
-
-/** Sorts by UTF-16 code units, independent of locale, so every machine reads in the same order. */
-function byName(a: Dirent, b: Dirent): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-function isFile(abs: string, entry: Dirent): boolean {
-  if (entry.isFile()) return true;
-  // Symlinked files are followed; symlinked directories are not, so a link cycle cannot hang the read.
-  if (entry.isSymbolicLink()) return statOrUndefined(abs)?.isFile() ?? false;
-  return false;
-}
-
-/** Whether an entry is a directory, or a symbolic link to one. */
-function isDirectory(abs: string, entry: Dirent): boolean {
-  if (entry.isDirectory()) return true;
-  return entry.isSymbolicLink() && (statOrUndefined(abs)?.isDirectory() ?? false);
-}
-
-/**
- * Whether an entry is a symbolic link whose target is missing (or a loop). A configuration file
- * behind such a link (a submodule not checked out, a moved file) must not silently vanish from the
- * input: the objects it held would be pruned.
- */
-function isBrokenLink(abs: string, entry: Dirent): boolean {
-  return entry.isSymbolicLink() && statOrUndefined(abs) === undefined;
 }
 
 /** File names that hold configuration by the convention (checked for broken links). */
@@ -188,6 +162,7 @@ function readDirectory(
   const classic: { file: string; kind: ControllerKind | 'Pod' }[] = [];
   const named: { file: string; kind: ControllerKind | 'Pod'; stem: string }[] = [];
   const ctrs: string[] = [];
+  const plainFiles: string[] = [];
   const objectDirs: string[] = [];
   const subdirs: string[] = [];
   for (const entry of entries) {
@@ -223,10 +198,20 @@ function readDirectory(
       named.push({ file: entry.name, kind, stem: n[1] as string });
       continue;
     }
+    const file = child(rel, entry.name);
     if (entry.name.endsWith('.ctr') && entry.name.length > '.ctr'.length) {
-      trace?.(`${child(rel, entry.name)}: a container file`);
+      trace?.(`${file}: a container file`);
       ctrs.push(entry.name);
-    } else trace?.(`${child(rel, entry.name)}: ignored (not a file of the convention)`);
+    } else if (entry.name.startsWith('.'))
+      // Tools' own configuration (.gitlab-ci.yml, .pre-commit-config.yaml), skipped as hidden folders are.
+      trace?.(`${file}: skipped (hidden file)`);
+    else if (CONFIG_FILE.test(entry.name)) plainFiles.push(entry.name);
+    else if (CONFIG_FILE.test(entry.name.toLowerCase()))
+      issues.warning(
+        { file, line: 0 },
+        'is not read: only files ending in lowercase .yaml, .yml or .json are',
+      );
+    else trace?.(`${file}: ignored (not a file of the convention)`);
   }
 
   const entityFiles: { file: string; kind: ControllerKind | 'Pod'; stem: string }[] = [];
@@ -279,77 +264,38 @@ function readDirectory(
     containers.push({ value: value.compact(), stem: file.slice(0, -'.ctr'.length) });
   });
 
-  for (const objectDir of objectDirs) {
-    const dirAbs = join(abs, objectDir);
-    const dirRel = child(rel, objectDir);
-    let files: Dirent[];
-    try {
-      files = readdirSync(dirAbs, { withFileTypes: true }).sort(byName);
-    } catch (e) {
-      issues.error({ file: dirRel, line: 0 }, `cannot read directory: ${(e as Error).message}`);
+  for (const objectDir of objectDirs) readObjectDir(abs, rel, objectDir, objects, issues, trace);
+  const notDeployed: NotDeployedFile[] = [];
+  for (const f of plainFiles) {
+    const file = child(rel, f);
+    const plain = readPlainFile(join(abs, f), file, issues);
+    if (!plain) continue;
+    if ('notDeployed' in plain) {
+      trace?.(
+        `${file}: not deployed: not a file of the convention and no Kubernetes object (${plain.notDeployed.reason})`,
+      );
+      notDeployed.push(plain.notDeployed);
       continue;
     }
-    const configFiles: string[] = [];
-    for (const f of files) {
-      if (CONFIG_FILE.test(f.name) && isBrokenLink(join(dirAbs, f.name), f)) {
-        issues.error(
-          { file: child(dirRel, f.name), line: 0 },
-          'is a symbolic link whose target does not exist',
-        );
-        continue;
-      }
-      if (CONFIG_FILE.test(f.name) && isFile(join(dirAbs, f.name), f)) configFiles.push(f.name);
-      else if (isDirectory(join(dirAbs, f.name), f))
-        // Moving a file one level down would otherwise drop its objects (and prune them) silently.
-        issues.warning(
-          { file: child(dirRel, f.name), line: 0 },
-          `is a directory inside ${objectDir}/, whose subdirectories are not read: its objects are not deployed (move them into ${dirRel}/ itself)`,
-        );
-      else if (CONFIG_FILE.test(f.name.toLowerCase()))
-        issues.warning(
-          { file: child(dirRel, f.name), line: 0 },
-          'is not read: only files ending in lowercase .yaml, .yml or .json are',
-        );
-      else trace?.(`${child(dirRel, f.name)}: ignored (not a .yaml, .yml or .json file)`);
-    }
-    const values = configFiles.map((f) => readDecoded(join(dirAbs, f), child(dirRel, f), issues));
-    const flat = flattenLists(values.flat(), issues);
-    if (trace) {
-      configFiles.forEach((f, i) => {
-        const file = child(dirRel, f);
-        const n = flat.filter((v) => v.source.file === file).length;
-        const docs = values[i]?.length ?? 0;
-        trace(
-          `${file}: ${n} object${n === 1 ? '' : 's'}${n !== docs ? ` (from ${docs} documents, Lists flattened)` : ''}`,
-        );
-      });
-    }
-    for (const value of flat) {
-      checkStringFields(value, 'object', issues);
-      // The value and source only: the file's YAML document can be collected now.
-      objects.push({ value: value.value, source: value.source });
-    }
+    const n = plain.entities.length + plain.objects.length;
+    trace?.(`${file}: plain manifests, ${n} object${n === 1 ? '' : 's'}`);
+    entities.push(...plain.entities);
+    for (const o of plain.objects) objects.push({ ...o, input: 'manifests' });
   }
 
-  out.push({ dir: rel, name, entities, containers, objects });
+  out.push({
+    dir: rel,
+    name,
+    entities,
+    containers,
+    objects,
+    ...(notDeployed.length > 0 ? { notDeployed } : {}),
+  });
   for (const sub of subdirs) readDirectory(join(abs, sub), child(rel, sub), sub, out, issues, trace, root);
 }
 
 function kindOfStem(stem: string): ControllerKind | 'Pod' {
   return stem === 'pod' ? 'Pod' : (controllerOfStem(stem) as ControllerKind);
-}
-
-function readDecoded(abs: string, rel: string, issues: IssueList): DecodedValue[] {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(abs);
-  } catch (e) {
-    issues.error({ file: rel, line: 0 }, `cannot read file: ${(e as Error).message}`);
-    return [];
-  }
-  const result = decodeBytes(rel, bytes);
-  issues.add(result.issues);
-  return result.issues.some((i) => i.severity === 'error') ? [] : result.values;
 }
 
 /** A controller, pod or container file holds exactly one document. */
@@ -362,19 +308,11 @@ function single(values: readonly DecodedValue[], file: string, issues: IssueList
   if (values.length > 1) {
     issues.error(
       values[1]?.source ?? { file, line: 0 },
-      `${file} holds ${values.length} documents; it must hold exactly one (put other objects in .k2e/)`,
+      `${file} holds ${values.length} documents; it must hold exactly one (put the other objects in a file of their own beside it, e.g. service.yaml, or in .k2e/)`,
     );
     return undefined;
   }
   return values[0];
-}
-
-function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Re-exported so callers of the input (and renderers) need not know the entity module. */

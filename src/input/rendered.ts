@@ -130,7 +130,7 @@ export async function renderFolders(
   issues: IssueList,
   trace: Trace | undefined,
 ): Promise<DirectoryContent[]> {
-  const results = await Promise.all(pending.map((p) => renderOne(p, renderers)));
+  const results = await inPool(pending, RENDERS_AT_ONCE, (p) => renderOne(p, renderers));
   return pending.map((p, i) => {
     const result = results[i] as RenderResult | string;
     const { dir } = p.request;
@@ -145,6 +145,23 @@ export async function renderFolders(
     );
     return content;
   });
+}
+
+/**
+ * How many renderers run at once: each is a child process (kustomize, helm) of a few hundred
+ * milliseconds of CPU, and a monorepo may hold dozens of charts on a 2-core CI runner.
+ */
+const RENDERS_AT_ONCE = 4;
+
+/** `work` over `items`, at most `limit` at a time, results in the items' order. */
+async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /** The renderer's result, or the message of the error at the folder. */

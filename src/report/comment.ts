@@ -1,5 +1,13 @@
 import type { FieldChange } from '../deployment/diff.js';
-import { ACTION_ICON, countActions, type DeployReport, type ObjectReport, objectRef } from './report.js';
+import {
+  ACTION_ICON,
+  countActions,
+  type DeployReport,
+  notDeployedLine,
+  type ObjectReport,
+  objectRef,
+  renderedLine,
+} from './report.js';
 
 /** GitHub's limit on an issue or pull request comment body, in characters. */
 export const COMMENT_LIMIT_CHARS = 65_536;
@@ -70,15 +78,20 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
       ? `**${c.create}** to create · **${c.update}** to update${c.replace ? ` · **${c.replace}** to replace` : ''} · **${c.prune}** to prune${c.keep ? ` · **${c.keep}** kept from prune` : ''} · ${c.unchanged} unchanged`
       : `**${c.created}** created · **${c.configured}** configured · **${c.pruned}** pruned${c.kept ? ` · **${c.kept}** kept from prune` : ''} · ${c.unchanged} unchanged`;
   const footer = footerLine(options);
+  // What the input rendered and did not deploy, in a code span so that file names stay literal.
+  const inputs = [renderedLine(report.rendered), notDeployedLine(report.notDeployed)]
+    .filter((l): l is string => l !== undefined)
+    .map((l) => `\`${code(l)}\``)
+    .join('\n');
 
   if (changing.length === 0) {
     const none = plan
       ? `✅ **No changes.** The cluster already matches the directory (${plural(unchanged.length, 'object')} up to date).`
       : `✅ **Nothing changed.** ${plural(unchanged.length, 'object')} already up to date.`;
-    return join([title, none, footer]);
+    return join([title, none, inputs, footer]);
   }
 
-  const head = [title, counts];
+  const head = [title, counts, inputs];
   const rows = changing.map((o) =>
     tableRow(deleted && o.action === 'pruned' ? { ...o, action: 'deleted' } : o),
   );

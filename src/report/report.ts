@@ -2,6 +2,7 @@ import { formatObjectRef } from '../base/kube-object.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectAction } from '../engine/apply/applied.js';
 import type { PlannedAction } from '../engine/plan/options.js';
+import type { NotDeployedFile, RenderedFolder } from '../entity/entity.js';
 import type { ImageReport } from '../image/index.js';
 import { formatChange } from './diff.js';
 
@@ -74,6 +75,47 @@ export interface DeployReport {
   readonly rolledBackTo?: number;
   /** Whole run, in milliseconds. */
   readonly durationMs: number;
+  /** YAML and JSON files of the directory that hold no Kubernetes object; absent when there are none. */
+  readonly notDeployed?: readonly NotDeployedFile[];
+  /** Folders rendered by kustomize or Helm, with the tool's version; absent when there are none. */
+  readonly rendered?: readonly RenderedFolder[];
+}
+
+/** The input's part of a report: what was not deployed and what was rendered, only when there is any. */
+export function inputReport(application: {
+  readonly notDeployed: readonly NotDeployedFile[];
+  readonly rendered: readonly RenderedFolder[];
+}): Pick<DeployReport, 'notDeployed' | 'rendered'> {
+  return {
+    ...(application.notDeployed.length > 0 ? { notDeployed: application.notDeployed } : {}),
+    ...(application.rendered.length > 0 ? { rendered: application.rendered } : {}),
+  };
+}
+
+/** How many files {@link notDeployedLine} names before it counts the rest. */
+const NOT_DEPLOYED_NAMED = 10;
+
+/**
+ * One line naming the input's files that hold no Kubernetes object, so a file a team believes it
+ * deployed is seen at once: `not deployed (no Kubernetes object): docker-compose.yml, empty.yaml
+ * (empty)`. The usual reason (no apiVersion or kind) is left out; undefined when there are none.
+ */
+export function notDeployedLine(files: readonly NotDeployedFile[] | undefined): string | undefined {
+  if (!files || files.length === 0) return undefined;
+  const named = files
+    .slice(0, NOT_DEPLOYED_NAMED)
+    .map((f) => (f.reason === 'no apiVersion or kind' ? f.file : `${f.file} (${f.reason})`));
+  const more = files.length - named.length;
+  return `not deployed (no Kubernetes object): ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+/** `rendered with kustomize v5.7.1: overlays/prod/; with helm v3.21.4: chart/`; undefined when nothing was rendered. */
+export function renderedLine(folders: readonly RenderedFolder[] | undefined): string | undefined {
+  if (!folders || folders.length === 0) return undefined;
+  const byTool = new Map<string, string[]>();
+  for (const f of folders)
+    byTool.set(f.tool, [...(byTool.get(f.tool) ?? []), f.dir === '.' ? './' : `${f.dir}/`]);
+  return `rendered ${[...byTool].map(([tool, dirs]) => `with ${tool}: ${dirs.join(', ')}`).join('; ')}`;
 }
 
 /** A symbol per action, for the Markdown of the job summary and the pull-request comment. */
@@ -151,6 +193,8 @@ export function formatReportText(report: DeployReport): string {
     );
   }
   if (report.url) lines.push(`  url ${report.url}`);
+  for (const line of [renderedLine(report.rendered), notDeployedLine(report.notDeployed)])
+    if (line) lines.push(`  ${line}`);
   const c = countActions(report);
   lines.push(
     report.mode === 'plan'

@@ -792,3 +792,58 @@ ${containers}`;
 export function corpus(): Case[] {
   return [...scalarCases(), ...typedFieldCases(), ...structureCases(), ...evolutionCases()];
 }
+
+/** One state of a plain manifest folder: path relative to the folder (subfolders allowed) → content. */
+export type FolderState = Readonly<Record<string, string>>;
+
+/**
+ * Successive states of a plain manifest folder (issue 39), compared with `kubectl apply
+ * --server-side -f DIR -R`: the convention's `deployment.yaml` beside files the convention does not
+ * name (several objects in one, a List, a subfolder); then edits, an added file and object, and
+ * dropped ones (a whole file, and one document of a file), which both tools prune.
+ */
+export function plainFolderStates(): FolderState[] {
+  const cm = (name: string, data: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n${data}`;
+  const deployment = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: plain-web
+spec:
+  replicas: 0
+  selector:
+    matchLabels: {app: plain-web}
+  template:
+    metadata:
+      labels: {app: plain-web}
+    spec:
+      containers:
+        - name: web
+          image: ${image}
+`;
+  const service = (port: number) =>
+    `apiVersion: v1\nkind: Service\nmetadata:\n  name: plain-web\nspec:\n  selector: {app: plain-web}\n  ports:\n    - port: ${port}\n`;
+  const account = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: plain-robot\n';
+  const first: FolderState = {
+    'deployment.yaml': deployment('nginx:1.27'),
+    'web.yaml': `${service(80)}---\n${account}`,
+    'configmap.yaml': cm('plain-config', '  mode: "production"\n'),
+    'jobs/list.json':
+      '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain-list-a"},"data":{"a":"1"}}]}\n',
+  };
+  const edited: FolderState = {
+    ...first,
+    'deployment.yaml': deployment('nginx:1.28'),
+    'web.yaml': `${service(8080)}---\n${account}`,
+    'configmap.yaml': cm('plain-config', '  mode: "staging"\n  extra: "0400"\n'),
+  };
+  const added: FolderState = {
+    ...edited,
+    'jobs/list.json':
+      '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain-list-a"},"data":{"a":"1"}},{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain-list-b"}}]}\n',
+    'jobs/deeper/extra.yml': cm('plain-extra', '  on: "yes"\n'),
+  };
+  const { 'configmap.yaml': _dropped, ...rest } = added;
+  const dropped: FolderState = { ...rest, 'web.yaml': service(8080) };
+  return [first, edited, added, dropped];
+}

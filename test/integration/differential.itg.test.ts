@@ -16,6 +16,7 @@ import {
   INTENDED,
   PROBE_CRD,
   PROBE_GROUP,
+  plainFolderStates,
   type State,
 } from './differential-corpus.js';
 import { ROOT, runNode, uniqueName } from './helpers.js';
@@ -386,6 +387,50 @@ describe('Differential: spread deploy stores what kubectl apply --server-side st
       (key) => !caseOf(accepted, key.slice(key.indexOf('/') + 1)),
     );
     if (left.length > 0) disagreements.push(`spread wrote ${left.join(', ')} for refused input`);
+    expect(disagreements).toEqual([]);
+  });
+
+  test('a plain manifest folder, state by state: spread deploy DIR stores what kubectl apply -f DIR -R stores', async () => {
+    const [k, s] = await newSides('plain');
+    const disagreements: string[] = [];
+    const states = plainFolderStates();
+    for (const [step, state] of states.entries()) {
+      for (const side of [k, s]) {
+        rmSync(side.root, { recursive: true, force: true });
+        for (const [file, content] of Object.entries(state)) {
+          mkdirSync(path.dirname(path.join(side.root, file)), { recursive: true });
+          writeFileSync(path.join(side.root, file), content);
+        }
+      }
+      const rk = await kubectlRun([
+        'apply',
+        '--server-side',
+        '--prune',
+        `--applyset=${APPLYSET}`,
+        '-n',
+        k.ns,
+        '-f',
+        k.root,
+        '-R',
+      ]);
+      const rs = await apply(s);
+      expect([step, rk.code, rk.code ? rk.stderr : '', rs.code, rs.code ? rs.stderr : '']).toEqual([
+        step,
+        0,
+        '',
+        0,
+        '',
+      ]);
+      const [sk, ss] = [await stored(k), await stored(s)];
+      // Every object of the state is stored: none of the files was skipped by either tool.
+      expect([step, [...ss.keys()].sort()]).toEqual([step, [...sk.keys()].sort()]);
+      expect(ss.size).toBeGreaterThanOrEqual(5);
+      for (const key of new Set([...sk.keys(), ...ss.keys()])) {
+        const a = sk.get(key);
+        const b = ss.get(key);
+        if (a && b) for (const d of differences(a, b)) disagreements.push(`state ${step + 1}, ${key} ${d}`);
+      }
+    }
     expect(disagreements).toEqual([]);
   });
 

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { deploymentOf } from '../../../src/deployment/index.js';
 import { Controller } from '../../../src/entity/index.js';
@@ -155,6 +157,30 @@ describe('the walk hands kustomizations and charts to their renderers', () => {
     }).entity();
     expect(app.rendered.map((r) => r.dir)).toEqual(['a', 'b']);
     expect(app.objects.map((o) => o.object.metadata.name)).toEqual(['kustomize-a', 'kustomize-b']);
+  });
+
+  test('at most four renderers run at once', async () => {
+    let running = 0;
+    let most = 0;
+    const counting = async (r: RenderRequest): Promise<RenderResult> => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      running--;
+      return { objects: [], issues: [], tool: `${r.kind} v0` };
+    };
+    const root = mkdtempSync(join(tmpdir(), 'spread-renders-'));
+    for (let i = 0; i < 9; i++) {
+      mkdirSync(join(root, `chart-${i}`));
+      writeFileSync(join(root, `chart-${i}`, 'Chart.yaml'), `apiVersion: v2\nname: c${i}\nversion: 0.1.0\n`);
+    }
+    try {
+      const app = await new DirectoryInput(root, { renderers: { helm: counting } }).entity();
+      expect(app.rendered.map((f) => f.dir)).toEqual(Array.from({ length: 9 }, (_, i) => `chart-${i}`));
+      expect(most).toBe(4);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test('two overlays of one base: the duplicate error names both, each through its overlay', async () => {
