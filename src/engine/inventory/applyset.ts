@@ -37,7 +37,9 @@ export function applySetFor(deployment: string, namespace: string): ApplySet {
 /**
  * The object with the part-of label and spread's labels and annotations (a copy; the input is not
  * changed). The source annotation names the file only: with the line, editing a comment above an
- * object would rewrite every object below it.
+ * object would rewrite every object below it. `app.kubernetes.io/managed-by: spread` is added only
+ * where the object declares no managed-by of its own: a Helm chart's `Helm` stays, as `kubectl apply`
+ * stores it (the part-of label marks the object as the deployment's either way).
  */
 export function labelForApplySet(
   o: SourcedObject,
@@ -46,9 +48,9 @@ export function labelForApplySet(
 ): KubeObject {
   const copy = structuredClone(o.object);
   copy.metadata.labels = {
+    [SPREAD.managedBy]: MANAGED_BY_SPREAD,
     ...copy.metadata.labels,
     [APPLYSET.partOf]: set.id,
-    [SPREAD.managedBy]: MANAGED_BY_SPREAD,
   };
   if (isGenerated(copy))
     copy.metadata.labels[SPREAD.generateName] = generateNameLabel(copy.metadata.generateName!);

@@ -31,6 +31,20 @@ describe('ApplySet', () => {
     expect(object.metadata.labels).toEqual({ a: 'b' });
   });
 
+  test("a declared app.kubernetes.io/managed-by stays (a chart's Helm), as kubectl apply stores it", () => {
+    const set = applySetFor('web', 'default');
+    const object = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', labels: { 'app.kubernetes.io/managed-by': 'Helm' } },
+    };
+    const labelled = labelForApplySet({ object, source: { file: 'x.yaml', line: 3 } }, set);
+    expect(labelled.metadata.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'Helm',
+      [APPLYSET.partOf]: set.id,
+    });
+  });
+
   test('parent lists sorted unique group-kinds and the other namespaces', () => {
     const set = applySetFor('web', 'default');
     const parent = parentObject(set, ['Service', 'Deployment.apps', 'Service'], ['default', 'b', 'a', '']);
