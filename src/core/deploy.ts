@@ -31,6 +31,7 @@ import {
 } from './deploy-context.js';
 import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
 import { forApply, forSettle } from './held.js';
+import { deploymentIdentity, originConflict } from './identity.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -143,14 +144,17 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // Asked now, answered while the directory is read.
   const namespaceAtStart = deploymentNamespaceExists(ctx);
   namespaceAtStart.catch(() => {});
+  const identity = deploymentIdentity(ctx.client, namespace, options, logger);
+  identity.catch(() => {});
   // The directory is read synchronously: let the request reach the socket first, so that its
   // round trip overlaps the read instead of following it.
   await new Promise((resolve) => setImmediate(resolve));
+  const { name, parent } = await identity;
   const read = await logger.group('Read', () =>
     readDeployment(options.path, {
       namespace,
       enforceNamespace: Boolean(options.namespace),
-      name: options.name,
+      name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       // A plan of an empty directory shows what a deploy with --allow-empty would prune.
@@ -163,7 +167,6 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // An API the cluster's version removed fails now, before an image is built or pushed.
   const removed = await removedApiFailures(discovery, read.objects);
   if (removed.length > 0) throw new ApplyError('plan', removed);
-  const name = read.name;
   const urlFrom = options.urlFrom;
   if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))
     throw new Error(
@@ -179,7 +182,10 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
     throw new Error(
       `namespace "${namespace}" not found in context ${resolved.context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
     );
-  const set = applySetFor(name, namespace);
+  // Another folder's deployment of the same name fails now, before an image is built.
+  const conflict = originConflict(name, namespace, parent, options.origin, options.adopt === true);
+  if (conflict) throw conflict;
+  const set = applySetFor(name, namespace, options.origin);
   return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(ctx, read, set) };
 }
 
@@ -201,7 +207,11 @@ function applyOptionsOf(ctx: DeployContext, read: ReadResult, set: ApplySet): Ap
     // declare them, so server-side apply removes the ones spread set before.
     preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
     keepUnlessChanged: [SPREAD.source],
-    ownership: { applySetId: set.id, foreign: options.adopt ? 'adopt' : 'refuse' },
+    ownership: {
+      applySetId: set.id,
+      foreign: options.adopt ? 'adopt' : 'refuse',
+      deployment: { name: set.name, namespace: set.namespace, ...(set.origin ? { origin: set.origin } : {}) },
+    },
     onWarning: (object: KubeObject, warning: string) => {
       const source = sources.get(`${object.kind}/${object.metadata.name}`);
       logger.warn(
@@ -264,6 +274,9 @@ async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly S
       `the ApplySet parent secret/${set.parentName} in ${namespace} is managed by ${previous.tooling}, not spread; choose another --name`,
     );
   }
+  // Checked again under the lock: another folder may have deployed since the read.
+  const conflict = originConflict(set.name, namespace, previous, options.origin, options.adopt === true);
+  if (conflict) throw conflict;
   const objects = prepared.map((o) => ({ ...o, object: withTemplateHash(labelForApplySet(o, set)) }));
   const planned = await logger.group('Plan', () =>
     planObjects(client, discovery, objects, {

@@ -2,6 +2,7 @@ import { formatGroupKind, groupKindOf, isGenerated, type SourcedObject } from '.
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
 import { optionRef } from '../base/option-ref.js';
+import { type DeploymentOrigin, defaultDeploymentName } from '../base/origin.js';
 import { KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
@@ -17,6 +18,7 @@ import { splitPrune } from '../engine/inventory/prune.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { FIELD_MANAGER } from './deploy.js';
+import { deploymentIdentity } from './identity.js';
 import { readDeployment } from './read.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
@@ -38,8 +40,10 @@ export {
 export interface StatusOptions {
   /** The directory (DirectoryInput root). */
   readonly path: string;
-  /** The deployment's name; the directory's name when absent. */
+  /** The deployment's name; when absent, the default deploy takes (see DeployOptions.name). */
   readonly name?: string | undefined;
+  /** Where the directory comes from (see DeployOptions.origin): gives the default name. */
+  readonly origin?: DeploymentOrigin | undefined;
   /**
    * Namespace for objects that name none: with a cluster, the context's namespace when absent;
    * without one, `default`.
@@ -71,7 +75,8 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   const { logger } = options;
   if (!options.cluster) {
     const namespace = options.namespace || 'default';
-    const read = await readDeployment(options.path, { namespace, name: options.name, logger });
+    const name = options.name || (options.origin ? defaultDeploymentName(options.origin) : undefined);
+    const read = await readDeployment(options.path, { namespace, name, logger });
     return statusOf(read.application, read.deployment, { namespace });
   }
   const resolved = loadKubeconfig(options.cluster.kubeconfig, options.cluster.context);
@@ -79,10 +84,11 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   try {
     const discovery = await Discovery.load(client);
+    const { name } = await deploymentIdentity(client, namespace, options, logger);
     const read = await readDeployment(options.path, {
       namespace,
       enforceNamespace: Boolean(options.namespace),
-      name: options.name,
+      name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       logger,

@@ -5,6 +5,7 @@ import {
   labelForApplySet,
   parentHolds,
   parentObject,
+  parentState,
   parseGroupKind,
 } from '../../../src/engine/inventory/applyset.js';
 
@@ -43,6 +44,18 @@ describe('ApplySet', () => {
       'app.kubernetes.io/managed-by': 'Helm',
       [APPLYSET.partOf]: set.id,
     });
+  });
+
+  test('the parent records the origin it is given, and none without', () => {
+    const origin = { repository: 'github.com/acme/shop', path: 'deploy/k8s' };
+    const parent = parentObject(applySetFor('web', 'default', origin), [], []);
+    expect(parent.metadata.annotations?.['spread.rsprd.com/repository']).toBe('github.com/acme/shop');
+    expect(parent.metadata.annotations?.['spread.rsprd.com/path']).toBe('deploy/k8s');
+    expect(parentState(parent, applySetFor('web', 'default')).origin).toEqual(origin);
+    const without = parentObject(applySetFor('web', 'default'), [], []);
+    expect(Object.keys(without.metadata.annotations ?? {}).filter((k) => /repository|path/.test(k))).toEqual(
+      [],
+    );
   });
 
   test('parent lists sorted unique group-kinds and the other namespaces', () => {
