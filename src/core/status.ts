@@ -18,7 +18,7 @@ import { splitPrune } from '../engine/inventory/prune.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { FIELD_MANAGER } from './deploy.js';
-import { deploymentIdentity } from './identity.js';
+import { deploymentIdentity, originConflict } from './identity.js';
 import { readDeployment } from './read.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
@@ -84,7 +84,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   try {
     const discovery = await Discovery.load(client);
-    const { name } = await deploymentIdentity(client, namespace, options, logger);
+    const name = await statusName(client, namespace, options);
     const read = await readDeployment(options.path, {
       namespace,
       enforceNamespace: Boolean(options.namespace),
@@ -149,6 +149,17 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   } finally {
     client.close();
   }
+}
+
+/**
+ * The deployment's name as deploy finds it; a deployment recorded from another folder is warned
+ * about: what the cluster then holds is that folder's, and a deploy from here would fail.
+ */
+async function statusName(client: KubeClient, namespace: string, options: StatusOptions): Promise<string> {
+  const { name, parent } = await deploymentIdentity(client, namespace, options, options.logger);
+  const conflict = originConflict(name, namespace, parent, options.origin, false);
+  if (conflict) options.logger.warn(conflict.message.replace(', so nothing was written', ''));
+  return name;
 }
 
 /**
