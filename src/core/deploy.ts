@@ -4,6 +4,7 @@ import { isCoreNamespace, type KubeObject, type SourcedObject } from '../base/ku
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { traceRequests } from '../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../base/names.js';
+import type { DeploymentOrigin } from '../base/origin.js';
 import { interruptOf } from '../base/poll.js';
 import { InputError } from '../base/source.js';
 import { KubeClient } from '../cluster/client.js';
@@ -31,7 +32,7 @@ import {
 } from './deploy-context.js';
 import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
 import { forApply, forSettle } from './held.js';
-import { deploymentIdentity, originConflict } from './identity.js';
+import { deploymentIdentity, elsewhereWarning, originConflict, sameOriginElsewhere } from './identity.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -185,8 +186,15 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // Another folder's deployment of the same name fails now, before an image is built.
   const conflict = originConflict(name, namespace, parent, options.origin, options.adopt === true);
   if (conflict) throw conflict;
+  if (!parent.exists && options.origin) await warnElsewhere(ctx, name, options.origin);
   const set = applySetFor(name, namespace, options.origin);
   return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(ctx, read, set) };
+}
+
+/** A first deploy of a folder deployed in other namespaces says so, and how to reach those (-n). */
+async function warnElsewhere(ctx: DeployContext, name: string, origin: DeploymentOrigin): Promise<void> {
+  const elsewhere = await sameOriginElsewhere(ctx.client, ctx.namespace, origin, ctx.options.signal);
+  if (elsewhere.length > 0) ctx.logger.warn(elsewhereWarning(name, ctx.namespace, elsewhere));
 }
 
 /** How this deploy plans and applies: spread's field manager, the options, and warnings on files. */

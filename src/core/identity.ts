@@ -5,11 +5,19 @@
  * is built or written.
  */
 import path from 'node:path';
+import type { KubeObject } from '../base/kube-object.js';
+import { APPLYSET, APPLYSET_PARENT_TYPE, SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
 import { toDnsLabel } from '../base/names.js';
 import { optionRef } from '../base/option-ref.js';
-import { type DeploymentOrigin, defaultDeploymentName, formatOrigin, sameOrigin } from '../base/origin.js';
-import type { KubeClient } from '../cluster/client.js';
+import {
+  type DeploymentOrigin,
+  defaultDeploymentName,
+  formatOrigin,
+  originOfAnnotations,
+  sameOrigin,
+} from '../base/origin.js';
+import { type KubeClient, METADATA_LIST_ACCEPT } from '../cluster/client.js';
 import { applySetFor, type ParentState, readParent } from '../engine/inventory/applyset.js';
 
 /** The deployment a deploy, plan or status works on, and its parent as read (before the lock). */
@@ -73,4 +81,47 @@ export function originConflict(
   return new Error(
     `deployment ${name} in namespace ${namespace} was deployed from ${formatOrigin(parent.origin)}, and this deploy comes from ${formatOrigin(origin)}: two folders deploying as one deployment prune each other's objects, so nothing was written. Give this folder a deployment of its own (${optionRef('name')} NAME), or, ${moved}take the deployment over (${optionRef('adopt')}, which records the new origin)`,
   );
+}
+
+/**
+ * The deployments recorded from `origin` in namespaces other than `namespace` (`namespace/name`),
+ * from one metadata-only list of the ApplySet parents of all namespaces. Empty when none are, or when
+ * listing all namespaces is not allowed.
+ */
+export async function sameOriginElsewhere(
+  client: KubeClient,
+  namespace: string,
+  origin: DeploymentOrigin,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  try {
+    const list = await client.request<{ items: Pick<KubeObject, 'metadata'>[] }>({
+      method: 'GET',
+      path: '/api/v1/secrets',
+      query: { fieldSelector: `type=${APPLYSET_PARENT_TYPE}`, labelSelector: APPLYSET.id },
+      accept: METADATA_LIST_ACCEPT,
+      ...(signal ? { signal } : {}),
+    });
+    return list.body.items
+      .filter((p) => p.metadata.namespace !== namespace)
+      .filter((p) => {
+        const recorded = originOfAnnotations(p.metadata.annotations);
+        return recorded !== undefined && sameOrigin(recorded, origin);
+      })
+      .map((p) => `${p.metadata.namespace}/${p.metadata.annotations?.[SPREAD.deployment] ?? p.metadata.name}`)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What a first deploy of a folder already deployed in other namespaces logs: a second deployment is
+ * made here (two environments in one cluster do that on purpose), and if the context's namespace
+ * changed instead, `-n` reaches the one there.
+ */
+export function elsewhereWarning(name: string, namespace: string, elsewhere: readonly string[]): string {
+  const [first] = elsewhere;
+  const [ns = '', other = ''] = (first ?? '').split('/');
+  return `this folder is also deployed as ${elsewhere.join(', ')}; this deploy makes a new deployment ${name} in namespace ${namespace}, and the other keeps its objects. If the namespace changed (the context's), deploy to the old one with ${optionRef('namespace')} ${ns}, or remove that deployment (spread delete ${other} -n ${ns})`;
 }

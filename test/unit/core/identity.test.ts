@@ -3,8 +3,13 @@ import type { KubeObject } from '../../../src/base/kube-object.js';
 import { APPLYSET, SPREAD } from '../../../src/base/labels.js';
 import type { Logger } from '../../../src/base/logger.js';
 import { originAnnotations } from '../../../src/base/origin.js';
-import type { KubeClient } from '../../../src/cluster/client.js';
-import { deploymentIdentity, originConflict } from '../../../src/core/identity.js';
+import { KubeApiError, type KubeClient } from '../../../src/cluster/client.js';
+import {
+  deploymentIdentity,
+  elsewhereWarning,
+  originConflict,
+  sameOriginElsewhere,
+} from '../../../src/core/identity.js';
 import { applySetFor, parentObject, readParent } from '../../../src/engine/inventory/applyset.js';
 import { FakeKube } from '../engine/fake-kube.js';
 
@@ -83,5 +88,23 @@ describe('originConflict', () => {
     expect(parent.metadata.annotations).toMatchObject(originAnnotations(SHOP));
     expect(parent.metadata.labels?.[APPLYSET.id]).toBe(applySetFor('web', 'app').id);
     expect(parent.metadata.annotations?.[SPREAD.deployment]).toBe('web');
+  });
+});
+
+describe('sameOriginElsewhere', () => {
+  test('the deployments of the same folder in other namespaces, and the -n that reaches them', async () => {
+    const kube = new FakeKube();
+    kube.put(parentObject(applySetFor('shop-k8s', 'old', SHOP), [], []));
+    kube.put(parentObject(applySetFor('shop-k8s', 'app', SHOP), [], []));
+    kube.put(parentObject(applySetFor('billing-k8s', 'old', BILLING), [], []));
+    kube.put(parentObject(applySetFor('legacy', 'old'), [], []));
+    const client = kube as unknown as KubeClient;
+    const elsewhere = await sameOriginElsewhere(client, 'app', SHOP);
+    expect(elsewhere).toEqual(['old/shop-k8s']);
+    expect(elsewhereWarning('shop-k8s', 'app', elsewhere)).toBe(
+      "this folder is also deployed as old/shop-k8s; this deploy makes a new deployment shop-k8s in namespace app, and the other keeps its objects. If the namespace changed (the context's), deploy to the old one with ⟦namespace⟧ old, or remove that deployment (spread delete shop-k8s -n old)",
+    );
+    kube.refuse = () => new KubeApiError(403, 'GET /api/v1/secrets', {} as never, '');
+    expect(await sameOriginElsewhere(client, 'app', SHOP)).toEqual([]);
   });
 });
