@@ -122,7 +122,7 @@ describe('two folders never share one deployment silently', () => {
     const r = await cli('deploy', renamed, 'acme/shop', repo.workspace);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `belongs to another deployment of this repository (spread deployment ${ns}/frontend, deployed from github.com/acme/shop, path frontend): if this folder was moved or renamed from frontend, deploy it as that deployment with --name frontend --adopt (which records the new path)`,
+      `belongs to another deployment (spread deployment ${ns}/frontend, deployed from github.com/acme/shop, path frontend), of this repository: if this folder was moved or renamed from frontend, deploy it as that deployment with --name frontend --adopt (which records the new path)`,
     );
     const again = await cli('deploy', renamed, 'acme/shop', repo.workspace, '--name', 'frontend', '--adopt');
     expect(again.code, again.stderr).toBe(0);
@@ -156,7 +156,7 @@ describe('two folders never share one deployment silently', () => {
       );
       expect(r.stderr).toMatch(
         new RegExp(
-          `another deployment of this same folder \\(spread deployment ${ns}/reader, deployed from github.com/acme/shop, path reader\\): .*deploy it as that deployment with --namespace ${ns},`,
+          `another deployment \\(spread deployment ${ns}/reader, deployed from github.com/acme/shop, path reader\\), of this same folder: .*deploy it as that deployment with --namespace ${ns},`,
         ),
       );
       await kubectl([...ctx, 'delete', 'clusterrole', role], { allowFail: true });

@@ -83,13 +83,13 @@ function otherApplySet(parent: OwnerParent, policy: OwnershipPolicy): string {
     .filter(Boolean)
     .join(' ');
   if (!parent.origin)
-    return `belongs to another deployment (${other}, whose parent records no origin: deployed by an older spread); if it is this directory's deployment under its earlier name or namespace, deploy with ${flags}; otherwise rename the object (adopting takes it over: ${optionRef('adopt')})`;
+    return `belongs to another deployment (${other}), whose parent records no origin (an older spread deployed it); if it is this directory's deployment under its earlier name or namespace, deploy with ${flags}; otherwise rename the object (adopting takes it over: ${optionRef('adopt')})`;
   const from = `${other}, deployed from ${formatOrigin(parent.origin)}`;
   const origin = self?.origin;
   if (origin && sameOrigin(origin, parent.origin))
-    return `belongs to another deployment of this same folder (${from}): its name or namespace changed (the folder's name, ${optionRef('name')}, or the context's namespace); deploy it as that deployment with ${flags}, or delete that one first (spread delete ${parent.deployment} -n ${parent.namespace})`;
+    return `belongs to another deployment (${from}), of this same folder: its name or namespace changed (the folder's name, ${optionRef('name')}, or the context's namespace); deploy it as that deployment with ${flags}, or delete that one first (spread delete ${parent.deployment} -n ${parent.namespace})`;
   if (origin?.repository && origin.repository === parent.origin.repository)
-    return `belongs to another deployment of this repository (${from}): if this folder was moved or renamed from ${parent.origin.path}, deploy it as that deployment with ${flags} ${optionRef('adopt')} (which records the new path); otherwise rename the object`;
+    return `belongs to another deployment (${from}), of this repository: if this folder was moved or renamed from ${parent.origin.path}, deploy it as that deployment with ${flags} ${optionRef('adopt')} (which records the new path); otherwise rename the object`;
   return `belongs to another deployment (${from}); rename the object, or deploy it from there (adopting takes it over: ${optionRef('adopt')})`;
 }
 

@@ -58,7 +58,7 @@ describe('ownershipProblem names who owns an object and the way out', () => {
   test('the same folder under another name: deploy it with --name', async () => {
     const message = await problem(child(), spreadParent('k8s', 'app', SHOP));
     expect(message).toMatch(
-      /another deployment of this same folder \(spread deployment app\/k8s, deployed from github.com\/acme\/shop, path deploy\/k8s\)/,
+      /^belongs to another deployment \(spread deployment app\/k8s, deployed from github.com\/acme\/shop, path deploy\/k8s\), of this same folder: /,
     );
     expect(message).toContain('with ⟦name⟧ k8s,');
   });
@@ -88,7 +88,7 @@ describe('ownershipProblem names who owns an object and the way out', () => {
 
   test('a parent of an older spread (no origin): --name of that deployment', async () => {
     expect(await problem(child(), spreadParent('k8s', 'app'))).toMatch(
-      /deployed by an older spread.*deploy with ⟦name⟧ k8s/,
+      /^belongs to another deployment \(spread deployment app\/k8s\), whose parent records no origin \(an older spread deployed it\).*deploy with ⟦name⟧ k8s/,
     );
   });
 
