@@ -1,13 +1,16 @@
 import path from 'node:path';
 import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';
+import { defaultDeploymentName } from '../base/origin.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
 import { deletes } from '../core/delete.js';
 import { DeployError, type DeployOptions, deploy, failureTarget } from '../core/deploy.js';
 import { locatedFailures } from '../core/errors.js';
+import { NotFoundError } from '../core/manage.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
+import { deploymentOrigin } from '../frontend/origin.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs } from './inputs.js';
@@ -104,6 +107,7 @@ function deployOptions(
     context: context || undefined,
     namespace: inputs.namespace || undefined,
     name: inputs.name || undefined,
+    origin: deploymentOrigin(env, path.resolve(runner.workspace, inputs.path)),
     mode: inputs.mode === 'plan' ? ('plan' as const) : ('deploy' as const),
     wait: inputs.wait,
     timeoutMs: inputs.timeoutMs,
@@ -217,17 +221,26 @@ async function runDelete(
   context: string | undefined,
   signal: AbortSignal,
 ) {
-  const name = inputs.name || toDnsLabel(path.basename(path.resolve(runner.workspace, inputs.path)));
-  const result = await deletes(name, {
-    kubeconfig,
-    ...(context ? { context } : {}),
-    ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
-    lockTimeoutMs: inputs.lockTimeoutMs,
-    lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
-    pruneCrds: inputs.pruneCrds,
-    holder: defaultHolder(runLinks(runner).runUrl),
-    logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
-    signal,
+  const dir = path.resolve(runner.workspace, inputs.path);
+  const remove = (name: string) =>
+    deletes(name, {
+      kubeconfig,
+      ...(context ? { context } : {}),
+      ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
+      lockTimeoutMs: inputs.lockTimeoutMs,
+      lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
+      pruneCrds: inputs.pruneCrds,
+      holder: defaultHolder(runLinks(runner).runUrl),
+      logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
+      signal,
+    });
+  // Without the input name, the default name deploy takes; a folder deployed under its folder's
+  // name before spread recorded origins (a generic name: k8s, deploy…) is found under that name.
+  const folderName = toDnsLabel(path.basename(dir));
+  const name = inputs.name || defaultDeploymentName(deploymentOrigin(process.env, dir));
+  const result = await remove(name).catch((error: unknown) => {
+    if (inputs.name || name === folderName || !(error instanceof NotFoundError)) throw error;
+    return remove(folderName);
   });
   await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner, { operation: 'delete' });
   const target = deploymentTarget(inputs, runner, context ?? '');
@@ -277,7 +290,9 @@ async function startGitHubDeployment(
 ): Promise<DeploymentRun | undefined> {
   const target = deploymentTarget(inputs, runner, context);
   if (!target) return undefined;
-  const name = inputs.name || toDnsLabel(path.basename(path.resolve(runner.workspace, inputs.path)));
+  const name =
+    inputs.name ||
+    defaultDeploymentName(deploymentOrigin(process.env, path.resolve(runner.workspace, inputs.path)));
   const run = await startDeployment(
     target,
     {

@@ -17,6 +17,18 @@ export const SPREAD = {
   managedBy: 'app.kubernetes.io/managed-by',
   /** The deployment's name, on the parent. */
   deployment: 'spread.rsprd.com/deployment',
+  /**
+   * On the parent: the repository the deployment comes from (`github.com/acme/shop`), and the
+   * deployed folder's path inside it (else its absolute path). See base/origin.ts.
+   */
+  repository: 'spread.rsprd.com/repository',
+  path: 'spread.rsprd.com/path',
+  /**
+   * On an object `spread delete` kept (a CRD, a Namespace still in use): the ApplySet id it was part
+   * of. Its part-of label is removed, so no ApplySet claims it, but the next deploy of the same
+   * deployment takes it back without `--adopt`.
+   */
+  releasedFrom: 'spread.rsprd.com/released-from',
   /** The object's file, relative to the deployed directory. */
   source: 'spread.rsprd.com/source',
   /** The commit, run URL and time of the deploy that last changed the object. */

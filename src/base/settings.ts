@@ -218,18 +218,19 @@ export const SETTINGS = [
     type: 'string',
     modes: ['deploy', 'plan', 'delete', 'render', 'status'],
     description:
-      "The deployment's name, which tracks its objects (the ApplySet) for prune. Empty: the directory's name. Example: `web`.",
+      "The deployment's name, which tracks its objects (the ApplySet) for prune. Empty: the directory's name; a common one (`k8s`, `deploy`, `app`, `manifests`…) gets the repository's name, or the folder above's, before it (`shop-k8s`), unless the folder was deployed under its own name before. Example: `web`.",
     action: { default: '' },
     cli: {
       flags: '--name <name>',
-      help: "the deployment's name (default: the directory's name)",
+      help: "the deployment's name (default: the directory's name; a common one such as k8s gets the repository's name before it, e.g. shop-k8s)",
       // `spread delete NAME` names the deployment by its argument.
       commands: ['deploy', 'plan', 'render', 'status'],
     },
     gitlab: {
       type: 'string',
       default: '',
-      description: "The deployment's name, which tracks its objects for prune. Empty, the directory's name.",
+      description:
+        "The deployment's name, which tracks its objects for prune. Empty, the directory's name (a common one such as k8s gets the project's name before it: shop-k8s).",
       variable: 'SPREAD_INPUT_NAME',
     },
   },
@@ -519,11 +520,11 @@ export const SETTINGS = [
     type: 'boolean',
     modes: ['deploy', 'plan'],
     description:
-      'Take over objects that already exist but that this deployment did not create (made by hand, by another tool, or by another spread deployment); without it they fail the plan, since a later deploy without them would delete them. Adopting also takes over the fields kubectl set, so those the directory does not declare are removed (`true`/`false`). Example: `true`.',
+      'Take over objects that already exist but that this deployment did not create (made by hand, by another tool, or by another spread deployment), and a deployment of the same name deployed from another folder or repository; without it they fail the plan, since a later deploy without them would delete them. Adopting also takes over the fields kubectl set, so those the directory does not declare are removed (`true`/`false`). Example: `true`.',
     action: { default: 'false' },
     cli: {
       flags: '--adopt',
-      help: 'take over existing objects that spread did not deploy here (made by hand, another tool, or another spread deployment), and the fields kubectl set on them: those the directory does not declare are removed',
+      help: 'take over existing objects that spread did not deploy here (made by hand, another tool, or another spread deployment), a deployment of the same name from another folder, and the fields kubectl set on them: those the directory does not declare are removed',
     },
     gitlab: {
       type: 'boolean',

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { deploymentOrigin } from '../frontend/origin.js';
 import type { BuildCache } from '../image/index.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
@@ -83,6 +84,7 @@ async function runDeploy(
       context: contextOf(context, flags.context),
       namespace: flags.namespace,
       name: flags.name,
+      origin: deploymentOrigin(process.env, dir ?? '.'),
       mode,
       wait: flags.wait ?? false,
       timeoutMs: flags.timeout ?? 300_000,

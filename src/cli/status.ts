@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { deploymentOrigin } from '../frontend/origin.js';
 import { type ImageFlags, imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings } from './options.js';
@@ -39,6 +40,7 @@ export function defineStatus(cmd: Command): Command {
     const report = await status({
       path: dir,
       name: flags.name,
+      origin: deploymentOrigin(process.env, dir),
       namespace: flags.namespace,
       ...(compare
         ? {

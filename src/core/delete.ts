@@ -101,10 +101,7 @@ export async function deletes(
       revisions = await deleteRevisions(client, set);
       await deleteParent(client, set);
       await lock.release();
-      for (const k of kept) {
-        await releaseObject(client, k.candidate);
-        options.logger.info(`${ref(k.candidate.object)} kept: ${k.reason}`);
-      }
+      for (const [i, k] of kept.entries()) kept[i] = await releaseKept(client, set, k, options.logger);
       const doomed = children.filter((c) => isNs(c) && !isKept(c));
       await deleteObjects(client, doomed);
       for (const c of doomed) options.logger.info(`${ref(c.object)} deleted`);
@@ -151,6 +148,19 @@ async function keptNamespaces(
   return kept;
 }
 
+/** Releases a kept object ({@link releaseObject}) and logs it, its reason saying who takes it back. */
+async function releaseKept(
+  client: KubeClient,
+  set: ApplySet,
+  kept: KeptObject,
+  logger: ManageWriteOptions['logger'],
+): Promise<KeptObject> {
+  await releaseObject(client, set, kept.candidate);
+  const reason = `${kept.reason}; a later deploy of ${set.name} in ${set.namespace} takes it back`;
+  logger.info(`${ref(kept.candidate.object)} kept: ${reason}`);
+  return { ...kept, reason };
+}
+
 /** Deletes the ApplySet parent Secret (gone already is fine). */
 async function deleteParent(client: KubeClient, set: ApplySet): Promise<void> {
   try {
@@ -171,13 +181,19 @@ export function keptNamespaceReason(namespace: string, contents: NamespaceConten
 /**
  * Removes spread's labels and annotations from an object this deployment leaves behind (a kept
  * Namespace or CRD), so that no ApplySet claims it: a JSON merge patch of just those keys; the object's
- * other labels (pod security levels, for instance) stay.
+ * other labels (pod security levels, for instance) stay. It is annotated
+ * `spread.rsprd.com/released-from: <ApplySet id>`, so that a later deploy of the same deployment
+ * (same name and namespace) takes it back as its own, while any other deployment still refuses it.
  */
-async function releaseObject(client: KubeClient, candidate: PruneCandidate): Promise<void> {
+async function releaseObject(client: KubeClient, set: ApplySet, candidate: PruneCandidate): Promise<void> {
   const { object } = candidate;
   const labels: Record<string, null> = { [APPLYSET.partOf]: null };
   if (object.metadata.labels?.[SPREAD.managedBy] === MANAGED_BY_SPREAD) labels[SPREAD.managedBy] = null;
-  const annotations = Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null]));
+  const annotations: Record<string, string | null> = {
+    ...Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null])),
+    // Recognisably this deployment's: its next deploy takes the object back without --adopt.
+    [SPREAD.releasedFrom]: set.id,
+  };
   await client.request({
     method: 'PATCH',
     path: candidate.path,

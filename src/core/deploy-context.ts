@@ -1,4 +1,5 @@
 import type { Logger } from '../base/logger.js';
+import type { DeploymentOrigin } from '../base/origin.js';
 import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { KubeconfigSource, ResolvedKubeconfig } from '../cluster/kubeconfig.js';
@@ -24,8 +25,18 @@ export interface DeployOptions {
    * is enforced as kubectl's `-n` is: an object naming another namespace is an input error.
    */
   readonly namespace?: string;
-  /** The deployment's name; the directory's name (as a DNS-1123 label) when absent. */
+  /**
+   * The deployment's name; when absent, the default of `origin` (base/origin.ts
+   * defaultDeploymentName), or the directory's name (as a DNS-1123 label) without one.
+   */
   readonly name?: string;
+  /**
+   * Where the directory comes from (repository and path, else its absolute path; the front end reads
+   * it from the CI's variables or git). Recorded on the ApplySet parent; a deployment of the same
+   * name recorded from another origin fails the deploy before anything is written, unless `adopt`.
+   * Absent: nothing is recorded or compared.
+   */
+  readonly origin?: DeploymentOrigin;
   /** `plan` checks every object with a server-side dry run and writes nothing. */
   readonly mode: 'deploy' | 'plan';
   /** Wait for the rollout after applying. */

@@ -4,6 +4,7 @@ import { isCoreNamespace, type KubeObject, type SourcedObject } from '../base/ku
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { traceRequests } from '../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../base/names.js';
+import type { DeploymentOrigin } from '../base/origin.js';
 import { interruptOf } from '../base/poll.js';
 import { InputError } from '../base/source.js';
 import { KubeClient } from '../cluster/client.js';
@@ -33,6 +34,7 @@ import {
 import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
 import { withFieldSources } from './field-source.js';
 import { forApply, forSettle } from './held.js';
+import { deploymentIdentity, elsewhereWarning, originConflict, sameOriginElsewhere } from './identity.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
@@ -155,14 +157,17 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // Asked now, answered while the directory is read.
   const namespaceAtStart = deploymentNamespaceExists(ctx);
   namespaceAtStart.catch(() => {});
+  const identity = deploymentIdentity(ctx.client, namespace, options, logger);
+  identity.catch(() => {});
   // The directory is read synchronously: let the request reach the socket first, so that its
   // round trip overlaps the read instead of following it.
   await new Promise((resolve) => setImmediate(resolve));
+  const { name, parent } = await identity;
   const read = await logger.group('Read', () =>
     readDeployment(options.path, {
       namespace,
       enforceNamespace: Boolean(options.namespace),
-      name: options.name,
+      name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       // A plan of an empty directory shows what a deploy with --allow-empty would prune.
@@ -176,7 +181,6 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // An API the cluster's version removed fails now, before an image is built or pushed.
   const removed = await removedApiFailures(discovery, read.objects);
   if (removed.length > 0) throw new ApplyError('plan', removed);
-  const name = read.name;
   const urlFrom = options.urlFrom;
   if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))
     throw new Error(
@@ -192,8 +196,18 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
     throw new Error(
       `namespace "${namespace}" not found in context ${resolved.context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
     );
-  const set = applySetFor(name, namespace);
+  // Another folder's deployment of the same name fails now, before an image is built.
+  const conflict = originConflict(name, namespace, parent, options.origin, options.adopt === true);
+  if (conflict) throw conflict;
+  if (!parent.exists && options.origin) await warnElsewhere(ctx, name, options.origin);
+  const set = applySetFor(name, namespace, options.origin);
   return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(ctx, read, set) };
+}
+
+/** A first deploy of a folder deployed in other namespaces says so, and how to reach those (-n). */
+async function warnElsewhere(ctx: DeployContext, name: string, origin: DeploymentOrigin): Promise<void> {
+  const elsewhere = await sameOriginElsewhere(ctx.client, ctx.namespace, origin, ctx.options.signal);
+  if (elsewhere.length > 0) ctx.logger.warn(elsewhereWarning(name, ctx.namespace, elsewhere));
 }
 
 /** How this deploy plans and applies: spread's field manager, the options, and warnings on files. */
@@ -214,7 +228,11 @@ function applyOptionsOf(ctx: DeployContext, read: ReadResult, set: ApplySet): Ap
     // declare them, so server-side apply removes the ones spread set before.
     preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
     keepUnlessChanged: [SPREAD.source],
-    ownership: { applySetId: set.id, foreign: options.adopt ? 'adopt' : 'refuse' },
+    ownership: {
+      applySetId: set.id,
+      foreign: options.adopt ? 'adopt' : 'refuse',
+      deployment: { name: set.name, namespace: set.namespace, ...(set.origin ? { origin: set.origin } : {}) },
+    },
     onWarning: (object: KubeObject, warning: string) => {
       const source = sources.get(`${object.kind}/${object.metadata.name}`);
       logger.warn(
@@ -290,6 +308,9 @@ async function planStep(
       `the ApplySet parent secret/${set.parentName} in ${namespace} is managed by ${previous.tooling}, not spread; choose another --name`,
     );
   }
+  // Checked again under the lock: another folder may have deployed since the read.
+  const conflict = originConflict(set.name, namespace, previous, options.origin, options.adopt === true);
+  if (conflict) throw conflict;
   const objects = prepared.map((o) => ({ ...o, object: withTemplateHash(labelForApplySet(o, set)) }));
   const planned = await logger.group(title, () =>
     planObjects(client, discovery, objects, {

@@ -148,7 +148,9 @@ export async function rollback(
   const started = Date.now();
   const { logger } = options;
   return withClient(options, async ({ client, context, namespace }) => {
-    const set = applySetFor(name, namespace);
+    // The parent keeps recording where the deployment comes from: a rollback rewrites it.
+    const { origin } = await readParent(client, applySetFor(name, namespace));
+    const set = applySetFor(name, namespace, origin);
     const lock = await lockFor(client, set, options);
     try {
       const target = revision ?? (await previousRevision(client, set, logger));

@@ -2,6 +2,7 @@ import { formatGroupKind, groupKindOf, isGenerated, type SourcedObject } from '.
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';
 import { optionRef } from '../base/option-ref.js';
+import { type DeploymentOrigin, defaultDeploymentName } from '../base/origin.js';
 import { KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
@@ -18,6 +19,7 @@ import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { FIELD_MANAGER } from './deploy.js';
+import { deploymentIdentity, originConflict } from './identity.js';
 import { type ReadResult, readDeployment } from './read.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
@@ -39,8 +41,10 @@ export {
 export interface StatusOptions {
   /** The directory (DirectoryInput root). */
   readonly path: string;
-  /** The deployment's name; the directory's name when absent. */
+  /** The deployment's name; when absent, the default deploy takes (see DeployOptions.name). */
   readonly name?: string | undefined;
+  /** Where the directory comes from (see DeployOptions.origin): gives the default name. */
+  readonly origin?: DeploymentOrigin | undefined;
   /**
    * Namespace for objects that name none: with a cluster, the context's namespace when absent;
    * without one, `default`.
@@ -80,7 +84,8 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   const { logger } = options;
   if (!options.cluster) {
     const namespace = options.namespace || 'default';
-    const read = await readDeployment(options.path, { namespace, name: options.name, logger });
+    const name = options.name || (options.origin ? defaultDeploymentName(options.origin) : undefined);
+    const read = await readDeployment(options.path, { namespace, name, logger });
     return statusOf(read.application, read.deployment, { namespace });
   }
   const resolved = loadKubeconfig(options.cluster.kubeconfig, options.cluster.context);
@@ -88,10 +93,11 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
   try {
     const discovery = await Discovery.load(client);
+    const name = await statusName(client, namespace, options);
     const read = await readDeployment(options.path, {
       namespace,
       enforceNamespace: Boolean(options.namespace),
-      name: options.name,
+      name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       logger,
@@ -168,6 +174,17 @@ async function resolveImages(options: StatusOptions, read: ReadResult): Promise<
     options.logger,
   );
   return prepared.objects;
+}
+
+/**
+ * The deployment's name as deploy finds it; a deployment recorded from another folder is warned
+ * about: what the cluster then holds is that folder's, and a deploy from here would fail.
+ */
+async function statusName(client: KubeClient, namespace: string, options: StatusOptions): Promise<string> {
+  const { name, parent } = await deploymentIdentity(client, namespace, options, options.logger);
+  const conflict = originConflict(name, namespace, parent, options.origin, false);
+  if (conflict) options.logger.warn(conflict.message.replace(', so nothing was written', ''));
+  return name;
 }
 
 /**

@@ -333,6 +333,7 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
     'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, selector: {app: x}, ports: [{port: 80}]}\n';
   const configMap = (v: string) =>
     `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {v: "${v}"}\n`;
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
   /** Starts the CLI with `args` and resolves once it waits for the rollout (or after 30 s). */
   const waitingDeploy = (args: readonly string[]) =>
     startUntil([path.join(ROOT, 'dist/cli/index.js'), ...args], /waiting for 1 of 1/, 30_000);
@@ -349,8 +350,9 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
     '%s during the rollout wait: spread stops, exits %i and releases its Lease',
     async (signal, code) => {
       await kubectl(['--context', 'spread-local', 'create', 'namespace', nsInt], { allowFail: true });
-      const dir = mkdtempSync(path.join(tmpdir(), 'spread-interrupt-'));
-      mkdirSync(path.join(dir, '.k2e'));
+      // One folder for both signals: deployment `interrupted` records where it comes from, and a
+      // second folder deploying it would be refused.
+      mkdirSync(path.join(dir, '.k2e'), { recursive: true });
       writeFileSync(path.join(dir, '.k2e/lb.yaml'), lbService);
       const deploy = await waitingDeploy([
         'deploy',

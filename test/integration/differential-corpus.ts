@@ -653,6 +653,27 @@ ${containers}`;
       ],
     },
     {
+      id: 'ev-managed-by',
+      title: "a declared app.kubernetes.io/managed-by (a Helm chart's), then another, then none",
+      states: [
+        {
+          'ev-managed-by.yaml': cm(
+            'ev-managed-by',
+            'data: {a: "1"}\n',
+            '  labels: {app.kubernetes.io/managed-by: Helm}\n',
+          ),
+        },
+        {
+          'ev-managed-by.yaml': cm(
+            'ev-managed-by',
+            'data: {a: "1"}\n',
+            '  labels: {app.kubernetes.io/managed-by: kustomize}\n',
+          ),
+        },
+        { 'ev-managed-by.yaml': cm('ev-managed-by', 'data: {a: "1"}\n') },
+      ],
+    },
+    {
       id: 'ev-ctr',
       title: 'containers renamed, ports and env entries added, removed, reordered',
       states: [

@@ -141,7 +141,10 @@ function normalize(object: Record<string, unknown>, tool: Side['tool']): Record<
   const meta = o.metadata;
   for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'namespace', 'selfLink']) delete meta[k];
   delete o.status;
-  stripOwnKeys(o, tool, '');
+  // spread's managed-by: spread goes; one the file declares (a chart's Helm) is compared with kubectl's.
+  const declared = (meta.labels as Record<string, string> | undefined)?.['app.kubernetes.io/managed-by'];
+  const keep = tool === 'spread' && declared !== undefined && declared !== 'spread';
+  stripOwnKeys(o, tool, '', keep);
   if (meta.annotations)
     delete (meta.annotations as Record<string, string>)['deployment.kubernetes.io/revision'];
   for (const field of ['labels', 'annotations'])
@@ -151,7 +154,7 @@ function normalize(object: Record<string, unknown>, tool: Side['tool']): Record<
     .map((e) => {
       const { manager: _m, time: _t, ...rest } = e;
       const fields = structuredClone(rest.fieldsV1);
-      stripOwnKeys(fields, tool, 'f:');
+      stripOwnKeys(fields, tool, 'f:', keep);
       return { ...rest, fieldsV1: fields };
     });
   meta.managedFields = managed;
@@ -184,7 +187,7 @@ function replaceString(value: unknown, from: string | undefined, to: string): un
  * {@link normalize} ignores, in an object (`prefix` '') or in its managedFields' fieldsV1 (`f:`);
  * maps and field sets left empty by it go too.
  */
-function stripOwnKeys(value: unknown, tool: Side['tool'], prefix: '' | 'f:'): boolean {
+function stripOwnKeys(value: unknown, tool: Side['tool'], prefix: '' | 'f:', keepManagedBy = false): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const node = value as Record<string, unknown>;
   let removed = false;
@@ -194,12 +197,13 @@ function stripOwnKeys(value: unknown, tool: Side['tool'], prefix: '' | 'f:'): bo
     if (key === `${prefix}labels` || key === `${prefix}annotations`) {
       for (const k of Object.keys(child)) {
         const name = k.slice(prefix.length);
-        if (APPLYSET_KEYS.test(name) || (tool === 'spread' && SPREAD_KEYS.test(name))) {
+        const own = SPREAD_KEYS.test(name) && !(keepManagedBy && name === 'app.kubernetes.io/managed-by');
+        if (APPLYSET_KEYS.test(name) || (tool === 'spread' && own)) {
           delete (child as Record<string, unknown>)[k];
           below = true;
         }
       }
-    } else below = stripOwnKeys(child, tool, prefix);
+    } else below = stripOwnKeys(child, tool, prefix, keepManagedBy);
     if (below && Object.keys(child).length === 0) delete node[key];
     removed ||= below;
   }

@@ -295,15 +295,16 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
       expect(out.dotenv()).toMatchObject({
         SPREAD_OUTCOME: 'success',
         SPREAD_ERROR: '',
-        SPREAD_DEPLOYMENT: 'app',
+        SPREAD_DEPLOYMENT: 'shop-app',
         SPREAD_NAMESPACE: ns,
         SPREAD_CONTEXT: 'spread-local',
         SPREAD_CHANGED: 'true',
         SPREAD_IMAGES: '[]',
         SPREAD_ENVIRONMENT_URL: 'https://shop.example.com',
       });
-      expect(out.summaryMd()).toContain('### Deploy: `app` → context `spread-local`');
-      expect(out.reportJson().deployment).toBe('app');
+      expect(out.summaryMd()).toContain('### Deploy: `shop-app` → context `spread-local`');
+      // `app` is a common folder name: the project's name goes before it (CI_PROJECT_PATH acme/shop).
+      expect(out.reportJson().deployment).toBe('shop-app');
       expect(r.log).not.toContain('mattermost-example-password');
       await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'rc', 'mattermost']);
     });
@@ -562,11 +563,11 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
         const out = artifacts('image-deploy');
         expect(out.dotenv()).toMatchObject({
           SPREAD_OUTCOME: 'success',
-          SPREAD_DEPLOYMENT: 'app',
+          SPREAD_DEPLOYMENT: 'shop-app',
           SPREAD_NAMESPACE: ns,
           SPREAD_CONTEXT: 'spread-local',
         });
-        expect(out.summaryMd()).toContain('### Deploy: `app` → context `spread-local`');
+        expect(out.summaryMd()).toContain('### Deploy: `shop-app` → context `spread-local`');
         expect(r.log).not.toContain('mattermost-example-password');
       });
 

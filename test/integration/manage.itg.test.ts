@@ -458,14 +458,16 @@ spec:
     expect(row('Widget')?.action).toBe('pruned');
     expect(row('CustomResourceDefinition')).toMatchObject({
       action: 'kept',
-      note: 'a CRD is pruned only when asked for, since deleting it deletes its 1 custom resource',
+      note: expect.stringMatching(
+        /^a CRD is pruned only when asked for, since deleting it deletes its 1 custom resource; a later deploy of delcrd in \S+ takes it back$/,
+      ),
     });
     const crd = JSON.parse((await kubectl([...ctx, 'get', 'crd', crdName, '-o', 'json'])).stdout);
     expect(crd.metadata.labels?.['applyset.kubernetes.io/part-of']).toBeUndefined();
     expect(
       (await kubectl([...ctx, '-n', cns, 'get', 'widget', 'handmade', '-o', 'name'])).stdout.trim(),
     ).toBe(`widget.${group}/handmade`);
-    // Deployed again, it is this deployment's CRD again (adopted: it has no owner now), then deleted on request.
+    // Deployed again, it is this deployment's CRD again (released from it: no --adopt), then deleted on request.
     await deploy({
       ...cbase,
       path: dir,
@@ -475,7 +477,6 @@ spec:
       forceConflicts: false,
       prune: true,
       concurrency: 4,
-      adopt: true,
     });
     const asked = await deletes('delcrd', { ...cbase, pruneCrds: true });
     expect(asked.objects.find((o) => o.kind === 'CustomResourceDefinition')?.action).toBe('pruned');

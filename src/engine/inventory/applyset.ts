@@ -9,6 +9,7 @@ import {
   SPREAD,
   spreadObjectName,
 } from '../../base/labels.js';
+import { type DeploymentOrigin, originAnnotations, originOfAnnotations } from '../../base/origin.js';
 import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import { listInPages } from '../../cluster/pager.js';
@@ -22,22 +23,32 @@ export interface ApplySet {
   /** `applyset-<base64url(sha256(<parent name>.<namespace>.Secret.))>-v1`, the ApplySet id rule. */
   readonly id: string;
   readonly parentName: string;
+  /** Where the deployment comes from, recorded on the parent; absent: the parent records none. */
+  readonly origin?: DeploymentOrigin;
 }
 
 /**
  * The ApplySet of a deployment. The id follows KEP-3659: base64url without padding of the SHA-256
  * of `<name>.<namespace>.<kind>.<group>` of the parent, prefixed `applyset-` and suffixed `-v1`.
  */
-export function applySetFor(deployment: string, namespace: string): ApplySet {
+export function applySetFor(deployment: string, namespace: string, origin?: DeploymentOrigin): ApplySet {
   const parentName = spreadObjectName(deployment);
   const digest = createHash('sha256').update(`${parentName}.${namespace}.Secret.`).digest('base64url');
-  return { name: deployment, namespace, parentName, id: `applyset-${digest}-v1` };
+  return {
+    name: deployment,
+    namespace,
+    parentName,
+    id: `applyset-${digest}-v1`,
+    ...(origin ? { origin } : {}),
+  };
 }
 
 /**
  * The object with the part-of label and spread's labels and annotations (a copy; the input is not
  * changed). The source annotation names the file only: with the line, editing a comment above an
- * object would rewrite every object below it.
+ * object would rewrite every object below it. `app.kubernetes.io/managed-by: spread` is added only
+ * where the object declares no managed-by of its own: a Helm chart's `Helm` stays, as `kubectl apply`
+ * stores it (the part-of label marks the object as the deployment's either way).
  */
 export function labelForApplySet(
   o: SourcedObject,
@@ -46,9 +57,9 @@ export function labelForApplySet(
 ): KubeObject {
   const copy = structuredClone(o.object);
   copy.metadata.labels = {
+    [SPREAD.managedBy]: MANAGED_BY_SPREAD,
     ...copy.metadata.labels,
     [APPLYSET.partOf]: set.id,
-    [SPREAD.managedBy]: MANAGED_BY_SPREAD,
   };
   if (isGenerated(copy))
     copy.metadata.labels[SPREAD.generateName] = generateNameLabel(copy.metadata.generateName!);
@@ -94,6 +105,7 @@ export function parentObject(
         [APPLYSET.containsGroupKinds]: [...new Set(groupKinds)].sort().join(','),
         [APPLYSET.additionalNamespaces]: extra.join(','),
         [SPREAD.deployment]: set.name,
+        ...(set.origin ? originAnnotations(set.origin) : {}),
       },
     },
     data: { [FINGERPRINTS_KEY]: encodeFingerprints(prints) },
@@ -111,6 +123,8 @@ export interface ParentState {
   readonly fingerprints: ReadonlySet<string>;
   /** The parent Secret as it was read; absent when there is none. */
   readonly object?: KubeObject;
+  /** Where the deployment was last deployed from; absent when the parent records none (older parents). */
+  readonly origin?: DeploymentOrigin;
 }
 
 /** Reads the parent; `exists: false` when there is none yet. */
@@ -136,6 +150,7 @@ export function parentState(parent: KubeObject, set: ApplySet): ParentState {
     groupKinds: split(a[APPLYSET.containsGroupKinds]),
     namespaces: [set.namespace, ...split(a[APPLYSET.additionalNamespaces])],
     ...(a[APPLYSET.tooling] ? { tooling: a[APPLYSET.tooling] } : {}),
+    ...(originOfAnnotations(a) ? { origin: originOfAnnotations(a)! } : {}),
     fingerprints: decodeFingerprints((parent.data as Record<string, string> | undefined)?.[FINGERPRINTS_KEY]),
     object: parent,
   };

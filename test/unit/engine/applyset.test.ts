@@ -5,6 +5,7 @@ import {
   labelForApplySet,
   parentHolds,
   parentObject,
+  parentState,
   parseGroupKind,
 } from '../../../src/engine/inventory/applyset.js';
 
@@ -29,6 +30,32 @@ describe('ApplySet', () => {
     });
     expect(labelled.metadata.annotations?.['spread.rsprd.com/source']).toBe('x.yaml');
     expect(object.metadata.labels).toEqual({ a: 'b' });
+  });
+
+  test("a declared app.kubernetes.io/managed-by stays (a chart's Helm), as kubectl apply stores it", () => {
+    const set = applySetFor('web', 'default');
+    const object = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', labels: { 'app.kubernetes.io/managed-by': 'Helm' } },
+    };
+    const labelled = labelForApplySet({ object, source: { file: 'x.yaml', line: 3 } }, set);
+    expect(labelled.metadata.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'Helm',
+      [APPLYSET.partOf]: set.id,
+    });
+  });
+
+  test('the parent records the origin it is given, and none without', () => {
+    const origin = { repository: 'github.com/acme/shop', path: 'deploy/k8s' };
+    const parent = parentObject(applySetFor('web', 'default', origin), [], []);
+    expect(parent.metadata.annotations?.['spread.rsprd.com/repository']).toBe('github.com/acme/shop');
+    expect(parent.metadata.annotations?.['spread.rsprd.com/path']).toBe('deploy/k8s');
+    expect(parentState(parent, applySetFor('web', 'default')).origin).toEqual(origin);
+    const without = parentObject(applySetFor('web', 'default'), [], []);
+    expect(Object.keys(without.metadata.annotations ?? {}).filter((k) => /repository|path/.test(k))).toEqual(
+      [],
+    );
   });
 
   test('parent lists sorted unique group-kinds and the other namespaces', () => {

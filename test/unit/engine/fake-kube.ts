@@ -41,7 +41,9 @@ export class FakeKube implements KubeApi {
       const one = this.objects.get(req.path);
       if (one) return answer(one);
       const items = [...this.objects].filter(
-        ([p]) => p.startsWith(`${req.path}/`) && !p.slice(req.path.length + 1).includes('/'),
+        ([p]) =>
+          (p.startsWith(`${req.path}/`) && !p.slice(req.path.length + 1).includes('/')) ||
+          inAllNamespaces(req.path, p),
       );
       if (items.length > 0 || isCollection(req.path))
         return answer({ items: items.map(([, o]) => o), metadata: {} });
@@ -123,6 +125,14 @@ export function pathOf(o: KubeObject): string {
   const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
   const ns = r.namespaced ? `/namespaces/${o.metadata.namespace}` : '';
   return `${base}${ns}/${r.resource}/${o.metadata.name}`;
+}
+
+/** Whether `path` lists a namespaced resource in all namespaces (`/api/v1/secrets`) and `object` is one. */
+function inAllNamespaces(path: string, object: string): boolean {
+  const m = /^(\/apis?\/(?:[^/]+\/)?[^/]+)\/([^/]+)$/.exec(path);
+  if (!m || m[1]?.endsWith('/namespaces')) return false;
+  const r = new RegExp(`^${m[1]}/namespaces/[^/]+/${m[2]}/[^/]+$`);
+  return RESOURCES.some((x) => x.namespaced && x.resource === m[2]) && r.test(object);
 }
 
 function isCollection(path: string): boolean {
