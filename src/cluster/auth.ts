@@ -39,6 +39,8 @@ export class KubeAuth {
   readonly context: string;
   private readonly exec: ExecAuthenticator | undefined;
   private readonly user_: User | undefined;
+  /** The kubeconfig client-node applies when no exec credential is used. */
+  private readonly plain: KubeConfig;
   /** The kubeconfig as client-node sees it for one exec credential (no exec, the credential instead). */
   private view: { credential: ExecCredential; kubeConfig: KubeConfig } | undefined;
 
@@ -48,19 +50,24 @@ export class KubeAuth {
     this.user = this.user_?.name ?? '';
     this.context = kubeConfig.getCurrentContext();
     const user = this.user_;
-    // client-go uses the plugin only when the user has no token, basic auth or client certificate.
-    if (user?.exec && !user.token && !user.username && !user.certData && !user.certFile) {
-      const who = `user "${this.user}" of context "${this.context}"`;
-      const config = validExecConfig(user.exec as ExecConfig, who);
-      this.exec = execAuthenticator(config, execCluster(kubeConfig.getCurrentCluster()!), who);
+    this.plain = kubeConfig;
+    if (!user?.exec) return;
+    // client-go uses the plugin only when the user has no token, basic auth or client certificate;
+    // client-node would run it anyway and send the token, so the plugin is taken out of its sight.
+    if (user.token || user.username || user.certData || user.certFile) {
+      this.plain = this.withUser({ ...user, exec: undefined });
+      return;
     }
+    const who = `user "${this.user}" of context "${this.context}"`;
+    const config = validExecConfig(user.exec as ExecConfig, who);
+    this.exec = execAuthenticator(config, execCluster(kubeConfig.getCurrentCluster()!), who);
   }
 
   /** Request options with the kubeconfig's TLS settings, proxy agent and credentials. */
   async authorize(): Promise<Authorization> {
     const options: https.RequestOptions = { headers: {} };
     if (!this.exec) {
-      await this.kubeConfig.applyToHTTPSOptions(options);
+      await this.plain.applyToHTTPSOptions(options);
       return { options };
     }
     const credential = await this.exec.credential();
@@ -101,29 +108,28 @@ export class KubeAuth {
   /** The kubeconfig with the current user's exec replaced by `credential`, made once per credential. */
   private viewOf(credential: ExecCredential): KubeConfig {
     if (this.view?.credential === credential) return this.view.kubeConfig;
-    const kc = this.kubeConfig;
     const b64 = (pem: string | undefined) => (pem ? Buffer.from(pem).toString('base64') : undefined);
-    const users = kc.getUsers().map((u) =>
-      u.name === this.user
-        ? {
-            ...u,
-            exec: undefined,
-            token: credential.token,
-            certData: b64(credential.cert),
-            keyData: b64(credential.key),
-          }
-        : u,
-    );
-    // A new KubeConfig has its own agent cache: a rotated client certificate gets new connections,
-    // as client-go closes every connection when the plugin's certificate changes.
+    const { token, cert, key } = credential;
+    const user = { ...this.user_!, exec: undefined, token, certData: b64(cert), keyData: b64(key) };
+    const kubeConfig = this.withUser(user);
+    this.view = { credential, kubeConfig };
+    return kubeConfig;
+  }
+
+  /**
+   * The kubeconfig with the current user replaced by `user`. A new KubeConfig has its own agent
+   * cache: a rotated client certificate gets new connections, as client-go closes every connection
+   * when the plugin's certificate changes.
+   */
+  private withUser(user: User): KubeConfig {
+    const kc = this.kubeConfig;
     const view = new KubeConfig();
     view.loadFromOptions({
       clusters: kc.getClusters(),
-      users,
+      users: kc.getUsers().map((u) => (u.name === this.user ? user : u)),
       contexts: kc.getContexts(),
       currentContext: kc.getCurrentContext(),
     });
-    this.view = { credential, kubeConfig: view };
     return view;
   }
 }

@@ -125,6 +125,7 @@ function kubeconfigFile(
   dir: string,
   exec: Partial<ExecConfig>,
   cluster: Record<string, unknown> = {},
+  user: Record<string, unknown> = {},
 ): string {
   const file = path.join(dir, 'kubeconfig');
   writeFileSync(
@@ -138,6 +139,7 @@ function kubeconfigFile(
         {
           name: 'deployer',
           user: {
+            ...user,
             exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...exec },
           },
         },
@@ -271,6 +273,15 @@ describe('exec credential plugins, as client-go runs them', () => {
     expect((error as Error).message).toContain(
       'exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin returned version client.authentication.k8s.io/v1beta1',
     );
+  });
+
+  test('a user with a token as well: the token is sent, the plugin never runs (client-go)', async () => {
+    const p = plugin();
+    valid.add('static-token');
+    const file = kubeconfigFile(p.dir, { command: p.file }, {}, { token: 'static-token' });
+    await get(clientOf(file), 'precedence');
+    expect(p.calls()).toHaveLength(0);
+    expect(seen.at(-1)).toBe('GET /api/v1/namespaces/a/configmaps/precedence static-token');
   });
 
   test('the credential is kept until its expirationTimestamp, then the plugin runs again', async () => {
