@@ -2,6 +2,7 @@
 // and the bundled Action: a credential the API server refuses (a ServiceAccount token bound to a
 // Secret that was deleted, so revoked), then a valid one. kubectl runs the plugin again after the
 // 401; so must spread, and the plugin's log shows how often it ran and what it was given.
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -214,6 +215,41 @@ describe('an exec plugin whose first credential is refused', () => {
     ]);
     expect(cm.stdout).toBe('exec');
   });
+
+  test('CLI: the credential revoked mid-deploy, Lease renewals and the rest of the deploy go on with a new one', async () => {
+    await kubectl([...admin, '-n', ns, 'create', 'secret', 'generic', 'mid-deploy']);
+    const first = await token('mid-deploy');
+    const p = plugin([first, valid]);
+    const kc = path.join(p.dir, 'kubeconfig');
+    writeFileSync(kc, execKubeconfig(p.file));
+    // minReadySeconds keeps the rollout waiting for 30 s (the API server takes up to 10 s to refuse a
+    // revoked token: it caches token reviews); the Lease (3 s) is renewed every second.
+    const dir = app('exec-mid');
+    writeFileSync(
+      path.join(dir, 'deployment.yaml'),
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: mid}\nspec:\n  minReadySeconds: 30\n  selector: {matchLabels: {app: mid}}\n  template:\n    metadata: {labels: {app: mid}}\n    spec: {containers: [{name: mid, image: "registry.k8s.io/pause:3.10"}]}\n',
+    );
+    const args = ['deploy', dir, '--kubeconfig', kc, '--lock-lease-duration', '3s', '--timeout', '100s'];
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, KUBECONFIG: '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const started = Date.now();
+    while (!/waiting for/.test(stderr) && Date.now() - started < 60_000)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(stderr).toMatch(/waiting for/);
+    // Revoked while the rollout is waited for.
+    await kubectl([...admin, '-n', ns, 'delete', 'secret', 'mid-deploy']);
+    for (let i = 0; i < 300 && (await accepted(first)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await accepted(first)).toBe(false);
+    expect(await exited, stderr).toBe(0);
+    expect(p.calls()).toHaveLength(2);
+    // Without the refresh: 'could not renew the deploy lock', then 'the revision was not recorded'.
+    expect(stderr).not.toMatch(/could not renew|not recorded|refused/);
+  }, 150_000);
 
   test('CLI: refused again, the error names the kubeconfig user and context and how to log in again', async () => {
     const p = plugin([revoked]);
