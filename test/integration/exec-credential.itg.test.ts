@@ -3,7 +3,7 @@
 // Secret that was deleted, so revoked), then a valid one. kubectl runs the plugin again after the
 // 401; so must spread, and the plugin's log shows how often it ran and what it was given.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -270,13 +270,23 @@ describe('an exec plugin whose first credential is refused', () => {
     expect(p.calls()).toHaveLength(2);
   });
 
-  test('Action: the plugin runs again after the 401 and the deploy goes through', async () => {
+  test('Action: the plugin runs again after the 401 and the deploy goes through (a relative command: the workspace)', async () => {
     const p = plugin([revoked, valid]);
     const workspace = path.dirname(app('exec-action'));
+    // The input is content, with no directory of its own: a relative command is the workspace's
+    // (the working directory), not that of the file written to RUNNER_TEMP for other plugins.
+    mkdirSync(path.join(workspace, 'bin'));
+    copyFileSync(p.file, path.join(workspace, 'bin/login'));
+    chmodSync(path.join(workspace, 'bin/login'), 0o755);
     const r = await runActionStep({
       entry: path.join(ROOT, 'dist/index.js'),
       workspace,
-      inputs: { kubeconfig: execKubeconfig(p.file), path: 'exec-action', wait: 'false', 'github-token': '' },
+      inputs: {
+        kubeconfig: execKubeconfig('./bin/login'),
+        path: 'exec-action',
+        wait: 'false',
+        'github-token': '',
+      },
     });
     expect(r.code, r.log).toBe(0);
     expect(p.calls()).toHaveLength(2);
