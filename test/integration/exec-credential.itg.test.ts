@@ -314,3 +314,29 @@ describe('an exec plugin whose first credential is refused', () => {
     expect(p.calls()).toHaveLength(2);
   });
 });
+
+describe('a token of the kubeconfig refused', () => {
+  test('CLI: the error names the user and context, says to get a new token, and shows no token', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'spread-token-itg-'));
+    const kc = path.join(dir, 'kubeconfig');
+    writeFileSync(
+      kc,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': 'ci',
+        clusters: [{ name: 'local', cluster: harnessCluster() }],
+        users: [{ name: 'robot', user: { token: revoked } }],
+        contexts: [{ name: 'ci', context: { cluster: 'local', user: 'robot', namespace: ns } }],
+      }),
+    );
+    const r = await runNode('dist/cli/index.js', ['plan', app('token-refused'), '--kubeconfig', kc], {
+      ...process.env,
+      KUBECONFIG: '',
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the API server refused the token of user "robot" of context "ci"');
+    expect(r.stderr).toContain('Get a new token and update the kubeconfig');
+    expect(r.stderr + r.stdout).not.toContain(revoked);
+  });
+});
