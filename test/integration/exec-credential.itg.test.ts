@@ -147,7 +147,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kubectl([...admin, 'delete', 'clusterrolebinding', ns], { allowFail: true });
-  await kubectl([...admin, 'delete', 'namespace', ns, '--no-wait'], { allowFail: true });
+  await kubectl([...admin, 'delete', 'namespace', ns, '--wait=false'], { allowFail: true });
 });
 
 describe('an exec plugin, beside kubectl', () => {
