@@ -2,8 +2,10 @@
 // authenticator (plugin/pkg/client/auth/exec/exec.go) and clientcmd's loading rules. Each test writes
 // a plugin script that logs every call (time, args, KUBERNETES_EXEC_INFO, one env value) to a file and
 // prints an ExecCredential, and a local HTTP server stands in for an API server that takes bearer tokens.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -386,5 +388,148 @@ describe('a 401 runs the plugin again and retries once', () => {
     expect(text).toContain('the token of user "robot" of context "ci"');
     expect(text).toContain('Get a new token and update the kubeconfig');
     expect(text).not.toContain('expired-static-token');
+  });
+});
+
+describe('a client certificate from the plugin', () => {
+  // openssl makes a CA, the server's certificate and two client certificates (CN alice-1, alice-2).
+  const pki = mkdtempSync(path.join(tmpdir(), 'spread-exec-pki-'));
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: pki, stdio: 'pipe' });
+  const issue = (name: string, cn: string, ext?: string) => {
+    ssl(
+      'req',
+      '-new',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-subj',
+      `/CN=${cn}`,
+      '-out',
+      `${name}.csr`,
+    );
+    if (ext) writeFileSync(path.join(pki, `${name}.ext`), ext);
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-out',
+      `${name}.crt`,
+      ...(ext ? ['-extfile', `${name}.ext`] : []),
+    );
+  };
+  const read = (file: string) => readFileSync(path.join(pki, file), 'utf8');
+  let tlsServer: https.Server;
+  let tlsBase: string;
+
+  beforeAll(async () => {
+    ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-subj',
+      '/CN=test-ca',
+      '-days',
+      '1',
+      '-out',
+      'ca.crt',
+    );
+    issue('server', '127.0.0.1', 'subjectAltName=IP:127.0.0.1');
+    issue('alice-1', 'alice-1');
+    issue('alice-2', 'alice-2');
+    tlsServer = https.createServer(
+      {
+        key: read('server.key'),
+        cert: read('server.crt'),
+        ca: read('ca.crt'),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
+      (req, res) => {
+        const cn = (req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN;
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ cn }));
+      },
+    );
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    tlsBase = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+  }, 60_000);
+  afterAll(() => {
+    tlsServer?.closeAllConnections();
+    tlsServer?.close();
+  });
+
+  test('a rotated certificate gets new connections (client-go closes every connection)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'spread-exec-cert-'));
+    const log = path.join(dir, 'calls.log');
+    writeFileSync(log, '');
+    const plugin = path.join(dir, 'cert-plugin.mjs');
+    const creds = [1, 2].map((n) => ({
+      clientCertificateData: read(`alice-${n}.crt`),
+      clientKeyData: read(`alice-${n}.key`),
+    }));
+    writeFileSync(
+      plugin,
+      `#!${process.execPath}
+import { appendFileSync, readFileSync } from 'node:fs';
+const n = readFileSync(${JSON.stringify(log)}, 'utf8').split('\\n').filter(Boolean).length;
+appendFileSync(${JSON.stringify(log)}, 'call\\n');
+const creds = ${JSON.stringify(creds)};
+const status = { ...creds[Math.min(n, 1)], ...(n === 0 ? { expirationTimestamp: new Date(Date.now() + 1500).toISOString() } : {}) };
+process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status }));
+`,
+    );
+    chmodSync(plugin, 0o755);
+    const file = path.join(dir, 'kubeconfig');
+    writeFileSync(
+      file,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': 'tls',
+        clusters: [
+          {
+            name: 'c',
+            cluster: {
+              server: tlsBase,
+              'certificate-authority-data': Buffer.from(read('ca.crt')).toString('base64'),
+            },
+          },
+        ],
+        users: [
+          {
+            name: 'alice',
+            user: {
+              exec: {
+                apiVersion: 'client.authentication.k8s.io/v1',
+                command: plugin,
+                interactiveMode: 'Never',
+              },
+            },
+          },
+        ],
+        contexts: [{ name: 'tls', context: { cluster: 'c', user: 'alice' } }],
+      }),
+    );
+    const c = new KubeClient(loadKubeconfig({ paths: [file] }).kubeConfig, { retries: 0 });
+    const cn = async () => (await c.request<{ cn: string }>({ method: 'GET', path: '/api' })).body.cn;
+    expect(await cn()).toBe('alice-1');
+    expect(await cn()).toBe('alice-1');
+    await new Promise((r) => setTimeout(r, 1700));
+    // The kept-alive connection was made with alice-1's certificate: a new one carries alice-2's.
+    expect(await cn()).toBe('alice-2');
+    c.close();
   });
 });
