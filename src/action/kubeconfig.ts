@@ -29,6 +29,8 @@ export interface PreparedKubeconfig {
  * plugins), so it is written to a 0600 file in a fresh directory under RUNNER_TEMP, KUBECONFIG points
  * to it for child processes, and {@link PreparedKubeconfig.cleanup} removes it (also on exit: a
  * cancelled run's SIGINT/SIGTERM stops the deploy, see frontend/interrupts.ts, and the process exits).
+ * spread itself still reads the content: the file's directory is a temporary one, and a relative exec
+ * `command` (`./bin/token`) means the workspace's, as for any kubeconfig not read from a file.
  *
  * Without content, the environment's kubeconfig is used ({@link RunnerEnv.kubeconfig}: the rule of
  * every front end, kubectl's); when it has none either, the error says first that the input was empty,
@@ -77,7 +79,7 @@ export function prepareKubeconfig(
   };
   process.on('exit', cleanup);
   core.info(`kubeconfig with an exec or auth-provider plugin: written to ${file} (0600) for this step`);
-  return { source: { paths: [file] }, file, cleanup };
+  return { source: { content }, file, cleanup };
 }
 
 /** The files of a kubeconfig source when none of them exists (a kubeconfig the input did not give); else undefined. */

@@ -5,6 +5,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
 import { fromJson, toJson } from '../base/json.js';
 import { sleep } from '../base/poll.js';
+import { KubeApiError, type KubeStatus, UnauthorizedError } from './api-error.js';
+import { type Authorization, KubeAuth } from './auth.js';
 import { exchange } from './exchange.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
@@ -43,42 +45,7 @@ export interface KubeResponse<T = unknown> {
   readonly warnings: readonly string[];
 }
 
-/**
- * A non-2xx answer from the API server. `status` is the metav1.Status of the body when there is one
- * (`reason` e.g. `NotFound`, `Conflict`, `Invalid`, `Forbidden`; `details.causes[]` per field).
- */
-export class KubeApiError extends Error {
-  readonly code: number;
-  readonly status: KubeStatus | undefined;
-  readonly request: string;
-  constructor(code: number, request: string, status: KubeStatus | undefined, raw: string) {
-    super(status?.message ?? (raw.trim() || `HTTP ${code}`));
-    this.name = 'KubeApiError';
-    this.code = code;
-    this.status = status;
-    this.request = request;
-  }
-  /** metav1.StatusReason, e.g. `NotFound`, `AlreadyExists`, `Conflict`, `Invalid`, `Forbidden`. */
-  get reason(): string | undefined {
-    return this.status?.reason;
-  }
-}
-
-/** metav1.Status, the body of every API error. */
-export interface KubeStatus {
-  kind?: 'Status';
-  status?: string;
-  message?: string;
-  reason?: string;
-  code?: number;
-  details?: {
-    name?: string;
-    group?: string;
-    kind?: string;
-    causes?: { reason?: string; message?: string; field?: string }[];
-    retryAfterSeconds?: number;
-  };
-}
+export { KubeApiError, type KubeStatus, UnauthorizedError } from './api-error.js';
 
 /** Options of {@link KubeClient}. */
 export interface KubeClientOptions {
@@ -112,7 +79,12 @@ const RETRYABLE_CODES = new Set([
 
 /**
  * A small JSON client for the Kubernetes REST API, authenticated from a {@link KubeConfig}
- * (client certificates, bearer tokens, exec plugins, proxies: all from @kubernetes/client-node).
+ * (client certificates, bearer tokens, proxies from @kubernetes/client-node; exec plugins as client-go
+ * runs them, see {@link KubeAuth}). A 401 to a request sent with an exec plugin's credential runs the
+ * plugin again and retries the request once with the new credential; a 401 that stays one is an
+ * {@link UnauthorizedError}. client-go refreshes the same way but leaves the retry to its caller: the
+ * retry is safe because authentication comes before anything else on the server, so a request
+ * answered 401 did nothing, and without it a credential that expired mid-deploy fails the deploy.
  *
  * Why not client-node's `KubernetesObjectApi`: it serializes every object through its typed models,
  * which silently drops fields the model does not know. A misspelt field would then vanish instead of
@@ -124,16 +96,19 @@ const RETRYABLE_CODES = new Set([
  */
 export class KubeClient {
   readonly server: URL;
-  private readonly kubeConfig: KubeConfig;
+  private readonly auth: KubeAuth;
   private readonly options: Required<Omit<KubeClientOptions, 'onRequest'>> &
     Pick<KubeClientOptions, 'onRequest'>;
   private agent: http.Agent | undefined;
+  /** The exec plugin's client certificate the agent's connections were made with. */
+  private agentCert: string | undefined;
 
+  /** @throws ExecPluginError when the user's `exec` is invalid. */
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error(`kubeconfig context "${kubeConfig.getCurrentContext()}" names no cluster`);
     this.server = new URL(cluster.server);
-    this.kubeConfig = kubeConfig;
+    this.auth = new KubeAuth(kubeConfig);
     this.options = {
       maxSockets: options.maxSockets ?? 16,
       retries: options.retries ?? 5,
@@ -143,8 +118,44 @@ export class KubeClient {
     };
   }
 
-  /** Sends a request; resolves with the decoded 2xx body, rejects with {@link KubeApiError} otherwise. */
+  /**
+   * Sends a request; resolves with the decoded 2xx body, rejects with {@link KubeApiError} otherwise
+   * ({@link UnauthorizedError} for a 401, ExecPluginError when the exec plugin fails).
+   */
   async request<T = unknown>(req: KubeRequest): Promise<KubeResponse<T>> {
+    try {
+      return await this.withRetries<T>(req);
+    } catch (error) {
+      const used = error instanceof KubeApiError && error.code === 401 ? sentWith.get(error) : undefined;
+      if (!used) throw error;
+      if (!(await this.auth.unauthorized(used))) throw this.refused(error as KubeApiError);
+      try {
+        return await this.withRetries<T>(req);
+      } catch (again) {
+        throw again instanceof KubeApiError && again.code === 401 ? this.refused(again) : again;
+      }
+    }
+  }
+
+  /** The credentials of the kubeconfig's user for one request (for a stream KubeClient does not read, a watch). */
+  authorize(): Promise<Authorization> {
+    return this.auth.authorize();
+  }
+
+  /**
+   * After a 401 to a request sent with `used` (a watch): whether it is worth sending again, the exec
+   * plugin having given another credential.
+   */
+  unauthorized(used: Authorization): Promise<boolean> {
+    return this.auth.unauthorized(used);
+  }
+
+  /** The error of a 401 that stays one: names the credential and how to refresh it. */
+  refused(error: KubeApiError): UnauthorizedError {
+    return error instanceof UnauthorizedError ? error : new UnauthorizedError(error, this.auth.refusedHint());
+  }
+
+  private async withRetries<T>(req: KubeRequest): Promise<KubeResponse<T>> {
     let tries = 0;
     const started = Date.now();
     try {
@@ -194,8 +205,8 @@ export class KubeClient {
   }
 
   private async once<T>(req: KubeRequest): Promise<KubeResponse<T>> {
-    const opts: https.RequestOptions = { headers: {} };
-    await this.kubeConfig.applyToHTTPSOptions(opts);
+    const authorization = await this.auth.authorize();
+    const opts = authorization.options;
     const url = new URL(this.server.toString());
     url.pathname = joinPath(this.server.pathname, req.path);
     for (const [k, v] of Object.entries(req.query ?? {}))
@@ -212,7 +223,10 @@ export class KubeClient {
     }
     this.options.onRequest?.(req.method, req.path);
     const transport = url.protocol === 'http:' ? http : https;
-    const agent = opts.agent && isProxyAgent(opts.agent) ? opts.agent : this.keepAliveAgent(opts);
+    const agent =
+      opts.agent && isProxyAgent(opts.agent)
+        ? opts.agent
+        : this.keepAliveAgent(opts, authorization.credential?.cert);
     const answer = await exchange(
       transport,
       url,
@@ -248,13 +262,17 @@ export class KubeClient {
       parsed = undefined;
     }
     const err = new KubeApiError(status, describe(req), parsed, raw);
+    if (status === 401) sentWith.set(err, authorization);
     const retryAfter = answer.headers['retry-after'];
     if (retryAfter)
       (err as KubeApiError & { retryAfterSeconds?: number }).retryAfterSeconds = Number(retryAfter);
     throw err;
   }
 
-  private keepAliveAgent(opts: https.RequestOptions): http.Agent {
+  private keepAliveAgent(opts: https.RequestOptions, execCert: string | undefined): http.Agent {
+    // A new client certificate from the exec plugin: new connections (client-go closes every one).
+    if (this.agent && execCert !== this.agentCert) this.close();
+    this.agentCert = execCert;
     if (!this.agent) {
       const { maxSockets } = this.options;
       this.agent =
@@ -297,6 +315,9 @@ function sharedTls(options: ReturnType<typeof tlsOptions>): https.AgentOptions {
     rejectUnauthorized,
   };
 }
+
+/** The credentials each 401 was answered to, so that a refresh knows which credential was refused. */
+const sentWith = new WeakMap<KubeApiError, Authorization>();
 
 function isProxyAgent(agent: unknown): boolean {
   const name = (agent as { constructor?: { name?: string } }).constructor?.name ?? '';

@@ -1,5 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { setExecExtension } from './auth.js';
 
 /**
  * Where the kubeconfig comes from. Exactly one of the fields is used, in this order:
@@ -44,7 +47,11 @@ export function loadKubeconfig(source: KubeconfigSource, context?: string): Reso
   let origin: string;
   try {
     if (source.content !== undefined && source.content.trim() !== '') {
-      kc.loadFromString(decodeKubeconfigContent(source.content));
+      const text = decodeKubeconfigContent(source.content);
+      kc.loadFromString(text);
+      // Content has no directory: a relative exec command stays relative to the working directory,
+      // as client-go leaves the paths of a kubeconfig it did not read from a file.
+      readExecExtensions(kc, text);
       origin = 'the kubeconfig content';
     } else if (source.paths && source.paths.length > 0) {
       // The front ends drop the files of $KUBECONFIG that do not exist (frontend/kubeconfig.ts);
@@ -58,10 +65,10 @@ export function loadKubeconfig(source: KubeconfigSource, context?: string): Reso
       // client-node has no public merge of several files with kubectl's first-wins rule, so merge
       // the later files in reverse: mergeConfig lets the file merged last win.
       const [first, ...rest] = source.paths;
-      kc.loadFromFile(first!);
-      for (const path of rest) {
+      loadFile(kc, first!);
+      for (const file of rest) {
         const other = new KubeConfig();
-        other.loadFromFile(path);
+        loadFile(other, file);
         mergeFirstWins(kc, other);
       }
       origin = source.paths.join(':');
@@ -156,6 +163,49 @@ export function kubeconfigSecrets(kc: KubeConfig): string[] {
     }
   }
   return [...out];
+}
+
+/**
+ * Loads one kubeconfig file as kubectl does (clientcmd's ResolveLocalPaths): besides the certificate
+ * and key files client-node resolves, an exec `command` holding a path separator (`./bin/token`) is
+ * taken relative to the file's directory, not the working directory; a bare name is looked up on PATH.
+ */
+function loadFile(kc: KubeConfig, file: string): void {
+  const text = readFileSync(file, 'utf8');
+  kc.loadFromString(text);
+  const dir = path.dirname(path.resolve(file));
+  kc.makePathsAbsolute(dir);
+  for (const user of kc.getUsers()) {
+    const exec = user.exec as { command?: unknown } | undefined;
+    if (
+      typeof exec?.command === 'string' &&
+      exec.command.includes(path.sep) &&
+      !path.isAbsolute(exec.command)
+    )
+      (user as { exec: unknown }).exec = { ...exec, command: path.join(dir, exec.command) };
+  }
+  readExecExtensions(kc, text);
+}
+
+/**
+ * Keeps each cluster's `client.authentication.k8s.io/exec` extension (client-node drops `extensions`),
+ * which KUBERNETES_EXEC_INFO passes to a plugin with `provideClusterInfo`. A file that does not parse
+ * here has been refused by client-node already.
+ */
+function readExecExtensions(kc: KubeConfig, text: string): void {
+  let raw: {
+    clusters?: { name?: string; cluster?: { extensions?: { name?: string; extension?: unknown }[] } }[];
+  };
+  try {
+    raw = parse(text) ?? {};
+  } catch {
+    return;
+  }
+  for (const entry of Array.isArray(raw.clusters) ? raw.clusters : []) {
+    const ext = entry?.cluster?.extensions?.find?.((e) => e?.name === 'client.authentication.k8s.io/exec');
+    const cluster = kc.getClusters().find((c) => c.name === entry?.name);
+    if (ext && cluster) setExecExtension(cluster, ext.extension);
+  }
 }
 
 function mergeFirstWins(target: KubeConfig, other: KubeConfig): void {

@@ -289,6 +289,10 @@ function lockTaker(ctx: DeployContext, name: string): () => Promise<void> {
       ...(options.signal ? { signal: options.signal } : {}),
       onWait: (holder) =>
         logger.info(`waiting for ${holder}, which is deploying ${name} (Lease ${leaseName(name)})`),
+      onRenewFailed: (error) =>
+        logger.warn(
+          `could not renew the deploy lock (Lease ${leaseName(name)}), retrying: ${explainApiError(error)}`,
+        ),
     });
   };
 }

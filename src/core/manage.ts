@@ -353,6 +353,10 @@ export async function lockFor(
       options.logger.info(
         `waiting for ${holder}, which holds the lock of ${set.name} (Lease ${leaseName(set.name)})`,
       ),
+    onRenewFailed: (error) =>
+      options.logger.warn(
+        `could not renew the lock of ${set.name} (Lease ${leaseName(set.name)}), retrying: ${(error as Error).message}`,
+      ),
   });
 }
 

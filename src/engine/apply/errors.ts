@@ -2,7 +2,7 @@ import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import { formatObject, isCoreSecret } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { formatSource } from '../../base/source.js';
-import { KubeApiError } from '../../cluster/client.js';
+import { KubeApiError, UnauthorizedError } from '../../cluster/client.js';
 import { forbiddenHint } from '../../cluster/forbidden.js';
 import type { AppliedObject } from './applied.js';
 
@@ -122,7 +122,9 @@ export function explainApiError(error: unknown, options?: { readonly forceConfli
   if (error.code === 409 && error.reason === 'Conflict' && !options?.forceConflicts) {
     message += ` (another field manager owns these fields; use ${optionRef('force-conflicts')} to take them over)`;
   }
-  if (error.code === 401) message = `unauthorized: the server refused the credentials (${message})`;
+  // An UnauthorizedError already names the kubeconfig user and context and how to refresh them.
+  if (error.code === 401 && !(error instanceof UnauthorizedError))
+    message = `unauthorized: the server refused the credentials (${message})`;
   if (error.code === 403) {
     const hint = forbiddenHint(message);
     message = `forbidden: ${message}${hint ? `; ${hint}` : ''}`;

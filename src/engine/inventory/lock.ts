@@ -42,6 +42,12 @@ export interface LockOptions {
   readonly onWait?: (holder: string, lease: Lease) => void;
   /** Called when a renewal finds the Lease taken over by another holder (this deploy lost the lock). */
   readonly onLost?: (holder: string) => void;
+  /**
+   * Called when a renewal fails other than by a conflict (refused credentials, an unreachable server),
+   * once until a renewal succeeds again: the next tick retries, and the Lease expires
+   * `leaseDurationSeconds` after the last renewal that went through.
+   */
+  readonly onRenewFailed?: (error: unknown) => void;
   readonly signal?: AbortSignal;
 }
 
@@ -278,6 +284,15 @@ async function tryTake(
   ).body;
 }
 
+/** Calls a callback; one that fails (a log write) must not reject `renewing`, which release awaits. */
+function safely(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // nothing to do: the lock goes on
+  }
+}
+
 /**
  * The lock once taken: renewed every `renewIntervalMs` (a 409 re-reads the Lease; someone else's
  * Lease means the lock is lost, `onLost`), and deleted on `release()` with preconditions on the
@@ -290,24 +305,26 @@ function heldLock(client: KubeClient, target: LeaseTarget, lease: Lease, options
   let held = true;
   let stopped = false;
   let renewing: Promise<void> = Promise.resolve();
+  let failing = false;
+  const failed = (error: unknown) => {
+    if (!failing) safely(() => options.onRenewFailed?.(error));
+    failing = true;
+  };
   const lost = (live: Lease | undefined) => {
     held = false;
     stopped = true;
     clearInterval(timer);
-    try {
-      options.onLost?.(live?.spec.holderIdentity ?? '');
-    } catch {
-      // A callback that fails (a log write) must not reject `renewing`, which release awaits.
-    }
+    safely(() => options.onLost?.(live?.spec.holderIdentity ?? ''));
   };
   const renew = async () => {
     for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
       try {
         const body = { ...current, spec: { ...current.spec, renewTime: microTime(Date.now()) } };
         current = (await client.request<Lease>({ method: 'PUT', path, body })).body;
+        failing = false;
         return;
       } catch (error) {
-        if (!(error instanceof KubeApiError && error.code === 409)) return; // retried at the next tick
+        if (!(error instanceof KubeApiError && error.code === 409)) return failed(error); // retried at the next tick
         const live = await client.getOrUndefined<Lease>(path).catch(() => undefined);
         if (live && live.spec.holderIdentity === holder) {
           current = live;

@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import { createInterface } from 'node:readline';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { LimitFunction } from 'p-limit';
 import { type KubeObject, withoutManagedFields } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
@@ -46,28 +45,19 @@ export class WatchExpiredError extends Error {
  * `timeoutSeconds`, or at its own `--min-request-timeout`), or when `signal` aborts.
  *
  * KubeClient buffers whole answers, so the stream is read here with the same kubeconfig
- * credentials (client certificates, tokens, exec plugins) that KubeClient uses.
+ * credentials (client certificates, tokens, exec plugins: {@link KubeClient.authorize}) that KubeClient uses.
  *
- * @throws WatchExpiredError on 410 Gone (HTTP status or ERROR event); KubeApiError on other non-2xx
- *   answers and other ERROR events; the socket's error when the connection fails.
+ * @throws WatchExpiredError on 410 Gone (HTTP status or ERROR event); UnauthorizedError on a 401 that
+ *   a new credential did not cure; KubeApiError on other non-2xx answers and other ERROR events; the
+ *   socket's error when the connection fails.
  */
 export async function streamWatch(
   client: KubeClient,
   path: string,
-  options: ListQuery & {
-    readonly resourceVersion?: string;
-    readonly timeoutSeconds?: number;
-    readonly signal?: AbortSignal;
-    /** The `Accept` header; default `application/json` (e.g. {@link METADATA_WATCH_ACCEPT}). */
-    readonly accept?: string;
-  },
+  options: WatchOptions,
   onEvent: (event: WatchEvent) => void,
 ): Promise<void> {
   if (options.signal?.aborted) return;
-  // KubeClient keeps its KubeConfig private; the watch needs the same credentials per connection.
-  const kubeConfig = (client as unknown as { kubeConfig: KubeConfig }).kubeConfig;
-  const opts: https.RequestOptions = { headers: {} };
-  await kubeConfig.applyToHTTPSOptions(opts);
   const url = new URL(client.server.toString());
   url.pathname = `${client.server.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
   const query: Record<string, string | number | undefined> = {
@@ -80,8 +70,39 @@ export async function streamWatch(
   };
   for (const [k, v] of Object.entries(query))
     if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-  const transport = url.protocol === 'http:' ? http : https;
   const request = `GET ${path} (watch)`;
+  // A 401 to a credential of an exec plugin runs it again and opens the watch once more, as
+  // KubeClient.request does for every other request.
+  for (let retried = false; ; retried = true) {
+    const authorization = await client.authorize();
+    try {
+      return await watchOnce(url, authorization.options, options, request, onEvent);
+    } catch (error) {
+      const refused = error instanceof KubeApiError && error.code === 401;
+      if (!refused) throw error;
+      if (retried || !(await client.unauthorized(authorization))) throw client.refused(error);
+    }
+  }
+}
+
+/** Options of {@link streamWatch}. */
+type WatchOptions = ListQuery & {
+  readonly resourceVersion?: string;
+  readonly timeoutSeconds?: number;
+  readonly signal?: AbortSignal;
+  /** The `Accept` header; default `application/json` (e.g. {@link METADATA_WATCH_ACCEPT}). */
+  readonly accept?: string;
+};
+
+/** One watch request with the credentials in `opts`, its events passed to `onEvent` until it ends. */
+async function watchOnce(
+  url: URL,
+  opts: https.RequestOptions,
+  options: WatchOptions,
+  request: string,
+  onEvent: (event: WatchEvent) => void,
+): Promise<void> {
+  const transport = url.protocol === 'http:' ? http : https;
   const r = transport.request(url, {
     method: 'GET',
     headers: {

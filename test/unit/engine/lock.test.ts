@@ -197,3 +197,42 @@ describe('acquire', () => {
     expect(requests).toEqual(['POST', 'GET']);
   });
 });
+
+describe('renewal failures', () => {
+  test('a renewal refused (401) is reported once, not swallowed, until one goes through', async () => {
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'spread.web', namespace: 'a', resourceVersion: '1', uid: 'u' },
+      spec: { holderIdentity: 'me', leaseDurationSeconds: 30 },
+    };
+    let puts = 0;
+    const client = {
+      async getOrUndefined() {
+        return undefined;
+      },
+      async request(r: { method: string }) {
+        if (r.method === 'POST') return { body: lease };
+        // Renewals 1-3 and 5-6 are refused, 4 and 7 on go through.
+        if (r.method === 'PUT' && [1, 2, 3, 5, 6].includes(++puts))
+          throw new KubeApiError(
+            401,
+            'PUT lease',
+            { reason: 'Unauthorized', message: `refused ${puts}`, code: 401 },
+            '',
+          );
+        return { body: lease };
+      },
+    } as unknown as KubeClient;
+    const reported: string[] = [];
+    const lock = await acquireLock(client, 'web', 'a', {
+      holder: 'me',
+      renewIntervalMs: 5,
+      onRenewFailed: (e) => reported.push((e as Error).message),
+    });
+    while (puts < 8) await new Promise((r) => setTimeout(r, 5));
+    await lock.release();
+    expect(reported).toEqual(['refused 1', 'refused 5']);
+    expect(lock.held).toBe(false);
+  });
+});
