@@ -28,7 +28,8 @@ import {
  * with field manager `spread` of the object as deploy would apply it (ApplySet labels and template
  * hash included):
  * - `missing`: the object does not exist (or its Namespace does not);
- * - `in sync`: applying it would change nothing;
+ * - `in sync`: applying it would change nothing; or a Job that deletes itself once finished
+ *   (`ttlSecondsAfterFinished`) is gone after the current revision ran it as the directory declares it;
  * - `differs`: applying it would change the fields listed in `changes`;
  * - `rejected`: the server refused the dry run (invalid object, conflict with another field
  *   manager, unknown kind); `message` says why, and deploy would fail the same way.

@@ -18,6 +18,7 @@ import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { readDeployment } from './read.js';
+import { finishedJobs } from './status-finished.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
 export {
@@ -114,6 +115,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 32))
       states.set(k, v);
     const previous = await readParent(client, set);
+    await finishedJobs(client, set, previous, objects, states);
     const extra: PruneCandidate[] = previous.exists
       ? await findPruneCandidates(client, discovery, set, previous, objects, {
           onForbidden: (what) =>
