@@ -71,13 +71,10 @@ export async function applyObjects(
     );
     const unresolved = after(g).some((p) => !p.resource);
     if (crds.length > 0 || (unresolved && done.some((d) => isCrd(d.object)))) {
-      // Side by side: discovery serves a CRD's kinds only once it is Established, so a served kind
-      // never races ahead of its CRD, and the two waits cost one round trip, not two.
-      // Discovery gets the Established wait's 60 s and then its own 30 s.
-      await Promise.all([
-        ...crds.map((crd) => waitEstablished(client, crd, options.signal)),
-        waitDiscovered(discovery, crds, options.signal, 90_000),
-      ]);
+      // Discovery serves a CRD's kinds only once it is Established, and usually by the time the
+      // watch reports it: read after, discovery is read once, not polled beside the wait.
+      await Promise.all(crds.map((crd) => waitEstablished(client, crd, options.signal)));
+      await waitDiscovered(discovery, crds, options.signal);
     }
     await options.afterGroup?.(g);
     // Objects that could not be dry-run before (their Namespace or CRD is created by this deploy) are

@@ -1,0 +1,136 @@
+// CRDs on the local cluster: how a deploy waits for them to be Established (watched by name, not
+// polled with whole GETs), counted in the API server's audit log (scripts/cluster/audit-policy.yaml).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { deploy } from '../../src/core/deploy.js';
+import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+
+const ns = uniqueName('engine-crds');
+const group = `${uniqueName('w')}.example.com`;
+const AUDIT = path.join(process.env.SPREAD_CLUSTER_DIR!, 'logs/audit.log');
+const roots: string[] = [];
+const KINDS = ['Widget', 'Gadget', 'Gizmo', 'Sprocket'];
+const crdName = (kind: string) => `${kind.toLowerCase()}s.${group}`;
+
+/** A namespaced CRD of `kind` in `group`, its schema padded (real CRDs are 100 KB to 1 MB). */
+function crd(kind: string, ...extra: string[]): string {
+  const props = ['size: {type: integer}', ...extra].join(`\n${' '.repeat(14)}`);
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${crdName(kind)}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: ${kind.toLowerCase()}s, singular: ${kind.toLowerCase()}, kind: ${kind}}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        description: "${'a long description '.repeat(2000)}"
+        properties:
+          spec:
+            type: object
+            properties:
+              ${props}
+`;
+}
+
+const cr = (kind: string) =>
+  `apiVersion: ${group}/v1\nkind: ${kind}\nmetadata:\n  name: one\nspec: {size: 1}\n`;
+
+interface AuditEvent {
+  readonly verb: string;
+  readonly requestURI: string;
+  readonly userAgent?: string;
+  readonly objectRef?: { readonly resource?: string; readonly name?: string };
+}
+
+/** Runs `fn` and returns spread's requests it made, from the audit log (written before each answer). */
+async function audited<T>(fn: () => Promise<T>): Promise<{ result: T; events: AuditEvent[] }> {
+  const before = readFileSync(AUDIT, 'utf8').length;
+  const result = await fn();
+  const events = readFileSync(AUDIT, 'utf8')
+    .slice(before)
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as AuditEvent)
+    .filter((e) => e.userAgent === 'spread');
+  return { result, events };
+}
+
+/** Per CRD: its whole reads (GET by name, LIST by name) and its watches. */
+function crdReads(events: readonly AuditEvent[]) {
+  return Object.fromEntries(
+    KINDS.map((kind) => {
+      const name = crdName(kind);
+      const mine = events.filter(
+        (e) =>
+          e.objectRef?.resource === 'customresourcedefinitions' &&
+          (e.objectRef.name === name ||
+            e.requestURI.includes(`fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`)),
+      );
+      const count = (verb: string) => mine.filter((e) => e.verb === verb).length;
+      return [kind, { get: count('get'), list: count('list'), watch: count('watch') }];
+    }),
+  );
+}
+
+const discoveries = (events: readonly AuditEvent[]) =>
+  events.filter((e) => e.verb === 'get' && /^\/apis(\?|$)/.test(e.requestURI)).length;
+
+beforeAll(async () => {
+  await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+});
+
+afterAll(async () => {
+  await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+    allowFail: true,
+  });
+  for (const kind of KINDS)
+    await kubectl(['--context', 'spread-local', 'delete', 'crd', crdName(kind), '--wait=false'], {
+      allowFail: true,
+    });
+  const { rmSync } = await import('node:fs');
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+function dir(files: Record<string, string>): string {
+  const root = writeDir('crdwait', files);
+  roots.push(path.dirname(root));
+  return root;
+}
+
+describe('waiting for CRDs', () => {
+  test('new CRDs are watched until Established, not read again and again; changed ones are not read at all', async () => {
+    const files = (extra: string[]) => ({
+      '.k2e/0-crds.yaml': KINDS.map((k) => crd(k, ...extra)).join('---\n'),
+      '.k2e/1-crs.yaml': KINDS.map(cr).join('---\n'),
+    });
+    const created = await audited(() => deploy(localDeploy(dir(files([])), ns, { wait: false })));
+    expect(new Set(created.result.objects.map((o) => o.action))).toEqual(new Set(['created']));
+    const reads = crdReads(created.events);
+    // The plan's GET (404), then one LIST and WATCH by name each: never a second whole read.
+    for (const kind of KINDS) {
+      expect(reads[kind]!.get, JSON.stringify(reads)).toBeLessThanOrEqual(1);
+      expect(reads[kind]!.list, JSON.stringify(reads)).toBeLessThanOrEqual(1);
+    }
+    // Discovery: read once at the start, then once or twice after the CRDs are Established.
+    expect(discoveries(created.events)).toBeLessThanOrEqual(3);
+
+    // A CRD that gains a field stays Established: the apply's answer says so, nothing is read.
+    const changed = await audited(() =>
+      deploy(localDeploy(dir(files(['color: {type: string}'])), ns, { wait: false })),
+    );
+    expect(
+      changed.result.objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => o.action),
+    ).toEqual(KINDS.map(() => 'configured'));
+    const again = crdReads(changed.events);
+    for (const kind of KINDS) expect(again[kind], JSON.stringify(again)).toMatchObject({ list: 0, watch: 0 });
+    expect(discoveries(changed.events)).toBe(1);
+  });
+});
