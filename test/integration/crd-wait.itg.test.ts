@@ -1,5 +1,6 @@
 // CRDs on the local cluster: how a deploy waits for them to be Established (watched by name, not
-// polled with whole GETs), counted in the API server's audit log (scripts/cluster/audit-policy.yaml).
+// polled with whole GETs), counted in the API server's audit log (scripts/cluster/audit-policy.yaml),
+// and what --prune-crds may delete.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -91,7 +92,7 @@ afterAll(async () => {
   await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
     allowFail: true,
   });
-  for (const kind of KINDS)
+  for (const kind of [...KINDS, 'Cog'])
     await kubectl(['--context', 'spread-local', 'delete', 'crd', crdName(kind), '--wait=false'], {
       allowFail: true,
     });
@@ -132,5 +133,35 @@ describe('waiting for CRDs', () => {
     const again = crdReads(changed.events);
     for (const kind of KINDS) expect(again[kind], JSON.stringify(again)).toMatchObject({ list: 0, watch: 0 });
     expect(discoveries(changed.events)).toBe(1);
+  });
+
+  test('--prune-crds keeps a CRD whose custom resources the directory still declares, and says why', async () => {
+    const kind = 'Cog';
+    const crs = `${cr(kind)}---\n${cr(kind).replace('name: one', 'name: two')}`;
+    await deploy(
+      localDeploy(dir({ '.k2e/0-crd.yaml': crd(kind), '.k2e/1-crs.yaml': crs }), ns, {
+        name: 'keepneeded',
+        wait: false,
+      }),
+    );
+    // The CRD's file is gone (kube-prometheus without its setup folder); its custom resources are not.
+    const without = dir({ '.k2e/1-crs.yaml': crs });
+    for (const mode of ['plan', 'deploy'] as const) {
+      const report = await deploy(
+        localDeploy(without, ns, { name: 'keepneeded', wait: false, pruneCrds: true, mode }),
+      );
+      const row = report.objects.find((o) => o.kind === 'CustomResourceDefinition');
+      expect(row?.action).toBe(mode === 'plan' ? 'keep' : 'kept');
+      expect(row?.note).toMatch(
+        /^the directory still declares 2 of its custom resources \(Cog\.\S+ \S+\/one \(\.k2e\/1-crs\.yaml:1\), .*add the CRD's file back, or remove them too$/,
+      );
+    }
+    expect(
+      JSON.parse(
+        (await kubectl(['--context', 'spread-local', 'get', 'crd', crdName(kind), '-o', 'json'])).stdout,
+      ).metadata.deletionTimestamp,
+    ).toBeUndefined();
+    const left = await kubectl(['--context', 'spread-local', '-n', ns, 'get', crdName(kind), '-o', 'name']);
+    expect(left.stdout.trim().split('\n')).toHaveLength(2);
   });
 });
