@@ -10,6 +10,7 @@ import type { Deployment } from '../deployment/deployment.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
 import type { PlannedObject } from '../engine/plan/options.js';
+import { foreignNote } from '../engine/plan/takeover.js';
 import {
   type Application,
   Container,
@@ -159,6 +160,8 @@ export function statesOfPlan(
     const key = objectKey(p);
     if (p.action === 'create')
       out.set(key, { state: 'missing', ...(p.deferred ? { message: p.deferred } : {}) });
+    else if (p.action === 'unchanged' && p.foreign)
+      out.set(key, { state: 'differs', message: foreignNote(p.foreign) });
     else if (p.action === 'unchanged') out.set(key, { state: 'in sync' });
     else
       out.set(key, {

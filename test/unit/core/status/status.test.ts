@@ -34,6 +34,15 @@ describe('statesOfPlan: plan action → state', () => {
       { state: 'missing', message: 'its Namespace x is created by this deploy' },
     ],
     ['unchanged', {}, { state: 'in sync' }],
+    [
+      'unchanged',
+      { foreign: [{ manager: 'helm', fields: ['data.b'] }] },
+      {
+        state: 'differs',
+        message:
+          'helm owns data.b, which the directory does not declare: a deploy leaves it; adopting takes it over and removes it (⟦adopt⟧), or declare it in the directory',
+      },
+    ],
     ['update', { changes: [change] }, { state: 'differs', changes: [change] }],
     [
       'replace',
