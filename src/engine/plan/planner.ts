@@ -233,14 +233,20 @@ async function planExisting(
       ...(live ? { live } : {}),
       deferred: 'its CRD changes in this deploy',
     };
-  // The state a completed deploy left, untouched since: unchanged, no dry run needed.
-  if (live && options.fingerprints?.size) {
+  // The state a completed deploy left, untouched since: unchanged, no dry run needed. Not when a
+  // manager is to be taken over: the fingerprint leaves other managers' fields out, and the takeover
+  // (with the removals it brings) is a change.
+  const adopting = adopts(options.ownership);
+  const takeover = live
+    ? takenOverManagers(live.metadata.managedFields as ManagedFieldsEntry[], options.fieldManager, adopting)
+    : [];
+  if (live && options.fingerprints?.size && takeover.length === 0) {
     const print = objectFingerprint(object, live, options.fieldManager);
     if (print !== undefined && options.fingerprints.has(print)) {
       // Held until the wait ends (it reads spec and status); the fingerprint was all that reads its
       // managedFields, a large part of a small object.
       const kept = withoutManagedFields(live);
-      const foreign = foreignFields(live, options.fieldManager, adopts(options.ownership));
+      const foreign = foreignFields(live, options.fieldManager, adopting);
       return {
         ...o,
         object,
