@@ -255,6 +255,22 @@ describe('statusOf with cluster states', () => {
   });
 });
 
+describe('status text of an object in sync for a reason', () => {
+  test('the reason is shown (a Job that deleted itself once finished)', async () => {
+    const { application, deployment } = await read('examples/mattermost');
+    const rc = deployment.objects()[2]!;
+    const message = 'finished and removed by its ttlSecondsAfterFinished (0) after revision 3 ran it';
+    const report = statusOf(application, deployment, {
+      namespace: 'ns',
+      context: 'spread-local',
+      states: new Map<string, ClusterState>([[objectKey(rc), { state: 'in sync', message }]]),
+    });
+    expect(formatStatusText(report)).toContain(
+      `└─ ReplicationController mattermost  rc.yml:3  in sync (${message})`,
+    );
+  });
+});
+
 describe('statusExitCode: 0 in sync, 2 differs, 1 error (as diff and kapp diff --exit-status)', () => {
   const counts = { objects: 3, compared: true, missing: 0, inSync: 3, differs: 0, rejected: 0 };
   const obj = { apiVersion: 'v1', kind: 'ConfigMap', name: 'old', source: 'a.yaml:1' };
