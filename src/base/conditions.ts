@@ -10,6 +10,8 @@ export interface Condition {
   readonly status: string;
   readonly reason?: string;
   readonly message?: string;
+  /** RFC 3339 time of the last change of `status`. */
+  readonly lastTransitionTime?: string;
 }
 
 /** The object's `status.conditions`; empty when it has none. */
@@ -26,6 +28,19 @@ export function isConditionTrue(object: KubeObject | undefined, type: string): b
 /** Whether the pod's `Ready` condition is True (core/v1 PodStatus; the kubelet sets it). */
 export function isPodReady(pod: KubeObject): boolean {
   return isConditionTrue(pod, 'Ready');
+}
+
+/**
+ * Whether the pod is available: Ready for at least `minReadySeconds` by its Ready condition's
+ * lastTransitionTime at `now` (milliseconds), as the controllers count `availableReplicas`
+ * (k8s.io/kubernetes pkg/api/v1/pod IsPodAvailable). With `minReadySeconds` 0, Ready is available.
+ */
+export function isPodAvailable(pod: KubeObject, minReadySeconds: number, now: number): boolean {
+  const ready = conditionsOf(pod).find((c) => c.type === 'Ready' && c.status === 'True');
+  if (!ready) return false;
+  if (minReadySeconds <= 0) return true;
+  const since = Date.parse(ready.lastTransitionTime ?? '');
+  return Number.isFinite(since) && since + minReadySeconds * 1000 < now;
 }
 
 /**

@@ -87,7 +87,10 @@ function objectLine(o: ObjectStatus, namespace: string, input = ''): string {
 }
 
 function stateText(o: ObjectStatus): string {
-  if (o.state === 'rejected' || (o.message && o.state === 'missing')) return `${o.state} (${o.message})`;
+  // An `in sync` with a message is one that is so for a reason worth saying (a Job that deleted
+  // itself once finished, the last run of a generateName object).
+  if (o.state === 'rejected' || (o.message && (o.state === 'missing' || o.state === 'in sync')))
+    return `${o.state} (${o.message})`;
   if (o.state === 'differs') {
     const n = o.changes?.length ?? 0;
     return `differs${n > 0 ? ` (${n} field${n === 1 ? '' : 's'})` : ''}${o.message ? ` (${o.message})` : ''}`;

@@ -7,6 +7,7 @@ import { listRevisions, type RevisionSummary, revisionOfParent } from '../engine
 import { splitPrune } from '../engine/inventory/prune.js';
 import { type RevisionCheck, readRevisionCheck } from '../engine/inventory/revision-check.js';
 import type { PlannedObject } from '../engine/plan/options.js';
+import { foreignNote } from '../engine/plan/takeover.js';
 import type { DeployReport, ObjectReport } from '../report/report.js';
 import { appliedRef, type Converged, converge, FIELD_MANAGER, pruneRefs, sourceRef } from './converge.js';
 import {
@@ -167,18 +168,20 @@ function annotate(p: PlannedObject, annotations: Readonly<Record<string, string>
 }
 
 function plannedRef(p: PlannedObject): ObjectReport {
+  const notes = [
+    isGenerated(p.object)
+      ? 'generateName: each deploy creates a new one; those of earlier deploys are pruned'
+      : '',
+    p.takesOver
+      ? `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`
+      : '',
+    p.foreign ? foreignNote(p.foreign) : '',
+  ].filter(Boolean);
   return {
     ...sourceRef(p),
     action: p.action,
     ...(p.changes ? { changes: p.changes } : {}),
-    ...(isGenerated(p.object)
-      ? { note: 'generateName: each deploy creates a new one; those of earlier deploys are pruned' }
-      : {}),
-    ...(p.takesOver
-      ? {
-          note: `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`,
-        }
-      : {}),
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
     // A replace's reason is its immutable-field error, not a check still to come.
     ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
   };

@@ -10,6 +10,7 @@ import type { Deployment } from '../deployment/deployment.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
 import type { PlannedObject } from '../engine/plan/options.js';
+import { foreignNote } from '../engine/plan/takeover.js';
 import {
   type Application,
   type AttachedObject,
@@ -32,7 +33,8 @@ import {
  * with field manager `spread` of the object as deploy would apply it (ApplySet labels and template
  * hash included):
  * - `missing`: the object does not exist (or its Namespace does not);
- * - `in sync`: applying it would change nothing;
+ * - `in sync`: applying it would change nothing; or a Job that deletes itself once finished
+ *   (`ttlSecondsAfterFinished`) is gone after the current revision ran it as the directory declares it;
  * - `differs`: applying it would change the fields listed in `changes`;
  * - `rejected`: the server refused the dry run (invalid object, conflict with another field
  *   manager, unknown kind); `message` says why, and deploy would fail the same way.
@@ -170,6 +172,8 @@ export function statesOfPlan(
     const key = objectKey(p);
     if (p.action === 'create')
       out.set(key, { state: 'missing', ...(p.deferred ? { message: p.deferred } : {}) });
+    else if (p.action === 'unchanged' && p.foreign)
+      out.set(key, { state: 'differs', message: foreignNote(p.foreign) });
     else if (p.action === 'unchanged') out.set(key, { state: 'in sync' });
     else
       out.set(key, {

@@ -21,6 +21,7 @@ import { type ImageOptions, prepareImages } from '../image/index.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { deploymentIdentity, originConflict } from './identity.js';
 import { type ReadResult, readDeployment } from './read.js';
+import { finishedJobs } from './status-finished.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
 export {
@@ -130,6 +131,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 32))
       states.set(k, v);
     const previous = await readParent(client, set);
+    await finishedJobs(client, set, previous, objects, states);
     const extra: PruneCandidate[] = previous.exists
       ? await findPruneCandidates(client, discovery, set, previous, objects, {
           onForbidden: (what) =>

@@ -66,12 +66,14 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
   const hashes = '#'.repeat(options.headingLevel ?? 3);
   const deleted = options.operation === 'delete';
   const title = `${hashes} ${plan ? 'Plan' : deleted ? 'Delete' : 'Deploy'}: \`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\``;
+  // An unchanged object with a note holds what the directory does not declare (another manager's
+  // fields, see foreignNote): it is listed, never folded into "already matches".
   const changing = report.objects
-    .filter((o) => o.action !== 'unchanged')
+    .filter((o) => o.action !== 'unchanged' || o.note)
     .map((o, i) => ({ o, i }))
     .sort((a, b) => (RANK[a.o.action] ?? 3) - (RANK[b.o.action] ?? 3) || a.i - b.i)
     .map(({ o }) => o);
-  const unchanged = report.objects.filter((o) => o.action === 'unchanged');
+  const unchanged = report.objects.filter((o) => o.action === 'unchanged' && !o.note);
   const counts = deleted
     ? `**${c.pruned}** deleted`
     : plan

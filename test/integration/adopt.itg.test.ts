@@ -203,6 +203,53 @@ describe('--adopt makes spread the owner of what the directory declares', () => 
     await run(dir(name, { '.k2e/objects.yaml': objects(name, ['a']) }), { adopt: true });
     expect((await getJson('configmap', name)).data).toEqual({ a: 'a-value', injected: 'yes' });
   });
+
+  test('fields another deploy tool set (helm) are taken over too; set again later, status and plan name them', async () => {
+    const name = 'adopt-helm';
+    const asHelm = ['--context', 'spread-local', '-n', ns, '--field-manager', 'helm'];
+    // Helm 3 writes with Update operations under its own field manager, as kubectl create does.
+    await kubectl([...asHelm.slice(0, 4), 'create', ...asHelm.slice(4), '-f', '-'], {
+      input: objects(name, ['a', 'b']),
+    });
+    const root = dir(name, { '.k2e/objects.yaml': objects(name, ['a']) });
+    const plan = await run(root, { adopt: true, mode: 'plan' });
+    expect(plan.objects.find((o) => o.kind === 'ConfigMap')?.note).toBe(
+      'takes over the fields of helm: those the directory does not declare are removed',
+    );
+    await run(root, { adopt: true });
+    expect((await getJson('configmap', name)).data).toEqual({ a: 'a-value' });
+    const cluster = { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local' };
+    const statusOf = async () =>
+      (await status({ path: root, name, namespace: ns, cluster, logger: silentLogger })).root.objects.find(
+        (o) => o.kind === 'ConfigMap',
+      );
+    expect((await statusOf())?.state).toBe('in sync');
+
+    // helm upgrade adds a key the directory does not declare: a deploy without --adopt leaves it.
+    await kubectl([
+      ...asHelm.slice(0, 4),
+      'patch',
+      'configmap',
+      name,
+      ...asHelm.slice(4),
+      '--type=merge',
+      '-p',
+      '{"data":{"c":"x"}}',
+    ]);
+    const drift = await statusOf();
+    expect(drift).toMatchObject({ state: 'differs' });
+    expect(drift?.message).toMatch(
+      /^helm owns data\.c, which the directory does not declare: a deploy leaves it; adopting takes it over and removes it \(⟦adopt⟧\)/,
+    );
+    const planned = await run(root, { mode: 'plan' });
+    expect(planned.objects.find((o) => o.kind === 'ConfigMap')).toMatchObject({
+      action: 'unchanged',
+      note: expect.stringMatching(/^helm owns data\.c, /),
+    });
+    await run(root, { adopt: true });
+    expect((await getJson('configmap', name)).data).toEqual({ a: 'a-value' });
+    expect((await statusOf())?.state).toBe('in sync');
+  });
 });
 
 /** A logger that keeps the warnings. */

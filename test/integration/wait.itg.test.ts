@@ -240,6 +240,40 @@ spec:
     );
   });
 
+  test('a ReplicationController with minReadySeconds is ready only once the controller counts its replicas available', async () => {
+    // kwok makes the pods Ready at once; the controller-manager counts them in availableReplicas
+    // only minReadySeconds later, and re-queues the RC for it.
+    const d = dir({
+      'rc.yaml': `apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: slowready
+spec:
+  replicas: 2
+  minReadySeconds: 12
+  selector: {app: slowready}
+  template:
+    metadata:
+      labels: {app: slowready}
+    spec:
+      containers:
+        - name: web
+          image: registry.k8s.io/pause:3.10
+`,
+    });
+    const started = Date.now();
+    const report = await run(d, 120_000);
+    expect(report.rollout).toEqual([
+      expect.objectContaining({ kind: 'ReplicationController', name: 'slowready', ready: true }),
+    ]);
+    const live = JSON.parse(
+      (await kubectl([...ctx, '-n', ns, 'get', 'rc', 'slowready', '-o', 'json'])).stdout,
+    );
+    expect(live.status.readyReplicas).toBe(2);
+    expect(live.status.availableReplicas).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(12_000);
+  });
+
   test(`${SHARED_WATCH_AT} or more Deployments share one watch per collection: each is judged by its own pods`, async () => {
     const healthy = Array.from({ length: SHARED_WATCH_AT }, (_, i) => `shared-${i}`);
     const web = `      containers:\n        - name: web\n          image: nginx:1.27\n`;

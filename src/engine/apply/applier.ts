@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { isCrdEstablished } from '../../base/conditions.js';
-import type { SourcedObject } from '../../base/kube-object.js';
-import { isCoreNamespace, isCrd, isGenerated } from '../../base/kube-object.js';
+import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
+import { formatGroupKind, groupKindOf, isCoreNamespace, isCrd, isGenerated } from '../../base/kube-object.js';
 import { notServedMessage } from '../../cluster/api-removals.js';
 import { isUnavailable } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
@@ -10,8 +10,9 @@ import type { ApplyOptions, PlannedObject } from '../plan/options.js';
 import { adopts } from '../plan/ownership.js';
 import { takeOverFields } from '../plan/takeover.js';
 import type { AppliedObject, ObjectAction } from './applied.js';
-import { waitDiscovered, waitEstablished } from './crd.js';
+import { crdKinds, waitDiscovered, waitEstablished } from './crd.js';
 import { ApplyError, type ObjectFailure, objectError, sortFailures } from './errors.js';
+import { retryStaleSchema } from './schema-lag.js';
 import { createObject, deleteAndWait, serverSideApply } from './ssa.js';
 
 /** What applying one object needs. */
@@ -19,6 +20,17 @@ interface ApplyContext {
   readonly client: KubeApi;
   readonly discovery: KubeDiscovery;
   readonly options: ApplyOptions;
+  /** The CRDs of the set by the GroupKind they define: their custom resources' new schema. */
+  readonly crds: ReturnType<typeof crdKinds>;
+}
+
+/**
+ * A write of a custom resource whose CRD is in the set, retried while the server answers with the
+ * CRD's old schema (see retryStaleSchema); any other write as it is.
+ */
+function withNewSchema<T>(c: ApplyContext, object: KubeObject, write: () => Promise<T>): Promise<T> {
+  const crd = c.crds.get(formatGroupKind(groupKindOf(object)))?.crd.object;
+  return retryStaleSchema(write, object, crd, c.options.signal);
 }
 
 /**
@@ -47,7 +59,7 @@ export async function applyObjects(
     if (group) group.push(p);
     else groups.set(g, [p]);
   }
-  const c: ApplyContext = { client, discovery, options };
+  const c: ApplyContext = { client, discovery, options, crds: crdKinds(plan) };
   const applied: AppliedObject[] = [];
   const order = [...groups.keys()].sort((a, b) => a - b);
   const after = (g: number) => order.filter((x) => x > g).flatMap((x) => groups.get(x)!);
@@ -71,13 +83,10 @@ export async function applyObjects(
     );
     const unresolved = after(g).some((p) => !p.resource);
     if (crds.length > 0 || (unresolved && done.some((d) => isCrd(d.object)))) {
-      // Side by side: discovery serves a CRD's kinds only once it is Established, so a served kind
-      // never races ahead of its CRD, and the two waits cost one round trip, not two.
-      // Discovery gets the Established wait's 60 s and then its own 30 s.
-      await Promise.all([
-        ...crds.map((crd) => waitEstablished(client, crd, options.signal)),
-        waitDiscovered(discovery, crds, options.signal, 90_000),
-      ]);
+      // Discovery serves a CRD's kinds only once it is Established, and usually by the time the
+      // watch reports it: read after, discovery is read once, not polled beside the wait.
+      await Promise.all(crds.map((crd) => waitEstablished(client, crd, options.signal)));
+      await waitDiscovered(discovery, crds, options.signal);
     }
     await options.afterGroup?.(g);
     // Objects that could not be dry-run before (their Namespace or CRD is created by this deploy) are
@@ -144,7 +153,9 @@ async function createGenerated(
   p: PlannedObject,
   resource: ResourceInfo,
 ): Promise<AppliedObject> {
-  const live = await createObject(c.client, resource, p.object, c.options, false);
+  const live = await withNewSchema(c, p.object, () =>
+    createObject(c.client, resource, p.object, c.options, false),
+  );
   // Named as the server named it from here on: the wait, the report and prune see that name.
   const object = { ...p.object, metadata: { ...p.object.metadata, name: live.metadata.name } };
   return { object, source: p.source, resource, action: 'created', live };
@@ -180,7 +191,9 @@ async function applyChange(
       adopts(options.ownership),
       options.signal,
     ));
-  const live = await serverSideApply(client, resource, p.object, options, false);
+  const live = await withNewSchema(c, p.object, () =>
+    serverSideApply(client, resource, p.object, options, false),
+  );
   const action: ObjectAction = !p.live
     ? 'created'
     : tookOver || live.metadata.resourceVersion !== beforeVersion
@@ -215,8 +228,11 @@ async function checkDeferred(
           if (resource.namespaced && ns && unapplied.has(ns)) return;
           checked.add(p);
           try {
-            if (isGenerated(p.object)) await createObject(client, resource, p.object, options, true);
-            else await serverSideApply(client, resource, p.object, options, true);
+            await withNewSchema(c, p.object, () =>
+              isGenerated(p.object)
+                ? createObject(client, resource, p.object, options, true)
+                : serverSideApply(client, resource, p.object, options, true),
+            );
           } catch (error) {
             failures.push({ object: p, message: objectError(p.object, error, options) });
           }

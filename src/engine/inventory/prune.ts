@@ -1,10 +1,12 @@
 import {
+  formatObject,
   formatObjectRef,
   isCoreNamespace,
   isCrd,
   type KubeObject,
   type SourcedObject,
 } from '../../base/kube-object.js';
+import { formatSource } from '../../base/source.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 import { crdDefinition } from '../apply/crd.js';
 import type { PruneCandidate } from './applyset.js';
@@ -32,7 +34,9 @@ export interface PruneDecision {
  * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
  *   Namespace lifecycle); so is one that holds objects not of the deployment (made by hand, another
  *   deployment's), as `foreign` finds them ({@link findForeignObjects});
- * - a CustomResourceDefinition is kept unless `pruneCrds` (Helm's rule: deleting a CRD deletes every
+ * - a CustomResourceDefinition that objects of `plan` are of (their CRD left the directory, they did
+ *   not) is always kept, `pruneCrds` or not: deleting it would delete them right after their apply;
+ * - any other CustomResourceDefinition is kept unless `pruneCrds` (Helm's rule: deleting a CRD deletes every
  *   custom resource of it, whoever made them); its custom resources are counted (one LIST with
  *   `limit=1`, counted by `metadata.remainingItemCount`) for the report, kept or pruned.
  */
@@ -58,6 +62,8 @@ export async function splitPrune(
       if (contents.foreign.length > 0 || contents.unlisted.length > 0)
         kept.push({ candidate: c, reason: foreignReason(contents) });
       else pruned.push(c);
+    } else if (isCrd(c.object) && needing(c.object, plan).length > 0) {
+      kept.push({ candidate: c, reason: neededReason(needing(c.object, plan)) });
     } else if (isCrd(c.object)) {
       // Custom resources of it that this prune deletes anyway are not counted as going with it.
       const defines = crdDefinition(c.object);
@@ -77,6 +83,30 @@ export async function splitPrune(
     } else pruned.push(c);
   }
   return { pruned, kept, notes };
+}
+
+/** The objects of `plan` whose GroupKind the CRD defines, in any version. */
+function needing(crd: KubeObject, plan: readonly SourcedObject[]): SourcedObject[] {
+  const defines = crdDefinition(crd);
+  if (!defines) return [];
+  return plan.filter((o) => o.object.kind === defines.kind && groupOf(o.object.apiVersion) === defines.group);
+}
+
+function groupOf(apiVersion: string): string {
+  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '';
+}
+
+/**
+ * Why a CRD the directory still needs stays: `the directory still declares 12 of its custom
+ * resources (ServiceMonitor.monitoring.coreos.com monitoring/a (.k2e/sm.yaml:1), …), which deleting
+ * it would delete: …`.
+ */
+function neededReason(objects: readonly SourcedObject[]): string {
+  const names = objects
+    .slice(0, FOREIGN_NAMES)
+    .map((o) => `${formatObject(o.object)} (${formatSource(o.source)})`);
+  const more = objects.length - names.length;
+  return `the directory still declares ${objects.length} of its custom resource${objects.length === 1 ? '' : 's'} (${names.join(', ')}${more > 0 ? `, … and ${more} more` : ''}), which deleting it would delete: add the CRD's file back, or remove them too`;
 }
 
 /** Names shown of the objects that keep a Namespace. */

@@ -2,6 +2,7 @@ import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import type { ResourceInfo } from '../../cluster/discovery.js';
 import type { FieldChange } from '../../deployment/diff.js';
 import type { OwnershipPolicy } from './ownership.js';
+import type { ForeignFields } from './takeover.js';
 
 /**
  * What the plan expects applying to do to one object. `replace`: an immutable field changes and
@@ -30,6 +31,12 @@ export interface PlannedObject extends SourcedObject {
    * they set that the directory does not declare are removed, and `after` and `changes` show it.
    */
   readonly takesOver?: readonly string[];
+  /**
+   * Fields of the live object that other field managers (not controllers) set and the directory does
+   * not declare: the apply leaves them, so an `unchanged` object with them is not in sync (see
+   * foreignFields).
+   */
+  readonly foreign?: readonly ForeignFields[];
   /**
    * For `unchanged` found by a recorded fingerprint: that fingerprint (of this object and `live`), so
    * that recording the deploy's fingerprints does not compute it again. `live` and `after` are then

@@ -29,7 +29,7 @@ import { objectFingerprint } from './fingerprint.js';
 import { keepAnnotations, liveReader, namespaceLookup } from './live.js';
 import type { ApplyOptions, PlannedObject } from './options.js';
 import { adopts, ownershipProblem } from './ownership.js';
-import { takenOverManagers } from './takeover.js';
+import { foreignFields, takenOverManagers } from './takeover.js';
 
 /**
  * The objects written in a built-in API version that Kubernetes removed (see REMOVED_APIS) and that
@@ -233,14 +233,30 @@ async function planExisting(
       ...(live ? { live } : {}),
       deferred: 'its CRD changes in this deploy',
     };
-  // The state a completed deploy left, untouched since: unchanged, no dry run needed.
-  if (live && options.fingerprints?.size) {
+  // The state a completed deploy left, untouched since: unchanged, no dry run needed. Not when a
+  // manager is to be taken over: the fingerprint leaves other managers' fields out, and the takeover
+  // (with the removals it brings) is a change.
+  const adopting = adopts(options.ownership);
+  const takeover = live
+    ? takenOverManagers(live.metadata.managedFields as ManagedFieldsEntry[], options.fieldManager, adopting)
+    : [];
+  if (live && options.fingerprints?.size && takeover.length === 0) {
     const print = objectFingerprint(object, live, options.fieldManager);
     if (print !== undefined && options.fingerprints.has(print)) {
       // Held until the wait ends (it reads spec and status); the fingerprint was all that reads its
       // managedFields, a large part of a small object.
       const kept = withoutManagedFields(live);
-      return { ...o, object, resource, action: 'unchanged', after: kept, live: kept, fingerprint: print };
+      const foreign = foreignFields(live, options.fieldManager, adopting);
+      return {
+        ...o,
+        object,
+        resource,
+        action: 'unchanged',
+        after: kept,
+        live: kept,
+        fingerprint: print,
+        ...(foreign.length > 0 ? { foreign } : {}),
+      };
     }
   }
   const planned = await planDryRun(c, o, object, resource, path, live);
@@ -300,13 +316,15 @@ async function planDryRun(
   }
   if (!live) return { ...o, resource, action: 'create', after };
   const changes = diffObjects(live, after);
+  const foreign = foreignFields(after, options.fieldManager, adopts(options.ownership));
+  const others = foreign.length > 0 ? { foreign } : {};
   // Unchanged only when spread already owns the object's fields: otherwise the apply is what makes
   // spread a manager, so that later removals take effect. A Secret an earlier spread wrote with
   // stringData is applied once more, so that spread owns the data it sets (see secretAsStored).
   const owned = managedBy(live, options.fieldManager) && !ownsStringData(live, options.fieldManager);
   // Unchanged: the object as the dry run saw it, which its recorded fingerprint then matches.
   if (owned && takesOver.length === 0 && changes.length === 0 && sameObject(live, after))
-    return { ...o, object, resource, action: 'unchanged', after, live };
+    return { ...o, object, resource, action: 'unchanged', after, live, ...others };
   return {
     ...o,
     resource,
@@ -314,6 +332,7 @@ async function planDryRun(
     after,
     live,
     changes,
+    ...others,
     ...(takesOver.length > 0 ? { takesOver } : {}),
   };
 }

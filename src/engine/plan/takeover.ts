@@ -1,5 +1,7 @@
 import type { KubeObject, ManagedFieldsEntry } from '../../base/kube-object.js';
+import { optionRef } from '../../base/option-ref.js';
 import { KubeApiError } from '../../cluster/client.js';
+import { type FieldPath, type FieldsV1, removedFields } from '../../cluster/fieldset.js';
 import type { KubeApi } from '../kube-api.js';
 
 /**
@@ -13,23 +15,108 @@ export const CLIENT_SIDE_MANAGERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Field manager names taken for a controller's (a program that keeps writing its fields, which no
+ * deploy should take from it): Kubernetes' own components (`kube-controller-manager`,
+ * `kube-scheduler`, `kubelet`, `kube-apiserver`, `cloud-controller-manager`) and the usual names of
+ * operators and their helpers (`…-controller`, `…-operator`, controller-runtime's default `manager`,
+ * `cert-manager-cainjector`, a `…-webhook`, an `…-injector`, an autoscaler).
+ */
+const CONTROLLER_NAME =
+  /controller|operator|manager|scheduler|kubelet|apiserver|injector|webhook|autoscaler/i;
+
+/**
+ * Whether a managedFields entry is a controller's: one of a subresource (`status`, `scale`: what
+ * controllers and `kubectl scale` write), or of a manager named as {@link CONTROLLER_NAME} says.
+ */
+export function isControllerEntry(entry: ManagedFieldsEntry): boolean {
+  return Boolean(entry.subresource) || CONTROLLER_NAME.test(entry.manager ?? '');
+}
+
+/**
  * Whether spread takes a managedFields entry over (merges its fields into its own Apply entry).
  * Always: the `Update` entries of client-side `kubectl apply` ({@link CLIENT_SIDE_MANAGERS}), as
- * `kubectl apply --server-side` does. When adopting (`adopt`), also what the kubectl family
- * wrote by hand: every manager named `kubectl…` (`kubectl` of `kubectl apply --server-side`,
- * `kubectl-create`, `kubectl-edit`, `kubectl-patch`, `kubectl-label`…), `Apply` or `Update`, and
- * spread's own `Update` entry; the rule of Flux's server-side apply manager on takeover
- * (fluxcd/pkg ssa, `PatchReplaceFieldsManagers` with kustomize-controller's managers `kubectl`
- * Apply/Update and `before-first-apply` Update, matched by prefix). Controllers' entries
- * (kube-controller-manager, an autoscaler) and subresource entries (`status`, `scale`) are
- * never taken over.
+ * `kubectl apply --server-side` does. When adopting (`adopt`), also every other manager's that is
+ * not a controller's ({@link isControllerEntry}), `Apply` or `Update`: the kubectl family's
+ * (`kubectl` of `kubectl apply --server-side`, `kubectl-create`, `kubectl-edit`, `kubectl-label`…),
+ * another deploy tool's (`helm`, Terraform's, a script's `Go-http-client`) and spread's own `Update`
+ * entry. Flux's server-side apply manager takes over the kubectl family on takeover (fluxcd/pkg ssa,
+ * `PatchReplaceFieldsManagers`); spread goes further, since what another tool set and the directory
+ * does not declare would otherwise stay for good while the object looks in sync. Controllers'
+ * entries (kube-controller-manager, an operator) and subresource entries are never taken over.
  */
 export function isTakenOver(entry: ManagedFieldsEntry, fieldManager: string, adopt: boolean): boolean {
   if (entry.subresource || entry.manager === undefined) return false;
   if (entry.operation === 'Update' && CLIENT_SIDE_MANAGERS.has(entry.manager)) return true;
   if (!adopt) return false;
   if (entry.manager === fieldManager) return entry.operation === 'Update';
-  return entry.manager.startsWith('kubectl') && (entry.operation === 'Apply' || entry.operation === 'Update');
+  return !isControllerEntry(entry) && (entry.operation === 'Apply' || entry.operation === 'Update');
+}
+
+/** Fields of one other field manager that the directory does not declare (see {@link foreignFields}). */
+export interface ForeignFields {
+  readonly manager: string;
+  /** e.g. `data.b`, `metadata.labels.team`, `spec.ports[port=80,protocol=TCP].nodePort`. */
+  readonly fields: readonly string[];
+}
+
+/**
+ * The fields of `object` (as the dry run answers it, or as live) that a manager other than
+ * `fieldManager` set, that `fieldManager` does not own (the directory does not declare them) and
+ * that no controller owns ({@link isControllerEntry}): a deploy leaves them as they are, so the
+ * object is not what the directory says. Managers taken over (`adopt`) are left out: the deploy
+ * takes their fields and removes those.
+ */
+export function foreignFields(object: KubeObject, fieldManager: string, adopt: boolean): ForeignFields[] {
+  const entries = (object.metadata.managedFields ?? []) as ManagedFieldsEntry[];
+  const ours = entries.filter((e) => e.manager === fieldManager && !e.subresource);
+  const controllers = entries.filter(isControllerEntry);
+  const out: ForeignFields[] = [];
+  for (const e of entries) {
+    if (ours.includes(e) || controllers.includes(e) || isTakenOver(e, fieldManager, adopt)) continue;
+    const fields = removedFields(
+      [(e.fieldsV1 ?? {}) as FieldsV1],
+      ours.reduce<FieldsV1>((acc, o) => mergeFieldSets(acc, o.fieldsV1 ?? {}), {}),
+      controllers.map((c) => (c.fieldsV1 ?? {}) as FieldsV1),
+    );
+    if (fields.length > 0)
+      out.push({ manager: e.manager ?? '(unnamed)', fields: fields.map(formatFieldPath) });
+  }
+  return out;
+}
+
+/** Fields named per manager in {@link foreignNote}; the others are counted. */
+const FOREIGN_FIELDS_SHOWN = 5;
+
+/**
+ * What plan and status say of {@link foreignFields}: `helm owns data.b, metadata.labels.team, which
+ * the directory does not declare: a deploy leaves them; adopting takes them over and removes them
+ * (--adopt), or declare them in the directory`.
+ */
+export function foreignNote(foreign: readonly ForeignFields[]): string {
+  const parts = foreign.map((f) => {
+    const shown = f.fields.slice(0, FOREIGN_FIELDS_SHOWN).join(', ');
+    const more = f.fields.length - FOREIGN_FIELDS_SHOWN;
+    return `${f.manager} owns ${shown}${more > 0 ? ` and ${more} more` : ''}`;
+  });
+  const them = foreign.length === 1 && foreign[0]!.fields.length === 1 ? 'it' : 'them';
+  return `${parts.join('; ')}, which the directory does not declare: a deploy leaves ${them}; adopting takes ${them} over and removes ${them} (${optionRef('adopt')}), or declare ${them} in the directory`;
+}
+
+/** `["f:spec","f:ports",'k:{"port":80}',"f:nodePort"]` → `spec.ports[port=80].nodePort`. */
+export function formatFieldPath(path: FieldPath): string {
+  let out = '';
+  for (const step of path) {
+    const value = step.slice(2);
+    if (step.startsWith('f:')) out += `${out ? '.' : ''}${value}`;
+    else if (step.startsWith('k:')) {
+      const key = JSON.parse(value) as Record<string, unknown>;
+      out += `[${Object.entries(key)
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join(',')}]`;
+    } else if (step.startsWith('v:')) out += `[=${value}]`;
+    else if (step.startsWith('i:')) out += `[${value}]`;
+  }
+  return out;
 }
 
 /**

@@ -47,7 +47,7 @@ export function readerOf(o: KubeObject): StatusReader {
  * Established for CRDs (NamesAccepted=False fails), an ingress for LoadBalancer Services, and the
  * Ready/Reconciling/Stalled conditions for custom resources ({@link customResourceStatus}). A
  * ReplicationController is ready when its observedGeneration caught up and every replica is
- * ready — and, given its pods, when they all come from its current template ({@link currentPods}).
+ * ready and available (Ready for `minReadySeconds`) — and, given its pods, when they all come from its current template ({@link currentPods}).
  */
 export function rolloutState(o: KubeObject, context: RolloutContext = {}): RolloutState {
   return readerOf(o).state(o, context);

@@ -9,6 +9,7 @@ import {
   NOT_OBSERVED,
   num,
   type RolloutContext,
+  type RolloutState,
   replicaFailure,
   type StatusReader,
 } from './types.js';
@@ -16,8 +17,10 @@ import {
 type Containers = { name: string; image?: string }[] | undefined;
 
 /**
- * A core/v1 ReplicationController: observedGeneration caught up and every replica ready; given its
- * pods, `spec.replicas` pods of its current template Ready and none of an older template left.
+ * A core/v1 ReplicationController: observedGeneration caught up and every replica ready and
+ * available (`status.availableReplicas`: Ready for `spec.minReadySeconds`, as kstatus reads a
+ * ReplicaSet); given its pods, `spec.replicas` pods of its current template Ready and none of an
+ * older template left.
  */
 export const replicationControllerStatus: StatusReader = {
   withPods: true,
@@ -36,15 +39,32 @@ export const replicationControllerStatus: StatusReader = {
       if (currentReady < want)
         return inProgress(`${currentReady}/${want} pods of the current template ready`);
       if (old.length > 0) return inProgress(`${old.length} pods of an older template remain`);
-      return current(`${currentReady}/${want} replicas ready`);
+      return availability(spec, status, want) ?? current(`${currentReady}/${want} replicas ready`);
     }
     const readyCount = num(status.readyReplicas);
     const labeled = num(status.fullyLabeledReplicas);
     if (readyCount < want || labeled < want) return inProgress(`${readyCount}/${want} replicas ready`);
-    return current(`${readyCount}/${want} replicas ready`);
+    return availability(spec, status, want) ?? current(`${readyCount}/${want} replicas ready`);
   },
   currentPods: (o, pods) => rcCurrentPods(o, pods),
 };
+
+/**
+ * In progress while fewer than `want` replicas are available: a pod counts only once Ready for
+ * `minReadySeconds`, and the controller says so in `status.availableReplicas` (0 is left out).
+ */
+function availability(
+  spec: Record<string, unknown>,
+  status: Record<string, unknown>,
+  want: number,
+): RolloutState | undefined {
+  const available = num(status.availableReplicas);
+  if (available >= want) return undefined;
+  const minReady = num(spec.minReadySeconds);
+  return inProgress(
+    `${available}/${want} replicas available${minReady > 0 ? ` (minReadySeconds: ${minReady})` : ''}`,
+  );
+}
 
 /**
  * The pods it owns whose {@link TEMPLATE_HASH} annotation equals its template's; without the

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isPodReady } from '../../base/conditions.js';
+import { isPodAvailable, isPodReady } from '../../base/conditions.js';
 import { stableJson } from '../../base/json.js';
 import type { KubeObject } from '../../base/kube-object.js';
 import { TEMPLATE_HASH } from '../../base/labels.js';
@@ -37,14 +37,20 @@ export function withTemplateHash(object: KubeObject): KubeObject {
  * other than the RC's) one at a time, in name order:
  * - an old pod that is not Ready goes at once: it serves nothing (a broken pod left by a failed
  *   rollout, or one still starting), as a Deployment scales unhealthy old pods down first;
- * - a Ready old pod goes only while every replica is Ready, so never fewer than replicas − 1 are;
+ * - a Ready old pod goes only while every replica is available (Ready for `spec.minReadySeconds`
+ *   at `now`, as the controller counts `availableReplicas`), so never fewer than replicas − 1 are;
  * - nothing goes until the RC's controller has observed its new generation, so that the pod it
  *   makes in place of the deleted one comes from the new template.
  * The RC must carry the template hash (spread's {@link withTemplateHash}); without it, `undefined`.
  */
-export function podToReplace(rc: KubeObject, pods: readonly KubeObject[]): KubeObject | undefined {
+export function podToReplace(
+  rc: KubeObject,
+  pods: readonly KubeObject[],
+  now: number = Date.now(),
+): KubeObject | undefined {
   const spec = (rc.spec ?? {}) as {
     replicas?: number;
+    minReadySeconds?: number;
     template?: { metadata?: { annotations?: Record<string, string> } };
   };
   const want = spec.template?.metadata?.annotations?.[TEMPLATE_HASH];
@@ -65,6 +71,6 @@ export function podToReplace(rc: KubeObject, pods: readonly KubeObject[]): KubeO
     .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
   const unready = old.find((p) => !isPodReady(p));
   if (unready) return unready;
-  const ready = live.filter(isPodReady).length;
-  return old.length > 0 && ready >= (spec.replicas ?? 1) ? old[0] : undefined;
+  const available = live.filter((p) => isPodAvailable(p, Number(spec.minReadySeconds ?? 0), now)).length;
+  return old.length > 0 && available >= (spec.replicas ?? 1) ? old[0] : undefined;
 }

@@ -4,7 +4,7 @@ import type { KubeObject } from '../../base/kube-object.js';
 import { KubeApiError, type KubeClient } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
 import { matchesSelector, selectorParts, selectorString } from '../../cluster/pods.js';
-import { watchesPods } from '../status/registry.js';
+import { rolloutState, watchesPods } from '../status/registry.js';
 import { podToReplace } from './rc-roll.js';
 import { type Tracked, trackedName } from './tracked.js';
 import { informer } from './watcher.js';
@@ -106,15 +106,21 @@ export function watchAll(
   for (const t of tracked) if (t.gk === 'PersistentVolumeClaim') readStorageClass(client, t, sink);
 }
 
-/** What the object's watch shows of it; gone while waiting ends its wait as not ready. */
+/**
+ * What the object's watch shows of it; gone while waiting ends its wait as not ready, unless it was
+ * last seen as a finished Job: one with `ttlSecondsAfterFinished: 0` is deleted by the TTL
+ * controller as soon as it completes, often before the wait judged its last state.
+ */
 function seeLive(t: Tracked, live: KubeObject | undefined, start: number): void {
-  if (!live && t.live !== undefined && !t.result)
+  if (!live && t.live !== undefined && !t.result) {
+    const last = t.gk === 'Job.batch' ? rolloutState(t.live) : undefined;
     t.result = {
       object: t.applied,
-      ready: false,
-      message: 'deleted while waiting',
+      ready: last?.done === true,
+      message: last && (last.done || last.failed) ? `${last.message}, then deleted` : 'deleted while waiting',
       durationMs: Date.now() - start,
     };
+  }
   t.live = live;
 }
 

@@ -80,6 +80,22 @@ describe('formatPlanMarkdown', () => {
     expect(md).not.toContain('| --- |');
   });
 
+  test('an unchanged object that holds fields the directory does not declare is listed, not "no changes"', () => {
+    const note = 'helm owns data.b, which the directory does not declare: a deploy leaves it';
+    const md = formatPlanMarkdown({
+      ...plan,
+      objects: [obj('ConfigMap', 'a', 'unchanged', { note }), obj('Service', 'b', 'unchanged')],
+    });
+    expect(md).not.toContain('No changes');
+    expect(
+      md
+        .split('\n')
+        .filter((l) => l.startsWith('| '))
+        .slice(2),
+    ).toEqual([`| · unchanged | \`configmap/a\` (${note}) | team-a | \`a.yaml:1\` |`]);
+    expect(md).toContain('<summary>1 object unchanged</summary>');
+  });
+
   test('a deploy report reads in past tense', () => {
     const md = formatPlanMarkdown({ ...base, mode: 'deploy', objects: [obj('Service', 'web', 'created')] });
     expect(md).toContain('### Deploy: `web`');

@@ -89,6 +89,20 @@ describe('podToReplace: the next pod of an older template to delete', () => {
     expect(name(podToReplace(rcNow, pods))).toBe(expected);
   });
 
+  test('with minReadySeconds, a Ready old pod goes only once every replica has been Ready that long', () => {
+    const slow = { ...rcNow, spec: { ...(rcNow.spec as object), minReadySeconds: 30 } };
+    const now = Date.parse('2026-01-01T00:01:00Z');
+    const readySince = (p: KubeObject, at: string): KubeObject => ({
+      ...p,
+      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at }] },
+    });
+    const old = readySince(pod('a', 'old', true), '2025-12-31T00:00:00Z');
+    const fresh = readySince(pod('n', current, true), '2026-01-01T00:00:50Z');
+    expect(podToReplace(slow, [old, fresh], now)).toBeUndefined();
+    expect(name(podToReplace(slow, [old, fresh], now + 30_000))).toBe('a');
+    expect(name(podToReplace(rcNow, [old, fresh], now))).toBe('a');
+  });
+
   test('nothing before the controller observed the new generation, nor without a template hash', () => {
     const pods = [pod('a', 'old', false), pod('b', 'old', true)];
     expect(podToReplace(live(2, 3, 2), pods)).toBeUndefined();

@@ -185,7 +185,7 @@ describe('ReplicationController readiness from its pods', () => {
     'v1',
     'ReplicationController',
     { replicas: 2, template },
-    { observedGeneration: 1, readyReplicas: 2, fullyLabeledReplicas: 2 },
+    { observedGeneration: 1, readyReplicas: 2, fullyLabeledReplicas: 2, availableReplicas: 2 },
   );
   const cur = (n: string, ready = true) => pod(n, ready, { annotations: { [TEMPLATE_HASH]: 'h2' } });
   const old = (n: string) => pod(n, true, { annotations: { [TEMPLATE_HASH]: 'h1' } });
@@ -210,6 +210,21 @@ describe('ReplicationController readiness from its pods', () => {
     const s = rolloutState(rc, { pods });
     expect(s.done).toBe(done);
     expect(s.message).toMatch(message);
+  });
+
+  test('with minReadySeconds, Ready pods are not enough: the controller must count them available', () => {
+    // The controller reports readyReplicas at once and availableReplicas only minReadySeconds later
+    // (kstatus reads a ReplicaSet the same way); status leaves availableReplicas out while it is 0.
+    const slow = (status: object) =>
+      obj('v1', 'ReplicationController', { replicas: 2, minReadySeconds: 30, template }, status);
+    const counted = { observedGeneration: 1, readyReplicas: 2, fullyLabeledReplicas: 2 };
+    for (const context of [{ pods: [cur('a'), cur('b')] }, {}]) {
+      const waiting = rolloutState(slow(counted), context);
+      expect(waiting.done).toBe(false);
+      expect(waiting.message).toBe('0/2 replicas available (minReadySeconds: 30)');
+      expect(rolloutState(slow({ ...counted, availableReplicas: 1 }), context).message).toMatch(/^1\/2/);
+      expect(rolloutState(slow({ ...counted, availableReplicas: 2 }), context).done).toBe(true);
+    }
   });
 
   test('without the hash annotation, pods are compared by container names and images', () => {

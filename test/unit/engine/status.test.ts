@@ -129,7 +129,7 @@ describe('rolloutState', () => {
         'v1',
         'ReplicationController',
         { replicas: 2 },
-        { observedGeneration: 1, readyReplicas: 2, fullyLabeledReplicas: 2 },
+        { observedGeneration: 1, readyReplicas: 2, fullyLabeledReplicas: 2, availableReplicas: 2 },
       ),
       true,
       false,

@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import type { ManagedFieldsEntry } from '../../../src/base/kube-object.js';
 import {
+  foreignFields,
+  formatFieldPath,
   isTakenOver,
   mergeFieldSets,
   takenOverManagers,
@@ -84,6 +87,12 @@ describe('isTakenOver: which managers spread takes over', () => {
     ['spread', 'Apply', undefined, false, false],
     ['kube-controller-manager', 'Update', undefined, false, false],
     ['operator', 'Apply', undefined, false, false],
+    ['helm', 'Update', undefined, false, true],
+    ['Terraform', 'Apply', undefined, false, true],
+    ['Go-http-client', 'Update', undefined, false, true],
+    ['manager', 'Update', undefined, false, false],
+    ['cert-manager-cainjector', 'Update', undefined, false, false],
+    ['kube-scheduler', 'Update', undefined, false, false],
     ['kubectl', 'Update', 'status', false, false],
     ['kubectl-client-side-apply', 'Update', 'scale', false, false],
   ] as const)(
@@ -107,5 +116,46 @@ describe('isTakenOver: which managers spread takes over', () => {
     expect(out.map((e) => `${e.manager} ${e.operation}`)).toEqual(['operator Apply', 'spread Apply']);
     expect(out[1]!.fieldsV1).toEqual({ 'f:data': { 'f:a': {}, 'f:b': {} } });
     expect(takenOverManagers([ssa, create, other], 'spread', true)).toEqual(['kubectl', 'kubectl-create']);
+  });
+});
+
+describe('foreignFields: what other managers set that the directory does not declare', () => {
+  const entry = (manager: string, fieldsV1: object, extra: Partial<ManagedFieldsEntry> = {}) =>
+    ({ manager, operation: 'Update', fieldsV1, ...extra }) as ManagedFieldsEntry;
+  const object = (...managedFields: ManagedFieldsEntry[]) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c', managedFields },
+  });
+  const spread = entry(
+    'spread',
+    { 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:app': {} } } },
+    {
+      operation: 'Apply',
+    },
+  );
+
+  test('a deploy tool’s fields the directory does not declare; shared and controllers’ fields are not', () => {
+    const helm = entry('helm', {
+      'f:data': { '.': {}, 'f:a': {}, 'f:b': {} },
+      'f:metadata': { 'f:labels': { 'f:app': {}, 'f:team': {} } },
+    });
+    const kcm = entry('kube-controller-manager', {
+      'f:metadata': { 'f:annotations': { 'f:deployment.kubernetes.io/revision': {} } },
+    });
+    const scale = entry('kubectl', { 'f:spec': { 'f:replicas': {} } }, { subresource: 'scale' });
+    expect(foreignFields(object(spread, helm, kcm, scale), 'spread', false)).toEqual([
+      { manager: 'helm', fields: ['data.b', 'metadata.labels.team'] },
+    ]);
+    // Adopting takes helm over: its fields are the deploy's to remove, not left.
+    expect(foreignFields(object(spread, helm, kcm), 'spread', true)).toEqual([]);
+    expect(foreignFields(object(spread, kcm, scale), 'spread', false)).toEqual([]);
+  });
+
+  test('field paths read as the API does', () => {
+    expect(formatFieldPath(['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}', 'f:nodePort'])).toBe(
+      'spec.ports[port=80,protocol=TCP].nodePort',
+    );
+    expect(formatFieldPath(['f:metadata', 'f:finalizers', 'v:"x"'])).toBe('metadata.finalizers[="x"]');
   });
 });

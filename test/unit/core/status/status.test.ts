@@ -34,6 +34,15 @@ describe('statesOfPlan: plan action → state', () => {
       { state: 'missing', message: 'its Namespace x is created by this deploy' },
     ],
     ['unchanged', {}, { state: 'in sync' }],
+    [
+      'unchanged',
+      { foreign: [{ manager: 'helm', fields: ['data.b'] }] },
+      {
+        state: 'differs',
+        message:
+          'helm owns data.b, which the directory does not declare: a deploy leaves it; adopting takes it over and removes it (⟦adopt⟧), or declare it in the directory',
+      },
+    ],
     ['update', { changes: [change] }, { state: 'differs', changes: [change] }],
     [
       'replace',
@@ -243,6 +252,22 @@ describe('statusOf with cluster states', () => {
     );
     // The JSON shape is the report itself: plain data, no class instances.
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+});
+
+describe('status text of an object in sync for a reason', () => {
+  test('the reason is shown (a Job that deleted itself once finished)', async () => {
+    const { application, deployment } = await read('examples/mattermost');
+    const rc = deployment.objects()[2]!;
+    const message = 'finished and removed by its ttlSecondsAfterFinished (0) after revision 3 ran it';
+    const report = statusOf(application, deployment, {
+      namespace: 'ns',
+      context: 'spread-local',
+      states: new Map<string, ClusterState>([[objectKey(rc), { state: 'in sync', message }]]),
+    });
+    expect(formatStatusText(report)).toContain(
+      `└─ ReplicationController mattermost  rc.yml:3  in sync (${message})`,
+    );
   });
 });
 
