@@ -238,10 +238,21 @@ helm3_cached() {
 }
 
 # Helm 3 has its own cache folder (helm-v3.…), beside Helm 4's, and keeps the binary's name `helm`.
+# Like Helm's Makefile, the Kubernetes version `helm template` assumes without --kube-version is the
+# client-go minor of its go.mod (v0.36 → v1.36): without these -X, Helm 3 says v1.20.0 (Helm 4 reads
+# it from its build info and needs none).
 build_helm3() {
-  local v=$SPREAD_HELM3_VERSION out="$SPREAD_CACHE/bin/helm-$SPREAD_HELM3_VERSION"
+  local v=$SPREAD_HELM3_VERSION out="$SPREAD_CACHE/bin/helm-$SPREAD_HELM3_VERSION" gomod minor x pkg
   helm3_cached && { log "helm $v cached in $out"; return; }
-  GO_X="-X helm.sh/helm/v3/internal/version.version=$v" go_install helm "$v" "$out" "helm.sh/helm/v3/cmd/helm@$v"
+  gomod=$(cd "$work" && go mod download -json "helm.sh/helm/v3@$v" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
+  [ -n "$gomod" ] || die "the Go module proxy does not serve helm.sh/helm/v3@$v"
+  minor=$(awk '$1 == "k8s.io/client-go" { split($2, p, "."); print p[2]; exit }' "$gomod")
+  [ -n "$minor" ] || die "helm.sh/helm/v3@$v: no k8s.io/client-go in its go.mod"
+  x="-X helm.sh/helm/v3/internal/version.version=$v"
+  for pkg in helm.sh/helm/v3/pkg/lint/rules helm.sh/helm/v3/pkg/chartutil; do
+    x+=" -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$minor"
+  done
+  GO_X=$x go_install helm "$v" "$out" "helm.sh/helm/v3/cmd/helm@$v"
   mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
 }
 
