@@ -112,6 +112,7 @@ function deployOptions(
     adopt: inputs.adopt,
     prune: inputs.prune,
     pruneCrds: inputs.pruneCrds,
+    charts: { helm: inputs.helm || undefined, helmValues: inputs.helmValues, helmSet: inputs.helmSet },
     images: {
       ...(inputs.registry ? { registry: inputs.registry } : {}),
       // The commit, shortened as the CLI does, unless a tag is given.

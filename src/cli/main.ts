@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import type { ChartSettings } from '../core/read.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
@@ -59,6 +60,14 @@ interface ClusterFlags {
   attestations?: 'false' | 'provenance' | 'true';
   secret: readonly SecretFlag[];
   builder?: string;
+  helm?: string;
+  helmValues: readonly string[];
+  helmSet: Record<string, string>;
+}
+
+/** The chart settings of the flags `--helm`, `--helm-values`, `--helm-set`. */
+function chartsOf(flags: Pick<ClusterFlags, 'helm' | 'helmValues' | 'helmSet'>): ChartSettings {
+  return { helm: flags.helm, helmValues: flags.helmValues, helmSet: flags.helmSet };
 }
 
 /** The build secrets of `--secret id=ID,env=VAR` flags, each value from its environment variable. */
@@ -145,6 +154,7 @@ async function runDeploy(
       prune: flags.prune,
       pruneCrds: flags.pruneCrds,
       allowEmpty: flags.allowEmpty,
+      charts: chartsOf(flags),
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, ci.commit, process.env),
       lockTimeoutMs: flags.lockTimeout,
@@ -222,7 +232,10 @@ const commands: readonly CommandSpec[] = [
       ).action(
         async (
           dir: string,
-          flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
+          flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean } & Pick<
+            ClusterFlags,
+            'helm' | 'helmValues' | 'helmSet'
+          >,
         ) => {
           const [{ readDeployment }, { render }] = await Promise.all([
             import('../core/read.js'),
@@ -231,6 +244,7 @@ const commands: readonly CommandSpec[] = [
           const read = await readDeployment(dir, {
             namespace: flags.namespace,
             name: flags.name,
+            charts: chartsOf(flags),
             logger: createCliLogger(flags.verbose),
           });
           process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
@@ -250,6 +264,7 @@ const commands: readonly CommandSpec[] = [
         const { build } = await import('../core/build.js');
         const { images } = await build({
           path: dir,
+          charts: chartsOf(flags),
           images: {
             // The commit is asked of git only for the default tag.
             ...imageStageOptions(

@@ -12,6 +12,9 @@ interface StatusFlags {
   name?: string;
   output: 'text' | 'json';
   verbose: boolean;
+  helm?: string;
+  helmValues: readonly string[];
+  helmSet: Record<string, string>;
 }
 
 /**
@@ -38,6 +41,7 @@ export function defineStatus(cmd: Command): Command {
       path: dir,
       name: flags.name,
       namespace: flags.namespace,
+      charts: { helm: flags.helm, helmValues: flags.helmValues, helmSet: flags.helmSet },
       ...(compare
         ? {
             cluster: {

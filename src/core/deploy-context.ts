@@ -9,7 +9,7 @@ import type { ApplyOptions } from '../engine/plan/options.js';
 import type { ImageOptions } from '../image/index.js';
 import type { DeployReport } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
-import type { ReadResult } from './read.js';
+import type { ChartSettings, ReadResult } from './read.js';
 
 /** Options of {@link deploy}; the front ends fill them from flags or Action inputs. */
 export interface DeployOptions {
@@ -61,6 +61,8 @@ export interface DeployOptions {
   readonly images?: Omit<ImageOptions, 'root' | 'signal'>;
   /** Allow a deploy whose input holds no object at all to prune everything (off by default). */
   readonly allowEmpty?: boolean;
+  /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`). */
+  readonly charts?: ChartSettings;
   /** Recorded in the revision and named as the lock's holder: the CI run's web page. */
   readonly runUrl?: string;
   /** Recorded in the revision. */

@@ -31,7 +31,7 @@ import {
 } from './deploy-context.js';
 import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
 import { forApply, forSettle } from './held.js';
-import { type ReadResult, readDeployment } from './read.js';
+import { capabilitiesOf, type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
 export { DeployError, type DeployOptions } from './deploy-context.js';
@@ -153,6 +153,8 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
       name: options.name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
+      charts: options.charts,
+      capabilities: capabilitiesOf(discovery),
       // A plan of an empty directory shows what a deploy with --allow-empty would prune.
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
       logger,

@@ -17,7 +17,7 @@ import { splitPrune } from '../engine/inventory/prune.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { FIELD_MANAGER } from './deploy.js';
-import { readDeployment } from './read.js';
+import { type ChartSettings, capabilitiesOf, readDeployment } from './read.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
 export {
@@ -55,6 +55,8 @@ export interface StatusOptions {
     /** Requests in flight at once. Default 16. */
     readonly concurrency?: number;
   };
+  /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`). */
+  readonly charts?: ChartSettings;
   readonly logger: Logger;
 }
 
@@ -69,9 +71,10 @@ export interface StatusOptions {
  */
 export async function status(options: StatusOptions): Promise<StatusReport> {
   const { logger } = options;
+  const given = { name: options.name, charts: options.charts, logger };
   if (!options.cluster) {
     const namespace = options.namespace || 'default';
-    const read = await readDeployment(options.path, { namespace, name: options.name, logger });
+    const read = await readDeployment(options.path, { namespace, ...given });
     return statusOf(read.application, read.deployment, { namespace });
   }
   const resolved = loadKubeconfig(options.cluster.kubeconfig, options.cluster.context);
@@ -82,10 +85,10 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     const read = await readDeployment(options.path, {
       namespace,
       enforceNamespace: Boolean(options.namespace),
-      name: options.name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
-      logger,
+      capabilities: capabilitiesOf(discovery),
+      ...given,
     });
     const set = applySetFor(read.name, namespace);
     const objects = read.objects.map((o) => ({
