@@ -40,6 +40,8 @@ export interface ReadOptions {
    * asked only when the directory holds a chart. Absent (`spread render`): Helm's defaults.
    */
   readonly capabilities?: () => Promise<HelmCapabilities | undefined>;
+  /** The renderers of kustomizations and Helm charts (see DirectoryInputOptions). */
+  readonly renderers?: Renderers;
   readonly logger: Logger;
 }
 
@@ -96,6 +98,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
+    ...(options.renderers ? { renderers: options.renderers } : {}),
     trace,
   }).entity();
   const deployment = deploymentOf(application, {
