@@ -1,5 +1,7 @@
+import { basename, resolve } from 'node:path';
 import { type GroupKind, groupKindOf, type SourcedObject } from '../base/kube-object.js';
 import type { Logger } from '../base/logger.js';
+import { toDnsLabel } from '../base/names.js';
 import { issueText } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { Deployment } from '../deployment/deployment.js';
@@ -95,10 +97,12 @@ export interface ReadResult {
  */
 export async function readDeployment(dir: string, options: ReadOptions): Promise<ReadResult> {
   const trace = (m: string) => options.logger.debug(m);
+  // A chart's release is the deployment: named as the Application will be (a DNS-1123 label).
+  const release = toDnsLabel(options.name ?? basename(resolve(dir)));
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
-    ...(options.renderers ? { renderers: options.renderers } : {}),
+    renderers: { ...renderersOf(release, options), ...options.renderers },
     trace,
   }).entity();
   const deployment = deploymentOf(application, {
