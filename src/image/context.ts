@@ -31,6 +31,25 @@ export const SPREAD_FILES: readonly string[] = [
   ),
 ];
 
+/**
+ * A Helm chart's own files, at the root of a chart folder (Helm docs "The Chart File Structure", and
+ * the `values-ENV.yaml` files teams keep beside `values.yaml`): an image marked `&` in a chart is
+ * built from the chart's folder, and these are left out of that context like {@link SPREAD_FILES},
+ * so a changed value or template never changes the image's context digest (nor rebuilds it). Only
+ * a context holding `Chart.yaml` at its root leaves them out.
+ */
+export const CHART_FILES: readonly string[] = [
+  'Chart.yaml',
+  'Chart.lock',
+  'values*.yaml',
+  'values*.yml',
+  'values.schema.json',
+  '.helmignore',
+  'charts',
+  'crds',
+  'templates',
+];
+
 /** The mtime every entry of the context tar gets, so the same files give the same tar and layers. */
 const FIXED_MTIME = new Date('1980-01-01T00:00:00Z');
 
@@ -130,7 +149,8 @@ async function fileSha256(file: string): Promise<string> {
 
 /**
  * Reads a Docker build context as `docker build DIR` would send it: every file, directory and symbolic
- * link under `dir`, minus spread's own files ({@link SPREAD_FILES}) and what `.dockerignore` excludes; the Dockerfile and `.dockerignore` are always
+ * link under `dir`, minus spread's own files ({@link SPREAD_FILES}), a chart folder's chart files
+ * ({@link CHART_FILES}) and what `.dockerignore` excludes; the Dockerfile and `.dockerignore` are always
  * sent, even when excluded (docker CLI `TrimBuildFilesFromExcludes`). Symbolic links are sent as links
  * and never followed (as the docker CLI does); those pointing outside the context are listed in
  * {@link BuildContext.escapingLinks}, since a `COPY` of them fails in the engine. Sockets, FIFOs and
@@ -146,7 +166,11 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
   const dockerfileStat = await lstat(path.join(root, dockerfile)).catch(() => undefined);
   if (!dockerfileStat?.isFile()) throw new ContextError(`no ${dockerfile} in the build context ${root}`);
   const ignoreText = await readFile(path.join(root, DOCKERIGNORE), 'utf8').catch(() => undefined);
-  const ignore = dockerignoreMatcher(ignoreText ?? '', SPREAD_FILES);
+  const chart = (await lstat(path.join(root, 'Chart.yaml')).catch(() => undefined))?.isFile() ?? false;
+  const ignore = dockerignoreMatcher(
+    ignoreText ?? '',
+    chart ? [...SPREAD_FILES, ...CHART_FILES] : SPREAD_FILES,
+  );
   const alwaysSent = new Set([dockerfile, DOCKERIGNORE]);
 
   const entries: ContextEntry[] = [];
