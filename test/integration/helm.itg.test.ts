@@ -276,3 +276,56 @@ describe('Integration: Helm charts, errors, prune and dependencies (Helm 4)', ()
     });
   });
 });
+
+describe.each([
+  ['Helm 4', HELM.helm4],
+  ['Helm 3', HELM.helm3],
+])('Integration: spread deploy --adopt takes over a release %s installed', (label, helm) => {
+  test("every uid kept, no new ReplicaSet (no pod restarted), Helm's release Secrets left and named", async () => {
+    const ns = await namespace(`adopt${label.at(-1)}`);
+    const dir = copyDir(SHOP, 'shop');
+    // crds/ is cluster-scoped and the hook Job would make helm install wait for it: left out here.
+    for (const f of ['crds', 'templates/widget.yaml', 'templates/migrate.yaml'])
+      rmSync(path.join(dir, f), { recursive: true });
+    await exec(helm, ['install', 'shop', dir, '-n', ns, '--kube-context', 'spread-local']);
+    const live = await getJson(['deployment', 'shop-web', '-n', ns]);
+    const managers = (live.metadata as { managedFields: { manager: string; operation: string }[] })
+      .managedFields;
+    console.info(
+      `${label} leaves field managers: ${managers.map((m) => `${m.manager} (${m.operation})`).join(', ')}`,
+    );
+    expect(managers.some((m) => m.manager === 'helm')).toBe(true);
+    const all = async () => {
+      const list = await getJson(['configmaps,services,deployments,replicasets', '-n', ns]);
+      return new Map(
+        (list.items as { kind: string; metadata: { name: string; uid: string } }[])
+          .filter((o) => o.kind !== 'ConfigMap' || o.metadata.name !== 'kube-root-ca.crt')
+          .map((o) => [`${o.kind}/${o.metadata.name}`, o.metadata.uid]),
+      );
+    };
+    // The Deployment's ReplicaSet exists once the controller manager made it.
+    for (let i = 0; i < 50 && ![...(await all()).keys()].some((k) => k.startsWith('ReplicaSet/')); i++)
+      await new Promise((r) => setTimeout(r, 200));
+    const before = await all();
+    const refused = await spread(['deploy', dir, 'spread-local', '-n', ns, '--helm', helm, '--no-wait']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('no spread deployment owns it');
+    const r = await spread(['deploy', dir, 'spread-local', '-n', ns, '--helm', helm, '--adopt', '--no-wait']);
+    expect([r.code, r.code ? r.stderr : '']).toEqual([0, '']);
+    expect(r.stderr).toContain(
+      `Helm release shop (namespace ${ns}) taken over; Helm's release records are left as they were: remove them with kubectl delete secret -n ${ns} -l owner=helm,name=shop`,
+    );
+    expect(await all()).toEqual(before);
+    const after = await getJson(['deployment', 'shop-web', '-n', ns]);
+    const left = (after.metadata as { managedFields: { manager: string }[] }).managedFields.map(
+      (m) => m.manager,
+    );
+    expect(left).not.toContain('helm');
+    const secrets = await getJson(['secrets', '-n', ns, '-l', 'owner=helm,name=shop']);
+    expect(secrets.items?.length).toBe(1);
+    // Now spread's: a deploy without --adopt goes through and changes nothing.
+    const again = await spread(['deploy', dir, 'spread-local', '-n', ns, '--helm', helm, '--no-wait']);
+    expect([again.code, again.code ? again.stderr : '']).toEqual([0, '']);
+    expect(await all()).toEqual(before);
+  });
+});

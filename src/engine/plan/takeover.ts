@@ -13,6 +13,13 @@ export const CLIENT_SIDE_MANAGERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The field managers Helm leaves on the objects of a release: `helm`, with operation `Update` from
+ * Helm 3 (client-side create and three-way merge patches) and `Apply` from Helm 4 (server-side
+ * apply), Helm naming its manager after its binary.
+ */
+export const HELM_MANAGERS: ReadonlySet<string> = new Set(['helm']);
+
+/**
  * Whether spread takes a managedFields entry over (merges its fields into its own Apply entry).
  * Always: the `Update` entries of client-side `kubectl apply` ({@link CLIENT_SIDE_MANAGERS}), as
  * `kubectl apply --server-side` does. When adopting (`adopt`), also what the kubectl family
@@ -20,7 +27,8 @@ export const CLIENT_SIDE_MANAGERS: ReadonlySet<string> = new Set([
  * `kubectl-create`, `kubectl-edit`, `kubectl-patch`, `kubectl-label`…), `Apply` or `Update`, and
  * spread's own `Update` entry; the rule of Flux's server-side apply manager on takeover
  * (fluxcd/pkg ssa, `PatchReplaceFieldsManagers` with kustomize-controller's managers `kubectl`
- * Apply/Update and `before-first-apply` Update, matched by prefix). Controllers' entries
+ * Apply/Update and `before-first-apply` Update, matched by prefix), and Helm's ({@link HELM_MANAGERS}),
+ * so a release made by `helm install`/`upgrade` moves to spread. Controllers' entries
  * (kube-controller-manager, an autoscaler) and subresource entries (`status`, `scale`) are
  * never taken over.
  */
@@ -29,7 +37,10 @@ export function isTakenOver(entry: ManagedFieldsEntry, fieldManager: string, ado
   if (entry.operation === 'Update' && CLIENT_SIDE_MANAGERS.has(entry.manager)) return true;
   if (!adopt) return false;
   if (entry.manager === fieldManager) return entry.operation === 'Update';
-  return entry.manager.startsWith('kubectl') && (entry.operation === 'Apply' || entry.operation === 'Update');
+  return (
+    (entry.manager.startsWith('kubectl') || HELM_MANAGERS.has(entry.manager)) &&
+    (entry.operation === 'Apply' || entry.operation === 'Update')
+  );
 }
 
 /**
