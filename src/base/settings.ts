@@ -417,6 +417,13 @@ export const SETTINGS = [
       'The Helm binary (3 or 4) that renders folders holding `Chart.yaml` with `helm template`. Empty: `helm` on PATH. Example: `/usr/local/bin/helm3`.',
     action: { default: '' },
     cli: { flags: '--helm <binary>', help: 'Helm 3 or 4 binary that renders charts (default: helm on PATH)' },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "The Helm binary (3 or 4) that renders charts. Empty, the `helm` of spread's image (Helm 4).",
+      variable: 'SPREAD_INPUT_HELM',
+    },
   },
   {
     key: 'helm-values',
@@ -426,6 +433,13 @@ export const SETTINGS = [
       "Values files for every chart, in order (later ones win, as with `helm -f`), one a line or comma-separated, each relative to the chart's folder; a chart without one is an error. Example: `values-prod.yaml`.",
     action: { default: '' },
     cli: { flags: '--helm-values <file>', help: "values file relative to each chart's folder, repeatable" },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "Values files for every chart, one a line, relative to each chart's folder (later ones win). Example `values-prod.yaml`.",
+      variable: 'SPREAD_INPUT_HELM_VALUES',
+    },
   },
   {
     key: 'helm-set',
@@ -435,6 +449,13 @@ export const SETTINGS = [
       "Values for every chart, one `KEY=VALUE` line each, passed as Helm's `--set` (after the values files). Example: `replicaCount=3`.",
     action: { default: '' },
     cli: { flags: '--helm-set <KEY=VALUE>', help: "chart value as Helm's --set, repeatable" },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "Chart values, one `KEY=VALUE` a line, passed as Helm's `--set` (the log shows their keys only). Empty, none.",
+      variable: 'SPREAD_INPUT_HELM_SET',
+    },
   },
   {
     key: 'prune',
