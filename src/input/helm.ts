@@ -3,9 +3,18 @@
 // Kubernetes version for `.Capabilities`, and dependencies not vendored in charts/ fetched into a
 // temporary copy; Helm's words are passed through as issues at the chart's files.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, posix } from 'node:path';
+import { dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
 import { IssueList, type Source, type Trace } from '../base/source.js';
 import { decodeText, isMapping } from '../decode/decode.js';
 import { errorSource, placeLines, readHelmOutput } from './helm-output.js';
@@ -82,14 +91,29 @@ export function kubeVersionArg(gitVersion: string): string | undefined {
   return /^v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(gitVersion) ? gitVersion : undefined;
 }
 
-/** What Chart.yaml says that the renderer needs: the chart's name and its dependencies' names. */
-export function chartInfo(text: string): { name: string | undefined; dependencies: string[] } {
+/** What Chart.yaml says that the renderer needs. */
+export interface ChartInfo {
+  /** The chart's name (`# Source:` paths start with it). */
+  readonly name: string | undefined;
+  /** The names of its dependencies. */
+  readonly dependencies: string[];
+  /** The paths of its `file://` repositories, relative to the chart folder (`../common`). */
+  readonly localRepositories: string[];
+}
+
+/** Reads Chart.yaml's name and dependencies; a file Helm would refuse gives no name and none. */
+export function chartInfo(text: string): ChartInfo {
   const doc = decodeText('Chart.yaml', text).values[0]?.value;
-  if (!isMapping(doc)) return { name: undefined, dependencies: [] };
-  const deps = Array.isArray(doc.dependencies) ? doc.dependencies : [];
+  if (!isMapping(doc)) return { name: undefined, dependencies: [], localRepositories: [] };
+  const deps = (Array.isArray(doc.dependencies) ? doc.dependencies : []).filter(isMapping);
   return {
     name: typeof doc.name === 'string' ? doc.name : undefined,
-    dependencies: deps.flatMap((d) => (isMapping(d) && typeof d.name === 'string' ? [d.name] : [])),
+    dependencies: deps.flatMap((d) => (typeof d.name === 'string' ? [d.name] : [])),
+    localRepositories: deps.flatMap((d) =>
+      typeof d.repository === 'string' && d.repository.startsWith('file://')
+        ? [d.repository.slice('file://'.length)]
+        : [],
+    ),
   };
 }
 
@@ -172,21 +196,18 @@ async function renderChart(
   try {
     let chart = request.abs;
     if (copy) {
-      chart = join(copy, posix.basename(request.abs) || 'chart');
-      cpSync(request.abs, chart, { recursive: true });
       options.trace?.(
         `${chartYaml}: helm dependency build for ${missing.join(', ')} (in a copy of the chart)`,
       );
-      const dep = await runHelm(options.binary ?? 'helm', ['dependency', 'build', chart], options.env);
-      const depCode = 'missing' in dep ? 127 : dep.code;
-      if (depCode !== 0) {
-        const said = 'missing' in dep ? '' : dep.stderr.trim() || dep.stdout.trim();
+      const built = await buildDependencies(request, info, copy, options);
+      if (typeof built !== 'string') {
         issues.error(
           { file: chartYaml, line: 0 },
-          `helm dependency build failed for ${missing.join(', ')}: ${said.replaceAll(copy, '<copy>')}`,
+          `helm dependency build failed for ${missing.join(', ')}: ${built.error}`,
         );
         return { objects: [], issues: issues.issues };
       }
+      chart = built;
     }
     const args = templateArgs(chart, { ...options, values }, capabilities);
     options.trace?.(
@@ -226,6 +247,32 @@ async function renderChart(
   } finally {
     if (copy) rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/**
+ * Copies the chart to `copy`, at the same place relative to a stand-in of the input root, and runs
+ * `helm dependency build` there. A `file://` dependency outside the chart (`file://../common`) is
+ * linked at the same relative place, so it resolves as it does in the checkout.
+ * @returns the copy's chart folder, or Helm's error.
+ */
+async function buildDependencies(
+  request: RenderRequest,
+  info: ChartInfo,
+  copy: string,
+  options: HelmOptions,
+): Promise<string | { error: string }> {
+  const chart = join(copy, 'root', request.dir);
+  cpSync(request.abs, chart, { recursive: true });
+  for (const local of info.localRepositories) {
+    const target = resolve(chart, local);
+    if (existsSync(target) || !target.startsWith(`${copy}${sep}`)) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(resolve(request.abs, local), target);
+  }
+  const dep = await runHelm(options.binary ?? 'helm', ['dependency', 'build', chart], options.env);
+  if ('missing' in dep) return { error: `${options.binary ?? 'helm'} was not found` };
+  if (dep.code === 0) return chart;
+  return { error: (dep.stderr.trim() || dep.stdout.trim()).replaceAll(copy, '<copy>') };
 }
 
 function entriesOf(dir: string): string[] {

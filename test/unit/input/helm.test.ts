@@ -87,7 +87,9 @@ describe('Chart.yaml and charts/', () => {
   test('name and dependency names', () => {
     const text =
       'apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies:\n- name: db\n  version: 1.x\n  repository: oci://r/c\n- name: cache\n';
-    expect(chartInfo(text)).toEqual({ name: 'shop', dependencies: ['db', 'cache'] });
+    expect(chartInfo(text)).toEqual({ name: 'shop', dependencies: ['db', 'cache'], localRepositories: [] });
+    const local = 'name: web\ndependencies:\n- name: common\n  repository: file://../common\n';
+    expect(chartInfo(local).localRepositories).toEqual(['../common']);
   });
   test('a dependency is vendored as a folder or an archive', () => {
     expect(missingDependencies(['db', 'cache', 'queue'], ['db', 'cache-1.2.0.tgz', 'queue-ui'])).toEqual([
