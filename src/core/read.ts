@@ -112,6 +112,11 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
     ...(options.hasStatusSubresource ? { hasStatusSubresource: options.hasStatusSubresource } : {}),
   });
+  // Which tool rendered what: its version decides what a chart or overlay gives.
+  for (const r of application.rendered)
+    options.logger.info(
+      `${r.dir === '.' ? '.' : `${r.dir}/`}: ${r.objects} object${r.objects === 1 ? '' : 's'} rendered by ${r.tool}`,
+    );
   for (const w of [...application.warnings, ...deployment.warnings]) {
     options.logger.warn(issueText(w), { file: w.source.file, line: w.source.line });
   }
