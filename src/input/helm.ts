@@ -99,12 +99,14 @@ export interface ChartInfo {
   readonly dependencies: string[];
   /** The paths of its `file://` repositories, relative to the chart folder (`../common`). */
   readonly localRepositories: string[];
+  /** `type: library`: templates for other charts only, which Helm does not render on its own. */
+  readonly library: boolean;
 }
 
 /** Reads Chart.yaml's name and dependencies; a file Helm would refuse gives no name and none. */
 export function chartInfo(text: string): ChartInfo {
   const doc = decodeText('Chart.yaml', text).values[0]?.value;
-  if (!isMapping(doc)) return { name: undefined, dependencies: [], localRepositories: [] };
+  if (!isMapping(doc)) return { name: undefined, dependencies: [], localRepositories: [], library: false };
   const deps = (Array.isArray(doc.dependencies) ? doc.dependencies : []).filter(isMapping);
   return {
     name: typeof doc.name === 'string' ? doc.name : undefined,
@@ -114,6 +116,7 @@ export function chartInfo(text: string): ChartInfo {
         ? [d.repository.slice('file://'.length)]
         : [],
     ),
+    library: doc.type === 'library',
   };
 }
 
@@ -177,6 +180,15 @@ async function renderChart(
   const chartYaml = request.dir === '.' ? 'Chart.yaml' : `${request.dir}/Chart.yaml`;
   const info = chartInfo(readFileSync(join(request.abs, 'Chart.yaml'), 'utf8'));
   const chartName = info.name ?? posix.basename(request.dir);
+  if (info.library) {
+    // A shared chart kept beside the app's (helm template refuses it): it deploys through the
+    // charts that depend on it.
+    issues.warning(
+      { file: chartYaml, line: 0 },
+      `chart ${chartName} is a library chart (type: library): it deploys nothing on its own, only through the charts that depend on it`,
+    );
+    return { objects: [], issues: issues.issues };
+  }
   const values: string[] = [];
   for (const f of options.valuesFiles ?? []) {
     const abs = isAbsolute(f) ? f : join(request.abs, f);

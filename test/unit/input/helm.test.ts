@@ -87,7 +87,13 @@ describe('Chart.yaml and charts/', () => {
   test('name and dependency names', () => {
     const text =
       'apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies:\n- name: db\n  version: 1.x\n  repository: oci://r/c\n- name: cache\n';
-    expect(chartInfo(text)).toEqual({ name: 'shop', dependencies: ['db', 'cache'], localRepositories: [] });
+    expect(chartInfo(text)).toEqual({
+      name: 'shop',
+      dependencies: ['db', 'cache'],
+      localRepositories: [],
+      library: false,
+    });
+    expect(chartInfo('name: common\ntype: library\n').library).toBe(true);
     const local = 'name: web\ndependencies:\n- name: common\n  repository: file://../common\n';
     expect(chartInfo(local).localRepositories).toEqual(['../common']);
   });
