@@ -11,11 +11,16 @@
 # copied from their own images the way Docker's docs install them: DOCKER_CLI is an image holding the
 # docker CLI as /usr/local/bin/docker (docker:<version>-cli), BUILDX one holding the plugin as /buildx
 # (docker/buildx-bin:<version>). The tests pass stand-ins built from this machine's binaries.
+# Helm charts are rendered with `helm template`, so the image carries Helm 4 too: HELM is an image
+# holding it as /usr/bin/helm. Helm publishes binaries (get.helm.sh), not an image of its own; the
+# default is alpine/helm, the image of the same release binary that most CI templates use.
 ARG BASE=node:24-slim
 ARG DOCKER_CLI=docker:28-cli
 ARG BUILDX=docker/buildx-bin:0.38.2
+ARG HELM=alpine/helm:4.3.1
 FROM ${DOCKER_CLI} AS docker-cli
 FROM ${BUILDX} AS buildx
+FROM ${HELM} AS helm
 FROM ${BASE}
 LABEL org.opencontainers.image.title="spread" \
       org.opencontainers.image.description="Kubernetes deploys from CI in one step: build, push, apply, prune, wait, report." \
@@ -28,11 +33,13 @@ COPY gitlab/report.mjs /opt/spread/gitlab/report.mjs
 # plugin is found whatever DOCKER_CONFIG the job sets.
 COPY --from=docker-cli /usr/local/bin/docker /usr/local/bin/docker
 COPY --from=buildx /buildx /usr/local/libexec/docker/cli-plugins/docker-buildx
+COPY --from=helm /usr/bin/helm /usr/local/bin/helm
 # The check runs the bundle once: an image whose spread cannot start fails here, not in a job.
 RUN mkdir -p /usr/local/bin \
  && ln -s /opt/spread/dist/cli/index.js /usr/local/bin/spread \
  && spread --version \
- && docker buildx version
+ && docker buildx version \
+ && helm version --template '{{.Version}}'
 ENV SPREAD_HOME=/opt/spread
 USER node
 WORKDIR /home/node

@@ -5,7 +5,8 @@
 #   kwok                                                              (sigs.k8s.io/kwok@$SPREAD_KWOK_VERSION)
 #   act (the GitHub Actions runner the Action's tests run under)      (github.com/nektos/act@$SPREAD_ACT_VERSION)
 #   toxiproxy-server, toxiproxy-cli (latency and fault injection)     (github.com/Shopify/toxiproxy/v2@$SPREAD_TOXIPROXY_VERSION)
-#   helm (a peer in the benchmark)                                    (helm.sh/helm/v4@$SPREAD_HELM_VERSION)
+#   helm (a peer in the benchmark; renders charts in the tests)       (helm.sh/helm/v4@$SPREAD_HELM_VERSION)
+#   helm 3 (charts rendered and releases adopted with the older major) (helm.sh/helm/v3@$SPREAD_HELM3_VERSION)
 #   buildx (the docker CLI plugin images are built with)              (github.com/docker/buildx@$SPREAD_BUILDX_VERSION)
 #   buildkitd, buildctl (the standalone BuildKit builder)             (github.com/moby/buildkit@$SPREAD_BUILDKIT_VERSION)
 # into $SPREAD_CACHE/bin/<component>-<version>/ (several Kubernetes versions side by side). A binary
@@ -232,6 +233,29 @@ build_helm() {
   mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
 }
 
+helm3_cached() {
+  reports_version "$SPREAD_CACHE/bin/helm-$SPREAD_HELM3_VERSION/helm" version "$SPREAD_HELM3_VERSION"
+}
+
+# Helm 3 has its own cache folder (helm-v3.…), beside Helm 4's, and keeps the binary's name `helm`.
+# Like Helm's Makefile, the Kubernetes version `helm template` assumes without --kube-version is the
+# client-go minor of its go.mod (v0.36 → v1.36): without these -X, Helm 3 says v1.20.0 (Helm 4 reads
+# it from its build info and needs none).
+build_helm3() {
+  local v=$SPREAD_HELM3_VERSION out="$SPREAD_CACHE/bin/helm-$SPREAD_HELM3_VERSION" gomod minor x pkg
+  helm3_cached && { log "helm $v cached in $out"; return; }
+  gomod=$(cd "$work" && go mod download -json "helm.sh/helm/v3@$v" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
+  [ -n "$gomod" ] || die "the Go module proxy does not serve helm.sh/helm/v3@$v"
+  minor=$(awk '$1 == "k8s.io/client-go" { split($2, p, "."); print p[2]; exit }' "$gomod")
+  [ -n "$minor" ] || die "helm.sh/helm/v3@$v: no k8s.io/client-go in its go.mod"
+  x="-X helm.sh/helm/v3/internal/version.version=$v"
+  for pkg in helm.sh/helm/v3/pkg/lint/rules helm.sh/helm/v3/pkg/chartutil; do
+    x+=" -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$minor"
+  done
+  GO_X=$x go_install helm "$v" "$out" "helm.sh/helm/v3/cmd/helm@$v"
+  mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
+}
+
 buildx_cached() {
   reports_version "$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx" version "$SPREAD_BUILDX_VERSION"
 }
@@ -293,7 +317,7 @@ tools_cached() {
   [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] &&
     [ -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ] &&
     [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ] &&
-    toxiproxy_cached && helm_cached && buildx_cached && buildkit_cached
+    toxiproxy_cached && helm_cached && helm3_cached && buildx_cached && buildkit_cached
 }
 
 case "${1:-all}" in
@@ -303,6 +327,7 @@ case "${1:-all}" in
   act) lock_cache; build_act ;;
   toxiproxy) lock_cache; build_toxiproxy ;;
   helm) lock_cache; build_helm ;;
+  helm3) lock_cache; build_helm3 ;;
   buildx) lock_cache; build_buildx ;;
   buildkit) lock_cache; build_buildkit ;;
   # The module check first: an unbuildable version fails before the other builds take their minutes.
@@ -312,13 +337,13 @@ case "${1:-all}" in
     # version's build (and the tools are not asked for their versions a second time).
     if ! tools_cached; then
       lock_cache
-      build_etcd; build_kwok; build_act; build_toxiproxy; build_helm; build_buildx; build_buildkit
+      build_etcd; build_kwok; build_act; build_toxiproxy; build_helm; build_helm3; build_buildx; build_buildkit
     else
-      log "etcd, kwok, act, toxiproxy, helm, buildx and buildkit cached in $SPREAD_CACHE/bin"
+      log "etcd, kwok, act, toxiproxy, helm 4, helm 3, buildx and buildkit cached in $SPREAD_CACHE/bin"
     fi
     if [ -n "$(kube_missing)" ]; then lock_cache; fi
     build_kube
     ;;
   check) check_kube_modules ;;
-  *) echo "usage: $0 [all|kube|etcd|kwok|act|toxiproxy|helm|buildx|buildkit|check]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|kube|etcd|kwok|act|toxiproxy|helm|helm3|buildx|buildkit|check]" >&2; exit 2 ;;
 esac

@@ -53,6 +53,9 @@ BUILDX_DIR=$CLUSTER_DIR/buildx
 BUILDKITD_BIN=$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION/buildkitd
 BUILDCTL_BIN=$SPREAD_CACHE/bin/buildkit-$SPREAD_BUILDKIT_VERSION/buildctl
 BUILDX_BIN=$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx
+# Helm 4 (`helm` on the cluster's PATH) and Helm 3, both named in .cluster/env for the chart tests.
+HELM_BIN=$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION/helm
+HELM3_BIN=$SPREAD_CACHE/bin/helm-$SPREAD_HELM3_VERSION/helm
 
 # kubectl's discovery cache, which would otherwise go to ~/.kube/cache.
 export KUBECACHEDIR=$CLUSTER_DIR/kube-cache

@@ -126,12 +126,14 @@ contexts:
 current-context: spread-local
 EOF
 } | write_if_changed "$KUBECONFIG_FILE"
-# Only kubectl and act (the workflow runner of the Action's tests) go on PATH through .cluster/env,
-# not the server binaries next to kubectl.
+# Only kubectl, act (the workflow runner of the Action's tests) and Helm 4 (`helm`, which renders
+# charts for spread as a user's would) go on PATH through .cluster/env, not the server binaries next
+# to kubectl. Helm 3 is named by SPREAD_HELM3 only.
 ln -sfn "$KUBECTL" "$CLUSTER_DIR/bin/kubectl"
 if [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ]; then
   ln -sfn "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" "$CLUSTER_DIR/bin/act"
 fi
+if [ -x "$HELM_BIN" ]; then ln -sfn "$HELM_BIN" "$CLUSTER_DIR/bin/helm"; fi
 
 # ---- registry: htpasswd (bcrypt) auth with a generated password -----------------------------------
 [ -s "$REGISTRY_DIR/password" ] || openssl rand -hex 24 >"$REGISTRY_DIR/password"
@@ -386,6 +388,8 @@ env_line() {
   env_line SPREAD_REGISTRY_USER "$REGISTRY_USER"
   env_line SPREAD_REGISTRY_PASSWORD_FILE "$REGISTRY_DIR/password"
   env_line SPREAD_KUBECTL "$KUBECTL"
+  env_line SPREAD_HELM "$HELM_BIN"
+  env_line SPREAD_HELM3 "$HELM3_BIN"
   env_line SPREAD_KUBE_VERSION "$SPREAD_KUBE_VERSION"
   env_line SPREAD_API_SERVER "$API_URL"
   env_line SPREAD_CLUSTER_DIR "$CLUSTER_DIR"

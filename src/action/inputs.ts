@@ -46,6 +46,13 @@ const PARSE = {
     return v;
   },
   'build-args': parseBuildArgs,
+  // Helm's keys: dotted paths, list indexes, escaped dots (`a.b[0]`, `a\\.b`).
+  'key-values': (v: string) => parseKeyValues(v, /^[^\s=]+$/, 'KEY=VALUE'),
+  paths: (v: string) =>
+    v
+      .split(/[\n,]/)
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
   platforms: parsePlatforms,
   'build-secrets': (v: string) =>
     Object.entries(parseKeyValues(v, /^[A-Za-z0-9_.-]+$/, 'id=VALUE')).map(([id, value]) => ({ id, value })),

@@ -116,6 +116,7 @@ function deployOptions(
     adopt: inputs.adopt,
     prune: inputs.prune,
     pruneCrds: inputs.pruneCrds,
+    charts: { helm: inputs.helm || undefined, helmValues: inputs.helmValues, helmSet: inputs.helmSet },
     images: {
       ...(inputs.registry ? { registry: inputs.registry } : {}),
       // The commit, shortened as the CLI does, is a second tag of images built without a tag input;

@@ -30,7 +30,8 @@ export type Command =
  * `secret` taken as given; `boolean` is `true`/`false` (YAML 1.2 core) or a flag; `auto-boolean` also
  * `auto`; `choice` one of `choices`; `duration` (`90s`, `5m`, bare seconds) milliseconds; `count` a
  * whole number ≥ 1; `namespace`, `registry`, `tag` checked as Kubernetes and Docker name them;
- * `build-args` `KEY=VALUE` lines (the CLI: a repeatable flag); `platforms` OCI platforms
+ * `build-args` and `key-values` `KEY=VALUE` lines (the CLI: a repeatable flag); `paths` file paths,
+ * comma- or line-separated (the CLI: a repeatable flag); `platforms` OCI platforms
  * (`linux/amd64`), comma- or line-separated; `build-secrets` `ID=VALUE` lines (the CLI: a repeatable
  * `id=ID,env=VARIABLE` flag); `build-cache` a BuildKit cache backend (`registry`, `registry=REF`,
  * `local=DIR`, `gha`); `url-from` `KIND/NAME`; `environments`
@@ -49,6 +50,8 @@ export type SettingType =
   | 'registry'
   | 'tag'
   | 'build-args'
+  | 'key-values'
+  | 'paths'
   | 'platforms'
   | 'build-secrets'
   | 'build-cache'
@@ -412,6 +415,54 @@ export const SETTINGS = [
     cli: {
       flags: '--builder <name>',
       help: 'buildx builder to build with (default: $BUILDX_BUILDER, else the current one)',
+    },
+  },
+  {
+    key: 'helm',
+    type: 'string',
+    modes: ['deploy', 'plan', 'render', 'build', 'status'],
+    description:
+      'The Helm binary (3 or 4) that renders folders holding `Chart.yaml` with `helm template`. Empty: `helm` on PATH. Example: `/usr/local/bin/helm3`.',
+    action: { default: '' },
+    cli: { flags: '--helm <binary>', help: 'Helm 3 or 4 binary that renders charts (default: helm on PATH)' },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "The Helm binary (3 or 4) that renders charts. Empty, the `helm` of spread's image (Helm 4).",
+      variable: 'SPREAD_INPUT_HELM',
+    },
+  },
+  {
+    key: 'helm-values',
+    type: 'paths',
+    modes: ['deploy', 'plan', 'render', 'build', 'status'],
+    description:
+      "Values files for every chart, in order (later ones win, as with `helm -f`), one a line or comma-separated, each relative to the chart's folder; a chart without one is an error. Example: `values-prod.yaml`.",
+    action: { default: '' },
+    cli: { flags: '--helm-values <file>', help: "values file relative to each chart's folder, repeatable" },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "Values files for every chart, one a line, relative to each chart's folder (later ones win). Example `values-prod.yaml`.",
+      variable: 'SPREAD_INPUT_HELM_VALUES',
+    },
+  },
+  {
+    key: 'helm-set',
+    type: 'key-values',
+    modes: ['deploy', 'plan', 'render', 'build', 'status'],
+    description:
+      "Values for every chart, one `KEY=VALUE` line each, passed as Helm's `--set` (after the values files). Example: `replicaCount=3`.",
+    action: { default: '' },
+    cli: { flags: '--helm-set <KEY=VALUE>', help: "chart value as Helm's --set, repeatable" },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "Chart values, one `KEY=VALUE` a line, passed as Helm's `--set` (the log shows their keys only). Empty, none.",
+      variable: 'SPREAD_INPUT_HELM_SET',
     },
   },
   {

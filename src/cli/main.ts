@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { ChartSettings } from '../core/read.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
@@ -60,6 +61,14 @@ interface ClusterFlags {
   attestations?: 'false' | 'provenance' | 'true';
   secret: readonly SecretFlag[];
   builder?: string;
+  helm?: string;
+  helmValues: readonly string[];
+  helmSet: Record<string, string>;
+}
+
+/** The chart settings of the flags `--helm`, `--helm-values`, `--helm-set`. */
+function chartsOf(flags: Pick<ClusterFlags, 'helm' | 'helmValues' | 'helmSet'>): ChartSettings {
+  return { helm: flags.helm, helmValues: flags.helmValues, helmSet: flags.helmSet };
 }
 
 async function runDeploy(
@@ -94,6 +103,7 @@ async function runDeploy(
       prune: flags.prune,
       pruneCrds: flags.pruneCrds,
       allowEmpty: flags.allowEmpty,
+      charts: chartsOf(flags),
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, ci.commit, process.env),
       lockTimeoutMs: flags.lockTimeout,
@@ -171,7 +181,10 @@ const commands: readonly CommandSpec[] = [
       ).action(
         async (
           dir: string,
-          flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
+          flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean } & Pick<
+            ClusterFlags,
+            'helm' | 'helmValues' | 'helmSet'
+          >,
         ) => {
           const [{ readDeployment }, { render }, { notDeployedLine, renderedLine }] = await Promise.all([
             import('../core/read.js'),
@@ -181,6 +194,7 @@ const commands: readonly CommandSpec[] = [
           const read = await readDeployment(dir, {
             namespace: flags.namespace,
             name: flags.name,
+            charts: chartsOf(flags),
             logger: createCliLogger(flags.verbose),
           });
           process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
@@ -204,6 +218,7 @@ const commands: readonly CommandSpec[] = [
         const { build } = await import('../core/build.js');
         const { images } = await build({
           path: dir,
+          charts: chartsOf(flags),
           images: {
             // The commit is asked of git only for the default tag.
             ...imageStageOptions(

@@ -72,6 +72,8 @@ const TAKE: Record<
   registry: undefined,
   tag: undefined,
   'build-args': { parse: buildArg },
+  'key-values': { parse: buildArg },
+  paths: { parse: (value: string, previous: readonly string[]) => [...previous, value] },
   platforms: { parse: arg(parsePlatforms) },
   'build-secrets': { parse: secretFlag },
   'build-cache': { parse: arg((v: string) => parseBuildCache(v)) },
@@ -87,7 +89,8 @@ export function optionOf(s: Setting, command: SettingCommand): Option {
   const take = TAKE[s.type];
   if (take?.parse) option.argParser(take.parse as (value: string, previous: unknown) => unknown);
   if (s.choices) option.choices(s.choices);
-  if (s.type === 'build-args') return option.default({}, 'none');
+  if (s.type === 'build-args' || s.type === 'key-values') return option.default({}, 'none');
+  if (s.type === 'paths') return option.default([], 'none');
   if (s.type === 'build-secrets') return option.default([], 'none');
   if (s.type === 'boolean') return flag.flags.startsWith('--no-') ? option : option.default(false);
   const text = flag.defaultIn?.[command] ?? flag.default ?? s.action?.default ?? '';

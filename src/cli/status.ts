@@ -14,6 +14,9 @@ interface StatusFlags extends ImageFlags {
   name?: string;
   output: 'text' | 'json';
   verbose: boolean;
+  helm?: string;
+  helmValues: readonly string[];
+  helmSet: Record<string, string>;
 }
 
 /**
@@ -42,6 +45,7 @@ export function defineStatus(cmd: Command): Command {
       name: flags.name,
       origin: deploymentOrigin(process.env, dir),
       namespace: flags.namespace,
+      charts: { helm: flags.helm, helmValues: flags.helmValues, helmSet: flags.helmSet },
       ...(compare
         ? {
             cluster: {

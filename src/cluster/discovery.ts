@@ -27,7 +27,7 @@ interface AggregatedList {
         scope: 'Namespaced' | 'Cluster';
         responseKind?: { kind?: string };
         verbs?: string[];
-        subresources?: { subresource?: string }[];
+        subresources?: { subresource?: string; responseKind?: { kind?: string } }[];
       }[];
     }[];
   }[];
@@ -50,6 +50,8 @@ export class Discovery {
   private readonly statusByGk = new Map<string, boolean>();
   private aggregated = true;
   private readonly loadedGroupVersions = new Set<string>();
+  /** `group/version` and `group/version/Kind` of every resource and subresource (aggregated discovery). */
+  private readonly versionSet = new Set<string>();
 
   /**
    * The Kubernetes version the server runs (`GET /version`), which messages about APIs it does not
@@ -78,6 +80,7 @@ export class Discovery {
     this.byGk.clear();
     this.statusByGk.clear();
     this.loadedGroupVersions.clear();
+    this.versionSet.clear();
     const [core, groups] = await Promise.all([
       this.client.request<AggregatedList>({
         method: 'GET',
@@ -98,7 +101,12 @@ export class Discovery {
       for (const group of list.items ?? []) {
         const groupName = group.metadata?.name ?? '';
         for (const version of group.versions ?? []) {
+          const gv = groupName ? `${groupName}/${version.version}` : version.version;
+          this.versionSet.add(gv);
           for (const r of version.resources ?? []) {
+            if (r.responseKind?.kind) this.versionSet.add(`${gv}/${r.responseKind.kind}`);
+            for (const sub of r.subresources ?? [])
+              if (sub.responseKind?.kind) this.versionSet.add(`${gv}/${sub.responseKind.kind}`);
             if (!r.responseKind?.kind) continue;
             this.add({
               group: groupName,
@@ -167,6 +175,34 @@ export class Discovery {
         if (g.preferredVersion?.groupVersion) await this.loadGroupVersion(g.preferredVersion.groupVersion);
     }
     return [...this.byGk.values()].filter((r) => r.namespaced && (r.verbs ?? []).includes(verb));
+  }
+
+  /**
+   * Every `group/version` the server serves and every `group/version/Kind` of its resources and
+   * subresources, sorted: the set `helm install` gives `.Capabilities.APIVersions` (Helm's
+   * `GetVersionSet`), which `helm template --api-versions` takes. Older servers are read group/version
+   * by group/version for it.
+   *
+   * @throws KubeApiError when `/api` or `/apis` cannot be read (older servers only).
+   */
+  async apiVersions(): Promise<string[]> {
+    if (this.aggregated) return [...this.versionSet].sort();
+    const set = new Set<string>();
+    const core = await this.client.getOrUndefined<{ versions?: string[] }>('/api');
+    const groups = await this.client.getOrUndefined<{
+      groups?: { versions?: { groupVersion?: string }[] }[];
+    }>('/apis');
+    const gvs = [
+      ...(core?.versions ?? []),
+      ...(groups?.groups ?? []).flatMap((g) => (g.versions ?? []).flatMap((v) => v.groupVersion ?? [])),
+    ];
+    for (const gv of gvs) {
+      set.add(gv);
+      const path = gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`;
+      const list = await this.client.getOrUndefined<ApiResourceList>(path);
+      for (const r of list?.resources ?? []) set.add(`${gv}/${r.kind}`);
+    }
+    return [...set].sort();
   }
 
   /** Whether objects of a GroupKind live in a namespace; `undefined` when discovery does not know the kind. */

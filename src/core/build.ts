@@ -1,13 +1,15 @@
 import type { Logger } from '../base/logger.js';
 import { interruptOf } from '../base/poll.js';
 import { type ImageOptions, type PreparedImages, prepareImages } from '../image/index.js';
-import { readDeployment } from './read.js';
+import { type ChartSettings, readDeployment } from './read.js';
 
 /** Options of {@link build}: the directory, and the image stage's options without its root. */
 export interface BuildOptions {
   /** The directory in spread layout; also the root build contexts are relative to. */
   readonly path: string;
   readonly images: Omit<ImageOptions, 'root'>;
+  /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`); Helm's default capabilities. */
+  readonly charts?: ChartSettings;
   readonly logger: Logger;
 }
 
@@ -21,7 +23,11 @@ export interface BuildOptions {
  *   the signal's reason (`interrupted by SIGTERM`) when `images.signal` ended it.
  */
 export async function build(options: BuildOptions): Promise<PreparedImages> {
-  const read = await readDeployment(options.path, { namespace: 'default', logger: options.logger });
+  const read = await readDeployment(options.path, {
+    namespace: 'default',
+    charts: options.charts,
+    logger: options.logger,
+  });
   try {
     return await prepareImages(
       read.application,

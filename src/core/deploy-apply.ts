@@ -100,6 +100,7 @@ export async function applyStep(
   // Only under the lock (a new namespace's is taken after its first group, and it holds none yet).
   const revisionsRead = !revisionBeforeRead && ctx.lock ? listRevisions(ctx.client, step.set) : undefined;
   revisionsRead?.catch(() => {});
+  for (const w of helmReleasesTakenOver(plan)) logger.warn(w);
   ctx.written = true;
   const converged = await converge(ctx.client, ctx.discovery, step.set, previous, plan, {
     apply: step.applyOptions,
@@ -185,4 +186,35 @@ function plannedRef(p: PlannedObject): ObjectReport {
     // A replace's reason is its immutable-field error, not a check still to come.
     ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
   };
+}
+
+/** Helm's annotations on the objects of a release (`helm install` sets them; `--take-ownership` reads them). */
+const HELM_RELEASE = {
+  name: 'meta.helm.sh/release-name',
+  namespace: 'meta.helm.sh/release-namespace',
+} as const;
+
+/**
+ * One message per Helm release whose objects this deploy takes over (`--adopt`): Helm's release
+ * records (Secrets `sh.helm.release.v1.NAME.vN`, labelled `owner=helm,name=NAME`) are left alone,
+ * and saying how to remove them keeps `helm uninstall`, which would delete the objects, from being
+ * the way a team cleans up.
+ */
+export function helmReleasesTakenOver(plan: readonly PlannedObject[]): string[] {
+  const releases = new Map<string, { name: string; namespace: string; objects: number }>();
+  for (const p of plan) {
+    if (!p.live || !p.takesOver?.includes('helm')) continue;
+    const annotations = p.live.metadata.annotations ?? {};
+    const name = annotations[HELM_RELEASE.name];
+    if (!name) continue;
+    const namespace = annotations[HELM_RELEASE.namespace] ?? p.live.metadata.namespace ?? 'default';
+    const key = `${namespace}/${name}`;
+    const r = releases.get(key) ?? { name, namespace, objects: 0 };
+    r.objects++;
+    releases.set(key, r);
+  }
+  return [...releases.values()].map(
+    (r) =>
+      `${r.objects} object${r.objects === 1 ? '' : 's'} of Helm release ${r.name} (namespace ${r.namespace}) taken over; Helm's release records are left as they were: remove them with kubectl delete secret -n ${r.namespace} -l owner=helm,name=${r.name} (not helm uninstall, which deletes the objects)`,
+  );
 }

@@ -11,7 +11,7 @@ import type { ImageOptions } from '../image/index.js';
 import type { Renderers } from '../input/render.js';
 import type { DeployReport } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
-import type { ReadResult } from './read.js';
+import type { ChartSettings, ReadResult } from './read.js';
 
 /** Options of {@link deploy}; the front ends fill them from flags or Action inputs. */
 export interface DeployOptions {
@@ -75,6 +75,8 @@ export interface DeployOptions {
   readonly allowEmpty?: boolean;
   /** The renderers of kustomizations and Helm charts in the input (see DirectoryInputOptions). */
   readonly renderers?: Renderers;
+  /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`). */
+  readonly charts?: ChartSettings;
   /** Recorded in the revision and named as the lock's holder: the CI run's web page. */
   readonly runUrl?: string;
   /** Recorded in the revision. */

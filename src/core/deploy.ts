@@ -35,7 +35,7 @@ import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
 import { withFieldSources } from './field-source.js';
 import { forApply, forSettle } from './held.js';
 import { deploymentIdentity, elsewhereWarning, originConflict, sameOriginElsewhere } from './identity.js';
-import { type ReadResult, readDeployment } from './read.js';
+import { capabilitiesOf, type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
 export { DeployError, type DeployOptions, type FailureTarget, failureTarget } from './deploy-context.js';
@@ -170,6 +170,8 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
       name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
+      charts: options.charts,
+      capabilities: capabilitiesOf(discovery),
       // A plan of an empty directory shows what a deploy with --allow-empty would prune.
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
       ...(options.renderers ? { renderers: options.renderers } : {}),

@@ -1,11 +1,25 @@
+import { basename, resolve } from 'node:path';
 import { type GroupKind, groupKindOf, type SourcedObject } from '../base/kube-object.js';
 import type { Logger } from '../base/logger.js';
+import { toDnsLabel } from '../base/names.js';
 import { issueText } from '../base/source.js';
+import type { Discovery } from '../cluster/discovery.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { applyGroup, deploymentOf } from '../deployment/deployment.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
+import { type HelmCapabilities, helmRenderer } from '../input/helm.js';
 import type { Renderers } from '../input/render.js';
+
+/** How Helm charts are rendered: the settings `helm`, `helm-values` and `helm-set`. */
+export interface ChartSettings {
+  /** The Helm binary (3 or 4); `helm` on PATH when absent. */
+  readonly helm?: string | undefined;
+  /** Values files, relative to each chart's folder, in order. */
+  readonly helmValues?: readonly string[] | undefined;
+  /** `KEY=VALUE` values passed as `--set`, in order. */
+  readonly helmSet?: Readonly<Record<string, string>> | undefined;
+}
 
 /** Options of {@link readDeployment}. */
 export interface ReadOptions {
@@ -21,9 +35,46 @@ export interface ReadOptions {
   readonly hasStatusSubresource?: (gk: GroupKind) => boolean | undefined;
   /** A directory with no configuration at all reads as no objects instead of an error (`--allow-empty`). */
   readonly allowEmpty?: boolean;
+  /** How charts are rendered (settings `helm`, `helm-values`, `helm-set`). */
+  readonly charts?: ChartSettings | undefined;
+  /**
+   * The cluster's Kubernetes version and API versions for a chart's `.Capabilities`, from discovery;
+   * asked only when the directory holds a chart. Absent (`spread render`): Helm's defaults.
+   */
+  readonly capabilities?: () => Promise<HelmCapabilities | undefined>;
   /** The renderers of kustomizations and Helm charts (see DirectoryInputOptions). */
   readonly renderers?: Renderers;
   readonly logger: Logger;
+}
+
+/**
+ * What a chart's `.Capabilities` says of the cluster, from discovery: the server's version and every
+ * group/version and group/version/Kind it serves, as `helm install` reads them.
+ */
+export function capabilitiesOf(discovery: Discovery): () => Promise<HelmCapabilities> {
+  return async () => ({
+    kubeVersion: discovery.serverVersion?.gitVersion ?? '',
+    apiVersions: await discovery.apiVersions(),
+  });
+}
+
+/**
+ * The renderers of a read: Helm for folders holding Chart.yaml, the release named after the
+ * deployment and placed in its namespace.
+ */
+export function renderersOf(release: string, options: ReadOptions): Renderers {
+  const charts = options.charts ?? {};
+  return {
+    helm: helmRenderer({
+      ...(charts.helm ? { binary: charts.helm } : {}),
+      release,
+      namespace: options.namespace,
+      valuesFiles: charts.helmValues ?? [],
+      set: Object.entries(charts.helmSet ?? {}).map(([k, v]) => `${k}=${v}`),
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      trace: (m) => options.logger.debug(m),
+    }),
+  };
 }
 
 /** A directory read into its Application and object set. */
@@ -46,10 +97,12 @@ export interface ReadResult {
  */
 export async function readDeployment(dir: string, options: ReadOptions): Promise<ReadResult> {
   const trace = (m: string) => options.logger.debug(m);
+  // A chart's release is the deployment: named as the Application will be (a DNS-1123 label).
+  const release = toDnsLabel(options.name ?? basename(resolve(dir)));
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
-    ...(options.renderers ? { renderers: options.renderers } : {}),
+    renderers: { ...renderersOf(release, options), ...options.renderers },
     trace,
   }).entity();
   const deployment = deploymentOf(application, {
@@ -59,6 +112,11 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
     ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
     ...(options.hasStatusSubresource ? { hasStatusSubresource: options.hasStatusSubresource } : {}),
   });
+  // Which tool rendered what: its version decides what a chart or overlay gives.
+  for (const r of application.rendered)
+    options.logger.info(
+      `${r.dir === '.' ? '.' : `${r.dir}/`}: ${r.objects} object${r.objects === 1 ? '' : 's'} rendered by ${r.tool}`,
+    );
   for (const w of [...application.warnings, ...deployment.warnings]) {
     options.logger.warn(issueText(w), { file: w.source.file, line: w.source.line });
   }

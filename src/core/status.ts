@@ -20,7 +20,7 @@ import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { deploymentIdentity, originConflict } from './identity.js';
-import { type ReadResult, readDeployment } from './read.js';
+import { type ChartSettings, capabilitiesOf, type ReadResult, readDeployment } from './read.js';
 import { finishedJobs } from './status-finished.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
@@ -67,6 +67,8 @@ export interface StatusOptions {
      */
     readonly images?: Omit<ImageOptions, 'root' | 'signal'>;
   };
+  /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`). */
+  readonly charts?: ChartSettings;
   readonly logger: Logger;
 }
 
@@ -83,10 +85,11 @@ export interface StatusOptions {
  */
 export async function status(options: StatusOptions): Promise<StatusReport> {
   const { logger } = options;
+  const given = { charts: options.charts, logger };
   if (!options.cluster) {
     const namespace = options.namespace || 'default';
     const name = options.name || (options.origin ? defaultDeploymentName(options.origin) : undefined);
-    const read = await readDeployment(options.path, { namespace, name, logger });
+    const read = await readDeployment(options.path, { namespace, name, ...given });
     return statusOf(read.application, read.deployment, { namespace });
   }
   const resolved = loadKubeconfig(options.cluster.kubeconfig, options.cluster.context);
@@ -101,7 +104,8 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
       name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
-      logger,
+      capabilities: capabilitiesOf(discovery),
+      ...given,
     });
     const set = applySetFor(read.name, namespace);
     const pinned = await resolveImages(options, read);
@@ -109,24 +113,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
       ...o,
       object: withTemplateHash(labelForApplySet(o, set, options.cluster?.annotations)),
     }));
-    // Objects in a Namespace that does not exist (and that the set does not create) are missing;
-    // the dry run would only fail on them.
-    const namespaces = [...new Set(objects.map((o) => o.object.metadata.namespace).filter((n) => !!n))];
-    const created = new Set(
-      objects.filter((o) => o.object.kind === 'Namespace').map((o) => o.object.metadata.name),
-    );
-    const absent = new Set<string>();
-    for (const ns of namespaces as string[]) {
-      if (created.has(ns)) continue;
-      const live = await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`);
-      if (!live) absent.add(ns);
-    }
-    const states = new Map<string, ClusterState>();
-    for (const o of objects) {
-      const ns = o.object.metadata.namespace;
-      if (ns && absent.has(ns))
-        states.set(objectKey(o), { state: 'missing', message: `namespace ${ns} does not exist` });
-    }
+    const states = await absentNamespaceStates(client, objects);
     const toPlan = objects.filter((o) => !states.has(objectKey(o)));
     for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 32))
       states.set(k, v);
@@ -161,6 +148,33 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   } finally {
     client.close();
   }
+}
+
+/**
+ * Objects in a Namespace that does not exist (and that the set does not create) are missing: the
+ * dry run would only fail on them. Their states, by {@link objectKey}.
+ */
+async function absentNamespaceStates(
+  client: KubeClient,
+  objects: readonly SourcedObject[],
+): Promise<Map<string, ClusterState>> {
+  const namespaces = [...new Set(objects.map((o) => o.object.metadata.namespace).filter((n) => !!n))];
+  const created = new Set(
+    objects.filter((o) => o.object.kind === 'Namespace').map((o) => o.object.metadata.name),
+  );
+  const absent = new Set<string>();
+  for (const ns of namespaces as string[]) {
+    if (created.has(ns)) continue;
+    const live = await client.getOrUndefined(`/api/v1/namespaces/${encodeURIComponent(ns)}`);
+    if (!live) absent.add(ns);
+  }
+  const states = new Map<string, ClusterState>();
+  for (const o of objects) {
+    const ns = o.object.metadata.namespace;
+    if (ns && absent.has(ns))
+      states.set(objectKey(o), { state: 'missing', message: `namespace ${ns} does not exist` });
+  }
+  return states;
 }
 
 /**

@@ -31,6 +31,25 @@ export const SPREAD_FILES: readonly string[] = [
   ),
 ];
 
+/**
+ * A Helm chart's own files, at the root of a chart folder (Helm docs "The Chart File Structure", and
+ * the `values-ENV.yaml` files teams keep beside `values.yaml`): an image marked `&` in a chart is
+ * built from the chart's folder, and these are left out of that context like {@link SPREAD_FILES},
+ * so a changed value or template never changes the image's context digest (nor rebuilds it). Only
+ * a context holding `Chart.yaml` at its root leaves them out.
+ */
+export const CHART_FILES: readonly string[] = [
+  'Chart.yaml',
+  'Chart.lock',
+  'values*.yaml',
+  'values*.yml',
+  'values.schema.json',
+  '.helmignore',
+  'charts',
+  'crds',
+  'templates',
+];
+
 /** The mtime every entry of the context tar gets, so the same files give the same tar and layers. */
 const FIXED_MTIME = new Date('1980-01-01T00:00:00Z');
 
@@ -146,7 +165,8 @@ async function fileSha256(file: string): Promise<string> {
 
 /**
  * Reads a Docker build context as `docker build DIR` would send it: every file, directory and symbolic
- * link under `dir`, minus spread's own files ({@link SPREAD_FILES}) and what `.dockerignore` excludes. The
+ * link under `dir`, minus spread's own files ({@link SPREAD_FILES}), a chart folder's chart files
+ * ({@link CHART_FILES}) and what `.dockerignore` excludes. The
  * Dockerfile and `.dockerignore` are always among the entries (they define the build, so they are part
  * of the digest); when the patterns exclude them they are listed in {@link BuildContext.excludedBuildFiles}
  * and the build leaves them out of the context, as `docker buildx build DIR` does. Symbolic links are sent as links
@@ -165,7 +185,12 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
   if (!dockerfileStat?.isFile()) throw new ContextError(`no ${dockerfile} in the build context ${root}`);
   const ignoreText = await readFile(path.join(root, DOCKERIGNORE), 'utf8').catch(() => undefined);
   const configFiles = (options.configFiles ?? []).map((f) => `/${f.replace(/[*?[\]\\]/g, '\\$&')}`);
-  const ignore = dockerignoreMatcher(ignoreText ?? '', [...SPREAD_FILES, ...configFiles]);
+  const chart = (await lstat(path.join(root, 'Chart.yaml')).catch(() => undefined))?.isFile() ?? false;
+  const ignore = dockerignoreMatcher(ignoreText ?? '', [
+    ...SPREAD_FILES,
+    ...(chart ? CHART_FILES : []),
+    ...configFiles,
+  ]);
   const alwaysSent = new Set([dockerfile, DOCKERIGNORE]);
   const excludedBuildFiles = [dockerfile, ...(ignoreText !== undefined ? [DOCKERIGNORE] : [])].filter((f) =>
     ignore.matcher.ignores(f),

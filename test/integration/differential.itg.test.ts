@@ -19,7 +19,8 @@ import {
   plainFolderStates,
   type State,
 } from './differential-corpus.js';
-import { ROOT, runNode, uniqueName } from './helpers.js';
+import { helmBinaries } from './env.js';
+import { copyDir, ROOT, runNode, uniqueName } from './helpers.js';
 
 const exec = promisify(execFile);
 
@@ -480,4 +481,108 @@ describe('Differential: spread deploy stores what kubectl apply --server-side st
       expect(disagreements).toEqual([]);
     },
   );
+});
+
+/**
+ * A chart's successive states, each a change to the chart folder and the values files given: the
+ * fixture chart test/fixtures/helm/shop without crds/ (a cluster-scoped CRD both sides would fight
+ * over; test/integration/helm.itg.test.ts deploys it) and without the templates that need it.
+ */
+const HELM_STATES: readonly {
+  readonly title: string;
+  readonly values: string;
+  readonly change?: (dir: string) => void;
+}[] = [
+  { title: 'values-staging.yaml', values: 'values-staging.yaml' },
+  { title: 'a value changed (values-prod.yaml)', values: 'values-prod.yaml' },
+  {
+    title: 'a template added',
+    values: 'values-prod.yaml',
+    change: (dir) =>
+      writeFileSync(
+        path.join(dir, 'templates/extra.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-extra\ndata:\n  greeting: {{ .Values.greeting | quote }}\n',
+      ),
+  },
+  {
+    title: 'a template dropped',
+    values: 'values-prod.yaml',
+    change: (dir) => rmSync(path.join(dir, 'templates/service.yaml')),
+  },
+];
+
+describe('Differential: a Helm chart, helm template | kubectl apply --server-side against spread deploy', () => {
+  test('state by state, both store the same objects (hooks left out on both sides: helm template --no-hooks)', async () => {
+    const helm = helmBinaries().helm4;
+    const [k, s] = await newSides('helm');
+    const chart = copyDir(path.join(ROOT, 'test/fixtures/helm/shop'), APPLYSET);
+    for (const f of ['crds', 'templates/widget.yaml', 'templates/capabilities.yaml'])
+      rmSync(path.join(chart, f), { recursive: true });
+    const disagreements: string[] = [];
+    let counted = 0;
+    for (const [step, state] of HELM_STATES.entries()) {
+      state.change?.(chart);
+      const values = path.join(chart, state.values);
+      const { stdout } = await exec(
+        helm,
+        [
+          'template',
+          APPLYSET,
+          chart,
+          '--namespace',
+          k.ns,
+          '--include-crds',
+          '--no-hooks',
+          '--values',
+          values,
+        ],
+        { maxBuffer: 64 * 1024 * 1024 },
+      );
+      mkdirSync(k.root, { recursive: true });
+      writeFileSync(path.join(k.root, 'objects.yaml'), stdout);
+      const rk = await kubectlRun([
+        'apply',
+        '--server-side',
+        '--prune',
+        `--applyset=${APPLYSET}`,
+        '-n',
+        k.ns,
+        '-f',
+        path.join(k.root, 'objects.yaml'),
+      ]);
+      const rs = await runNode('dist/cli/index.js', [
+        'deploy',
+        chart,
+        CONTEXT,
+        '-n',
+        s.ns,
+        '--name',
+        APPLYSET,
+        '--no-wait',
+        '--helm',
+        helm,
+        '--helm-values',
+        state.values,
+      ]);
+      const label = `state ${step + 1} (${state.title})`;
+      if (rk.code !== 0 || rs.code !== 0) {
+        disagreements.push(
+          `${label}: kubectl exit ${rk.code} ${rk.stderr.trim()}; spread exit ${rs.code} ${rs.stderr.trim()}`,
+        );
+        break;
+      }
+      const [sk, ss] = [await stored(k), await stored(s)];
+      counted += sk.size;
+      for (const key of new Set([...sk.keys(), ...ss.keys()])) {
+        const a = sk.get(key);
+        const b = ss.get(key);
+        if (!a || !b) disagreements.push(`${label}, ${key}: stored by ${a ? 'kubectl' : 'spread'} only`);
+        else for (const d of differences(a, b)) disagreements.push(`${label}, ${key} ${d}`);
+      }
+      if (step === HELM_STATES.length - 1) expect(ss.has('Service/differential-web')).toBe(false);
+      if (step === 2) expect(ss.has('ConfigMap/differential-extra')).toBe(true);
+    }
+    expect(disagreements).toEqual([]);
+    expect(counted).toBeGreaterThanOrEqual(HELM_STATES.length * 2);
+  });
 });

@@ -121,3 +121,27 @@ export function loadClusterEnv(file: string = clusterEnvFile()): ClusterEnv {
   Object.assign(process.env, env);
   return env;
 }
+
+/** The two Helm majors the chart tests run: Helm 4 (`helm` on the cluster's PATH) and Helm 3. */
+export interface HelmBinaries {
+  readonly helm4: string;
+  readonly helm3: string;
+}
+
+/**
+ * Where the Helm binaries are: SPREAD_HELM and SPREAD_HELM3 from .cluster/env, else (an env file
+ * written before up.sh named them) the cache paths scripts/cluster/build-binaries.sh builds them to.
+ */
+export function helmBinaries(env: Record<string, string | undefined> = process.env): HelmBinaries {
+  const cache = env.SPREAD_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME ?? '', '.cache'), 'spread');
+  const pinned = (name: string) => {
+    const m = new RegExp(`SPREAD_${name}_VERSION:=([^}]+)\\}`).exec(
+      readFileSync(join(repoRoot, 'scripts/cluster/versions.sh'), 'utf8'),
+    );
+    return env[`SPREAD_${name}_VERSION`] || m?.[1] || '';
+  };
+  return {
+    helm4: env.SPREAD_HELM || join(cache, 'bin', `helm-${pinned('HELM')}`, 'helm'),
+    helm3: env.SPREAD_HELM3 || join(cache, 'bin', `helm-${pinned('HELM3')}`, 'helm'),
+  };
+}

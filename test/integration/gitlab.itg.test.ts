@@ -521,6 +521,8 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
             `DOCKER_CLI=${images.SPREAD_DOCKER_CLI_IMAGE}`,
             '--build-arg',
             `BUILDX=${images.SPREAD_BUILDX_IMAGE}`,
+            '--build-arg',
+            `HELM=${images.SPREAD_HELM_IMAGE}`,
             '-t',
             image,
             ROOT,

@@ -18,6 +18,9 @@ const DEFAULTS: Inputs = {
   attestations: 'false',
   buildSecrets: [],
   builder: '',
+  helm: '',
+  helmValues: [],
+  helmSet: {},
   prune: true,
   pruneCrds: false,
   wait: true,
@@ -72,6 +75,17 @@ describe('parseInputs', () => {
       'build-args: lines, = in values, empty values, comments',
       { 'build-args': 'NODE_ENV=production\n# a comment\n\nFLAGS=a=b c\nEMPTY=' },
       { buildArgs: { NODE_ENV: 'production', FLAGS: 'a=b c', EMPTY: '' } },
+    ],
+    [
+      'helm values files, comma- or line-separated; helm-set keys as Helm writes them',
+      {
+        'helm-values': 'values.yaml, values-prod.yaml\nextra.yaml',
+        'helm-set': 'image.tag=v1\nhosts[0]=a,b',
+      },
+      {
+        helmValues: ['values.yaml', 'values-prod.yaml', 'extra.yaml'],
+        helmSet: { 'image.tag': 'v1', 'hosts[0]': 'a,b' },
+      },
     ],
     ['CRDs pruned too', { 'prune-crds': 'true' }, { pruneCrds: true }],
     ['no build, no push', { build: 'false', push: 'false' }, { build: false, push: false }],
@@ -157,6 +171,7 @@ describe('parseInputs', () => {
     ['tag', { tag: '-bad' }, /^input tag: "-bad" is not a Docker tag/],
     ['build-args without =', { 'build-args': 'A=1\nOOPS' }, /^input build-args: line 2: expected KEY=VALUE/],
     ['build-args twice', { 'build-args': 'A=1\nA=2' }, /^input build-args: line 2: A is given twice/],
+    ['helm-set without =', { 'helm-set': 'replicas' }, /^input helm-set: line 1: expected KEY=VALUE/],
     [
       'environments without =',
       { environments: 'main' },

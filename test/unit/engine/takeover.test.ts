@@ -84,6 +84,10 @@ describe('isTakenOver: which managers spread takes over', () => {
     ['kubectl-edit', 'Update', undefined, false, true],
     ['kubectl-label', 'Update', undefined, false, true],
     ['spread', 'Update', undefined, false, true],
+    // Helm 3's client-side writes and Helm 4's server-side apply, both named helm.
+    ['helm', 'Update', undefined, false, true],
+    ['helm', 'Apply', undefined, false, true],
+    ['helm-controller', 'Apply', undefined, false, false],
     ['spread', 'Apply', undefined, false, false],
     ['kube-controller-manager', 'Update', undefined, false, false],
     ['operator', 'Apply', undefined, false, false],

@@ -133,6 +133,31 @@ describe('readContext', () => {
     expect((await readContext(dir)).digest).toBe(after.digest);
   });
 
+  test("a chart folder's chart files are left out at its root only, so a changed value keeps the digest", async () => {
+    const dir = copy();
+    const files = [
+      'values.yaml',
+      'values-prod.yaml',
+      'templates/web.yaml',
+      'charts/db/Chart.yaml',
+      'crds/c.yaml',
+    ];
+    for (const f of [...files, 'app/templates/page.html', 'app/values.yaml']) {
+      mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      writeFileSync(path.join(dir, f), 'a: 1\n');
+    }
+    // Without Chart.yaml the folder is no chart: its templates/ and values files are the app's.
+    const plain = (await readContext(dir)).entries.map((e) => e.path);
+    expect(plain).toEqual(expect.arrayContaining(['templates/web.yaml', 'values.yaml']));
+    writeFileSync(path.join(dir, 'Chart.yaml'), 'name: web\n');
+    const chart = await readContext(dir);
+    const paths = chart.entries.map((e) => e.path);
+    for (const f of [...files, 'Chart.yaml', 'templates', 'charts', 'crds']) expect(paths).not.toContain(f);
+    expect(paths).toEqual(expect.arrayContaining(['app/templates/page.html', 'app/values.yaml']));
+    writeFileSync(path.join(dir, 'values.yaml'), 'a: 2\n');
+    expect((await readContext(dir)).digest).toBe(chart.digest);
+  });
+
   test('a ! line in .dockerignore brings spread files back', async () => {
     const dir = copy();
     mkdirSync(path.join(dir, '.k2e'));
