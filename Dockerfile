@@ -10,12 +10,16 @@
 # Images marked `&` are built with the docker CLI's buildx plugin (BuildKit), so the image carries both,
 # copied from their own images the way Docker's docs install them: DOCKER_CLI is an image holding the
 # docker CLI as /usr/local/bin/docker (docker:<version>-cli), BUILDX one holding the plugin as /buildx
-# (docker/buildx-bin:<version>). The tests pass stand-ins built from this machine's binaries.
+# (docker/buildx-bin:<version>). Kustomizations are rendered with kustomize, copied the same way from
+# KUSTOMIZE, an image holding it as /app/kustomize (kustomize's own image, registry.k8s.io/kustomize/
+# kustomize:<version>). The tests pass stand-ins built from this machine's binaries.
 ARG BASE=node:24-slim
 ARG DOCKER_CLI=docker:28-cli
 ARG BUILDX=docker/buildx-bin:0.38.2
+ARG KUSTOMIZE=registry.k8s.io/kustomize/kustomize:v5.8.2
 FROM ${DOCKER_CLI} AS docker-cli
 FROM ${BUILDX} AS buildx
+FROM ${KUSTOMIZE} AS kustomize
 FROM ${BASE}
 LABEL org.opencontainers.image.title="spread" \
       org.opencontainers.image.description="Kubernetes deploys from CI in one step: build, push, apply, prune, wait, report." \
@@ -28,11 +32,13 @@ COPY gitlab/report.mjs /opt/spread/gitlab/report.mjs
 # plugin is found whatever DOCKER_CONFIG the job sets.
 COPY --from=docker-cli /usr/local/bin/docker /usr/local/bin/docker
 COPY --from=buildx /buildx /usr/local/libexec/docker/cli-plugins/docker-buildx
+COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize
 # The check runs the bundle once: an image whose spread cannot start fails here, not in a job.
 RUN mkdir -p /usr/local/bin \
  && ln -s /opt/spread/dist/cli/index.js /usr/local/bin/spread \
  && spread --version \
- && docker buildx version
+ && docker buildx version \
+ && kustomize version
 ENV SPREAD_HOME=/opt/spread
 USER node
 WORKDIR /home/node

@@ -126,11 +126,15 @@ contexts:
 current-context: spread-local
 EOF
 } | write_if_changed "$KUBECONFIG_FILE"
-# Only kubectl and act (the workflow runner of the Action's tests) go on PATH through .cluster/env,
-# not the server binaries next to kubectl.
+# Only kubectl, act (the workflow runner of the Action's tests) and kustomize (which spread renders
+# kustomizations with, as a user's PATH has it) go on PATH through .cluster/env, not the server
+# binaries next to kubectl.
 ln -sfn "$KUBECTL" "$CLUSTER_DIR/bin/kubectl"
 if [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ]; then
   ln -sfn "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" "$CLUSTER_DIR/bin/act"
+fi
+if [ -x "$SPREAD_CACHE/bin/kustomize-$SPREAD_KUSTOMIZE_VERSION/kustomize" ]; then
+  ln -sfn "$SPREAD_CACHE/bin/kustomize-$SPREAD_KUSTOMIZE_VERSION/kustomize" "$CLUSTER_DIR/bin/kustomize"
 fi
 
 # ---- registry: htpasswd (bcrypt) auth with a generated password -----------------------------------

@@ -520,6 +520,8 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
             `DOCKER_CLI=${images.SPREAD_DOCKER_CLI_IMAGE}`,
             '--build-arg',
             `BUILDX=${images.SPREAD_BUILDX_IMAGE}`,
+            '--build-arg',
+            `KUSTOMIZE=${images.SPREAD_KUSTOMIZE_IMAGE}`,
             '-t',
             image,
             ROOT,

@@ -104,6 +104,7 @@ async function release(tag: string, options: ReleaseOptions = {}): Promise<ActRu
       IMAGE_BASE: base,
       IMAGE_DOCKER_CLI: dockerCli,
       IMAGE_BUILDX: buildx,
+      IMAGE_KUSTOMIZE: kustomize,
     },
     env: {
       DOCKER_HOST: process.env.DOCKER_HOST!,
@@ -122,6 +123,7 @@ let base: string;
 /** The local stand-ins for the Dockerfile's DOCKER_CLI and BUILDX images (nothing can be pulled here). */
 let dockerCli: string;
 let buildx: string;
+let kustomize: string;
 const registry = () => process.env.SPREAD_REGISTRY!;
 
 /** The tag's manifest in the local registry (its config's labels), read with the registry's HTTP API. */
@@ -162,6 +164,7 @@ beforeAll(() => {
   base = value('SPREAD_NODE_BASE_IMAGE');
   dockerCli = value('SPREAD_DOCKER_CLI_IMAGE');
   buildx = value('SPREAD_BUILDX_IMAGE');
+  kustomize = value('SPREAD_KUSTOMIZE_IMAGE');
 }, 600_000);
 
 describe(`a tag v${version} (package.json's version), with DRY_RUN`, () => {
