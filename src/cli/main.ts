@@ -11,6 +11,7 @@ import { contextOf } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { addSettings, type SecretFlag } from './options.js';
+import { kustomizeOptions, type RenderFlags } from './renderers.js';
 import { defineStatus } from './status.js';
 
 /**
@@ -24,7 +25,7 @@ interface CommandSpec {
   readonly define: (cmd: Command) => void;
 }
 
-interface ClusterFlags {
+interface ClusterFlags extends RenderFlags {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
@@ -147,6 +148,7 @@ async function runDeploy(
       allowEmpty: flags.allowEmpty,
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, ci.commit, process.env),
+      kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
       lockTimeoutMs: flags.lockTimeout,
       ...(flags.lockLeaseDuration !== undefined ? { lockLeaseDurationSeconds: flags.lockLeaseDuration } : {}),
       waitLoadBalancer: flags.waitLoadBalancer,
@@ -222,7 +224,7 @@ const commands: readonly CommandSpec[] = [
       ).action(
         async (
           dir: string,
-          flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
+          flags: RenderFlags & { namespace: string; name?: string; verbose: boolean; showSecrets: boolean },
         ) => {
           const [{ readDeployment }, { render }] = await Promise.all([
             import('../core/read.js'),
@@ -231,6 +233,7 @@ const commands: readonly CommandSpec[] = [
           const read = await readDeployment(dir, {
             namespace: flags.namespace,
             name: flags.name,
+            kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
             logger: createCliLogger(flags.verbose),
           });
           process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
@@ -259,6 +262,7 @@ const commands: readonly CommandSpec[] = [
             ),
             ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
           },
+          kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
           logger,
         }).catch(async (error: unknown) => {
           if (flags.output === 'json') await printJsonFailure(error);
@@ -290,7 +294,11 @@ const commands: readonly CommandSpec[] = [
         .argument('[path]', 'directory in spread layout', '.')
         .action(async (dir: string) => {
           const { readDeployment } = await import('../core/read.js');
-          const read = await readDeployment(dir, { namespace: 'default', logger: createCliLogger(true) });
+          const read = await readDeployment(dir, {
+            namespace: 'default',
+            kustomize: kustomizeOptions({}, process.env, interruptSignal()),
+            logger: createCliLogger(true),
+          });
           const rows = read.objects.map((o) => ({
             group: read.groupOf(o),
             source: o.source,

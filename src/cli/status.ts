@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
+import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings } from './options.js';
+import { kustomizeOptions, type RenderFlags } from './renderers.js';
 import { formatStatusText } from './status-text.js';
 
 /** The flags of `spread status`. */
-interface StatusFlags {
+interface StatusFlags extends RenderFlags {
   context?: string;
   kubeconfig?: string;
   namespace?: string;
@@ -38,6 +40,7 @@ export function defineStatus(cmd: Command): Command {
       path: dir,
       name: flags.name,
       namespace: flags.namespace,
+      kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
       ...(compare
         ? {
             cluster: {

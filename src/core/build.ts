@@ -1,6 +1,7 @@
 import type { Logger } from '../base/logger.js';
 import { interruptOf } from '../base/poll.js';
 import { type ImageOptions, type PreparedImages, prepareImages } from '../image/index.js';
+import type { KustomizeOptions } from '../input/kustomize.js';
 import { readDeployment } from './read.js';
 
 /** Options of {@link build}: the directory, and the image stage's options without its root. */
@@ -8,6 +9,8 @@ export interface BuildOptions {
   /** The directory in spread layout; also the root build contexts are relative to. */
   readonly path: string;
   readonly images: Omit<ImageOptions, 'root'>;
+  /** How kustomizations are rendered (see ReadOptions.kustomize). */
+  readonly kustomize?: KustomizeOptions | undefined;
   readonly logger: Logger;
 }
 
@@ -21,7 +24,11 @@ export interface BuildOptions {
  *   the signal's reason (`interrupted by SIGTERM`) when `images.signal` ended it.
  */
 export async function build(options: BuildOptions): Promise<PreparedImages> {
-  const read = await readDeployment(options.path, { namespace: 'default', logger: options.logger });
+  const read = await readDeployment(options.path, {
+    namespace: 'default',
+    kustomize: options.kustomize,
+    logger: options.logger,
+  });
   try {
     return await prepareImages(
       read.application,

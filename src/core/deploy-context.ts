@@ -7,6 +7,7 @@ import type { DeployLock } from '../engine/inventory/lock.js';
 import { namespaceExists } from '../engine/plan/live.js';
 import type { ApplyOptions } from '../engine/plan/options.js';
 import type { ImageOptions } from '../image/index.js';
+import type { KustomizeOptions } from '../input/kustomize.js';
 import type { DeployReport } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
 import type { ReadResult } from './read.js';
@@ -61,6 +62,8 @@ export interface DeployOptions {
   readonly images?: Omit<ImageOptions, 'root' | 'signal'>;
   /** Allow a deploy whose input holds no object at all to prune everything (off by default). */
   readonly allowEmpty?: boolean;
+  /** How kustomizations are rendered (see ReadOptions.kustomize). */
+  readonly kustomize?: KustomizeOptions | undefined;
   /** Recorded in the revision and named as the lock's holder: the CI run's web page. */
   readonly runUrl?: string;
   /** Recorded in the revision. */

@@ -155,6 +155,7 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
       // A plan of an empty directory shows what a deploy with --allow-empty would prune.
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
+      kustomize: options.kustomize,
       logger,
     }),
   );

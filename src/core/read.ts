@@ -5,6 +5,7 @@ import type { Deployment } from '../deployment/deployment.js';
 import { applyGroup, deploymentOf } from '../deployment/deployment.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
+import type { KustomizeOptions } from '../input/kustomize.js';
 
 /** Options of {@link readDeployment}. */
 export interface ReadOptions {
@@ -20,6 +21,8 @@ export interface ReadOptions {
   readonly hasStatusSubresource?: (gk: GroupKind) => boolean | undefined;
   /** A directory with no configuration at all reads as no objects instead of an error (`--allow-empty`). */
   readonly allowEmpty?: boolean;
+  /** How folders holding `kustomization.yaml` are rendered: the user's kustomize, Helm for `helmCharts`. */
+  readonly kustomize?: KustomizeOptions | undefined;
   readonly logger: Logger;
 }
 

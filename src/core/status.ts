@@ -16,6 +16,7 @@ import {
 import { splitPrune } from '../engine/inventory/prune.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
+import type { KustomizeOptions } from '../input/kustomize.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { readDeployment } from './read.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
@@ -55,6 +56,8 @@ export interface StatusOptions {
     /** Requests in flight at once. Default 16. */
     readonly concurrency?: number;
   };
+  /** How kustomizations are rendered (see ReadOptions.kustomize). */
+  readonly kustomize?: KustomizeOptions | undefined;
   readonly logger: Logger;
 }
 
@@ -71,7 +74,8 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   const { logger } = options;
   if (!options.cluster) {
     const namespace = options.namespace || 'default';
-    const read = await readDeployment(options.path, { namespace, name: options.name, logger });
+    const { kustomize } = options;
+    const read = await readDeployment(options.path, { namespace, name: options.name, kustomize, logger });
     return statusOf(read.application, read.deployment, { namespace });
   }
   const resolved = loadKubeconfig(options.cluster.kubeconfig, options.cluster.context);
@@ -85,6 +89,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
       name: options.name,
       isNamespaced: (gk) => discovery.isNamespaced(gk),
       hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
+      kustomize: options.kustomize,
       logger,
     });
     const set = applySetFor(read.name, namespace);
