@@ -130,6 +130,15 @@ export interface PlacedDocument {
  * the rendered name contains, else the only object of that kind; 0 when none fits.
  */
 export function objectLine(documents: readonly PlacedDocument[], kind: unknown, name: unknown): number {
+  return objectDocument(documents, kind, name)?.source.line ?? 0;
+}
+
+/** The document {@link objectLine} finds, or undefined. */
+export function objectDocument<D extends PlacedDocument>(
+  documents: readonly D[],
+  kind: unknown,
+  name: unknown,
+): D | undefined {
   const ofKind = documents.filter((d) => isMapping(d.value) && d.value.kind === kind);
   const nameOf = (d: PlacedDocument) => {
     const metadata = isMapping(d.value) && isMapping(d.value.metadata) ? d.value.metadata : undefined;
@@ -137,13 +146,13 @@ export function objectLine(documents: readonly PlacedDocument[], kind: unknown, 
   };
   if (typeof name === 'string') {
     const exact = ofKind.find((d) => nameOf(d) === name);
-    if (exact) return exact.source.line;
+    if (exact) return exact;
     const within = ofKind
       .filter((d) => nameOf(d) !== '' && name.includes(nameOf(d)))
       .sort((a, b) => nameOf(b).length - nameOf(a).length)[0];
-    if (within) return within.source.line;
+    if (within) return within;
   }
-  return ofKind.length === 1 ? (ofKind[0]?.source.line ?? 0) : 0;
+  return ofKind.length === 1 ? ofKind[0] : undefined;
 }
 
 /** The kustomization field each builtin generator is configured by. */

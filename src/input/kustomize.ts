@@ -8,13 +8,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IssueList, type Source } from '../base/source.js';
 import { type DecodedValue, decodeBytes, flattenLists, isMapping } from '../decode/decode.js';
+import { SourcedValue } from '../decode/sourced-value.js';
 import type { ObjectValue } from '../entity/build.js';
+import { declaredMarks, markInKustomizations } from './kustomize-marks.js';
 import {
   type BuildPaths,
   generatorLine,
   type KeptMetadata,
   type Origin,
-  objectLine,
+  objectDocument,
   rootRelative,
   takeOrigin,
 } from './kustomize-origin.js';
@@ -250,55 +252,67 @@ function rendered(
   const decoded = decodeBytes(`${here.file} (${tool.name} output)`, said.stdout);
   issues.add(decoded.issues);
   const values = flattenLists(decoded.values, issues);
-  const files = new FileLines(paths.folder);
+  const files = new FileLines(paths);
   const objects: ObjectValue[] = [];
+  const inKustomizations = (mark: string) =>
+    markInKustomizations(
+      mark,
+      (p) => files.decoded(p),
+      (dir) => files.kustomization(dir),
+    );
   for (const v of values) {
     const object = v.value as Record<string, unknown>;
     const origin = takeOrigin(object, paths, kept);
-    objects.push({ value: object, source: sourceOf(origin, object, paths, files, here) });
+    const { source, own } = sourceOf(origin, object, paths, files, here);
+    // Each object answers for the lines of its marks, which the image stage builds and names.
+    objects.push(new SourcedValue(object, source, declaredMarks(object, own, inKustomizations)));
   }
   const stderr = said.stderr.trim();
   if (stderr) issues.warning(here, `${tool.name}: ${stderr}`);
   return { objects, issues: issues.issues, tool: tool.name };
 }
 
-/** The source of one rendered object: its file and line, else the generator's entry, else the folder's kustomization. */
+/**
+ * The source of one rendered object (its file and line, else the generator's entry, else the
+ * folder's kustomization), and the document it was read from when there is one.
+ */
 function sourceOf(
   origin: Origin | undefined,
   object: Record<string, unknown>,
   paths: BuildPaths,
   files: FileLines,
   here: Source,
-): Source {
+): { source: Source; own?: DecodedValue | undefined } {
   // A remote base's files are not on this machine: the folder's kustomization lists it.
-  if (!origin || origin.repo) return here;
+  if (!origin || origin.repo) return { source: here };
   const metadata = isMapping(object.metadata) ? object.metadata : {};
   if (origin.path) {
-    const documents = files.documents(origin.path);
-    return {
-      file: rootRelative(paths, origin.path),
-      line: objectLine(documents, object.kind, metadata.name),
-    };
+    const own = objectDocument(files.documents(origin.path), object.kind, metadata.name);
+    return { source: { file: rootRelative(paths, origin.path), line: own?.source.line ?? 0 }, own };
   }
   if (origin.configuredIn) {
     const kustomization = files.documents(origin.configuredIn)[0];
     const line = kustomization ? generatorLine(kustomization, origin.configuredBy?.kind, metadata.name) : 0;
-    return { file: rootRelative(paths, origin.configuredIn), line };
+    return { source: { file: rootRelative(paths, origin.configuredIn), line } };
   }
-  return here;
+  return { source: here };
 }
 
 /** The decoded documents of the files objects came from, each read once per folder. */
 class FileLines {
   private readonly cache = new Map<string, DecodedValue[]>();
-  constructor(private readonly folder: string) {}
+  constructor(private readonly paths: BuildPaths) {}
 
-  /** The documents of a file (a path relative to the folder), Lists flattened; none when it cannot be read. */
+  /**
+   * The documents of a file (a path relative to the folder), Lists flattened, their sources relative
+   * to the input root; none when it cannot be read.
+   */
   documents(relative: string): DecodedValue[] {
     let documents = this.cache.get(relative);
     if (!documents) {
       try {
-        const decoded = decodeBytes(relative, readFileSync(path.resolve(this.folder, relative)));
+        const bytes = readFileSync(path.resolve(this.paths.folder, relative));
+        const decoded = decodeBytes(rootRelative(this.paths, relative), bytes);
         documents = flattenLists(decoded.values, new IssueList());
       } catch {
         documents = [];
@@ -306,6 +320,18 @@ class FileLines {
       this.cache.set(relative, documents);
     }
     return documents;
+  }
+
+  /** {@link documents} for the marks' search: undefined when the file cannot be read. */
+  decoded(relative: string): { file: string; documents: DecodedValue[] } | undefined {
+    const documents = this.documents(relative);
+    return documents.length > 0 ? { file: rootRelative(this.paths, relative), documents } : undefined;
+  }
+
+  /** The kustomization file of a folder (relative to the rendered folder), relative to it too. */
+  kustomization(dir: string): string | undefined {
+    const name = kustomizationFile(path.resolve(this.paths.folder, dir));
+    return name === undefined ? undefined : dir === '.' ? name : `${dir}/${name}`;
   }
 }
 
