@@ -7,6 +7,11 @@ export interface Source {
   readonly file: string;
   /** 1-based line of the start of the object (or value) in `file`; 0 when not known. */
   readonly line: number;
+  /**
+   * The folder an outside tool rendered the value through, when `file` lies outside it (a kustomize
+   * base rendered through the overlay `overlays/prod`): two overlays of one base then give two sources.
+   */
+  readonly via?: string;
 }
 
 /**
@@ -18,7 +23,8 @@ export type Trace = (message: string) => void;
 
 /** Formats a source as `file:line` (or just `file` when the line is not known), as compilers do. */
 export function formatSource(source: Source): string {
-  return source.line > 0 ? `${source.file}:${source.line}` : source.file;
+  const at = source.line > 0 ? `${source.file}:${source.line}` : source.file;
+  return source.via === undefined ? at : `${at} (through ${source.via}/)`;
 }
 
 /** One problem found in the input, with enough to locate it: the file, the line and the object. */

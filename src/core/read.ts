@@ -6,6 +6,7 @@ import { applyGroup, deploymentOf } from '../deployment/deployment.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
 import type { KustomizeOptions } from '../input/kustomize.js';
+import type { Renderers } from '../input/render.js';
 
 /** Options of {@link readDeployment}. */
 export interface ReadOptions {
@@ -23,6 +24,8 @@ export interface ReadOptions {
   readonly allowEmpty?: boolean;
   /** How folders holding `kustomization.yaml` are rendered: the user's kustomize, Helm for `helmCharts`. */
   readonly kustomize?: KustomizeOptions | undefined;
+  /** The renderers of kustomizations and Helm charts (see DirectoryInputOptions). */
+  readonly renderers?: Renderers;
   readonly logger: Logger;
 }
 
@@ -49,6 +52,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
+    ...(options.renderers ? { renderers: options.renderers } : {}),
     trace,
   }).entity();
   const deployment = deploymentOf(application, {

@@ -107,10 +107,34 @@ export class LocatedValue {
     return typeof positions === 'object' ? positions.anchor : undefined;
   }
 
+  /**
+   * A value known only by where it starts, such as an object an outside tool rendered (kustomize,
+   * Helm): every part of it is placed at `source`.
+   */
+  static placedAt(value: unknown, source: Source): LocatedValue {
+    return new LocatedValue(value, source, placedPositions(value, source.line));
+  }
+
   /** This value and its lines without anything else: a {@link DecodedValue}'s YAML nodes are left behind. */
   compact(): LocatedValue {
     return new LocatedValue(this.value, this.source, this.positions);
   }
+}
+
+/** Positions that place every part of `value` at `line` (so every path of the value exists). */
+function placedPositions(value: unknown, line: number): Positions {
+  if (Array.isArray(value))
+    return new PositionNode(
+      line,
+      undefined,
+      undefined,
+      undefined,
+      value.map((v) => placedPositions(v, line)),
+    );
+  if (typeof value !== 'object' || value === null) return line;
+  const keys = Object.keys(value);
+  const values = keys.map((k) => placedPositions((value as Record<string, unknown>)[k], line));
+  return new PositionNode(line, keys, values);
 }
 
 /** A value's `yaml` node with the document and LineCounter it belongs to. */

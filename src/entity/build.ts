@@ -40,6 +40,11 @@ export interface DirectoryContent {
    * (they are most of the memory a large directory takes).
    */
   readonly objects: readonly ObjectValue[];
+  /**
+   * Set when an outside tool rendered the directory (a kustomization, a Helm chart): its entities
+   * and objects are the tool's output, never paired or defaulted by file names.
+   */
+  readonly rendered?: { readonly input: 'kustomize' | 'helm'; readonly tool: string };
 }
 
 /** Options of {@link buildApplication}. */
@@ -186,6 +191,10 @@ function buildDirectory(
     }
   }
 
+  if (dir.rendered) {
+    const objects = dir.entities.length + dir.objects.length;
+    app.rendered.push({ dir: dir.dir, ...dir.rendered, objects });
+  }
   for (const entity of top) app.attach(entity);
   const holder = top.length === 1 ? (top[0] as Controller | Pod) : app;
   for (const value of dir.objects) {

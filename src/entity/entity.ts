@@ -9,6 +9,23 @@ import { type ControllerKind, controllerSpec } from './kinds.js';
  */
 export type EntityType = 'Application' | ControllerKind | 'Pod' | 'Container' | 'Image';
 
+/**
+ * The kind of input that produced an entity or object (DESIGN "Other inputs"): the spread
+ * convention, plain manifests (files the convention does not name), a kustomization, a Helm chart.
+ */
+export type InputKind = 'convention' | 'manifests' | 'kustomize' | 'helm';
+
+/** A folder an outside tool rendered, for the report: `overlays/prod`, `kustomize`, `kustomize v5.7.1`. */
+export interface RenderedFolder {
+  /** The folder relative to the input root, POSIX separators, `.` for the root itself. */
+  readonly dir: string;
+  readonly input: 'kustomize' | 'helm';
+  /** Which tool rendered it, as the renderer says: `kustomize v5.7.1`, `helm v3.21.4`. */
+  readonly tool: string;
+  /** How many objects it gave. */
+  readonly objects: number;
+}
+
 /** A plain JSON mapping as decoded from YAML. */
 export type Mapping = Record<string, unknown>;
 
@@ -275,6 +292,8 @@ export class Application extends Entity {
   readonly entities: (Controller | Pod)[] = [];
   /** Warnings found while reading the input (errors are thrown instead). */
   readonly warnings: InputIssue[] = [];
+  /** The folders rendered by kustomize or Helm, in walk order. */
+  readonly rendered: RenderedFolder[] = [];
 
   constructor(name: string, source: Source) {
     super(name, source);

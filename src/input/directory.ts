@@ -14,6 +14,8 @@ import {
 import type { Application } from '../entity/entity.js';
 import { CONTROLLERS, type ControllerKind, controllerOfStem } from '../entity/kinds.js';
 import type { Input } from './input.js';
+import type { Renderers } from './render.js';
+import { folderKind, foldersToRender, type PendingRender, renderFolders } from './rendered.js';
 
 /**
  * Names of the objects folder, newest first: `.k2e/`, and the older `.kube/` and `rs/` (spread
@@ -46,6 +48,11 @@ export interface DirectoryInputOptions {
    * an error (a deploy's `--allow-empty`, which then prunes every object of the deployment).
    */
   readonly allowEmpty?: boolean;
+  /**
+   * The renderers of folders holding `kustomization.yaml` (`.yml`, `Kustomization`) or `Chart.yaml`;
+   * a folder of a kind with no renderer is an error at that folder.
+   */
+  readonly renderers?: Renderers;
 }
 
 /**
@@ -77,13 +84,22 @@ export class DirectoryInput implements Input {
       issues.error({ file: '.', line: 0 }, `${this.root} is not a directory`);
       issues.throwIfErrors();
     }
-    const dirs: DirectoryContent[] = [];
+    const walked: (DirectoryContent | PendingRender)[] = [];
     const trace = this.options.trace;
     // Synchronous reads on purpose: a directory of thousands of small files reads several times
     // faster without a thread-pool round trip per file (bench/RESULTS.md, "Input"), and nothing
-    // else runs while the input is read.
-    readDirectory(root, '.', basename(root), dirs, issues, trace);
-    const found = dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
+    // else runs while the input is read. Rendering runs child processes: after the walk, together.
+    readDirectory(root, '.', basename(root), walked, issues, trace);
+    const pending = foldersToRender(walked.filter(isPending), trace);
+    const rendered = await renderFolders(pending, this.options.renderers, issues, trace);
+    // Each rendered folder takes its place in walk order; one rendered through an overlay has none.
+    const dirs = walked.flatMap((w) => {
+      if (!isPending(w)) return [w];
+      const i = pending.indexOf(w);
+      return i < 0 ? [] : [rendered[i] as DirectoryContent];
+    });
+    const found =
+      pending.length > 0 || dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
     if (!found && !issues.hasErrors && !this.options.allowEmpty) {
       issues.error(
         { file: '.', line: 0 },
@@ -95,6 +111,10 @@ export class DirectoryInput implements Input {
     app.warnings.push(...issues.warnings);
     return app;
   }
+}
+
+function isPending(w: DirectoryContent | PendingRender): w is PendingRender {
+  return 'request' in w;
 }
 
 function child(rel: string, name: string): string {
@@ -136,15 +156,33 @@ function readDirectory(
   abs: string,
   rel: string,
   name: string,
-  out: DirectoryContent[],
+  out: (DirectoryContent | PendingRender)[],
   issues: IssueList,
   trace: Trace | undefined,
+  root = abs,
 ): void {
   let entries: Dirent[];
   try {
     entries = readdirSync(abs, { withFileTypes: true }).sort(byName);
   } catch (e) {
     issues.error({ file: rel, line: 0 }, `cannot read directory: ${(e as Error).message}`);
+    return;
+  }
+  const folder = folderKind(entries, (e) => isFile(join(abs, e.name), e));
+  if (folder.kind === 'conflict') {
+    issues.error(
+      { file: rel, line: 0 },
+      `holds both ${folder.markers.join(' and ')}: a folder is either a kustomization or a Helm chart; move one into a folder of its own`,
+    );
+    return;
+  }
+  if (folder.kind !== 'plain') {
+    // A chart's templates/ are Go templates and a kustomization's files are its tool's to read:
+    // the folder and everything below it go to the renderer.
+    trace?.(
+      `${rel}/: a ${folder.kind === 'helm' ? 'Helm chart' : 'kustomization'} (${folder.marker}), rendered by ${folder.kind}; its files and subfolders are not read by the convention`,
+    );
+    out.push({ request: { kind: folder.kind, abs, dir: rel, root }, marker: folder.marker, name });
     return;
   }
   const classic: { file: string; kind: ControllerKind | 'Pod' }[] = [];
@@ -294,7 +332,7 @@ function readDirectory(
   }
 
   out.push({ dir: rel, name, entities, containers, objects });
-  for (const sub of subdirs) readDirectory(join(abs, sub), child(rel, sub), sub, out, issues, trace);
+  for (const sub of subdirs) readDirectory(join(abs, sub), child(rel, sub), sub, out, issues, trace, root);
 }
 
 function kindOfStem(stem: string): ControllerKind | 'Pod' {
@@ -339,5 +377,5 @@ function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined 
   }
 }
 
-/** Re-exported so callers of the input need not know the entity module. */
-export type { DirectoryContent };
+/** Re-exported so callers of the input (and renderers) need not know the entity module. */
+export type { DirectoryContent, ObjectValue };

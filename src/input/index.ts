@@ -4,3 +4,5 @@ export { checkStringFields, resolvesToNonString } from '../decode/traps.js';
 export * from './directory.js';
 export type { Input } from './input.js';
 export * from './manifest.js';
+export type * from './render.js';
+export { CHART_FILE, KUSTOMIZATION_FILES } from './rendered.js';
