@@ -5,7 +5,7 @@ import type { Deployment } from '../deployment/deployment.js';
 import { applyGroup, deploymentOf } from '../deployment/deployment.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
-import type { KustomizeOptions } from '../input/kustomize.js';
+import { type KustomizeOptions, kustomizeRenderer } from '../input/kustomize.js';
 import type { Renderers } from '../input/render.js';
 
 /** Options of {@link readDeployment}. */
@@ -52,7 +52,8 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
-    ...(options.renderers ? { renderers: options.renderers } : {}),
+    // kustomize is the user's own binary, found once on the first kustomization.
+    renderers: { kustomize: kustomizeRenderer(options.kustomize), ...options.renderers },
     trace,
   }).entity();
   const deployment = deploymentOf(application, {
