@@ -51,6 +51,11 @@ export class SourcedValue extends LocatedValue {
     return new SourcedValue(value, this.source, this.declared, [...this.prefix, ...path]);
   }
 
+  /** The same value and declared parts at another source (the walk adds the folder it was rendered through). */
+  placed(source: Source): SourcedValue {
+    return new SourcedValue(this.value, source, this.declared, this.prefix);
+  }
+
   override compact(): LocatedValue {
     return this;
   }

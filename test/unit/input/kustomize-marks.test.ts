@@ -1,8 +1,12 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { IssueList } from '../../../src/base/source.js';
 import { decodeText } from '../../../src/decode/decode.js';
 import { pathKey, SourcedValue } from '../../../src/decode/sourced-value.js';
 import { newEntity } from '../../../src/entity/index.js';
+import { DirectoryInput } from '../../../src/input/index.js';
 import {
   type DecodedFile,
   declaredMarks,
@@ -163,4 +167,32 @@ test('markedImages and findString walk every field', () => {
   ]);
   expect(findString({ a: [1, { b: 'hit' }] }, (s) => s === 'hit')).toEqual(['a', 1, 'b']);
   expect(findString({ a: 'miss' }, (s) => s === 'hit')).toBeUndefined();
+});
+
+test("the walk hands a renderer's SourcedValue to the entity stage as it is", async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'spread-marks-'));
+  try {
+    mkdirSync(path.join(root, 'overlays/prod'), { recursive: true });
+    writeFileSync(path.join(root, 'overlays/prod/kustomization.yaml'), 'resources: [../../base]\n');
+    const object = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { template: { spec: { containers: [{ name: 'web', image: '&web' }] } } },
+    };
+    const mark = { file: 'overlays/prod/kustomization.yaml', line: 4 };
+    const declared = new Map([[pathKey(['spec', 'template', 'spec', 'containers', 0, 'image']), mark]]);
+    const app = await new DirectoryInput(root, {
+      renderers: {
+        kustomize: async () => ({
+          objects: [new SourcedValue(object, { file: 'base/deployment.yaml', line: 1 }, declared)],
+          issues: [],
+          tool: 'kustomize v5.8.2',
+        }),
+      },
+    }).entity();
+    expect(app.images().map((i) => i.build)).toEqual([{ contextDir: 'overlays/prod', declaredIn: mark }]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
