@@ -3,13 +3,14 @@
 // annotations without editing the user's file, and every object comes back with the base or overlay
 // file and line it was written in.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IssueList, type Source } from '../base/source.js';
 import { type DecodedValue, decodeBytes, flattenLists, isMapping } from '../decode/decode.js';
 import { SourcedValue } from '../decode/sourced-value.js';
 import type { ObjectValue } from '../entity/build.js';
+import { errorSource, kustomizationFile, kustomizeError, redactLiterals } from './kustomize-errors.js';
 import { declaredMarks, markInKustomizations } from './kustomize-marks.js';
 import {
   type BuildPaths,
@@ -21,13 +22,6 @@ import {
   takeOrigin,
 } from './kustomize-origin.js';
 import type { Renderer, RenderRequest, RenderResult } from './render.js';
-
-/** The file names of a kustomization, in kustomize's order (api/konfig `RecognizedKustomizationFileNames`). */
-export const KUSTOMIZATION_NAMES: readonly string[] = [
-  'kustomization.yaml',
-  'kustomization.yml',
-  'Kustomization',
-];
 
 /** Options of {@link kustomizeRenderer}. */
 export interface KustomizeOptions {
@@ -105,11 +99,6 @@ export function kustomizeRenderer(options: KustomizeOptions = {}): Renderer {
     }
     return build(found, request, options);
   };
-}
-
-/** The kustomization file of a folder, by kustomize's order of names; undefined when it has none. */
-export function kustomizationFile(folder: string): string | undefined {
-  return KUSTOMIZATION_NAMES.find((n) => existsSync(path.join(folder, n)));
 }
 
 /** Runs a command with an explicit argument list; rejects with ToolMissing when it cannot be started. */
@@ -268,7 +257,7 @@ function rendered(
     objects.push(new SourcedValue(object, source, declaredMarks(object, own, inKustomizations)));
   }
   const stderr = said.stderr.trim();
-  if (stderr) issues.warning(here, `${tool.name}: ${stderr}`);
+  if (stderr) issues.warning(here, `${tool.name}: ${redactLiterals(stderr)}`);
   return { objects, issues: issues.issues, tool: tool.name };
 }
 
@@ -354,30 +343,4 @@ function failed(
     issues: [{ source, message: `${tool.name} build ${request.dir} failed: ${message}`, severity: 'error' }],
     tool: tool.name,
   };
-}
-
-/** kustomize's error text without the wrapper's prefix (`accumulating resources … recursed accumulation of path 'FOLDER': `). */
-export function kustomizeError(stderr: string, paths: Pick<BuildPaths, 'folder' | 'wrapper'>): string {
-  let text = stderr.trim().replace(/^Error: /, '');
-  const inFolder = `path '${paths.folder}': `;
-  const at = text.indexOf(inFolder);
-  if (at >= 0) text = text.slice(at + inFolder.length);
-  return text.split(`${paths.wrapper}/`).join('');
-}
-
-/** The source an error is placed at: the file it names in the innermost kustomization folder it names. */
-export function errorSource(stderr: string, paths: BuildPaths, file: string | undefined): Source {
-  const folders = [...stderr.matchAll(/path '([^']+)'/g)]
-    .map((m) => m[1] as string)
-    .filter((f) => path.isAbsolute(f) && !f.startsWith(paths.wrapper));
-  const innermost = folders.at(-1) ?? paths.folder;
-  const inFolder = (relative: string) =>
-    rootRelative(
-      paths,
-      path.relative(paths.folder, path.join(innermost, relative)).split(path.sep).join('/'),
-    );
-  const named = /path: "?([^"\s\]`]+)"?/.exec(stderr)?.[1];
-  if (named && existsSync(path.join(innermost, named))) return { file: inFolder(named), line: 0 };
-  const kustomization = kustomizationFile(innermost) ?? file ?? 'kustomization.yaml';
-  return { file: inFolder(kustomization), line: 0 };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { decodeText } from '../../../src/decode/decode.js';
-import { errorSource, kustomizeError } from '../../../src/input/kustomize.js';
+import { errorSource, kustomizeError, redactLiterals } from '../../../src/input/kustomize-errors.js';
 import {
   type BuildPaths,
   folderRelative,
@@ -191,4 +191,22 @@ describe("kustomize's errors", () => {
       line: 0,
     });
   });
+});
+
+test("generator literals in kustomize's errors are redacted (they may be a Secret's)", () => {
+  expect(
+    redactLiterals(
+      'loading KV pairs: literal sources [password=s3cr3t-value bad]: invalid literal source bad, expected key=value',
+    ),
+  ).toBe(
+    'loading KV pairs: literal sources [password=<redacted> bad]: invalid literal source bad, expected key=value',
+  );
+  expect(
+    redactLiterals(
+      'trouble configuring builtin SecretGenerator with config: `\nliterals:\n- token=abc=def\nname: db\n`',
+    ),
+  ).toBe(
+    'trouble configuring builtin SecretGenerator with config: `\nliterals:\n- token=<redacted>\nname: db\n`',
+  );
+  expect(redactLiterals('patch:\n- op: replace\n')).toBe('patch:\n- op: replace\n');
 });
