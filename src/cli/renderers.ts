@@ -6,11 +6,14 @@ import type { KustomizeOptions } from '../input/kustomize.js';
 export interface RenderFlags {
   kustomize?: string;
   kustomizeEnableHelm?: boolean;
+  /** The Helm binary (the `helm` setting, which also renders charts), for kustomize's `--helm-command`. */
+  helm?: string;
 }
 
 /**
  * How kustomizations are rendered: the `--kustomize` binary (else kustomize, else kubectl kustomize,
- * found on `env`'s PATH), `--kustomize-enable-helm`, and the signal that ends a running kustomize.
+ * found on `env`'s PATH), `--kustomize-enable-helm` with the `--helm` binary, and the signal that ends
+ * a running kustomize.
  */
 export function kustomizeOptions(
   flags: RenderFlags,
@@ -20,6 +23,7 @@ export function kustomizeOptions(
   return {
     ...(flags.kustomize ? { command: flags.kustomize } : {}),
     ...(flags.kustomizeEnableHelm ? { enableHelm: true } : {}),
+    ...(flags.helm ? { helmCommand: flags.helm } : {}),
     env,
     ...(signal ? { signal } : {}),
   };
