@@ -145,10 +145,10 @@ const REQUIRED_BUILTINS = new Set(['http']);
 
 /**
  * The esbuild plugin that sends `require()` of a Node built-in, or of a compiled addon (`*.node`), and
- * any import of {@link REQUIRED_BUILTINS}, to __spreadRequire (CJS_GLOBALS) at run time. ssh2 (under
- * dockerode) tries two compiled addons (its own, cpu-features') inside try/catch and falls back to
- * JavaScript. They are never built (.npmrc: ignore-scripts), so their require throws at run time,
- * which ssh2 catches: the same dist/ on every machine.
+ * any import of {@link REQUIRED_BUILTINS}, to __spreadRequire (CJS_GLOBALS) at run time. No bundled
+ * dependency loads a compiled addon today (the last, dockerode's ssh2, left with the Engine API
+ * builds); one that did would get a require that throws at run time instead of a build that differs
+ * from machine to machine (.npmrc: ignore-scripts, so addons are never built).
  */
 const runtimeRequire = {
   name: 'spread-runtime-require',

@@ -1,7 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
-import { decodeKubeconfigContent, type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+import {
+  decodeKubeconfigContent,
+  KubeconfigError,
+  type KubeconfigSource,
+  loadKubeconfig,
+} from '../cluster/kubeconfig.js';
 import type { RunnerEnv } from './runner.js';
 
 /** The kubeconfig the deploy uses, and how to clean up after it. */
@@ -26,15 +31,21 @@ export interface PreparedKubeconfig {
  * cancelled run's SIGINT/SIGTERM stops the deploy, see frontend/interrupts.ts, and the process exits).
  *
  * Without content, the environment's kubeconfig is used ({@link RunnerEnv.kubeconfig}: the rule of
- * every front end, kubectl's).
- * @throws KubeconfigError when the content is not a kubeconfig or lacks the context.
+ * every front end, kubectl's); when it has none either, the error says first that the input was empty,
+ * since that is what a secret that is not set (or not given to a fork's pull request) gives.
+ * @throws KubeconfigError when the content is not a kubeconfig or lacks the context, or when it is
+ *   empty and the runner has no kubeconfig file.
  */
 export function prepareKubeconfig(
   content: string,
   context: string,
   env: { readonly temp: string; readonly kubeconfig: KubeconfigSource },
 ): PreparedKubeconfig {
-  if (content.trim() === '') return { source: env.kubeconfig, cleanup: () => {} };
+  if (content.trim() === '') {
+    const missing = missingFiles(env.kubeconfig);
+    if (missing) throw new KubeconfigError(emptyInputMessage(missing));
+    return { source: env.kubeconfig, cleanup: () => {} };
+  }
   const decoded = decodeKubeconfigContent(content);
   for (const value of new Set([content, content.trim(), decoded, decoded.trim()])) core.setSecret(value);
   for (const line of decoded.split('\n')) {
@@ -67,4 +78,17 @@ export function prepareKubeconfig(
   process.on('exit', cleanup);
   core.info(`kubeconfig with an exec or auth-provider plugin: written to ${file} (0600) for this step`);
   return { source: { paths: [file] }, file, cleanup };
+}
+
+/** The files of a kubeconfig source when none of them exists (a kubeconfig the input did not give); else undefined. */
+function missingFiles(source: KubeconfigSource): readonly string[] | undefined {
+  if (!source.paths || source.paths.length === 0) return undefined;
+  return source.paths.some((file) => existsSync(file)) ? undefined : source.paths;
+}
+
+/** What an empty `kubeconfig` input with no kubeconfig on the runner means, and the two ways out. */
+export function emptyInputMessage(missing: readonly string[]): string {
+  const files =
+    missing.length === 1 ? `${missing[0]} does not exist` : `none of ${missing.join(', ')} exists`;
+  return `no kubeconfig: the input kubeconfig is empty, and the runner has none (${files}). When the input comes from a secret (kubeconfig: \${{ secrets.KUBECONFIG }}), that secret is empty or not set in this repository or environment, or not given to this run (workflows of pull requests from forks get no secrets); otherwise write a kubeconfig in an earlier step and point KUBECONFIG at it`;
 }

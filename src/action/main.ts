@@ -3,7 +3,7 @@ import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
 import { deletes } from '../core/delete.js';
-import { DeployError, type DeployOptions, deploy } from '../core/deploy.js';
+import { DeployError, type DeployOptions, deploy, failureTarget } from '../core/deploy.js';
 import { locatedFailures } from '../core/errors.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
@@ -114,8 +114,9 @@ function deployOptions(
     pruneCrds: inputs.pruneCrds,
     images: {
       ...(inputs.registry ? { registry: inputs.registry } : {}),
-      // The commit, shortened as the CLI does, unless a tag is given.
-      ...(inputs.tag || runner.sha ? { tag: inputs.tag || runner.sha.slice(0, 12) } : {}),
+      // The commit, shortened as the CLI does, is a second tag of images built without a tag input;
+      // they are deployed by their content-addressed tag, so an unchanged context rolls nothing.
+      ...(inputs.tag ? { tag: inputs.tag } : runner.sha ? { commit: runner.sha.slice(0, 12) } : {}),
       buildArgs: inputs.buildArgs,
       build: inputs.build,
       push: inputs.push,
@@ -151,7 +152,9 @@ function deployOptions(
 }
 
 function failureOf(error: unknown, locate: (file: string) => string): ActionFailure {
+  const target = failureTarget(error);
   return {
+    ...(target ? { target } : {}),
     error: actionText((error as Error)?.message ?? String(error)),
     failures: locatedFailures(error).map((f) => ({
       ...f,

@@ -3,9 +3,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { phraseOptionsIn } from '../base/option-ref.js';
+import type { FailureTarget } from '../core/deploy.js';
 import type { LocatedFailure } from '../core/errors.js';
 import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
-import { formatPlanMarkdown, planMarker, renderDeployComment, renderPlanComment } from '../report/comment.js';
+import {
+  formatPlanMarkdown,
+  planMarker,
+  renderDeployComment,
+  renderPlanComment,
+  renderPlanFailureComment,
+} from '../report/comment.js';
 import { countActions } from '../report/report.js';
 import { describeCommentError, pullRequestsOf, upsertComment } from './comment.js';
 import type { Inputs } from './inputs.js';
@@ -20,6 +27,8 @@ import { addDeploySummary, addFailureSummary, type Operation, type SummaryReport
 export interface ActionFailure {
   readonly error: string;
   readonly failures: readonly LocatedFailure[];
+  /** The deployment the failure was about, when the directory had been read (see core's failureTarget). */
+  readonly target?: FailureTarget;
 }
 
 /** What {@link publish} adds to a report: the failure, and the run's operation when it is not the report's mode. */
@@ -224,6 +233,8 @@ export async function publishFailure(
   runner: RunnerEnv,
 ): Promise<void> {
   writeReportFile(runner, { error: failure.error, failures: failure.failures });
+  if (inputs?.mode === 'plan' && runner.pullRequest && inputs.comment && failure.target)
+    await postFailureComment(failure, failure.target, inputs, runner);
   try {
     const runUrl = runLinks(runner).runUrl;
     addFailureSummary(core.summary, failure.error, failure.failures, {
@@ -234,5 +245,35 @@ export async function publishFailure(
     await core.summary.write();
   } catch (error) {
     core.warning(`could not write the job summary: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Mode `plan` on a pull request whose plan the server refused: the deployment's plan comment says so,
+ * each problem at its file and line, instead of showing the plan of an earlier push. Problems only warn.
+ */
+async function postFailureComment(
+  failure: ActionFailure,
+  target: FailureTarget,
+  inputs: Inputs,
+  runner: RunnerEnv,
+): Promise<void> {
+  const pullRequest = runner.pullRequest!.number;
+  if (!inputs.githubToken) return;
+  const links = runLinks(runner);
+  const sha = runner.pullRequest?.headSha || runner.sha;
+  try {
+    const body = renderPlanFailureComment(target, failure.error, failure.failures, {
+      ...links,
+      ...(sha ? { sha } : {}),
+    });
+    const api = { token: inputs.githubToken, apiUrl: runner.apiUrl, repository: runner.repository };
+    const result = await upsertComment({ ...api, pullRequest }, planMarker(target), body);
+    core.info(`plan comment ${result.action} with the failure: ${result.url}`);
+    core.setOutput('comment-url', result.url);
+  } catch (error) {
+    core.warning(
+      `could not post the failed plan on pull request #${pullRequest}: ${describeCommentError(error, runner.apiUrl)}`,
+    );
   }
 }

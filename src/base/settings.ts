@@ -7,6 +7,12 @@
  * own way. A new setting is one more row here; `npm run readme` rewrites the files generated from it.
  */
 
+/**
+ * The revision `spread rollback` goes to without a number: the one `rollback-on-failure` goes to, in
+ * the same words (the command's help and the README's command list say it so; a unit test checks both).
+ */
+export const ROLLBACK_DEFAULT_REVISION = 'the last revision before the current whose rollout succeeded';
+
 /** Where a setting applies: a CLI command, or the Action's and the GitLab component's mode of the same name. */
 export type Command =
   | 'deploy'
@@ -272,9 +278,10 @@ export const SETTINGS = [
   {
     key: 'registry',
     type: 'registry',
-    modes: ['deploy', 'plan', 'build'],
+    modes: ['deploy', 'plan', 'build', 'status'],
     description:
-      'Registry that images marked `&` in the directory are tagged for and pushed to, as `host[:port][/path]`. Log in before this step (docker/login-action): credentials come from the Docker config. Example: `ghcr.io/acme` (the owner is `github.repository_owner` in an expression).',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template.
+      'Registry that images marked `&` in the directory are tagged for and pushed to, as `host[:port][/path]`. Log in before this step (docker/login-action): credentials come from the Docker config. Lower case, as every image repository: `github.repository_owner` keeps the owner\'s capitals, so lower-case it in a step first (`echo "name=${GITHUB_REPOSITORY_OWNER,,}" >> "$GITHUB_OUTPUT"`). Example: `ghcr.io/acme`.',
     action: { default: '' },
     cli: {
       flags: '--registry <registry>',
@@ -291,26 +298,26 @@ export const SETTINGS = [
   {
     key: 'tag',
     type: 'tag',
-    modes: ['deploy', 'plan', 'build'],
+    modes: ['deploy', 'plan', 'build', 'status'],
     description:
-      'Tag of the images built. Empty: the commit (GITHUB_SHA). Images are deployed pinned by digest whatever the tag. Example: `v1.4.2`.',
+      'Tag of the images built, and the one they are deployed with (pinned by digest whatever the tag). Empty: a tag of the build context, `ctx-` and 12 hex digits of its digest, with the commit (GITHUB_SHA, 12 characters) as a second tag; a commit that changes nothing in a build context then rolls no pod. Example: `v1.4.2`.',
     action: { default: '' },
     cli: {
       flags: '--tag <tag>',
-      help: 'tag of built images (default: the commit, else a digest of the build context)',
+      help: 'tag of built images, deployed with it (default: ctx-<digest of the build context>, and the commit as a second tag)',
     },
     gitlab: {
       type: 'string',
       default: '',
       description:
-        'Tag of the images marked `&` that are built. Empty, the commit (its first 12 characters).',
+        'Tag of the images marked `&` that are built, and deployed with. Empty, a tag of the build context (`ctx-…`) and the commit (its first 12 characters) as a second tag, so an unchanged context rolls nothing.',
       variable: 'SPREAD_INPUT_TAG',
     },
   },
   {
     key: 'build-args',
     type: 'build-args',
-    modes: ['deploy', 'plan', 'build'],
+    modes: ['deploy', 'plan', 'build', 'status'],
     description:
       'Docker build arguments for every image built, one `KEY=VALUE` line each. Example: `NODE_ENV=production`.',
     action: { default: '' },
@@ -370,7 +377,7 @@ export const SETTINGS = [
   {
     key: 'platforms',
     type: 'platforms',
-    modes: ['deploy', 'plan', 'build'],
+    modes: ['deploy', 'plan', 'build', 'status'],
     description:
       "Platforms to build every image for, comma-separated; several push a manifest list, deployed by its digest. Building RUN steps for another architecture needs emulation on the runner (docker/setup-qemu-action). Empty: the builder's own platform. Example: `linux/amd64,linux/arm64`.",
     action: { default: '' },
@@ -390,7 +397,7 @@ export const SETTINGS = [
     key: 'attestations',
     type: 'choice',
     choices: ['false', 'provenance', 'true'],
-    modes: ['deploy', 'plan', 'build'],
+    modes: ['deploy', 'plan', 'build', 'status'],
     description:
       'Attach attestations to the images pushed: `provenance` (a SLSA provenance, mode=min), `true` (provenance and an SBOM; the SBOM scanner image docker/buildkit-syft-scanner is pulled from Docker Hub) or `false`. Off by default: they turn a single image into an index, which some registries and scanners mishandle. Example: `provenance`.',
     action: { default: 'false' },
@@ -721,7 +728,7 @@ export const SETTINGS = [
   {
     key: 'target',
     type: 'string',
-    modes: ['deploy', 'plan', 'build'],
+    modes: ['deploy', 'plan', 'build', 'status'],
     description: 'Dockerfile stage to build',
     cli: { flags: '--target <stage>' },
   },

@@ -1,13 +1,13 @@
-import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
-import type { BuildCache, ImageOptions } from '../image/index.js';
+import type { BuildCache } from '../image/index.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
 import { contextOf } from './args.js';
+import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { addSettings, type SecretFlag } from './options.js';
@@ -60,59 +60,6 @@ interface ClusterFlags extends RenderFlags {
   attestations?: 'false' | 'provenance' | 'true';
   secret: readonly SecretFlag[];
   builder?: string;
-}
-
-/** The build secrets of `--secret id=ID,env=VAR` flags, each value from its environment variable. */
-function secretsOf(flags: readonly SecretFlag[], env: NodeJS.ProcessEnv) {
-  return flags.map((s) => {
-    const value = env[s.env];
-    if (value === undefined)
-      throw new InvalidArgumentError(`--secret id=${s.id}: the environment variable ${s.env} is not set`);
-    return { id: s.id, value };
-  });
-}
-
-type ImageFlags = Pick<
-  ClusterFlags,
-  | 'registry'
-  | 'tag'
-  | 'buildArg'
-  | 'target'
-  | 'build'
-  | 'push'
-  | 'cache'
-  | 'platform'
-  | 'attestations'
-  | 'secret'
-  | 'builder'
->;
-
-/**
- * The image stage's options from flags and the environment: DOCKER_HOST, DOCKER_CONFIG (else
- * ~/.docker), SPREAD_REGISTRY, and `commit` (the CI context's: GITHUB_SHA / CI_COMMIT_SHA / git) as
- * default tag.
- */
-function imageStageOptions(
-  flags: ImageFlags,
-  commit: string | undefined,
-  env: NodeJS.ProcessEnv,
-): Omit<ImageOptions, 'root' | 'signal'> {
-  return {
-    ...(flags.cache ? { cache: flags.cache } : {}),
-    ...(flags.platform?.length ? { platforms: flags.platform } : {}),
-    attestations: flags.attestations === 'provenance' ? 'provenance' : flags.attestations === 'true',
-    secrets: secretsOf(flags.secret ?? [], env),
-    buildx: { ...(flags.builder ? { builder: flags.builder } : {}), env },
-    registry: flags.registry ?? env.SPREAD_REGISTRY,
-    tag: flags.tag ?? (commit ? commit.slice(0, 12) : undefined),
-    buildArgs: flags.buildArg,
-    target: flags.target,
-    build: flags.build,
-    push: flags.push,
-    docker: env.DOCKER_HOST,
-    // An empty DOCKER_CONFIG counts as unset, as for the docker CLI.
-    dockerConfigDir: env.DOCKER_CONFIG || path.join(env.HOME ?? '', '.docker'),
-  };
 }
 
 async function runDeploy(

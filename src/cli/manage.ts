@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { formatObjectRef } from '../base/kube-object.js';
+import { ROLLBACK_DEFAULT_REVISION } from '../base/settings.js';
 import type { DeleteReport } from '../core/delete.js';
 import type { DeploymentSummary, HistoryReport } from '../core/manage.js';
 import { interruptSignal } from '../frontend/interrupts.js';
@@ -155,11 +156,11 @@ export function defineHistory(cmd: Command): void {
   });
 }
 
-/** Defines `spread rollback NAME [REVISION] [CONTEXT]`: re-applies a revision (default: the previous one). */
+/** Defines `spread rollback NAME [REVISION] [CONTEXT]`: re-applies a revision (default: {@link ROLLBACK_DEFAULT_REVISION}). */
 export function defineRollback(cmd: Command): void {
   addSettings(
     cmd
-      .description('apply a stored revision again (default: the one before the current) and prune to it')
+      .description(`apply a stored revision again (default: ${ROLLBACK_DEFAULT_REVISION}) and prune to it`)
       .argument('<name>', "the deployment's name")
       .argument('[revision]', 'revision number (see spread history); a non-number is taken as CONTEXT')
       .argument('[context]', 'kubeconfig context (default: the current context)'),

@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { type ImageFlags, imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings } from './options.js';
 import { kustomizeOptions, type RenderFlags } from './renderers.js';
 import { formatStatusText } from './status-text.js';
 
-/** The flags of `spread status`. */
-interface StatusFlags extends RenderFlags {
+/**
+ * The flags of `spread status`: its own, those of the image stage that decide what deploy pins, and
+ * those of the tools that render inputs.
+ */
+interface StatusFlags extends ImageFlags, RenderFlags {
   context?: string;
   kubeconfig?: string;
   namespace?: string;
@@ -21,7 +25,8 @@ interface StatusFlags extends RenderFlags {
  * directory with each entity's source, attached objects and images (`&` builds marked), touching no
  * cluster; with `--context` (or `--kubeconfig`), also each object's state in the cluster
  * (`missing`, `in sync`, `differs`, `rejected`) by a server-side dry run, and the objects a deploy
- * would prune. `--output json` prints the {@link StatusReport}. Exits 0 in sync, 2 when objects
+ * would prune; `&` images are compared as deploy pins them (the registry's digest of the tag deploy
+ * pushes, nothing built; `--registry` or SPREAD_REGISTRY as for deploy). `--output json` prints the {@link StatusReport}. Exits 0 in sync, 2 when objects
  * differ, are missing or would be pruned, 1 on an error ({@link statusExitCode}). Returns `cmd`.
  */
 export function defineStatus(cmd: Command): Command {
@@ -46,6 +51,8 @@ export function defineStatus(cmd: Command): Command {
             cluster: {
               kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
               context: flags.context,
+              // `&` images are looked up as deploy pins them: the same registry, tag and build options.
+              images: imageStageOptions(flags, undefined, process.env),
             },
           }
         : {}),

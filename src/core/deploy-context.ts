@@ -90,6 +90,29 @@ export interface DeployOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The deployment a failed deploy or plan was of, known once its directory was read. */
+export interface FailureTarget {
+  readonly deployment: string;
+  readonly namespace: string;
+  readonly context: string;
+}
+
+const failureTargets = new WeakMap<object, FailureTarget>();
+
+/**
+ * The deployment `error` (thrown by {@link deploy}) was about, when the failure came after the
+ * directory was read (a plan the server refused): what the Action needs to replace the deployment's
+ * pull request comment. Undefined for earlier failures (bad input, an unknown context).
+ */
+export function failureTarget(error: unknown): FailureTarget | undefined {
+  return typeof error === 'object' && error !== null ? failureTargets.get(error) : undefined;
+}
+
+/** Records which deployment `error` is about (see {@link failureTarget}). */
+export function setFailureTarget(error: unknown, target: FailureTarget): void {
+  if (typeof error === 'object' && error !== null) failureTargets.set(error, target);
+}
+
 /** The deploy failed after some objects were applied; `report` says what was done. */
 export class DeployError extends Error {
   readonly report: DeployReport;
@@ -114,6 +137,8 @@ export interface DeployContext {
   lock: DeployLock | undefined;
   /** Set when the apply starts: until then a failure has written nothing of the directory (only the Lease). */
   written: boolean;
+  /** The deployment's name, once the directory was read. */
+  deployment?: string;
 }
 
 /** The directory read and checked, the deployment it names, and how its objects are applied. */

@@ -28,13 +28,15 @@ import {
   type ReadStep,
   type ReportBase,
   type SettleStep,
+  setFailureTarget,
 } from './deploy-context.js';
 import { forRecord, settleStep, type ToRecord } from './deploy-settle.js';
+import { withFieldSources } from './field-source.js';
 import { forApply, forSettle } from './held.js';
 import { type ReadResult, readDeployment } from './read.js';
 
 export { FIELD_MANAGER } from './converge.js';
-export { DeployError, type DeployOptions } from './deploy-context.js';
+export { DeployError, type DeployOptions, type FailureTarget, failureTarget } from './deploy-context.js';
 export { failureDescription } from './deploy-settle.js';
 
 /**
@@ -89,7 +91,10 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     if ('report' in done) return done.report;
     return await settleStep(ctx, done.step, done.toRecord, done.applied, done.base);
   } catch (caught) {
-    const error = interruptOf(caught, options.signal);
+    // A field the server refused is reported at its own line, not at its object's first.
+    const error = withFieldSources(interruptOf(caught, options.signal), options.path);
+    if (ctx?.deployment)
+      setFailureTarget(error, { deployment: ctx.deployment, namespace, context: resolved.context });
     throw ctx?.written ? error : nothingWritten(error);
   } finally {
     try {
@@ -118,6 +123,7 @@ async function readPlanApply(ctx: DeployContext): Promise<
 > {
   const { options, namespace, resolved } = ctx;
   const step = await readStep(ctx);
+  ctx.deployment = step.name;
   inputRead();
   const prepared = await imagesStep(ctx, step);
   const takeLock = lockTaker(ctx, step.name);
@@ -228,6 +234,14 @@ function imagesStep(ctx: DeployContext, step: ReadStep) {
         ...(options.mode === 'plan' ? { build: false, push: false, plan: true } : {}),
         root: options.path,
         signal: options.signal,
+        // Every object is checked (server-side dry run) with the references the builds will push
+        // before the first build: a broken manifest then costs seconds and pushes nothing.
+        ...(options.mode === 'deploy'
+          ? {
+              beforeBuild: async (objects: SourcedObject[]) =>
+                void (await planStep(ctx, step, objects, 'Check before building')),
+            }
+          : {}),
       },
       logger,
     ),
@@ -256,7 +270,12 @@ function lockTaker(ctx: DeployContext, name: string): () => Promise<void> {
 }
 
 /** Reads the ApplySet parent and plans the labelled objects against it. */
-async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly SourcedObject[]) {
+async function planStep(
+  ctx: DeployContext,
+  step: ReadStep,
+  prepared: readonly SourcedObject[],
+  title = 'Plan',
+) {
   const { client, discovery, options, logger, namespace } = ctx;
   const { set } = step;
   const previous = await readParent(client, set);
@@ -266,7 +285,7 @@ async function planStep(ctx: DeployContext, step: ReadStep, prepared: readonly S
     );
   }
   const objects = prepared.map((o) => ({ ...o, object: withTemplateHash(labelForApplySet(o, set)) }));
-  const planned = await logger.group('Plan', () =>
+  const planned = await logger.group(title, () =>
     planObjects(client, discovery, objects, {
       ...step.applyOptions,
       // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas

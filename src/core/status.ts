@@ -16,9 +16,10 @@ import {
 import { splitPrune } from '../engine/inventory/prune.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
+import { type ImageOptions, prepareImages } from '../image/index.js';
 import type { KustomizeOptions } from '../input/kustomize.js';
 import { FIELD_MANAGER } from './deploy.js';
-import { readDeployment } from './read.js';
+import { type ReadResult, readDeployment } from './read.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
 
 export {
@@ -55,6 +56,12 @@ export interface StatusOptions {
     readonly annotations?: Readonly<Record<string, string>>;
     /** Requests in flight at once. Default 16. */
     readonly concurrency?: number;
+    /**
+     * How deploy builds `&` images (registry, tag, build args…): each is resolved as deploy's plan
+     * resolves it, from the registry (the tag deploy would push, looked up to its digest), building
+     * nothing, so that a deployed image compares equal.
+     */
+    readonly images?: Omit<ImageOptions, 'root' | 'signal'>;
   };
   /** How kustomizations are rendered (see ReadOptions.kustomize). */
   readonly kustomize?: KustomizeOptions | undefined;
@@ -66,9 +73,11 @@ export interface StatusOptions {
  * with `cluster`, also each object's {@link ObjectState}, deciding "in sync" with a server-side
  * dry-run apply of the objects labelled exactly as deploy labels them (ApplySet part-of label,
  * managed-by label, source annotation, ReplicationController template hash), and lists the objects
- * a deploy would prune. Writes nothing to the cluster.
+ * a deploy would prune. Writes nothing to the cluster. `&` images are compared as deploy pins them
+ * (see resolveImages).
  *
- * @throws InputError for a bad input, KubeconfigError, KubeApiError when the cluster cannot be read.
+ * @throws InputError for a bad input (also `&` images with no registry to look them up in),
+ *   KubeconfigError, KubeApiError when the cluster cannot be read, RegistryAuthError.
  */
 export async function status(options: StatusOptions): Promise<StatusReport> {
   const { logger } = options;
@@ -93,7 +102,8 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
       logger,
     });
     const set = applySetFor(read.name, namespace);
-    const objects = read.objects.map((o) => ({
+    const pinned = await resolveImages(options, read);
+    const objects = pinned.map((o) => ({
       ...o,
       object: withTemplateHash(labelForApplySet(o, set, options.cluster?.annotations)),
     }));
@@ -148,6 +158,21 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   } finally {
     client.close();
   }
+}
+
+/**
+ * The objects with their `&` images replaced as deploy would pin them: the image stage of a plan
+ * (nothing built or pushed; the registry asked for the tag deploy pushes). Without `&` images, the
+ * objects as read, and no registry or Docker is contacted.
+ */
+async function resolveImages(options: StatusOptions, read: ReadResult): Promise<readonly SourcedObject[]> {
+  const prepared = await prepareImages(
+    read.application,
+    read.objects,
+    { ...options.cluster?.images, root: options.path, build: false, push: false, plan: true },
+    options.logger,
+  );
+  return prepared.objects;
 }
 
 /**

@@ -18,6 +18,7 @@ import { flatten } from './flatten.js';
 import { jsonKey, jsonValue, KUBECTL_YAML, keyProblem } from './kubectl-yaml.js';
 import { plainValueOf } from './plain-value.js';
 import { childPositions, lineOf, PositionNode, type Positions } from './positions.js';
+import { duplicateKeyAt, unresolvedAliases } from './yaml-errors.js';
 
 /** A path into a decoded value: mapping keys and sequence indexes, e.g. `['spec', 'containers', 0]`. */
 export type ValuePath = readonly (string | number)[];
@@ -452,7 +453,9 @@ export function composeText(file: string, text: string): DecodeResult {
     node?.range ? lineCounter.linePos(node.range[0]).line : 0;
   for (const doc of docs) {
     for (const e of doc.errors) {
-      issues.error({ file, line: lineCounter.linePos(e.pos[0]).line }, `YAML: ${firstLine(e.message)}`);
+      const named = e.code === 'DUPLICATE_KEY' ? duplicateKeyAt(doc, e.pos[0], lineCounter) : undefined;
+      if (named) issues.error({ file, line: named.line }, named.message);
+      else issues.error({ file, line: lineCounter.linePos(e.pos[0]).line }, `YAML: ${firstLine(e.message)}`);
     }
     for (const w of doc.warnings) {
       issues.warning({ file, line: lineCounter.linePos(w.pos[0]).line }, `YAML: ${firstLine(w.message)}`);
@@ -471,7 +474,14 @@ export function composeText(file: string, text: string): DecodeResult {
     if (!node) return;
     const value = plain[i]
       ? plain[i].value
-      : generalValue(doc, (message) => issues.error({ file, line: lineOf(node) }, message));
+      : generalValue(doc, (message) => {
+          // An unresolved alias is thrown while the value is built: say which and where.
+          const aliases = message.includes('Unresolved alias')
+            ? unresolvedAliases(docs, i, body, lineCounter)
+            : [];
+          if (aliases.length === 0) issues.error({ file, line: lineOf(node) }, message);
+          for (const a of aliases) issues.error({ file, line: a.line }, a.message);
+        });
     if (value === null || value === undefined) return;
     values.push(
       new DecodedValue(

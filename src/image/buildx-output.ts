@@ -30,7 +30,7 @@ export function heldLines(logger: Logger): { log(line: string): void; sent(): vo
 
 /**
  * A build that failed: the image and where it comes from (`api/Dockerfile, marked at api/web.ctr:2`),
- * the step that failed and the last lines of buildx's output.
+ * the step that failed and why; buildx's output, already logged line by line, is in {@link output}.
  */
 export class BuildError extends Error {
   /** `[stage-0 2/3] RUN make`, when a step had started. */
@@ -43,9 +43,10 @@ export class BuildError extends Error {
     output: readonly string[],
     source?: string,
   ) {
-    const tail = output.slice(-20);
+    // buildx's lines were logged as they came (in the image's log group): the message does not print
+    // them a second time, and keeps them in `output` for reports.
     super(
-      `building ${image}${source ? ` (${source})` : ''} failed${step ? ` at ${step}` : ''}: ${detail}${tail.length > 0 ? `\n${tail.map((l) => `  | ${l}`).join('\n')}` : ''}`,
+      `building ${image}${source ? ` (${source})` : ''} failed${step ? ` at ${step}` : ''}: ${detail}${output.length > 0 ? " (buildx's output is in the log above)" : ''}`,
     );
     this.name = 'BuildError';
     this.step = step;
@@ -84,5 +85,21 @@ export function failureDetail(lines: readonly string[], dockerfileText: string):
         : ' from its registry, which could not be reached';
     return `the Dockerfile's "# syntax=${syntax}" line needs the frontend image ${syntax}${why} (${detail}); drop the line to use the builder's own Dockerfile frontend, or mirror the image and name the mirror`;
   }
+  // A push (or a FROM image) the registry refused, in its own words (`denied: …`, `unauthorized: …`).
+  if (REFUSED.test(detail))
+    return `${detail}; the registry refused the credentials buildx sent (the Docker config's, DOCKER_CONFIG or ~/.docker): log in to that registry with \`docker login HOST\` (docker/login-action in a workflow) as an account that may pull and push there`;
   return detail;
+}
+
+/** buildx's words for a `docker` builder whose Docker engine does not answer. */
+const NO_ENGINE = /failed to connect to the docker API|Cannot connect to the Docker daemon/i;
+
+/**
+ * buildx's error when a build failed before any step because the builder's Docker engine cannot be
+ * reached (the `docker` driver with DOCKER_HOST unset or wrong: a GitLab job without a docker:dind
+ * service), without its `ERROR:` prefix; undefined for any other failure. The caller says it as a
+ * missing builder (BuildxMissingError), with what to do.
+ */
+export function unreachableEngine(output: readonly string[]): string | undefined {
+  return output.find((l) => NO_ENGINE.test(l))?.replace(/^ERROR:\s*/, '');
 }

@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../base/logger.js';
 import { type BuildCache, cacheFlags } from './build-cache.js';
-import { BuildError, failureDetail, heldLines } from './buildx-output.js';
+import { BuildError, failureDetail, heldLines, unreachableEngine } from './buildx-output.js';
 import { buildxCommand, standaloneEnv } from './buildx-plugin.js';
+import { DOCKERFILE } from './context.js';
 
 /** A build secret (`RUN --mount=type=secret,id=<id>`): its value reaches buildx only through its environment. */
 export interface BuildSecret {
@@ -28,12 +29,23 @@ export interface BuildxRunner {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** One `docker buildx build` of a context sent as a tar on standard input. */
+/**
+ * One `docker buildx build` of a context sent as a tar on standard input, or (with {@link directory})
+ * of a context directory.
+ */
 export interface BuildxBuild {
   /** Tags, `localhost:5000/team-a/web:1f2e3d4`. */
   readonly tags: readonly string[];
   /** The Dockerfile's path inside the context tar. */
   readonly dockerfile: string;
+  /**
+   * Build from this directory instead of a tar, the Dockerfile sent beside it (`--file` of a copy in a
+   * directory of its own, with `Dockerfile.dockerignore` holding `ignorePatterns`, which BuildKit
+   * applies instead of the context's `.dockerignore`). For a context whose patterns exclude the
+   * Dockerfile or `.dockerignore`: a tar context is taken by BuildKit as it is, so only this leaves
+   * them out of what `COPY` sees, as `docker buildx build DIR` does.
+   */
+  readonly directory?: { readonly dir: string; readonly ignorePatterns: readonly string[] } | undefined;
   readonly buildArgs?: Readonly<Record<string, string>> | undefined;
   readonly target?: string | undefined;
   readonly labels?: Readonly<Record<string, string>> | undefined;
@@ -67,7 +79,7 @@ export type Attestations = boolean | 'provenance';
 export class BuildxMissingError extends Error {
   constructor(detail: string) {
     super(
-      `building images needs the docker CLI with the buildx plugin and a BuildKit builder (${detail}): on GitHub add a docker/setup-buildx-action step before spread; elsewhere install docker-buildx (docs.docker.com/build/install-buildx) and create a builder with \`docker buildx create --use\``,
+      `building images needs the docker CLI with the buildx plugin and a BuildKit builder (${detail}): on GitHub add a docker/setup-buildx-action step before spread; in the GitLab component give the job a Docker engine, the inputs \`services\` (e.g. a docker:dind service aliased docker) and \`docker-host\` (tcp://docker:2375); elsewhere install docker-buildx (docs.docker.com/build/install-buildx) and create a builder with \`docker buildx create --use\``,
     );
     this.name = 'BuildxMissingError';
   }
@@ -108,7 +120,8 @@ const secretEnv = (index: number) => `SPREAD_BUILD_SECRET_${index}`;
 
 /**
  * The arguments of `docker buildx build` for a build (docs.docker.com "docker buildx build"), ending
- * with `-`: the context is the tar on standard input. Attestations are off unless asked for, so a
+ * with `-` (the context is the tar on standard input), or with {@link BuildxBuild.directory} and the
+ * Dockerfile copied beside `metadataFile`. Attestations are off unless asked for, so a
  * single-platform build pushes one manifest, not an index. Secrets are named by environment
  * variable (`--secret id=…,env=…`), never by value. Pure.
  */
@@ -116,7 +129,7 @@ export function buildxArgs(build: BuildxBuild, metadataFile: string, builder?: s
   const args = ['buildx', 'build', '--progress=plain', '--metadata-file', metadataFile];
   if (builder) args.push('--builder', builder);
   for (const t of build.tags) args.push('--tag', t);
-  args.push('--file', build.dockerfile);
+  args.push('--file', build.directory ? path.join(path.dirname(metadataFile), DOCKERFILE) : build.dockerfile);
   for (const [k, v] of Object.entries(build.buildArgs ?? {})) args.push('--build-arg', `${k}=${v}`);
   if (build.target) args.push('--target', build.target);
   for (const [k, v] of Object.entries(build.labels ?? {})) args.push('--label', `${k}=${v}`);
@@ -127,7 +140,7 @@ export function buildxArgs(build: BuildxBuild, metadataFile: string, builder?: s
   for (const [i, s] of (build.secrets ?? []).entries())
     args.push('--secret', `id=${s.id},env=${secretEnv(i)}`);
   args.push(...cacheFlags(build.cache, build.cacheFor));
-  args.push(build.output === 'push' ? '--push' : '--load', '-');
+  args.push(build.output === 'push' ? '--push' : '--load', build.directory?.dir ?? '-');
   return args;
 }
 
@@ -253,15 +266,27 @@ export async function checkBuildx(runner: BuildxRunner): Promise<string> {
 /** A `docker buildx build` started before its context is known (see {@link startBuildx}). */
 export interface StartedBuild {
   /**
-   * Sends the context (a tar) and waits for the build: resolves with the image (or manifest list)
+   * Sends the context (a tar; none for a {@link BuildxBuild.directory} build, which starts now) and waits for the build: resolves with the image (or manifest list)
    * digest of `--metadata-file`'s `containerimage.digest`.
    *
    * @throws BuildError naming the failing step, with the last output lines; a `# syntax=` frontend
    *   that cannot be pulled is named as such. BuildxMissingError when buildx or its builder is missing.
    */
-  send(context: Readable): Promise<string | undefined>;
+  send(context?: Readable): Promise<string | undefined>;
   /** Ends buildx before it had a context: nothing is built or pushed, and nothing it printed is logged. */
   cancel(): Promise<void>;
+}
+
+/**
+ * A directory build's Dockerfile source (see BuildxBuild.directory): the Dockerfile, and the context's
+ * exclusions as its `Dockerfile.dockerignore`, which BuildKit reads instead of the context's `.dockerignore`.
+ */
+function writeDockerfileBeside(dir: string, dockerfileText: string, patterns: readonly string[]): void {
+  writeFileSync(path.join(dir, DOCKERFILE), dockerfileText);
+  writeFileSync(
+    path.join(dir, `${DOCKERFILE}.dockerignore`),
+    `# written by spread: the exclusions of the build context\n${patterns.join('\n')}\n`,
+  );
 }
 
 /**
@@ -297,36 +322,38 @@ export function startBuildx(
   const args = buildxArgs(build, metadata, runner.builder);
   const command = buildxCommand(runner.docker, env, args);
   logger.debug(`buildx: ${command.command}`);
-  const exit = run(
-    runner,
-    args,
-    env,
-    (raw) => {
-      const line = values.some((v) => raw.includes(v)) ? '(a line holding a build secret, not shown)' : raw;
-      if (line.trim() === '') return;
-      const header = STEP.exec(line);
-      if (header) steps.set(header[1]!, header[2]!);
-      const failed = /^#(\d+) ERROR:/.exec(line);
-      if (failed && steps.has(failed[1]!)) step ??= steps.get(failed[1]!);
-      // A step's own output comes as `#7 0.053 text`: kept as `text`.
-      output.push(line.replace(/^#\d+ \d+\.\d+ /, ''));
-      held.log(line);
-    },
-    context,
-    command,
-  );
+  if (build.directory) writeDockerfileBeside(dir, dockerfileText, build.directory.ignorePatterns);
+  const onLine = (raw: string) => {
+    const line = values.some((v) => raw.includes(v)) ? '(a line holding a build secret, not shown)' : raw;
+    if (line.trim() === '') return;
+    const header = STEP.exec(line);
+    if (header) steps.set(header[1]!, header[2]!);
+    const failed = /^#(\d+) ERROR:/.exec(line);
+    if (failed && steps.has(failed[1]!)) step ??= steps.get(failed[1]!);
+    // A step's own output comes as `#7 0.053 text`: kept as `text`.
+    output.push(line.replace(/^#\d+ \d+\.\d+ /, ''));
+    held.log(line);
+  };
+  // A directory context cannot be held back on standard input: buildx starts once it is sent.
+  const exit = build.directory
+    ? context.then((go) => (go ? run(runner, args, env, onLine, undefined, command) : 0))
+    : run(runner, args, env, onLine, context, command);
   // Its failure (no docker command) is send's to report; until then it is not unhandled.
   exit.catch(() => undefined);
   const cleanup = () => rm(dir, { recursive: true, force: true });
   return {
     async send(tar) {
       held.sent();
-      give(tar);
+      give(tar ?? Readable.from([]));
       try {
         const code = await exit;
         if (code !== 0) {
           // Nothing was built: buildx or its builder may be missing, which checkBuildx names.
-          if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) await checkBuildx(runner);
+          if (steps.size === 0 && !output.some((l) => /^#\d+ /.test(l))) {
+            await checkBuildx(runner);
+            const engine = unreachableEngine(output);
+            if (engine) throw new BuildxMissingError(`its Docker engine cannot be reached: ${engine}`);
+          }
           held.release();
           throw new BuildError(
             build.tags[0] ?? 'image',

@@ -65,6 +65,16 @@ export interface BuildContext {
   readonly digest: string;
   /** Symbolic links whose target resolves outside the context (sent as links, never followed). */
   readonly escapingLinks: readonly string[];
+  /**
+   * The Dockerfile and `.dockerignore` when the patterns exclude them: read for the build, but not
+   * part of what `COPY` sees. `docker buildx build DIR` leaves them out of the context (BuildKit reads
+   * the Dockerfile from a source of its own and applies the patterns to the whole directory,
+   * moby/buildkit frontend/dockerui), whereas a context tar holds whatever it holds: such a context
+   * is built from its directory instead (see BuildxBuild.directory). Empty for most contexts.
+   */
+  readonly excludedBuildFiles: readonly string[];
+  /** The exclusion patterns applied, in order: spread's own ({@link SPREAD_FILES}), then the `.dockerignore`'s. */
+  readonly ignorePatterns: readonly string[];
 }
 
 /** Options of {@link readContext}. */
@@ -108,7 +118,7 @@ const dockerignore = ((dockerignoreModule as unknown as { default?: unknown }).d
 export function dockerignoreMatcher(
   text: string,
   defaults: readonly string[] = [],
-): { matcher: Matcher; hasExceptions: boolean } {
+): { matcher: Matcher; hasExceptions: boolean; patterns: string[] } {
   const patterns = [
     ...defaults,
     ...text
@@ -119,6 +129,7 @@ export function dockerignoreMatcher(
   return {
     matcher: dockerignore({ ignorecase: false }).add(patterns),
     hasExceptions: patterns.some((p) => p.startsWith('!')),
+    patterns,
   };
 }
 
@@ -130,8 +141,10 @@ async function fileSha256(file: string): Promise<string> {
 
 /**
  * Reads a Docker build context as `docker build DIR` would send it: every file, directory and symbolic
- * link under `dir`, minus spread's own files ({@link SPREAD_FILES}) and what `.dockerignore` excludes; the Dockerfile and `.dockerignore` are always
- * sent, even when excluded (docker CLI `TrimBuildFilesFromExcludes`). Symbolic links are sent as links
+ * link under `dir`, minus spread's own files ({@link SPREAD_FILES}) and what `.dockerignore` excludes. The
+ * Dockerfile and `.dockerignore` are always among the entries (they define the build, so they are part
+ * of the digest); when the patterns exclude them they are listed in {@link BuildContext.excludedBuildFiles}
+ * and the build leaves them out of the context, as `docker buildx build DIR` does. Symbolic links are sent as links
  * and never followed (as the docker CLI does); those pointing outside the context are listed in
  * {@link BuildContext.escapingLinks}, since a `COPY` of them fails in the engine. Sockets, FIFOs and
  * devices are left out.
@@ -148,6 +161,9 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
   const ignoreText = await readFile(path.join(root, DOCKERIGNORE), 'utf8').catch(() => undefined);
   const ignore = dockerignoreMatcher(ignoreText ?? '', SPREAD_FILES);
   const alwaysSent = new Set([dockerfile, DOCKERIGNORE]);
+  const excludedBuildFiles = [dockerfile, ...(ignoreText !== undefined ? [DOCKERIGNORE] : [])].filter((f) =>
+    ignore.matcher.ignores(f),
+  );
 
   const entries: ContextEntry[] = [];
   const escapingLinks: string[] = [];
@@ -183,6 +199,8 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
     hash.update(`${e.type}\0${e.mode.toString(8)}\0${e.path}\0${e.sha256 ?? e.linkname ?? ''}\n`);
   }
   hash.update(`dockerfile\0${dockerfile}\n`);
+  // The same files make another image when the Dockerfile or .dockerignore leave the context.
+  for (const f of excludedBuildFiles) hash.update(`excluded\0${f}\n`);
   if (options.target) hash.update(`target\0${options.target}\n`);
   if (options.platforms?.length) hash.update(`platforms\0${options.platforms.join(',')}\n`);
   if (options.attestations) hash.update(`attestations\0${options.attestations}\n`);
@@ -191,7 +209,15 @@ export async function readContext(dir: string, options: ContextOptions = {}): Pr
   )) {
     hash.update(`arg\0${k}\0${v}\n`);
   }
-  return { dir: root, dockerfile, entries, digest: `sha256:${hash.digest('hex')}`, escapingLinks };
+  return {
+    dir: root,
+    dockerfile,
+    entries,
+    digest: `sha256:${hash.digest('hex')}`,
+    escapingLinks,
+    excludedBuildFiles,
+    ignorePatterns: ignore.patterns,
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SourcedObject } from '../base/kube-object.js';
 import type { BuildCache } from './build-cache.js';
 import type { Attestations, BuildSecret, BuildxRunner } from './buildx.js';
 
@@ -12,10 +13,18 @@ export interface ImageOptions {
    */
   readonly registry?: string | undefined;
   /**
-   * Tag for built images whose mark has none: the commit (GITHUB_SHA / CI_COMMIT_SHA / `git rev-parse
-   * --short HEAD`, resolved by the front end). Absent: `ctx-` and the first 12 hex digits of the context digest.
+   * Tag for built images whose mark has none (`--tag`, the `tag` input), and the one they are deployed
+   * with. Absent: the content-addressed tag, `ctx-` and the first 12 hex digits of the context digest.
    */
   readonly tag?: string | undefined;
+  /**
+   * The commit (GITHUB_SHA / CI_COMMIT_SHA / `git rev-parse`, shortened by the front end): a second
+   * tag of the images built with the content-addressed tag, for people who look images up by commit.
+   * It is not the deployed reference: a commit that leaves a build context as it was would otherwise
+   * push a new tag and roll every pod to the same image. An image reused unchanged keeps the tags it
+   * has. With building off, the commit's tag is looked up when the content-addressed one is missing.
+   */
+  readonly commit?: string | undefined;
   /** `--build-arg`s for every build. */
   readonly buildArgs?: Readonly<Record<string, string>> | undefined;
   /** `--target` stage for every build. */
@@ -54,5 +63,12 @@ export interface ImageOptions {
   readonly attestations?: Attestations | undefined;
   /** Build secrets for `RUN --mount=type=secret,id=…`; values never reach a log, a layer or the history. */
   readonly secrets?: readonly BuildSecret[] | undefined;
+  /**
+   * Called once before the first build, when an image is to be built, with the objects pinned as far
+   * as is known: images the registry holds from the same context by digest, the others by the tag
+   * the build will push. A deploy checks every object with it (a server-side dry run), so that a
+   * broken manifest fails in seconds and pushes nothing. Its rejection ends the stage, nothing built.
+   */
+  readonly beforeBuild?: ((objects: SourcedObject[]) => Promise<void>) | undefined;
   readonly signal?: AbortSignal | undefined;
 }

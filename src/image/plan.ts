@@ -1,3 +1,4 @@
+import { optionRef } from '../base/option-ref.js';
 import {
   type ImageReference,
   namesRegistry,
@@ -61,6 +62,11 @@ export function parseRegistry(registry: string): string {
     .trim()
     .replace(/^[a-z]+:\/\//i, '')
     .replace(/\/+$/, '');
+  const path = trimmed.slice(trimmed.indexOf('/') + 1);
+  if (trimmed.includes('/') && path !== path.toLowerCase())
+    throw new Error(
+      `registry ${JSON.stringify(registry)}: the path below the host must be lower case, as every image repository's (${trimmed.slice(0, trimmed.indexOf('/') + 1)}${path.toLowerCase()}); in a workflow, github.repository_owner keeps the owner's capitals: lower-case it first`,
+    );
   const probe = tryParseReference(`${trimmed}/x`);
   if (
     trimmed === '' ||
@@ -121,7 +127,7 @@ export function planBuilds(application: Application, options: PlanBuildsOptions)
     if (!pushedTo && options.requireRegistry) {
       issues.error(
         where,
-        `image ${JSON.stringify(image.raw)} is marked for building, but no registry is set to push it to (e.g. localhost:5000/team-a)`,
+        `image ${JSON.stringify(image.raw)} is marked for building, but no registry is set to push it to: set ${optionRef('registry')} (the CLI also reads SPREAD_REGISTRY), e.g. localhost:5000/team-a, or name the registry in the mark ("&ghcr.io/acme/${name}")`,
         container,
       );
       continue;

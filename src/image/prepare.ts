@@ -3,17 +3,16 @@ import path from 'node:path';
 import type { SourcedObject } from '../base/kube-object.js';
 import { CONTEXT_DIGEST_LABEL } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
-import { familiarName, type ImageReference, isValidTag } from '../base/reference.js';
+import { familiarName, isValidTag } from '../base/reference.js';
 import { formatSource, InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Application } from '../entity/entity.js';
 import { engineImage, type StartedBuild, startBuildx } from './buildx.js';
 import { type BuildContext, ContextError, packContext, readContext } from './context.js';
-import { CredentialError } from './credentials.js';
 import { PushError } from './docker.js';
+import { askEarly, checkBeforeBuild, commitTagged, fixedRef, type Job, looksUp, lookUp } from './lookup.js';
 import type { ImageOptions } from './options.js';
 import { pinImages } from './pin.js';
 import { type PlannedBuild, planBuilds } from './plan.js';
-import { RegistryAuthError } from './registry.js';
 import { createRun, type Run } from './run.js';
 
 export type { ImageOptions } from './options.js';
@@ -25,6 +24,8 @@ export interface ImageReport {
   /** What containers run: `localhost:5000/team-a/web:1f2e3d4@sha256:…` (unpinned when no digest is known). */
   readonly reference: string;
   readonly tag: string;
+  /** Other tags pushed with it by this run (the commit's, see ImageOptions.commit). */
+  readonly extraTags?: readonly string[];
   /** The manifest digest in the registry (`sha256:…`); undefined when not pushed and not found. */
   readonly digest: string | undefined;
   /** The digest of the build context (see {@link readContext}), also the image's label {@link CONTEXT_DIGEST_LABEL}. */
@@ -51,25 +52,6 @@ export interface PreparedImages {
 }
 
 const TAG_FROM_DIGEST_LENGTH = 12;
-
-/** The per-image facts {@link prepareOne} works from. */
-interface Job {
-  readonly b: PlannedBuild;
-  readonly context: BuildContext;
-  readonly tag: string;
-  /** The registry's answer for the tag, asked for every image before the first build (see askEarly). */
-  readonly held?: Promise<Held | undefined>;
-}
-
-/** What the registry holds for a tag: its manifest's digest and its image's labels. */
-interface Held {
-  readonly digest: string;
-  readonly labels: Record<string, string> | undefined;
-}
-
-function fixedRef(repository: ImageReference, tag: string, digest?: string): string {
-  return familiarName({ ...repository, tag, digest });
-}
 
 /** Reads every context before anything is contacted, so all input problems are reported at once. */
 async function readContexts(
@@ -138,13 +120,13 @@ export async function prepareImages(
 
   const jobs = plan.builds.map((b): Job => {
     const context = contexts.get(b)!;
-    const tag =
-      b.tag ??
-      options.tag ??
-      `ctx-${context.digest.slice('sha256:'.length, 'sha256:'.length + TAG_FROM_DIGEST_LENGTH)}`;
-    return { b, context, tag };
+    const contentTag = `ctx-${context.digest.slice('sha256:'.length, 'sha256:'.length + TAG_FROM_DIGEST_LENGTH)}`;
+    const tag = b.tag ?? options.tag ?? contentTag;
+    const extraTags = tag === contentTag && options.commit && options.commit !== tag ? [options.commit] : [];
+    return { b, context, tag, extraTags };
   });
   const held = askEarly(run, jobs);
+  await checkBeforeBuild(run, objects, jobs, held);
   const reports: ImageReport[] = [];
   for (const job of jobs) {
     const tagged = fixedRef(job.b.repository, job.tag);
@@ -187,14 +169,15 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
       },
     );
   }
-  const done = (digest: string | undefined, built: boolean, pushed: boolean): ImageReport => ({
+  const done: Done = (digest, built, pushed, as = tag) => ({
     name: familiarName(b.repository),
-    tag,
+    tag: as,
+    ...(built && job.extraTags.length > 0 ? { extraTags: job.extraTags } : {}),
     contextDigest: context.digest,
     context: b.contextDir,
     source: formatSource(b.declaredIn),
     marks: b.marks,
-    reference: fixedRef(b.repository, tag, digest),
+    reference: fixedRef(b.repository, as, digest),
     digest,
     built,
     pushed,
@@ -214,7 +197,7 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
     await started?.cancel();
     return outcome;
   }
-  const digest = await started!.send(packContext(context));
+  const digest = await started!.send(fromDirectory(context) ? undefined : packContext(context));
   logger.info(`built ${tagged}${digest ? ` (${digest})` : ''}`);
   if (!run.push) return done(undefined, true, false);
   await confirmPush(run, job, digest);
@@ -222,15 +205,14 @@ async function prepareOne(run: Run, job: Job): Promise<ImageReport> {
   return done(digest, true, true);
 }
 
+/** An image's report: its digest, whether built and pushed, and the tag it is deployed with (the job's when absent). */
+type Done = (digest: string | undefined, built: boolean, pushed: boolean, as?: string) => ImageReport;
+
 /**
  * The report of an image that is not built: unchanged in the registry (or, push off, in the engine),
  * a plan, or building off. Undefined when it is to be built.
  */
-async function notBuilt(
-  run: Run,
-  job: Job,
-  done: (digest: string | undefined, built: boolean, pushed: boolean) => ImageReport,
-): Promise<ImageReport | undefined> {
+async function notBuilt(run: Run, job: Job, done: Done): Promise<ImageReport | undefined> {
   const { options, logger } = run;
   const { b, context, tag } = job;
   const tagged = fixedRef(b.repository, tag);
@@ -247,6 +229,8 @@ async function notBuilt(
       );
       return done(lookup.held, false, false);
     }
+    const byCommit = lookup.lookedUp ? await commitTagged(run, job) : undefined;
+    if (byCommit) return done(byCommit.digest, false, false, byCommit.tag);
     if (lookup.lookedUp)
       throw new Error(
         `${tagged} (marked at ${formatSource(b.declaredIn)}) is not in the registry and building is off: no pod could pull it; build it first, or deploy with building on`,
@@ -266,73 +250,28 @@ async function notBuilt(
   return undefined;
 }
 
-/** Whether {@link lookUp} asks the registry: pushing, or not building, or planning. */
-const looksUp = (run: Run): boolean => run.push || !run.build || run.options.plan === true;
-
-/**
- * Asks the registry what it holds for every image's tag at once, once the input is known good and
- * before the first buildx starts: buildx waits for its context until the answer comes, and against
- * a registry some round trips away the answers for several images then overlap. A failure is
- * lookUp's to report; an answer nobody takes (a build failed before) is dropped.
- */
-function askEarly(run: Run, jobs: readonly Job[]): Map<Job, Promise<Held | undefined>> {
-  const early = new Map<Job, Promise<Held | undefined>>();
-  if (!looksUp(run)) return early;
-  for (const job of jobs) {
-    const answer = registryHolds(run, job.b, job.tag);
-    answer.catch(() => undefined);
-    early.set(job, answer);
-  }
-  return early;
-}
-
-/** The registry's manifest digest and image labels for `tag`; undefined when it holds no such tag. */
-async function registryHolds(run: Run, b: PlannedBuild, tag: string): Promise<Held | undefined> {
-  const registry = await run.registryFor(b.repository.domain);
-  const manifest = await registry.manifest(b.repository.path, tag);
-  if (!manifest) return undefined;
-  return { digest: manifest.digest, labels: await registry.imageLabels(b.repository.path, manifest) };
-}
-
-/** The registry's answer for this tag: the digest if built from the same context, else what it holds. */
-async function lookUp(
-  run: Run,
-  { b, context, tag, held }: Job,
-): Promise<{ same?: string; held?: string; lookedUp: boolean }> {
-  const tagged = fixedRef(b.repository, tag);
-  try {
-    const holds = await (held ?? registryHolds(run, b, tag));
-    if (!holds) return { lookedUp: true };
-    if (holds.labels?.[CONTEXT_DIGEST_LABEL] === context.digest) {
-      run.logger.info(`${tagged} is in the registry, built from the same context: ${holds.digest}`);
-      return { same: holds.digest, lookedUp: true };
-    }
-    run.logger.debug(`${tagged} is in the registry, built from another context`);
-    return { held: holds.digest, lookedUp: true };
-  } catch (e) {
-    // A refused or unreadable credential would fail the push too: say so now. Anything else is left
-    // to the push.
-    if (e instanceof RegistryAuthError || e instanceof CredentialError) throw e;
-    run.logger.warn(`could not look up ${tagged} in the registry: ${(e as Error).message}`);
-    return { lookedUp: false };
-  }
-}
-
 /** The ID of the engine's image `tagged` when it carries this context digest. */
 async function localImage(run: Run, tagged: string, contextDigest: string): Promise<string | undefined> {
   const local = await engineImage(await run.buildx(), tagged);
   return local?.labels[CONTEXT_DIGEST_LABEL] === contextDigest ? local.id : undefined;
 }
 
+/** Whether the context is built from its directory (its Dockerfile or .dockerignore excluded), not a tar. */
+const fromDirectory = (context: BuildContext): boolean => context.excludedBuildFiles.length > 0;
+
 /** Starts buildx for one image (see startBuildx); the context is sent once the build is needed. */
-async function startOne(run: Run, { b, context, tag }: Job): Promise<StartedBuild> {
+async function startOne(run: Run, job: Job): Promise<StartedBuild> {
+  const { b, context, tag } = job;
   const { options } = run;
   const dockerfileText = await readFile(path.join(context.dir, context.dockerfile), 'utf8');
   return startBuildx(
     await run.buildx(),
     {
-      tags: [fixedRef(b.repository, tag)],
+      tags: [tag, ...job.extraTags].map((t) => fixedRef(b.repository, t)),
       dockerfile: context.dockerfile,
+      directory: fromDirectory(context)
+        ? { dir: context.dir, ignorePatterns: context.ignorePatterns }
+        : undefined,
       buildArgs: options.buildArgs,
       target: options.target,
       labels: { [CONTEXT_DIGEST_LABEL]: context.digest },

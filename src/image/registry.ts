@@ -58,6 +58,8 @@ export interface Manifest {
 /** Options of {@link RegistryClient}. */
 export interface RegistryClientOptions {
   readonly credential?: RegistryCredential | undefined;
+  /** The Docker config the credential was looked up in (`~/.docker/config.json`), named in errors. */
+  readonly configFile?: string | undefined;
   /**
    * Allow plain HTTP when HTTPS cannot connect, as Docker does for insecure registries. On by default
    * for `localhost`, `127.0.0.0/8` and `::1` (Docker's default insecure registries).
@@ -66,6 +68,26 @@ export interface RegistryClientOptions {
   readonly signal?: AbortSignal | undefined;
   /** Timeout of one request, in milliseconds (default 30 000). */
   readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * What a registry said in a 401 or 403, as the docker CLI prints it: `unauthorized: authentication
+ * required`, `denied: requested access to the resource is denied` (the distribution spec's error
+ * body, `{"errors":[{"code","message"}]}`); a token service's `details`; undefined when it said
+ * nothing readable. The body is read in full (a few hundred bytes).
+ */
+export async function registrySaid(res: HttpResponse): Promise<string | undefined> {
+  try {
+    const body = (await res.json()) as {
+      errors?: { code?: string; message?: string }[];
+      details?: string;
+    };
+    const first = body.errors?.[0];
+    if (first?.code) return `${first.code.toLowerCase()}: ${first.message ?? ''}`.trim();
+    return typeof body.details === 'string' ? body.details : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True for hosts Docker treats as insecure registries by default (loopback). */
@@ -167,40 +189,64 @@ export class RegistryClient {
   ): Promise<HttpResponse> {
     const scope = `repository:${repository}:pull`;
     let res = await this.get(pathname, headers, this.authorization.get(scope));
-    if (res.status !== 401) return this.checkDenied(res);
+    if (res.status !== 401) return this.checkDenied(res, repository);
     res.discard();
     const challenge = parseChallenge(res.header('www-authenticate') ?? '');
     const authorization = await this.authorize(challenge, scope);
     this.authorization.set(scope, authorization);
     res = await this.get(pathname, headers, authorization);
-    if (res.status === 401) {
-      res.discard();
-      throw new RegistryAuthError(this.host, 'the registry refused the credentials (HTTP 401)');
-    }
-    return this.checkDenied(res);
+    if (res.status === 401)
+      throw this.authError(
+        repository,
+        'the registry refused the credentials (HTTP 401',
+        await registrySaid(res),
+      );
+    return this.checkDenied(res, repository);
   }
 
-  private checkDenied(res: HttpResponse): HttpResponse {
+  private async checkDenied(res: HttpResponse, repository: string): Promise<HttpResponse> {
     if (res.status !== 403) return res;
-    res.discard();
-    throw new RegistryAuthError(this.host, 'access denied (HTTP 403)');
+    throw this.authError(repository, 'access denied (HTTP 403', await registrySaid(res));
+  }
+
+  /**
+   * A RegistryAuthError that says which image, what the registry said (`unauthorized: …`, `denied:
+   * …`, its own words), where the credential was read (which Docker config, which entry or helper)
+   * and what to do: `docker login` to this registry. `detail` is an open parenthesis the registry's
+   * words close.
+   */
+  private authError(repository: string, detail: string, said?: string): RegistryAuthError {
+    const credential = this.options.credential;
+    const config = this.options.configFile ?? 'the Docker config';
+    const read = credential
+      ? `the credentials are ${config}'s ${credential.from} entry for ${this.host}`
+      : `${config} holds no credentials for ${this.host}`;
+    return new RegistryAuthError(
+      this.host,
+      `${detail}${said ? `: ${said}` : ''}) for ${this.host}/${repository}; ${read}: log in with \`docker login ${this.host}\` (docker/login-action in a workflow) as an account that may push to ${repository}, or point DOCKER_CONFIG at the directory whose config.json holds such credentials`,
+    );
   }
 
   private async authorize(challenge: Challenge | undefined, scope: string): Promise<string> {
     const credential = this.options.credential;
+    const repository = scope.split(':')[1] ?? '';
     if (challenge?.scheme === 'basic') {
-      if (credential?.username === undefined) {
-        throw new RegistryAuthError(
-          this.host,
-          'the registry asks for a user and password, and the Docker config has none for it',
+      if (credential?.identityToken !== undefined && credential.username === undefined)
+        throw this.authError(
+          repository,
+          `the registry asks for a user and password, and the Docker config's credential for it is an identity token (from ${credential.from}), which only a Bearer token service takes (HTTP 401`,
         );
-      }
+      if (credential?.username === undefined)
+        throw this.authError(repository, 'the registry asks for a user and password (HTTP 401');
       return `Basic ${Buffer.from(`${credential.username}:${credential.password ?? ''}`).toString('base64')}`;
     }
     if (challenge?.scheme === 'bearer' && challenge.params.realm) {
       return `Bearer ${await this.token(challenge.params, scope)}`;
     }
-    throw new RegistryAuthError(this.host, 'the registry answered 401 without a Basic or Bearer challenge');
+    throw this.authError(
+      repository,
+      'the registry answered 401 without a Basic or Bearer challenge (HTTP 401',
+    );
   }
 
   private async token(params: Record<string, string>, scope: string): Promise<string> {
@@ -226,13 +272,12 @@ export class RegistryClient {
       }
       res = await httpRequest(realm, { headers, signal });
     }
-    if (res.status === 401 || res.status === 403) {
-      res.discard();
-      throw new RegistryAuthError(
-        this.host,
-        `the token service ${realm.host} refused the credentials (HTTP ${res.status})`,
+    if (res.status === 401 || res.status === 403)
+      throw this.authError(
+        (params.scope ?? scope).split(':')[1] ?? '',
+        `the token service ${realm.host} refused the credentials (HTTP ${res.status}`,
+        await registrySaid(res),
       );
-    }
     if (!res.ok) {
       res.discard();
       throw new RegistryError(`token service ${realm.host} for ${this.host}: HTTP ${res.status}`);

@@ -33,6 +33,7 @@ export function createRun(options: ImageOptions, logger: Logger): Run {
   const makeRegistry = async (host: string) =>
     new RegistryClient(host, {
       credential: await credentialFor(host),
+      configFile: path.join(configDir, 'config.json'),
       insecure: options.insecureRegistries?.some((h) => registryHost(h) === host) || undefined,
       signal: options.signal,
     });

@@ -242,3 +242,42 @@ export function renderDeployComment(report: DeployReport, options: PlanMarkdownO
   const limit = (options.limit ?? COMMENT_LIMIT_CHARS) - marker.length - head.length - 2;
   return `${marker}\n${head}\n${formatPlanMarkdown(report, { ...options, headingLevel: 4, limit })}`;
 }
+
+/** One located problem of a failed plan, as {@link renderPlanFailureComment} lists it. */
+export interface CommentFailure {
+  readonly message: string;
+  /** The file as the reader finds it in the repository; absent when the problem has no place. */
+  readonly file?: string;
+  readonly line?: number;
+}
+
+/** Problems listed in a failure comment; the rest are counted and left to the run's summary. */
+const FAILURES_SHOWN = 50;
+
+/**
+ * The pull request comment of a plan that failed (the server refused objects of the directory),
+ * replacing the deployment's plan comment (same {@link planMarker}) so that the pull request does not
+ * show the plan of an earlier push: a title, the error's first line, then each problem at its
+ * `file:line` (the field the server named, where it named one), at most 50, within GitHub's
+ * {@link COMMENT_LIMIT_CHARS} (or `options.limit`).
+ */
+export function renderPlanFailureComment(
+  target: Pick<DeployReport, 'context' | 'namespace' | 'deployment'>,
+  error: string,
+  failures: readonly CommentFailure[],
+  options: PlanMarkdownOptions = {},
+): string {
+  const title = `### ❌ Plan failed: \`${code(target.deployment)}\` → context \`${code(target.context)}\`, namespace \`${code(target.namespace)}\``;
+  const rows = failures.slice(0, FAILURES_SHOWN).map((f) => {
+    const place = f.file ? `\`${code(`${f.file}${f.line ? `:${f.line}` : ''}`)}\`: ` : '';
+    return `- ${place}${cell(f.message.split('\n')[0] ?? '')}`;
+  });
+  const more = failures.length - rows.length;
+  if (more > 0)
+    rows.push(
+      `- … and ${plural(more, 'more problem')}${options.runUrl ? ` ([run](${options.runUrl}))` : ''}`,
+    );
+  const text = `${planMarker(target)}\n${join([title, cell(error.split('\n')[0] ?? ''), rows.join('\n'), footerLine(options)])}`;
+  const limit = options.limit ?? COMMENT_LIMIT_CHARS;
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}

@@ -434,7 +434,10 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       env: { ...env, KUBECONFIG: missing },
     });
     expect(none.code).not.toBe(0);
-    expect(none.log).toContain(`::error::no kubeconfig: ${missing} does not exist`);
+    // The input was empty (as a secret that is not set gives it): the error says that first.
+    expect(none.log).toContain(
+      `::error::no kubeconfig: the input kubeconfig is empty, and the runner has none (${missing} does not exist). When the input comes from a secret`,
+    );
   });
 
   // The harness itself: a failing kubectl fed on stdin used to throw inside its `close` handler, so

@@ -387,7 +387,8 @@ spec:
       '.k2e/smoke.yaml': job.replace('backoffLimit: 0', 'backoffLimit: 0\n  bogus: 1'),
     });
     const error = await run(root, { name }).catch((e: Error) => e);
-    expect((error as Error).message).toMatch(/Job\.batch .*\/smoke-\* \(\.k2e\/smoke\.yaml:1\): .*bogus/);
+    // At the unknown field's line (7), not the object's.
+    expect((error as Error).message).toMatch(/Job\.batch .*\/smoke-\* \(\.k2e\/smoke\.yaml:7\): .*bogus/);
     const cms = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', name], {
       allowFail: true,
     });

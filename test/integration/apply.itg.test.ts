@@ -492,7 +492,7 @@ describe('first deploys and bad input', () => {
       const error = await run(dir('field', bad)).catch((e) => e);
       expect(error).toBeInstanceOf(ApplyError);
       expect(error.message).toMatch(
-        /Widget\..*\/wf \(\.k2e\/1-widget\.yaml:1\): .*\.spec\.shade: expected numeric/,
+        /Widget\..*\/wf \(\.k2e\/1-widget\.yaml:5\): .*\.spec\.shade: expected numeric/,
       );
       expect((await getJson(`widgets.${group}`, 'wf')).spec).toEqual({ size: 1, color: 'red' });
     } finally {
@@ -512,7 +512,7 @@ describe('first deploys and bad input', () => {
       const stringly = crdYaml(group, ['v1']).replace('size: {type: integer}', 'size: {type: string}');
       const error = await run(dir('schema', files(stringly))).catch((e) => e);
       expect(error).toBeInstanceOf(ApplyError);
-      expect(error.message).toMatch(/Widget\..*\/ws \(\.k2e\/1-widget\.yaml:1\): .*spec\.size/);
+      expect(error.message).toMatch(/Widget\..*\/ws \(\.k2e\/1-widget\.yaml:5\): .*spec\.size/);
       // A scope change is immutable; --replace would delete every Widget with the CRD, so it is refused.
       const cluster = crdYaml(group, ['v1']).replace('scope: Namespaced', 'scope: Cluster');
       const refused = await run(dir('schema', files(cluster)), { replace: true, mode: 'plan' }).catch(
@@ -743,7 +743,8 @@ describe('first deploys and bad input', () => {
       .replace('labels: {app: web}', 'labels: {app: web, v: "2"}');
     const error = await run(dir('web', { 'deployment.yaml': changed })).catch((e) => e);
     expect(error).toBeInstanceOf(ApplyError);
-    expect(error.message).toMatch(/Deployment\.apps .*web \(deployment\.yaml:1\)/);
+    // At spec.selector's line (7), not the object's first line.
+    expect(error.message).toMatch(/Deployment\.apps .*web \(deployment\.yaml:7\)/);
     expect(error.message).toMatch(/spec\.selector/);
     expect(error.message).toMatch(/immutable/);
   });

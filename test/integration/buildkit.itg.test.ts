@@ -264,6 +264,49 @@ CMD ["/run.sh"]
   });
 });
 
+describe('.dockerignore, as docker buildx build DIR reads it', () => {
+  test('a Dockerfile and .dockerignore the patterns exclude are not in the image: its files are those buildx puts there', async () => {
+    // web.ctr is listed too: spread leaves its own files out by default, `docker buildx build DIR` would not.
+    const dir = writeDir('ignored', {
+      'web.ctr': ctr('&ignored'),
+      Dockerfile: `FROM ${base}\nCOPY . /src\n`,
+      '.dockerignore': 'Dockerfile\n.dockerignore\nweb.ctr\n*.md\n!KEEP.md\nscratch/\n',
+      'app.txt': 'app\n',
+      'README.md': 'excluded\n',
+      'KEEP.md': 'kept by an exception\n',
+      'scratch/x.txt': 'excluded directory\n',
+      'sub/inner.txt': 'inner\n',
+    });
+    const spread = (await prepare(dir)).images[0]!;
+    expect(spread).toMatchObject({ built: true, pushed: true });
+    const reference = `${registry}/${namespace}/ignored-buildx:dir`;
+    execFileSync(
+      'docker',
+      ['buildx', 'build', '--quiet', '--provenance=false', '--push', '--tag', reference, dir],
+      {
+        env: process.env,
+        stdio: 'ignore',
+      },
+    );
+    const listing = async (repository: string, ref: string) => {
+      const { files } = await imageFiles(repository, ref);
+      return [...files.entries()]
+        .filter(([name]) => name.startsWith('src/'))
+        .map(([name, content]) => `${name.replace(/\/$/, '')} ${content.toString('utf8')}`.trim())
+        .sort();
+    };
+    const ours = await listing(`${namespace}/ignored`, spread.digest!);
+    const theirs = await listing(`${namespace}/ignored-buildx`, 'dir');
+    expect(ours).toEqual(theirs);
+    // Before the fix the tar sent to buildx held the Dockerfile and .dockerignore, and so did the image.
+    expect(ours.filter((f) => f.includes(' '))).toEqual([
+      'src/KEEP.md kept by an exception',
+      'src/app.txt app',
+      'src/sub/inner.txt inner',
+    ]);
+  });
+});
+
 describe('build secrets', () => {
   test('a secret reaches a RUN step and appears in no layer, history entry or log line', async () => {
     const secret = `s3cr3t-${Math.random().toString(36).slice(2)}`;

@@ -345,6 +345,10 @@ fi
     ).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toContain(`authentication to ${registryHost} failed`);
+    // What the registry said, which image, which Docker config and entry, and what to do.
+    expect((error as Error).message).toContain(
+      `(HTTP 401: unauthorized: authentication required) for ${registryHost}/${namespace}/hello; the credentials are ${path.join(config, 'config.json')}'s auths entry for ${registryHost}: log in with \`docker login ${registryHost}\``,
+    );
     expect((error as Error).message).not.toContain(wrong);
     expect(logger.lines.join('\n')).not.toContain(wrong);
   });

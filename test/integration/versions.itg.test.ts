@@ -114,7 +114,8 @@ describe(`Kubernetes ${kubeVersion}`, () => {
     expect(error).toBeInstanceOf(ApplyError);
     expect(error.message).toMatch(
       new RegExp(
-        `Service ${ns}/strict \\(\\.k2e/svc\\.yaml:1\\): .*\\.spec\\.selectr: field not declared in schema`,
+        // The field's line (7), not the object's (1).
+        `Service ${ns}/strict \\(\\.k2e/svc\\.yaml:7\\): .*\\.spec\\.selectr: field not declared in schema`,
       ),
     );
     await expectNotFound(['-n', ns, 'get', 'service', 'strict']);
@@ -138,7 +139,7 @@ describe(`Kubernetes ${kubeVersion}`, () => {
     );
     expect(error).toBeInstanceOf(ApplyError);
     expect(error.message).toMatch(
-      /Gadget\.[a-z0-9.-]+ [^ ]+\/g \(\.k2e\/1-gadget\.yaml:1\): .*size must be at most 3/,
+      /Gadget\.[a-z0-9.-]+ [^ ]+\/g \(\.k2e\/1-gadget\.yaml:5\): .*size must be at most 3/,
     );
   });
 

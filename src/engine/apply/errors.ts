@@ -3,6 +3,7 @@ import { formatObject, isCoreSecret } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { formatSource } from '../../base/source.js';
 import { KubeApiError } from '../../cluster/client.js';
+import { forbiddenHint } from '../../cluster/forbidden.js';
 import type { AppliedObject } from './applied.js';
 
 /** A problem with one object, as the API server (or discovery) reported it. */
@@ -18,6 +19,8 @@ export interface ObjectFailure {
  * line; after a failed apply, the message also says which objects were applied and which were not.
  */
 export class ApplyError extends Error {
+  /** `plan`: nothing was written; `apply`: some objects may have been. */
+  readonly phase: 'plan' | 'apply';
   readonly failures: readonly ObjectFailure[];
   /**
    * The failures that are only an interrupt (Ctrl-C, a cancelled job) stopping the request: reported
@@ -66,6 +69,7 @@ export class ApplyError extends Error {
         : [];
     super([`${head}:`, ...lines, ...tail].join('\n'));
     this.name = 'ApplyError';
+    this.phase = phase;
     this.failures = failures;
     this.interrupted = interrupted;
     this.applied = applied;
@@ -119,7 +123,10 @@ export function explainApiError(error: unknown, options?: { readonly forceConfli
     message += ` (another field manager owns these fields; use ${optionRef('force-conflicts')} to take them over)`;
   }
   if (error.code === 401) message = `unauthorized: the server refused the credentials (${message})`;
-  if (error.code === 403) message = `forbidden: ${message}`;
+  if (error.code === 403) {
+    const hint = forbiddenHint(message);
+    message = `forbidden: ${message}${hint ? `; ${hint}` : ''}`;
+  }
   if (isImmutableFieldError(error))
     message += ` (use ${optionRef('replace')} to delete and re-create the object)`;
   if (causes.length > 0 && !causes.every((c) => message.includes(c!))) message += ` [${causes.join('; ')}]`;

@@ -41,7 +41,11 @@ describe('decodeText', () => {
   test('duplicate keys are an error at the second key', () => {
     const { issues } = decodeText('d.yaml', 'a: 1\nb:\n  c: 1\n  c: 2\n');
     expect(issues).toMatchObject([
-      { source: { file: 'd.yaml', line: 4 }, message: expect.stringContaining('unique') },
+      {
+        source: { file: 'd.yaml', line: 4 },
+        message:
+          'YAML: key c is written twice in one mapping (lines 3 and 4); kubectl would keep the last silently, spread refuses both: remove one',
+      },
     ]);
   });
 
@@ -285,5 +289,32 @@ describe('values as kubectl sends them', () => {
 
   test('two keys with one JSON key are refused', () => {
     expect(errors('m:\n  1: a\n  "1": b\n')).toEqual(['3: key 1 is the same JSON key as the one on line 2']);
+  });
+});
+
+describe('unresolved aliases: at the alias, saying why', () => {
+  test.each([
+    [
+      'no anchor anywhere',
+      'a: 1\nb:\n  c: *missing\n',
+      3,
+      'YAML: alias *missing names no anchor: there is no &missing in this file',
+    ],
+    [
+      'an anchor of the previous document',
+      'a: &x 1\n---\nb:\n  - 1\n  - *x\n',
+      5,
+      'YAML: alias *x names the anchor &x of another document of this file (line 1): anchors do not reach across ---, so repeat the anchored value in this document',
+    ],
+    [
+      'an anchor set after its alias',
+      'a: *x\nb: &x\n  c: 1\n',
+      1,
+      'YAML: alias *x comes before its anchor &x (line 2): set the anchor before its first alias',
+    ],
+  ])('%s', (_name, text, line, message) => {
+    const { values, issues } = decodeText('a.yaml', text);
+    expect(issues).toEqual([{ source: { file: 'a.yaml', line }, message, severity: 'error' }]);
+    expect(values.some((v) => v.source.line >= line)).toBe(false);
   });
 });

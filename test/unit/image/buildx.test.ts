@@ -89,6 +89,19 @@ describe('buildxArgs', () => {
     expect(buildxArgs(build, '/m.json', builder)).toEqual(args);
   });
 
+  test('a directory build: the Dockerfile copy beside the metadata file, the directory last', () => {
+    const args = buildxArgs(
+      { ...base, directory: { dir: '/src/web', ignorePatterns: ['Dockerfile'] } },
+      '/tmp/b/m.json',
+    );
+    expect(args.slice(args.indexOf('--file'), args.indexOf('--file') + 2)).toEqual([
+      '--file',
+      '/tmp/b/Dockerfile',
+    ]);
+    expect(args.at(-1)).toBe('/src/web');
+    expect(args).not.toContain('-');
+  });
+
   test('a secret value is never on the command line', () => {
     const args = buildxArgs({ ...base, secrets: [{ id: 'npm', value: 's3cr3t' }] }, '/m.json');
     expect(args.join(' ')).not.toContain('s3cr3t');
@@ -158,6 +171,19 @@ describe('buildx output', () => {
     ).toBe('process "/bin/sh -c false" did not complete successfully: exit code: 1');
   });
 
+  test('a push the registry refused: its words, and docker login as the next step', () => {
+    const detail = failureDetail(
+      [
+        '#9 pushing layers',
+        'ERROR: failed to push localhost:5000/a/web:1: denied: requested access to the resource is denied',
+      ],
+      'FROM x\n',
+    );
+    expect(detail).toBe(
+      "failed to push localhost:5000/a/web:1: denied: requested access to the resource is denied; the registry refused the credentials buildx sent (the Docker config's, DOCKER_CONFIG or ~/.docker): log in to that registry with `docker login HOST` (docker/login-action in a workflow) as an account that may pull and push there",
+    );
+  });
+
   test('a # syntax= frontend that cannot be pulled is named', () => {
     const detail = failureDetail(
       [
@@ -212,9 +238,14 @@ describe('buildx output', () => {
       ['#1 [internal] load build definition from Dockerfile', 'ERROR: failed to solve'],
       'api/Dockerfile, marked at api/api.ctr:2',
     );
+    // The output was logged line by line as buildx printed it: the message does not repeat it.
     expect(error.message).toBe(
-      'building localhost:5000/a/api:1 (api/Dockerfile, marked at api/api.ctr:2) failed: dockerfile parse error on line 2: unknown instruction: COPPY\n  | #1 [internal] load build definition from Dockerfile\n  | ERROR: failed to solve',
+      "building localhost:5000/a/api:1 (api/Dockerfile, marked at api/api.ctr:2) failed: dockerfile parse error on line 2: unknown instruction: COPPY (buildx's output is in the log above)",
     );
+    expect(error.output).toEqual([
+      '#1 [internal] load build definition from Dockerfile',
+      'ERROR: failed to solve',
+    ]);
     expect(new BuildError('x:1', 'd', '[2/2] RUN make', []).message).toBe(
       'building x:1 failed at [2/2] RUN make: d',
     );

@@ -53,6 +53,20 @@ describe('readContext', () => {
     expect((await readContext(dir)).digest).not.toBe(moded);
   });
 
+  test('a .dockerignore excluding the Dockerfile and itself: both listed as left out of the context, and the digest changes', async () => {
+    const dir = copy();
+    const plain = await readContext(dir);
+    expect(plain.excludedBuildFiles).toEqual([]);
+    writeFileSync(path.join(dir, '.dockerignore'), 'Dockerfile\n.dockerignore\n');
+    const ctx = await readContext(dir);
+    expect(ctx.excludedBuildFiles).toEqual(['Dockerfile', '.dockerignore']);
+    // Still entries: they define the build, so a change to either changes the digest.
+    expect(ctx.entries.map((e) => e.path)).toEqual(expect.arrayContaining(['Dockerfile', '.dockerignore']));
+    expect(ctx.ignorePatterns.slice(-2)).toEqual(['Dockerfile', '.dockerignore']);
+    writeFileSync(path.join(dir, '.dockerignore'), '*.md\n!Dockerfile\n');
+    expect((await readContext(dir)).excludedBuildFiles).toEqual([]);
+  });
+
   test('build args are digested in name order', async () => {
     const dir = copy();
     const a = await readContext(dir, { buildArgs: { A: '1', B: '2' } });

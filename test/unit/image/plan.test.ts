@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CONTEXT_DIGEST_LABEL } from '../../../src/base/labels.js';
 import { silentLogger } from '../../../src/base/logger.js';
+import { flagSpelling, optionRef, phraseOptions } from '../../../src/base/option-ref.js';
 import { formatIssue, InputError } from '../../../src/base/source.js';
 import { readDeployment } from '../../../src/core/read.js';
 import { readContext } from '../../../src/image/context.js';
@@ -126,8 +127,27 @@ describe('planBuilds', () => {
     expect(parseRegistry(input)).toBe(out);
   });
 
-  test.each(['', 'localhost:5000/Team', 'r.io/x:tag', 'r.io/a b'])('parseRegistry(%j) throws', (input) => {
+  test.each(['', 'r.io/x:tag', 'r.io/a b'])('parseRegistry(%j) throws', (input) => {
     expect(() => parseRegistry(input)).toThrow(/is not a registry host/);
+  });
+
+  test('an upper-case registry path: it must be lower case, and github.repository_owner is named', () => {
+    expect(() => parseRegistry('ghcr.io/MyOrg')).toThrow(
+      'registry "ghcr.io/MyOrg": the path below the host must be lower case, as every image repository\'s (ghcr.io/myorg); in a workflow, github.repository_owner keeps the owner\'s capitals: lower-case it first',
+    );
+    expect(() => parseRegistry('localhost:5000/Team')).toThrow(
+      /must be lower case, as every image repository's \(localhost:5000\/team\)/,
+    );
+  });
+
+  test('no registry: the option to set (as each front end spells it), SPREAD_REGISTRY, or a registry in the mark', async () => {
+    const plan = planBuilds(await app(tree({ 'a.ctr': 'image: "&web"\n' })), { requireRegistry: true });
+    const message = plan.issues[0]!.message;
+    expect(message).toContain(`set ${optionRef('registry')} (the CLI also reads SPREAD_REGISTRY)`);
+    expect(phraseOptions(message, flagSpelling)).toContain(
+      'set --registry (the CLI also reads SPREAD_REGISTRY)',
+    );
+    expect(message).toContain('"&ghcr.io/acme/web"');
   });
 });
 

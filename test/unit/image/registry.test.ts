@@ -130,15 +130,67 @@ describe('RegistryClient', () => {
     expect((error as Error).message).not.toContain('wrong-secret');
   });
 
-  test('basic challenge without credentials says the Docker config has none', async () => {
+  test('basic challenge without credentials: which config was read, the image, and docker login', async () => {
     const host = await start(
       createServer((_req, res) => {
         res.writeHead(401, { 'www-authenticate': 'Basic realm="r"' }).end();
       }),
     );
-    await expect(new RegistryClient(host).manifest('a', 'b')).rejects.toThrow(
-      /Docker config has none for it/,
+    const error = await new RegistryClient(host, { configFile: '/home/ci/.docker/config.json' })
+      .manifest('team/web', 'b')
+      .catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      `authentication to ${host} failed: the registry asks for a user and password (HTTP 401) for ${host}/team/web; /home/ci/.docker/config.json holds no credentials for ${host}: log in with \`docker login ${host}\` (docker/login-action in a workflow) as an account that may push to team/web, or point DOCKER_CONFIG at the directory whose config.json holds such credentials`,
     );
+  });
+
+  test("a refusal quotes the registry's words (unauthorized, denied) and where the credential came from", async () => {
+    const said = (status: number, code: string, message: string) =>
+      createServer((req, res) => {
+        if (!req.headers.authorization) {
+          res.writeHead(401, { 'www-authenticate': 'Basic realm="r"' }).end();
+          return;
+        }
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ errors: [{ code, message, detail: null }] }));
+      });
+    const credential = { serverAddress: 'x', username: 'u', password: 'p', from: 'credHelpers (ecr-login)' };
+    const unauthorized = await start(said(401, 'UNAUTHORIZED', 'authentication required'));
+    const e401 = await new RegistryClient(unauthorized, { credential, configFile: '/c/config.json' })
+      .manifest('team/web', 'v1')
+      .catch((e: Error) => e);
+    expect(e401).toBeInstanceOf(RegistryAuthError);
+    expect((e401 as Error).message).toContain(
+      `the registry refused the credentials (HTTP 401: unauthorized: authentication required) for ${unauthorized}/team/web; the credentials are /c/config.json's credHelpers (ecr-login) entry for ${unauthorized}: log in with \`docker login ${unauthorized}\``,
+    );
+    const denied = await start(said(403, 'DENIED', 'requested access to the resource is denied'));
+    const e403 = await new RegistryClient(denied, { credential })
+      .manifest('team/web', 'v1')
+      .catch((e: Error) => e);
+    expect((e403 as Error).message).toContain(
+      'access denied (HTTP 403: denied: requested access to the resource is denied)',
+    );
+  });
+
+  test('an identity token from a credential helper is named as such, never as "none"', async () => {
+    const host = await start(
+      createServer((_req, res) => {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="r"' }).end();
+      }),
+    );
+    const error = await new RegistryClient(host, {
+      credential: { serverAddress: host, identityToken: 'secret-token', from: 'credsStore (desktop)' },
+    })
+      .manifest('team/web', 'v1')
+      .catch((e: Error) => e);
+    const message = (error as Error).message;
+    expect(message).toContain(
+      "the Docker config's credential for it is an identity token (from credsStore (desktop)), which only a Bearer token service takes",
+    );
+    expect(message).toContain("the Docker config's credsStore (desktop) entry");
+    expect(message).not.toMatch(/\bnone\b/);
+    expect(message).not.toContain('secret-token');
   });
 
   test('a loopback registry is asked over plain HTTP first: no TLS handshake reaches a plain registry', async () => {

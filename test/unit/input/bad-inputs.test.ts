@@ -26,9 +26,15 @@ const CASES: readonly (readonly [fixture: string, fragment: string, file: string
   ['latin1', '.k2e/cm.yaml is not UTF-8 text', '.k2e/cm.yaml', 0],
   // YAML
   ['yaml-syntax', 'YAML: ', 'rc.yaml', 6],
-  ['duplicate-key', 'YAML: Map keys must be unique', 'rc.yaml', 5],
+  ['duplicate-key', 'YAML: key name is written twice in one mapping (lines 4 and 5)', 'rc.yaml', 5],
   ['tab-indent', 'YAML: Tabs are not allowed as indentation', 'rc.yaml', 4],
-  ['unknown-alias', 'YAML: Unresolved alias', 'app.ctr', 1],
+  ['unknown-alias', 'YAML: alias *img names no anchor: there is no &img in this file', 'app.ctr', 1],
+  [
+    'alias-other-document',
+    'YAML: alias *labels names the anchor &labels of another document of this file (line 5): anchors do not reach across ---',
+    '.k2e/objects.yaml',
+    12,
+  ],
   ['merge-not-map', 'YAML: Merge sources must be maps', '.k2e/cm.yaml', 1],
   ['manifest-unclosed.json', 'YAML: Flow map must end with a }', 'manifest-unclosed.json', 3],
   // containers and images

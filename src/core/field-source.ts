@@ -1,0 +1,65 @@
+// Moves a server's error from the object's first line to the line of the field it names: the API
+// server says which field it refused (`unknown field "spec.foo"`, `.spec.foo: field not declared in
+// schema`, `spec.replicas: Invalid value`), and the file, read again, says where that field is.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { IssueList, type Source } from '../base/source.js';
+import { decodeBytes, flattenLists, type LocatedValue } from '../decode/decode.js';
+import { fieldPathsIn, lineOfField } from '../decode/field-path.js';
+import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
+
+/** Files larger than this are not read again for a line: the object's own line is kept. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `error` with each object failure that names a field placed at that field's line (the first field
+ * when it names several), so the CLI's message, the Action's annotation and the job summary point
+ * at the field, one place per failure. Other errors, failures naming no field, and objects whose file
+ * no longer holds them where they were read (a rendered chart's template) are returned as they are.
+ *
+ * @param root the deployed directory: every source's file is relative to it.
+ */
+export function withFieldSources(error: unknown, root: string): unknown {
+  if (!(error instanceof ApplyError)) return error;
+  const files = new Map<string, readonly LocatedValue[] | undefined>();
+  let moved = false;
+  const failures = error.failures.map((f): ObjectFailure => {
+    const source = fieldSource(f, root, files);
+    if (!source) return f;
+    moved = true;
+    return { ...f, object: { object: f.object.object, source } };
+  });
+  if (!moved) return error;
+  const located = new ApplyError(error.phase, failures, error.applied, error.notApplied);
+  located.stack = error.stack;
+  return located;
+}
+
+/** The place of the field a failure names; undefined when it names none or the file cannot tell. */
+function fieldSource(
+  failure: ObjectFailure,
+  root: string,
+  files: Map<string, readonly LocatedValue[] | undefined>,
+): Source | undefined {
+  const [steps] = fieldPathsIn(failure.message);
+  const { source, object } = failure.object;
+  if (!steps || source.line <= 0) return undefined;
+  if (!files.has(source.file)) files.set(source.file, valuesOf(root, source.file));
+  const value = files.get(source.file)?.find((v) => v.source.line === source.line);
+  if (!value) return undefined;
+  const line = lineOfField(value, object, steps);
+  return line > 0 && line !== source.line ? { file: source.file, line } : undefined;
+}
+
+/** The objects of a file as the input read them (Lists flattened), with their lines; undefined when unreadable. */
+function valuesOf(root: string, file: string): readonly LocatedValue[] | undefined {
+  try {
+    const bytes = readFileSync(path.resolve(root, file));
+    if (bytes.length > MAX_FILE_BYTES) return undefined;
+    const decoded = decodeBytes(file, bytes);
+    if (decoded.issues.some((i) => i.severity === 'error')) return undefined;
+    return flattenLists(decoded.values, new IssueList());
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { locatedFailures } from '../../../src/core/errors.js';
+import { withFieldSources } from '../../../src/core/field-source.js';
+import { ApplyError } from '../../../src/engine/apply/errors.js';
+
+const SERVICES = `apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: Service
+    metadata: {name: a}
+    spec:
+      ports: [{port: 80}]
+  - apiVersion: v1
+    kind: Service
+    metadata:
+      name: b
+    spec:
+      ports: [{port: 80}]
+      selectr: {app: b}
+`;
+
+function root(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-field-source-'));
+  mkdirSync(path.join(dir, '.k2e'));
+  writeFileSync(path.join(dir, '.k2e/svc.yaml'), SERVICES);
+  return dir;
+}
+
+const service = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace: 'shop' },
+  spec: { ports: [{ port: 80 }], ...extra },
+});
+
+test('a failure naming a field is placed at the field, in the message and as one located failure', () => {
+  const error = new ApplyError('plan', [
+    {
+      object: { object: service('b', { selectr: { app: 'b' } }), source: { file: '.k2e/svc.yaml', line: 9 } },
+      message:
+        'failed to create typed patch object (shop/b; /v1, Kind=Service): .spec.selectr: field not declared in schema',
+    },
+    {
+      object: { object: service('a'), source: { file: '.k2e/svc.yaml', line: 4 } },
+      message: 'namespaces "shop" not found',
+    },
+  ]);
+  const located = withFieldSources(error, root()) as ApplyError;
+  expect(located).toBeInstanceOf(ApplyError);
+  expect(located.phase).toBe('plan');
+  expect(located.message).toContain('Service shop/b (.k2e/svc.yaml:15): failed to create typed patch object');
+  expect(located.message).toContain('Service shop/a (.k2e/svc.yaml:4): namespaces "shop" not found');
+  expect(locatedFailures(located).map((f) => `${f.file}:${f.line}`)).toEqual([
+    '.k2e/svc.yaml:15',
+    '.k2e/svc.yaml:4',
+  ]);
+});
+
+test('an object its file no longer holds at that line keeps its own line', () => {
+  const error = new ApplyError('plan', [
+    {
+      object: { object: service('b'), source: { file: '.k2e/svc.yaml', line: 10 } },
+      message: 'unknown field "spec.selectr"',
+    },
+    {
+      object: { object: service('c'), source: { file: '.k2e/gone.yaml', line: 1 } },
+      message: 'unknown field "spec.selectr"',
+    },
+  ]);
+  expect(withFieldSources(error, root())).toBe(error);
+});
