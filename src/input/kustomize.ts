@@ -177,7 +177,7 @@ async function findTool(options: KustomizeOptions): Promise<Tool> {
 function topLevelSettings(
   folder: string,
   file: string | undefined,
-): { buildMetadata: string[]; sortOptions?: unknown } {
+): { buildMetadata: string[]; sortOptions?: unknown; component?: boolean } {
   if (!file) return { buildMetadata: [] };
   let value: unknown;
   try {
@@ -192,6 +192,7 @@ function topLevelSettings(
   return {
     buildMetadata: metadata,
     ...(value.sortOptions !== undefined ? { sortOptions: value.sortOptions } : {}),
+    ...(value.kind === 'Component' ? { component: true } : {}),
   };
 }
 
@@ -200,6 +201,17 @@ async function build(tool: Tool, request: RenderRequest, options: KustomizeOptio
   const folder = realpathSync(request.abs);
   const file = kustomizationFile(folder);
   const own = topLevelSettings(folder, file);
+  // A Component builds to nothing on its own (`kustomize build` prints nothing, where a wrapper
+  // listing it would fail): it is deployed only through a kustomization that lists it.
+  if (own.component) {
+    const at = {
+      file: rootRelative({ wrapper: '', folder, dir: request.dir }, file ?? 'kustomization.yaml'),
+      line: 0,
+    };
+    const message =
+      'a kustomize Component holds no objects of its own: it is deployed through the kustomizations that list it under components:, and none here does';
+    return { objects: [], issues: [{ source: at, message, severity: 'warning' }], tool: tool.name };
+  }
   const wrapper = realpathSync(mkdtempSync(path.join(tmpdir(), 'spread-kustomize-')));
   try {
     const relative = path.relative(wrapper, folder).split(path.sep).join('/');

@@ -151,3 +151,25 @@ fs.appendFileSync(process.env.LOG, JSON.stringify(args) + '\\n'); console.log('a
     expect(result.issues[0]?.message).toContain(message);
   });
 });
+
+test('a Component on its own renders nothing, with a warning, and kustomize is not run on it', async () => {
+  const dir = path.join(temp, 'component');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'kustomization.yaml'),
+    'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n',
+  );
+  const log = path.join(temp, 'component.log');
+  const result = await kustomizeRenderer({ env: env({ LOG: log }) })({
+    kind: 'kustomize',
+    abs: dir,
+    dir: 'component',
+    root: temp,
+  });
+  expect(result.objects).toEqual([]);
+  expect(result.issues).toMatchObject([
+    { source: { file: 'component/kustomization.yaml', line: 0 }, severity: 'warning' },
+  ]);
+  expect(result.issues[0]?.message).toContain('Component');
+  expect(() => readFileSync(log)).toThrow();
+});
