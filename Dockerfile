@@ -14,13 +14,17 @@
 # Helm charts are rendered with `helm template`, so the image carries Helm 4 too: HELM is an image
 # holding it as /usr/bin/helm. Helm publishes binaries (get.helm.sh), not an image of its own; the
 # default is alpine/helm, the image of the same release binary that most CI templates use.
+# Kustomizations are rendered with kustomize, copied the same way from KUSTOMIZE, an image holding it
+# as /app/kustomize (kustomize's own image, registry.k8s.io/kustomize/kustomize:<version>).
 ARG BASE=node:24-slim
 ARG DOCKER_CLI=docker:28-cli
 ARG BUILDX=docker/buildx-bin:0.38.2
 ARG HELM=alpine/helm:4.3.1
+ARG KUSTOMIZE=registry.k8s.io/kustomize/kustomize:v5.8.2
 FROM ${DOCKER_CLI} AS docker-cli
 FROM ${BUILDX} AS buildx
 FROM ${HELM} AS helm
+FROM ${KUSTOMIZE} AS kustomize
 FROM ${BASE}
 LABEL org.opencontainers.image.title="spread" \
       org.opencontainers.image.description="Kubernetes deploys from CI in one step: build, push, apply, prune, wait, report." \
@@ -34,12 +38,14 @@ COPY gitlab/report.mjs /opt/spread/gitlab/report.mjs
 COPY --from=docker-cli /usr/local/bin/docker /usr/local/bin/docker
 COPY --from=buildx /buildx /usr/local/libexec/docker/cli-plugins/docker-buildx
 COPY --from=helm /usr/bin/helm /usr/local/bin/helm
+COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize
 # The check runs the bundle once: an image whose spread cannot start fails here, not in a job.
 RUN mkdir -p /usr/local/bin \
  && ln -s /opt/spread/dist/cli/index.js /usr/local/bin/spread \
  && spread --version \
  && docker buildx version \
- && helm version --template '{{.Version}}'
+ && helm version --template '{{.Version}}' \
+ && kustomize version
 ENV SPREAD_HOME=/opt/spread
 USER node
 WORKDIR /home/node

@@ -12,11 +12,16 @@
 #   spread.local/helm:<version>-<sha256 of the binary, 12>
 #                                        stands in for alpine/helm, the Dockerfile's HELM: the Helm 4
 #                                        build-binaries.sh built, as /usr/bin/helm
+#   spread.local/kustomize:<version>-<sha256 of the binary, 12>
+#                                        stands in for registry.k8s.io/kustomize/kustomize, the
+#                                        Dockerfile's KUSTOMIZE: the kustomize build-binaries.sh built,
+#                                        as /app/kustomize
 #   spread.local/gitlab-ci-local-util:1  stands in for gitlab-ci-local's helper image (firecow/
 #                                        gitlab-ci-local-util): bash and rsync, which it uses to copy
 #                                        the project in and the artifacts out, with BusyBox
 # An image already present is kept (its tag names what it holds). Prints `NAME=IMAGE` lines:
 #   SPREAD_NODE_BASE_IMAGE=… SPREAD_DOCKER_CLI_IMAGE=… SPREAD_BUILDX_IMAGE=… SPREAD_HELM_IMAGE=…
+#   SPREAD_KUSTOMIZE_IMAGE=…
 #   SPREAD_GCL_HELPER_IMAGE=…
 # Usage: bash scripts/local-images.sh   (after npm ci and build-binaries.sh; needs docker, busybox-static,
 # bash, rsync)
@@ -28,6 +33,8 @@ buildx_bin=$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx
 [ -x "$buildx_bin" ] || { echo "local-images: $buildx_bin is missing (run scripts/cluster/build-binaries.sh)" >&2; exit 1; }
 helm_bin=$SPREAD_CACHE/bin/helm-$SPREAD_HELM_VERSION/helm
 [ -x "$helm_bin" ] || { echo "local-images: $helm_bin is missing (run scripts/cluster/build-binaries.sh)" >&2; exit 1; }
+kustomize_bin=$SPREAD_CACHE/bin/kustomize-$SPREAD_KUSTOMIZE_VERSION/kustomize
+[ -x "$kustomize_bin" ] || { echo "local-images: $kustomize_bin is missing (run scripts/cluster/build-binaries.sh)" >&2; exit 1; }
 # Debian's docker CLI (package docker.io), not whichever docker comes first on PATH.
 docker_cli=/usr/bin/docker
 [ -x "$docker_cli" ] || { echo "local-images: $docker_cli (Debian package docker.io) is missing" >&2; exit 1; }
@@ -90,6 +97,7 @@ helper_image=spread.local/gitlab-ci-local-util:1
 docker_cli_image=spread.local/docker-cli:$docker_version
 buildx_image=spread.local/buildx-bin:$SPREAD_BUILDX_VERSION-$(sha256sum "$buildx_bin" | cut -c1-12)
 helm_image=spread.local/helm:$SPREAD_HELM_VERSION-$(sha256sum "$helm_bin" | cut -c1-12)
+kustomize_image=spread.local/kustomize:$SPREAD_KUSTOMIZE_VERSION-$(sha256sum "$kustomize_bin" | cut -c1-12)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ! present "$node_image"; then
@@ -116,6 +124,11 @@ if ! present "$helm_image"; then
 fi
 echo "SPREAD_NODE_BASE_IMAGE=$node_image"
 echo "SPREAD_DOCKER_CLI_IMAGE=$docker_cli_image"
+if ! present "$kustomize_image"; then
+  single "$kustomize_image" "$kustomize_bin" /app/kustomize
+  echo "local-images: built $kustomize_image" >&2
+fi
 echo "SPREAD_BUILDX_IMAGE=$buildx_image"
 echo "SPREAD_HELM_IMAGE=$helm_image"
+echo "SPREAD_KUSTOMIZE_IMAGE=$kustomize_image"
 echo "SPREAD_GCL_HELPER_IMAGE=$helper_image"

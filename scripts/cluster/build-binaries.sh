@@ -7,11 +7,12 @@
 #   toxiproxy-server, toxiproxy-cli (latency and fault injection)     (github.com/Shopify/toxiproxy/v2@$SPREAD_TOXIPROXY_VERSION)
 #   helm (a peer in the benchmark; renders charts in the tests)       (helm.sh/helm/v4@$SPREAD_HELM_VERSION)
 #   helm 3 (charts rendered and releases adopted with the older major) (helm.sh/helm/v3@$SPREAD_HELM3_VERSION)
+#   kustomize (renders kustomizations; the reference for them)        (sigs.k8s.io/kustomize/kustomize/v5@$SPREAD_KUSTOMIZE_VERSION)
 #   buildx (the docker CLI plugin images are built with)              (github.com/docker/buildx@$SPREAD_BUILDX_VERSION)
 #   buildkitd, buildctl (the standalone BuildKit builder)             (github.com/moby/buildkit@$SPREAD_BUILDKIT_VERSION)
 # into $SPREAD_CACHE/bin/<component>-<version>/ (several Kubernetes versions side by side). A binary
 # already in the cache is not rebuilt, unless it is one of those that report their version (buildx,
-# BuildKit, Helm, Toxiproxy) and reports another. `build-binaries.sh check` only checks that the Go
+# BuildKit, Helm, kustomize, Toxiproxy) and reports another. `build-binaries.sh check` only checks that the Go
 # module proxy serves every module $SPREAD_KUBE_VERSION needs.
 # k8s.io/kubernetes is not meant to be a dependency: its go.mod replaces every k8s.io/<staging> module
 # with ./staging/src/k8s.io/<staging>, which only works inside its own repository. The wrapper module
@@ -256,6 +257,19 @@ build_helm3() {
   mkdir -p "$out" && mv "$out.tmp/helm" "$out/helm" && rmdir "$out.tmp"
 }
 
+kustomize_cached() {
+  reports_version "$SPREAD_CACHE/bin/kustomize-$SPREAD_KUSTOMIZE_VERSION/kustomize" version "$SPREAD_KUSTOMIZE_VERSION"
+}
+
+# kustomize's module has no replace directives; its version comes from the linker, as its release
+# builds set it (without it, `kustomize version` says (devel)).
+build_kustomize() {
+  local v=$SPREAD_KUSTOMIZE_VERSION out="$SPREAD_CACHE/bin/kustomize-$SPREAD_KUSTOMIZE_VERSION"
+  kustomize_cached && { log "kustomize $v cached in $out"; return; }
+  GO_X="-X sigs.k8s.io/kustomize/api/provenance.version=$v" go_install kustomize "$v" "$out" "sigs.k8s.io/kustomize/kustomize/v5@$v"
+  mkdir -p "$out" && mv -f "$out.tmp/kustomize" "$out/kustomize" && rmdir "$out.tmp"
+}
+
 buildx_cached() {
   reports_version "$SPREAD_CACHE/bin/buildx-$SPREAD_BUILDX_VERSION/buildx" version "$SPREAD_BUILDX_VERSION"
 }
@@ -317,7 +331,7 @@ tools_cached() {
   [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] &&
     [ -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ] &&
     [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ] &&
-    toxiproxy_cached && helm_cached && helm3_cached && buildx_cached && buildkit_cached
+    toxiproxy_cached && helm_cached && helm3_cached && kustomize_cached && buildx_cached && buildkit_cached
 }
 
 case "${1:-all}" in
@@ -328,6 +342,7 @@ case "${1:-all}" in
   toxiproxy) lock_cache; build_toxiproxy ;;
   helm) lock_cache; build_helm ;;
   helm3) lock_cache; build_helm3 ;;
+  kustomize) lock_cache; build_kustomize ;;
   buildx) lock_cache; build_buildx ;;
   buildkit) lock_cache; build_buildkit ;;
   # The module check first: an unbuildable version fails before the other builds take their minutes.
@@ -337,13 +352,13 @@ case "${1:-all}" in
     # version's build (and the tools are not asked for their versions a second time).
     if ! tools_cached; then
       lock_cache
-      build_etcd; build_kwok; build_act; build_toxiproxy; build_helm; build_helm3; build_buildx; build_buildkit
+      build_etcd; build_kwok; build_act; build_toxiproxy; build_helm; build_helm3; build_kustomize; build_buildx; build_buildkit
     else
-      log "etcd, kwok, act, toxiproxy, helm 4, helm 3, buildx and buildkit cached in $SPREAD_CACHE/bin"
+      log "etcd, kwok, act, toxiproxy, helm 4, helm 3, kustomize, buildx and buildkit cached in $SPREAD_CACHE/bin"
     fi
     if [ -n "$(kube_missing)" ]; then lock_cache; fi
     build_kube
     ;;
   check) check_kube_modules ;;
-  *) echo "usage: $0 [all|kube|etcd|kwok|act|toxiproxy|helm|helm3|buildx|buildkit|check]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|kube|etcd|kwok|act|toxiproxy|helm|helm3|kustomize|buildx|buildkit|check]" >&2; exit 2 ;;
 esac

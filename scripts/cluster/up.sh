@@ -126,14 +126,18 @@ contexts:
 current-context: spread-local
 EOF
 } | write_if_changed "$KUBECONFIG_FILE"
-# Only kubectl, act (the workflow runner of the Action's tests) and Helm 4 (`helm`, which renders
-# charts for spread as a user's would) go on PATH through .cluster/env, not the server binaries next
-# to kubectl. Helm 3 is named by SPREAD_HELM3 only.
+# Only kubectl, act (the workflow runner of the Action's tests), Helm 4 (`helm`, which renders
+# charts for spread as a user's would) and kustomize (which renders kustomizations, as a user's PATH
+# has it) go on PATH through .cluster/env, not the server binaries next to kubectl. Helm 3 is named by
+# SPREAD_HELM3 only.
 ln -sfn "$KUBECTL" "$CLUSTER_DIR/bin/kubectl"
 if [ -x "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" ]; then
   ln -sfn "$SPREAD_CACHE/bin/act-$SPREAD_ACT_VERSION/act" "$CLUSTER_DIR/bin/act"
 fi
 if [ -x "$HELM_BIN" ]; then ln -sfn "$HELM_BIN" "$CLUSTER_DIR/bin/helm"; fi
+if [ -x "$SPREAD_CACHE/bin/kustomize-$SPREAD_KUSTOMIZE_VERSION/kustomize" ]; then
+  ln -sfn "$SPREAD_CACHE/bin/kustomize-$SPREAD_KUSTOMIZE_VERSION/kustomize" "$CLUSTER_DIR/bin/kustomize"
+fi
 
 # ---- registry: htpasswd (bcrypt) auth with a generated password -----------------------------------
 [ -s "$REGISTRY_DIR/password" ] || openssl rand -hex 24 >"$REGISTRY_DIR/password"

@@ -10,12 +10,14 @@
 : "${SPREAD_HELM_VERSION:=v4.3.1}"
 # Helm 3, the major most users still run: charts are rendered and releases adopted with both.
 : "${SPREAD_HELM3_VERSION:=v3.21.4}"
+# The newest kustomize v5 whose go.mod this machine's Go (1.26) builds: v5.8.3 asks for Go 1.27.
+: "${SPREAD_KUSTOMIZE_VERSION:=v5.8.2}"
 : "${SPREAD_BUILDX_VERSION:=v0.38.2}"
 : "${SPREAD_BUILDKIT_VERSION:=v0.34.2}"
 # Where built binaries and the Node 24 runtime are cached, outside the repository's tracked files.
 : "${SPREAD_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/spread}"
 export SPREAD_KUBE_VERSION SPREAD_ETCD_VERSION SPREAD_KWOK_VERSION SPREAD_NODE_VERSION SPREAD_ACT_VERSION SPREAD_CACHE
-export SPREAD_TOXIPROXY_VERSION SPREAD_HELM_VERSION SPREAD_HELM3_VERSION SPREAD_BUILDX_VERSION SPREAD_BUILDKIT_VERSION
+export SPREAD_TOXIPROXY_VERSION SPREAD_HELM_VERSION SPREAD_HELM3_VERSION SPREAD_KUSTOMIZE_VERSION SPREAD_BUILDX_VERSION SPREAD_BUILDKIT_VERSION
 
 # ---- Kubernetes versions -------------------------------------------------------------------------
 # The versions .ci/run runs the integration suite against: the oldest supported minor, the pinned

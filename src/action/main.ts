@@ -133,6 +133,12 @@ function deployOptions(
       secrets: inputs.buildSecrets,
       buildx: { ...(inputs.builder ? { builder: inputs.builder } : {}), env },
     },
+    kustomize: {
+      ...(inputs.kustomize ? { command: inputs.kustomize } : {}),
+      ...(inputs.kustomizeEnableHelm ? { enableHelm: true } : {}),
+      env,
+      signal,
+    },
     concurrency: inputs.concurrency,
     rollbackOnFailure: inputs.rollbackOnFailure,
     lockTimeoutMs: inputs.lockTimeoutMs,

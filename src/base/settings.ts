@@ -238,6 +238,30 @@ export const SETTINGS = [
     },
   },
   {
+    key: 'kustomize',
+    type: 'string',
+    modes: ['deploy', 'plan', 'render', 'build', 'status'],
+    description:
+      'The kustomize binary that renders folders holding `kustomization.yaml` (`kustomize build`); a `kubectl` binary renders with `kubectl kustomize`. Empty: `kustomize` on PATH, else `kubectl kustomize`. Example: `/usr/local/bin/kustomize`.',
+    action: { default: '' },
+    cli: {
+      flags: '--kustomize <binary>',
+      help: 'kustomize binary that renders kustomizations (default: kustomize on PATH, else kubectl kustomize)',
+    },
+  },
+  {
+    key: 'kustomize-enable-helm',
+    type: 'boolean',
+    modes: ['deploy', 'plan', 'render', 'build', 'status'],
+    description:
+      "Let kustomizations inflate the charts their `helmCharts` list (kustomize's `--enable-helm`), with `helm` on PATH (`true`/`false`). Example: `true`.",
+    action: { default: 'false' },
+    cli: {
+      flags: '--kustomize-enable-helm',
+      help: "inflate kustomizations' helmCharts with Helm (kustomize --enable-helm)",
+    },
+  },
+  {
     key: 'mode',
     type: 'choice',
     choices: ['deploy', 'plan', 'delete'],

@@ -13,6 +13,7 @@ import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { addSettings, type SecretFlag } from './options.js';
+import { kustomizeOptions, type RenderFlags } from './renderers.js';
 import { defineStatus } from './status.js';
 
 /**
@@ -26,7 +27,7 @@ interface CommandSpec {
   readonly define: (cmd: Command) => void;
 }
 
-interface ClusterFlags {
+interface ClusterFlags extends RenderFlags {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
@@ -106,6 +107,7 @@ async function runDeploy(
       charts: chartsOf(flags),
       concurrency: flags.concurrency,
       images: imageStageOptions(flags, ci.commit, process.env),
+      kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
       lockTimeoutMs: flags.lockTimeout,
       ...(flags.lockLeaseDuration !== undefined ? { lockLeaseDurationSeconds: flags.lockLeaseDuration } : {}),
       waitLoadBalancer: flags.waitLoadBalancer,
@@ -181,10 +183,13 @@ const commands: readonly CommandSpec[] = [
       ).action(
         async (
           dir: string,
-          flags: { namespace: string; name?: string; verbose: boolean; showSecrets: boolean } & Pick<
-            ClusterFlags,
-            'helm' | 'helmValues' | 'helmSet'
-          >,
+          flags: RenderFlags &
+            Pick<ClusterFlags, 'helm' | 'helmValues' | 'helmSet'> & {
+              namespace: string;
+              name?: string;
+              verbose: boolean;
+              showSecrets: boolean;
+            },
         ) => {
           const [{ readDeployment }, { render }, { notDeployedLine, renderedLine }] = await Promise.all([
             import('../core/read.js'),
@@ -195,6 +200,7 @@ const commands: readonly CommandSpec[] = [
             namespace: flags.namespace,
             name: flags.name,
             charts: chartsOf(flags),
+            kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
             logger: createCliLogger(flags.verbose),
           });
           process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
@@ -228,6 +234,7 @@ const commands: readonly CommandSpec[] = [
             ),
             ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
           },
+          kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
           logger,
         }).catch(async (error: unknown) => {
           if (flags.output === 'json') await printJsonFailure(error);
@@ -259,7 +266,11 @@ const commands: readonly CommandSpec[] = [
         .argument('[path]', 'directory in spread layout', '.')
         .action(async (dir: string) => {
           const { readDeployment } = await import('../core/read.js');
-          const read = await readDeployment(dir, { namespace: 'default', logger: createCliLogger(true) });
+          const read = await readDeployment(dir, {
+            namespace: 'default',
+            kustomize: kustomizeOptions({}, process.env, interruptSignal()),
+            logger: createCliLogger(true),
+          });
           const rows = read.objects.map((o) => ({
             group: read.groupOf(o),
             source: o.source,

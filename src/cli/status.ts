@@ -1,13 +1,18 @@
 import type { Command } from 'commander';
+import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import { type ImageFlags, imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings } from './options.js';
+import { kustomizeOptions, type RenderFlags } from './renderers.js';
 import { formatStatusText } from './status-text.js';
 
-/** The flags of `spread status`: its own, and those of the image stage that decide what deploy pins. */
-interface StatusFlags extends ImageFlags {
+/**
+ * The flags of `spread status`: its own, those of the image stage that decide what deploy pins, and
+ * those of the tools that render inputs.
+ */
+interface StatusFlags extends ImageFlags, RenderFlags {
   context?: string;
   kubeconfig?: string;
   namespace?: string;
@@ -46,6 +51,7 @@ export function defineStatus(cmd: Command): Command {
       origin: deploymentOrigin(process.env, dir),
       namespace: flags.namespace,
       charts: { helm: flags.helm, helmValues: flags.helmValues, helmSet: flags.helmSet },
+      kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
       ...(compare
         ? {
             cluster: {

@@ -1,6 +1,7 @@
 import type { Logger } from '../base/logger.js';
 import { interruptOf } from '../base/poll.js';
 import { type ImageOptions, type PreparedImages, prepareImages } from '../image/index.js';
+import type { KustomizeOptions } from '../input/kustomize.js';
 import { type ChartSettings, readDeployment } from './read.js';
 
 /** Options of {@link build}: the directory, and the image stage's options without its root. */
@@ -10,6 +11,8 @@ export interface BuildOptions {
   readonly images: Omit<ImageOptions, 'root'>;
   /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`); Helm's default capabilities. */
   readonly charts?: ChartSettings;
+  /** How kustomizations are rendered (see ReadOptions.kustomize). */
+  readonly kustomize?: KustomizeOptions | undefined;
   readonly logger: Logger;
 }
 
@@ -26,6 +29,7 @@ export async function build(options: BuildOptions): Promise<PreparedImages> {
   const read = await readDeployment(options.path, {
     namespace: 'default',
     charts: options.charts,
+    kustomize: options.kustomize,
     logger: options.logger,
   });
   try {

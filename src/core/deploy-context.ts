@@ -8,6 +8,7 @@ import type { DeployLock } from '../engine/inventory/lock.js';
 import { namespaceExists } from '../engine/plan/live.js';
 import type { ApplyOptions } from '../engine/plan/options.js';
 import type { ImageOptions } from '../image/index.js';
+import type { KustomizeOptions } from '../input/kustomize.js';
 import type { Renderers } from '../input/render.js';
 import type { DeployReport } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
@@ -77,6 +78,8 @@ export interface DeployOptions {
   readonly renderers?: Renderers;
   /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`). */
   readonly charts?: ChartSettings;
+  /** How kustomizations are rendered (see ReadOptions.kustomize). */
+  readonly kustomize?: KustomizeOptions | undefined;
   /** Recorded in the revision and named as the lock's holder: the CI run's web page. */
   readonly runUrl?: string;
   /** Recorded in the revision. */

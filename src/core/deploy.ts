@@ -175,6 +175,7 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
       // A plan of an empty directory shows what a deploy with --allow-empty would prune.
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
       ...(options.renderers ? { renderers: options.renderers } : {}),
+      kustomize: options.kustomize,
       logger,
     }),
   );

@@ -9,6 +9,7 @@ import { applyGroup, deploymentOf } from '../deployment/deployment.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
 import { type HelmCapabilities, helmRenderer } from '../input/helm.js';
+import { type KustomizeOptions, kustomizeRenderer } from '../input/kustomize.js';
 import type { Renderers } from '../input/render.js';
 
 /** How Helm charts are rendered: the settings `helm`, `helm-values` and `helm-set`. */
@@ -42,6 +43,8 @@ export interface ReadOptions {
    * asked only when the directory holds a chart. Absent (`spread render`): Helm's defaults.
    */
   readonly capabilities?: () => Promise<HelmCapabilities | undefined>;
+  /** How folders holding `kustomization.yaml` are rendered: the user's kustomize, Helm for `helmCharts`. */
+  readonly kustomize?: KustomizeOptions | undefined;
   /** The renderers of kustomizations and Helm charts (see DirectoryInputOptions). */
   readonly renderers?: Renderers;
   readonly logger: Logger;
@@ -102,7 +105,12 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   const application = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
-    renderers: { ...renderersOf(release, options), ...options.renderers },
+    // kustomize is the user's own binary, found once on the first kustomization.
+    renderers: {
+      kustomize: kustomizeRenderer(options.kustomize),
+      ...renderersOf(release, options),
+      ...options.renderers,
+    },
     trace,
   }).entity();
   const deployment = deploymentOf(application, {

@@ -18,6 +18,7 @@ import { splitPrune } from '../engine/inventory/prune.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
+import type { KustomizeOptions } from '../input/kustomize.js';
 import { FIELD_MANAGER } from './deploy.js';
 import { deploymentIdentity, originConflict } from './identity.js';
 import { type ChartSettings, capabilitiesOf, type ReadResult, readDeployment } from './read.js';
@@ -69,6 +70,8 @@ export interface StatusOptions {
   };
   /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`). */
   readonly charts?: ChartSettings;
+  /** How kustomizations are rendered (see ReadOptions.kustomize). */
+  readonly kustomize?: KustomizeOptions | undefined;
   readonly logger: Logger;
 }
 
@@ -85,7 +88,7 @@ export interface StatusOptions {
  */
 export async function status(options: StatusOptions): Promise<StatusReport> {
   const { logger } = options;
-  const given = { charts: options.charts, logger };
+  const given = { charts: options.charts, kustomize: options.kustomize, logger };
   if (!options.cluster) {
     const namespace = options.namespace || 'default';
     const name = options.name || (options.origin ? defaultDeploymentName(options.origin) : undefined);

@@ -77,6 +77,15 @@ export class LocatedValue {
     return { file: this.source.file, line: this.lineAt(path) };
   }
 
+  /**
+   * Where the value at `path` was written when an outside tool put it there from another file than
+   * this value's (an image a kustomize overlay's `images:` or patch set); undefined for a value read
+   * from a file as written, whose parts are all in its own file.
+   */
+  declaredAt(_path: ValuePath): Source | undefined {
+    return undefined;
+  }
+
   /** The value at `path` as a LocatedValue of its own; undefined when the path does not exist. */
   at(path: ValuePath): LocatedValue | undefined {
     const positions = this.positionsAt(path);

@@ -1,8 +1,9 @@
+import { posix } from 'node:path';
 import type { KubeObject } from '../base/kube-object.js';
 import { isDnsLabel, toDnsLabel } from '../base/names.js';
 import { formatSource, type IssueList, type Source, type Trace } from '../base/source.js';
 import { describeDocument, describeValue, isMapping, type LocatedValue } from '../decode/decode.js';
-import { Container, Controller, Image, type Mapping, Pod } from './entity.js';
+import { type Build, Container, Controller, Image, type Mapping, Pod } from './entity.js';
 import { type ControllerKind, controllerSpec } from './kinds.js';
 
 /** What the shared constructor needs besides the decoded value. */
@@ -222,7 +223,7 @@ function newContainer(
     issues.error(imageSource, `image ${JSON.stringify(image)} holds whitespace`, label);
     return undefined;
   }
-  const build = image.startsWith('&') ? { contextDir: options.dir, declaredIn: imageSource } : undefined;
+  const build = image.startsWith('&') ? buildOf(value, imageSource, options.dir) : undefined;
   const container = new Container(
     copy,
     value.source,
@@ -236,6 +237,15 @@ function newContainer(
     );
   }
   return container;
+}
+
+/**
+ * What building a marked image needs: the directory of the file that declares the mark, which is the
+ * entity's own, or (a rendered object) the file that set the image, such as an overlay's kustomization.
+ */
+function buildOf(container: LocatedValue, imageSource: Source, dir: string): Build {
+  const declared = container.declaredAt(['image']);
+  return { contextDir: declared ? posix.dirname(declared.file) : dir, declaredIn: imageSource };
 }
 
 /**

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { IssueList, Trace } from '../base/source.js';
 import { decodeBytes, isMapping, LocatedValue } from '../decode/decode.js';
+import { SourcedValue } from '../decode/sourced-value.js';
 import type { DirectoryContent, EntityFile, ObjectValue } from '../entity/build.js';
 import { isControllerKind } from '../entity/kinds.js';
 import type { RenderedKind, Renderers, RenderRequest, RenderResult } from './render.js';
@@ -194,7 +195,14 @@ function renderedContent(p: PendingRender, result: RenderResult): DirectoryConte
       : rendered;
     const kind = isMapping(o.value) ? o.value.kind : undefined;
     if (isControllerKind(kind) || kind === 'Pod')
-      entities.push({ kind, value: LocatedValue.placedAt(o.value, o.source) });
+      // A renderer's SourcedValue keeps where its parts were declared (an overlay's image marks).
+      entities.push({
+        kind,
+        value:
+          rendered instanceof SourcedValue
+            ? rendered.placed(o.source)
+            : LocatedValue.placedAt(o.value, o.source),
+      });
     else objects.push(o);
   }
   return {

@@ -10,6 +10,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  APPLYSET,
+  CONTEXT,
+  differences,
+  kubectlRun,
+  type Run,
+  type Side,
+  stored,
+} from './differential-compare.js';
+import {
   type Case,
   corpus,
   type FileContent,
@@ -24,12 +33,6 @@ import { copyDir, ROOT, runNode, uniqueName } from './helpers.js';
 
 const exec = promisify(execFile);
 
-const KUBECTL = process.env.SPREAD_KUBECTL ?? 'kubectl';
-const CONTEXT = 'spread-local';
-const APPLYSET = 'differential';
-/** The kinds the corpus holds, as `kubectl get` takes them. */
-const KINDS = `configmaps,secrets,services,serviceaccounts,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,cronjobs,pods,probes.${PROBE_GROUP}`;
-
 /**
  * The good fixtures (test/fixtures/good) that are not run, and why: the kubectl and the spread side
  * share one cluster, so fixed cluster-scoped objects would be fought over.
@@ -41,32 +44,6 @@ const FIXTURES_NOT_RUN: Readonly<Record<string, string>> = {
     'its image "&web:dev" is built, which needs the image stage (test/integration/image.itg.test.ts)',
   'init-containers': 'its init container image is built (&), which needs the image stage',
 };
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function kubectlRun(args: readonly string[]): Promise<Run> {
-  try {
-    const { stdout, stderr } = await exec(KUBECTL, ['--context', CONTEXT, ...args], {
-      env: { ...process.env, KUBECTL_APPLYSET: 'true' },
-      maxBuffer: 256 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; code?: number };
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
-
-/** One side of the comparison: a tool, its namespace and its copy of the directory. */
-interface Side {
-  readonly tool: 'kubectl' | 'spread';
-  readonly ns: string;
-  readonly root: string;
-}
 
 function writeState(root: string, state: State): void {
   const objects = path.join(root, '.k2e');
@@ -98,130 +75,6 @@ async function apply(side: Side): Promise<Run> {
     APPLYSET,
     '--no-wait',
   ]);
-}
-
-type Stored = Map<string, Record<string, unknown>>;
-
-/** The objects of the ApplySet in the side's namespace, by `Kind/name`. */
-async function stored(side: Side): Promise<Stored> {
-  const r = await kubectlRun([
-    'get',
-    KINDS,
-    '-n',
-    side.ns,
-    '-l',
-    'applyset.kubernetes.io/part-of',
-    '-o',
-    'json',
-  ]);
-  if (r.code !== 0) throw new Error(`kubectl get failed: ${r.stderr}`);
-  const out: Stored = new Map();
-  for (const item of (JSON.parse(r.stdout) as { items: Record<string, unknown>[] }).items) {
-    const o = item as { kind: string; metadata: { name: string } };
-    out.set(`${o.kind}/${o.metadata.name}`, normalize(item, side.tool));
-  }
-  return out;
-}
-
-/** spread's own labels and annotations, which kubectl does not write. */
-const SPREAD_KEYS = /^(app\.kubernetes\.io\/managed-by|spread\.rsprd\.com\/.*)$/;
-/** Set on both sides with values that name the ApplySet (its id differs per namespace and tool). */
-const APPLYSET_KEYS = /^applyset\.kubernetes\.io\//;
-
-/**
- * What must differ removed: uid (also where the server copies it, e.g. a Job's selector),
- * resourceVersion, timestamps, generated names (a Service's clusterIP), the namespace, status,
- * managedFields' manager names and times (entries of other managers, such as controllers, dropped),
- * spread's own labels and annotations and the ApplySet label.
- */
-function normalize(object: Record<string, unknown>, tool: Side['tool']): Record<string, unknown> {
-  const uid = (object as { metadata?: { uid?: string } }).metadata?.uid;
-  const o = replaceString(structuredClone(object), uid, '<uid>') as Record<string, unknown> & {
-    metadata: Record<string, unknown>;
-  };
-  const meta = o.metadata;
-  for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'namespace', 'selfLink']) delete meta[k];
-  delete o.status;
-  // spread's managed-by: spread goes; one the file declares (a chart's Helm) is compared with kubectl's.
-  const declared = (meta.labels as Record<string, string> | undefined)?.['app.kubernetes.io/managed-by'];
-  const keep = tool === 'spread' && declared !== undefined && declared !== 'spread';
-  stripOwnKeys(o, tool, '', keep);
-  if (meta.annotations)
-    delete (meta.annotations as Record<string, string>)['deployment.kubernetes.io/revision'];
-  for (const field of ['labels', 'annotations'])
-    if (meta[field] && Object.keys(meta[field] as object).length === 0) delete meta[field];
-  const managed = ((meta.managedFields ?? []) as Record<string, unknown>[])
-    .filter((e) => e.manager === tool)
-    .map((e) => {
-      const { manager: _m, time: _t, ...rest } = e;
-      const fields = structuredClone(rest.fieldsV1);
-      stripOwnKeys(fields, tool, 'f:', keep);
-      return { ...rest, fieldsV1: fields };
-    });
-  meta.managedFields = managed;
-  const spec = o.spec as Record<string, unknown> | undefined;
-  // The scheduler picks the node of a Pod; the service account token volume has a generated name.
-  if (o.kind === 'Pod' && spec) delete spec.nodeName;
-  if (o.kind === 'Service' && spec) {
-    delete spec.clusterIP;
-    delete spec.clusterIPs;
-  }
-  return JSON.parse(
-    JSON.stringify(o, (_k, v) =>
-      typeof v === 'string' && /^kube-api-access-[a-z0-9]{5}$/.test(v) ? 'kube-api-access-<generated>' : v,
-    ),
-  ) as Record<string, unknown>;
-}
-
-/** `value` with every string equal to `from` replaced (the server copies an object's uid into a Job's selector). */
-function replaceString(value: unknown, from: string | undefined, to: string): unknown {
-  if (from === undefined) return value;
-  if (value === from) return to;
-  if (Array.isArray(value)) return value.map((v) => replaceString(v, from, to));
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceString(v, from, to)]));
-  return value;
-}
-
-/**
- * Removes, at any depth (an object's metadata, a pod template's), the labels and annotations
- * {@link normalize} ignores, in an object (`prefix` '') or in its managedFields' fieldsV1 (`f:`);
- * maps and field sets left empty by it go too.
- */
-function stripOwnKeys(value: unknown, tool: Side['tool'], prefix: '' | 'f:', keepManagedBy = false): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const node = value as Record<string, unknown>;
-  let removed = false;
-  for (const [key, child] of Object.entries(node)) {
-    if (typeof child !== 'object' || child === null) continue;
-    let below = false;
-    if (key === `${prefix}labels` || key === `${prefix}annotations`) {
-      for (const k of Object.keys(child)) {
-        const name = k.slice(prefix.length);
-        const own = SPREAD_KEYS.test(name) && !(keepManagedBy && name === 'app.kubernetes.io/managed-by');
-        if (APPLYSET_KEYS.test(name) || (tool === 'spread' && own)) {
-          delete (child as Record<string, unknown>)[k];
-          below = true;
-        }
-      }
-    } else below = stripOwnKeys(child, tool, prefix, keepManagedBy);
-    if (below && Object.keys(child).length === 0) delete node[key];
-    removed ||= below;
-  }
-  return removed;
-}
-
-/** The paths where two JSON values differ, with both values. */
-function differences(a: unknown, b: unknown, at = ''): string[] {
-  if (JSON.stringify(a) === JSON.stringify(b)) return [];
-  const isObj = (v: unknown) => typeof v === 'object' && v !== null;
-  if (isObj(a) && isObj(b) && Array.isArray(a) === Array.isArray(b)) {
-    const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
-    return [...keys].flatMap((k) =>
-      differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`),
-    );
-  }
-  return [`${at || '.'}: kubectl ${JSON.stringify(a)} / spread ${JSON.stringify(b)}`];
 }
 
 /** The case an object or file belongs to: the longest case id its name starts with. */

@@ -145,3 +145,22 @@ export function helmBinaries(env: Record<string, string | undefined> = process.e
     helm3: env.SPREAD_HELM3 || join(cache, 'bin', `helm-${pinned('HELM3')}`, 'helm'),
   };
 }
+
+/**
+ * The kustomize the tests render with (the reference for kustomizations): SPREAD_KUSTOMIZE, else the
+ * one up.sh links into the cluster's bin directory (on the PATH .cluster/env sets), else the cache
+ * path scripts/cluster/build-binaries.sh builds it to.
+ */
+export function kustomizeBinary(env: Record<string, string | undefined> = process.env): string {
+  if (env.SPREAD_KUSTOMIZE) return env.SPREAD_KUSTOMIZE;
+  const linked = env.SPREAD_BIN_DIR ? join(env.SPREAD_BIN_DIR, 'kustomize') : undefined;
+  if (linked && existsSync(linked)) return linked;
+  const cache = env.SPREAD_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME ?? '', '.cache'), 'spread');
+  const pinned =
+    env.SPREAD_KUSTOMIZE_VERSION ||
+    /SPREAD_KUSTOMIZE_VERSION:=([^}]+)\}/.exec(
+      readFileSync(join(repoRoot, 'scripts/cluster/versions.sh'), 'utf8'),
+    )?.[1] ||
+    '';
+  return join(cache, 'bin', `kustomize-${pinned}`, 'kustomize');
+}

@@ -5,12 +5,16 @@ import { silentLogger } from '../../src/base/logger.js';
 import { deploy } from '../../src/core/deploy.js';
 import { status } from '../../src/core/status.js';
 import { DirectoryInput } from '../../src/input/index.js';
+import { kustomizeRenderer } from '../../src/input/kustomize.js';
+import { kustomizeBinary } from './env.js';
 import { copyDir, kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName } from './helpers.js';
 
 /** Examples that are not spread layouts: CI configuration of the GitHub Action and the GitLab component. */
 const NOT_LAYOUTS = new Set(['github', 'gitlab']);
 
 const examplesDir = path.join(ROOT, 'examples');
+/** Kustomizations (examples/kustomize) are rendered with the harness's kustomize. */
+const kustomize = { command: kustomizeBinary() };
 
 /**
  * Every example directory, with the reason it is skipped, if it is. Examples whose images are
@@ -23,7 +27,9 @@ async function examples(): Promise<{ name: string; dir: string; skip?: string }[
     const dir = path.join(examplesDir, name);
     if (!statSync(dir).isDirectory()) continue;
     if (NOT_LAYOUTS.has(name)) continue;
-    const app = await new DirectoryInput(dir).entity().catch(() => undefined);
+    const app = await new DirectoryInput(dir, { renderers: { kustomize: kustomizeRenderer(kustomize) } })
+      .entity()
+      .catch(() => undefined);
     if (!app) {
       out.push({ name, dir, skip: 'not a spread layout' });
       continue;
@@ -49,9 +55,9 @@ afterAll(async () => {
 });
 
 describe('Integration: the rendered set of every example deploys to the local cluster', () => {
-  test('examples/ holds at least the mattermost and guestbook layouts', () => {
+  test('examples/ holds at least the mattermost and guestbook layouts and the kustomize overlays', () => {
     expect(all.filter((e) => !e.skip).map((e) => e.name)).toEqual(
-      expect.arrayContaining(['guestbook', 'mattermost']),
+      expect.arrayContaining(['guestbook', 'kustomize', 'mattermost']),
     );
     for (const e of all.filter((e) => e.skip)) console.info(`examples/${e.name} skipped: ${e.skip}`);
   });
@@ -63,7 +69,7 @@ describe('Integration: the rendered set of every example deploys to the local cl
       const ns = uniqueName(`itg-ex-${name}`.slice(0, 40));
       namespaces.push(ns);
       await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
-      const run = () => deploy(localDeploy(dir, ns));
+      const run = () => deploy(localDeploy(dir, ns, { kustomize }));
 
       const first = await run();
       expect(first.objects.length).toBeGreaterThan(0);
@@ -81,6 +87,7 @@ describe('Integration: the rendered set of every example deploys to the local cl
         path: dir,
         namespace: ns,
         cluster: { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local' },
+        kustomize,
         logger: silentLogger,
       });
       expect(report.counts).toMatchObject({

@@ -105,6 +105,7 @@ async function release(tag: string, options: ReleaseOptions = {}): Promise<ActRu
       IMAGE_DOCKER_CLI: dockerCli,
       IMAGE_BUILDX: buildx,
       IMAGE_HELM: helmImage,
+      IMAGE_KUSTOMIZE: kustomize,
     },
     env: {
       DOCKER_HOST: process.env.DOCKER_HOST!,
@@ -124,6 +125,7 @@ let base: string;
 let dockerCli: string;
 let buildx: string;
 let helmImage: string;
+let kustomize: string;
 const registry = () => process.env.SPREAD_REGISTRY!;
 
 /** The tag's manifest in the local registry (its config's labels), read with the registry's HTTP API. */
@@ -165,6 +167,7 @@ beforeAll(() => {
   dockerCli = value('SPREAD_DOCKER_CLI_IMAGE');
   buildx = value('SPREAD_BUILDX_IMAGE');
   helmImage = value('SPREAD_HELM_IMAGE');
+  kustomize = value('SPREAD_KUSTOMIZE_IMAGE');
 }, 600_000);
 
 describe(`a tag v${version} (package.json's version), with DRY_RUN`, () => {

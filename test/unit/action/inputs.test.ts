@@ -8,6 +8,8 @@ const DEFAULTS: Inputs = {
   kubeconfig: '',
   namespace: '',
   name: '',
+  kustomize: '',
+  kustomizeEnableHelm: false,
   registry: '',
   tag: '',
   buildArgs: {},
