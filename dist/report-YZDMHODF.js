@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a}from"./chunk-KWX7L26W.js";import"./chunk-7DEDBUHK.js";import"./chunk-BYZWDQF6.js";import"./chunk-UGA2VPD4.js";export{a as readDeployment};
+import{b as a,c as b,d as c,e as d,f as e,g as f,h as g,i as h}from"./chunk-ZXYCLSA5.js";import"./chunk-UYW747L7.js";import"./chunk-UGA2VPD4.js";export{d as ACTION_ICON,e as countActions,h as formatReportText,g as imageAction,a as inputReport,b as notDeployedLine,f as objectRef,c as renderedLine};
