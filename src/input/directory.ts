@@ -102,10 +102,14 @@ export class DirectoryInput implements Input {
       const i = pending.indexOf(w);
       return i < 0 ? [] : [rendered[i] as DirectoryContent];
     });
-    const found =
-      pending.length > 0 || dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
+    // A kustomization or chart that renders nothing is no configuration either: deploying it would
+    // prune everything (kubectl apply -k fails on it too: "no objects passed to apply").
+    const found = dirs.some((d) => d.entities.length + d.containers.length + d.objects.length > 0);
     if (!found && !issues.hasErrors && !this.options.allowEmpty) {
-      const none = dirs.flatMap((d) => d.notDeployed ?? []).map((f) => f.file);
+      const none = [
+        ...dirs.flatMap((d) => d.notDeployed ?? []).map((f) => f.file),
+        ...pending.map((p) => `${p.request.dir}/ (rendered by ${p.request.kind})`),
+      ];
       issues.error(
         { file: '.', line: 0 },
         `no Kubernetes configuration in ${this.root}: expected plain manifests (YAML or JSON files of Kubernetes objects), a kustomization.yaml, a Helm chart (Chart.yaml), or the spread convention (a controller such as rc.yaml or deployment.yaml, pod.yaml, *.ctr, .k2e/)${none.length > 0 ? `; ${none.join(', ')} hold${none.length === 1 ? 's' : ''} no Kubernetes object` : ''}. To deploy nothing and prune what this deployment deployed before, give --allow-empty`,

@@ -77,6 +77,13 @@ describe('the walk hands kustomizations and charts to their renderers', () => {
     ],
     ['chart', ['helm .'], ['./: a Helm chart (Chart.yaml), rendered by helm']],
     ['cycle', ['kustomize a', 'kustomize b'], []],
+    [
+      'chart-file-dependency',
+      ['helm shop'],
+      [
+        'common/: a chart listed under dependencies: of shop/Chart.yaml (file://): rendered through that chart',
+      ],
+    ],
     ['mixed', ['helm chart', 'kustomize config/overlays/prod'], ['web/deployment.yaml: a Deployment file']],
   ])('%s', async (name, expected, traced) => {
     const { renderers, calls } = both();
@@ -175,7 +182,11 @@ describe('the walk hands kustomizations and charts to their renderers', () => {
       writeFileSync(join(root, `chart-${i}`, 'Chart.yaml'), `apiVersion: v2\nname: c${i}\nversion: 0.1.0\n`);
     }
     try {
-      const app = await new DirectoryInput(root, { renderers: { helm: counting } }).entity();
+      // Charts that render nothing are no configuration unless allowed.
+      const app = await new DirectoryInput(root, {
+        renderers: { helm: counting },
+        allowEmpty: true,
+      }).entity();
       expect(app.rendered.map((f) => f.dir)).toEqual(Array.from({ length: 9 }, (_, i) => `chart-${i}`));
       expect(most).toBe(4);
     } finally {
@@ -246,6 +257,19 @@ describe('rendered folders that cannot be rendered', () => {
     ],
   ])('%s', async (name, renderers: Renderers, expected) => {
     expect(await errorsOf(new DirectoryInput(fixture(name), { renderers }).entity())).toEqual(expected);
+  });
+
+  test('a kustomization that renders no object is no configuration: an error, unless --allow-empty', async () => {
+    // Deploying it would prune every object of the deployment; kubectl apply -k fails on it too.
+    const kustomize = fake(() => ({ objects: [] }));
+    const renderers: Renderers = { kustomize: kustomize.renderer };
+    const errors = await errorsOf(new DirectoryInput(fixture('overlay'), { renderers }).entity());
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      /^\.:0: no Kubernetes configuration in .*overlays\/prod\/ \(rendered by kustomize\)/,
+    );
+    const app = await new DirectoryInput(fixture('overlay'), { renderers, allowEmpty: true }).entity();
+    expect(app.rendered.map((r) => r.dir)).toEqual(['overlays/prod']);
   });
 
   test('a renderer warning reaches the Application', async () => {
