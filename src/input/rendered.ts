@@ -57,8 +57,9 @@ export function folderKind(entries: readonly Dirent[], isFile: (entry: Dirent) =
 
 /**
  * The kustomizations another kustomization of the same tree lists under `resources:`, `bases:` or
- * `components:` (a relative path resolving to it): those are rendered through the overlay, not on
- * their own, as `kubectl apply -k overlays/prod` deploys the base once. A folder is left out only
+ * `components:` (a relative path resolving to it), and the charts another chart lists as a
+ * `file://` dependency: those are rendered through the overlay or chart, not on their own, as
+ * `kubectl apply -k overlays/prod` deploys the base once. A folder is left out only
  * when an overlay that is itself rendered reaches it, so a cycle of kustomizations (which kustomize
  * rejects) is still rendered and its error shown. Returns the folders to render, in walk order.
  */
@@ -67,13 +68,13 @@ export function foldersToRender(
   trace: Trace | undefined,
 ): PendingRender[] {
   const byAbs = new Map<string, PendingRender>();
-  for (const p of pending) if (p.request.kind === 'kustomize') byAbs.set(p.request.abs, p);
+  for (const p of pending) byAbs.set(p.request.abs, p);
   const listed = new Map<PendingRender, { by: PendingRender; field: string }>();
   const edges = new Map<PendingRender, PendingRender[]>();
   for (const p of byAbs.values()) {
     for (const { path, field } of referencedPaths(p)) {
       const target = byAbs.get(resolve(p.request.abs, path));
-      if (!target || target === p) continue;
+      if (!target || target === p || target.request.kind !== p.request.kind) continue;
       edges.set(p, [...(edges.get(p) ?? []), target]);
       if (!listed.has(target)) listed.set(target, { by: p, field });
     }
@@ -91,13 +92,19 @@ export function foldersToRender(
     const by = listed.get(p);
     if (!by || !reached.has(p)) return true;
     trace?.(
-      `${p.request.dir}/: a kustomization listed under ${by.field}: of ${by.by.request.dir}/${by.by.marker}: rendered through that overlay, not on its own`,
+      p.request.kind === 'helm'
+        ? `${p.request.dir}/: a chart listed under ${by.field}: of ${by.by.request.dir}/${by.by.marker} (file://): rendered through that chart, not on its own`
+        : `${p.request.dir}/: a kustomization listed under ${by.field}: of ${by.by.request.dir}/${by.by.marker}: rendered through that overlay, not on its own`,
     );
     return false;
   });
 }
 
-/** The local paths a kustomization lists as resources, bases and components; unreadable files list none (kustomize reports them). */
+/**
+ * The local paths a kustomization lists as resources, bases and components, or a chart as
+ * `file://` dependencies (Helm vendors those into the chart that lists them); unreadable files list
+ * none (the tool reports them).
+ */
 function referencedPaths(p: PendingRender): { path: string; field: string }[] {
   let value: unknown;
   try {
@@ -106,6 +113,14 @@ function referencedPaths(p: PendingRender): { path: string; field: string }[] {
     return [];
   }
   if (!isMapping(value)) return [];
+  if (p.request.kind === 'helm') {
+    const dependencies = Array.isArray(value.dependencies) ? value.dependencies : [];
+    return dependencies.flatMap((d) =>
+      isMapping(d) && typeof d.repository === 'string' && d.repository.startsWith('file://')
+        ? [{ path: d.repository.slice('file://'.length), field: 'dependencies' }]
+        : [],
+    );
+  }
   const paths: { path: string; field: string }[] = [];
   for (const field of REFERENCE_FIELDS) {
     const list = value[field];
