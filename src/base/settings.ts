@@ -248,6 +248,13 @@ export const SETTINGS = [
       flags: '--kustomize <binary>',
       help: 'kustomize binary that renders kustomizations (default: kustomize on PATH, else kubectl kustomize)',
     },
+    gitlab: {
+      type: 'string',
+      default: '',
+      description:
+        "The kustomize binary that renders kustomizations. Empty, the `kustomize` of spread's image.",
+      variable: 'SPREAD_INPUT_KUSTOMIZE',
+    },
   },
   {
     key: 'kustomize-enable-helm',
@@ -260,6 +267,7 @@ export const SETTINGS = [
       flags: '--kustomize-enable-helm',
       help: "inflate kustomizations' helmCharts with Helm (kustomize --enable-helm)",
     },
+    gitlab: { type: 'boolean', default: false, variable: 'SPREAD_INPUT_KUSTOMIZE_ENABLE_HELM' },
   },
   {
     key: 'mode',

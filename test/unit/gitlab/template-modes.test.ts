@@ -44,3 +44,23 @@ describe("the component's script passes lock-lease-duration in every mode that t
     expect(args.join(' ')).toContain('--lock-lease-duration 2m');
   });
 });
+
+describe("the component's script passes the renderers' settings in the modes that render", () => {
+  test.each(['deploy', 'plan'])('mode %s', (mode) => {
+    const args = argv({
+      mode,
+      kustomize: '/opt/kustomize',
+      'kustomize-enable-helm': 'true',
+      helm: '/opt/helm3',
+    }).join(' ');
+    expect(args).toContain('--kustomize /opt/kustomize');
+    expect(args).toContain('--kustomize-enable-helm');
+    expect(args).toContain('--helm /opt/helm3');
+  });
+
+  test('without them, no renderer flag is passed (the image has kustomize and Helm on PATH)', () => {
+    const args = argv({ mode: 'deploy' }).join(' ');
+    expect(args).not.toContain('--kustomize');
+    expect(args).not.toContain('--helm');
+  });
+});
