@@ -703,7 +703,8 @@ describe('first deploys and bad input', () => {
     const error = await run(dir('twenty', files)).catch((e) => e);
     expect(error).toBeInstanceOf(ApplyError);
     expect(error.failures).toHaveLength(1);
-    expect(error.message).toMatch(/\.k2e\/cm-07\.yaml:8\)/);
+    // The refused field's own line (`protocl: TCP`), not the Service's first line (8).
+    expect(error.message).toMatch(/\.k2e\/cm-07\.yaml:15\)/);
     expect(error.message).toMatch(/protocl/);
     const cms = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', '-o', 'name']);
     expect(cms.stdout).not.toMatch(/twenty-/);

@@ -246,7 +246,8 @@ describe('spread deploy against the local cluster', () => {
     const error = await deployTo(dir).catch((e) => e);
     expect(error).toBeInstanceOf(ApplyError);
     expect(error.message).toMatch(/nothing was written/);
-    expect(error.message).toMatch(/Service .*broken \(\.k2e\/bad\.yaml:6\)/);
+    // The refused field's own line (`- port: 99999`), not the Service's first line (6).
+    expect(error.message).toMatch(/Service .*broken \(\.k2e\/bad\.yaml:12\)/);
     const cms = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'fine'], {
       allowFail: true,
     });

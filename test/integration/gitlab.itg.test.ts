@@ -523,6 +523,7 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
             `BUILDX=${images.SPREAD_BUILDX_IMAGE}`,
             '--build-arg',
             `HELM=${images.SPREAD_HELM_IMAGE}`,
+            '--build-arg',
             `KUSTOMIZE=${images.SPREAD_KUSTOMIZE_IMAGE}`,
             '-t',
             image,

@@ -2,6 +2,8 @@
 // deployed by the CLI as a user runs it (every object stored, the compose file reported as not
 // deployed), and a mixed Application (convention, plain manifests and rendered folders) deployed
 // as one ApplySet. The renderers here are stand-ins: kustomize and Helm have their own tests.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deploy } from '../../src/core/deploy.js';
 import type { RenderRequest } from '../../src/input/index.js';
@@ -74,10 +76,14 @@ spec:
     };
     // One tag for both deploys: the second finds the image of the first by its context digest.
     const tag = uniqueName('plain');
-    const deployTo = (port: number) =>
-      runNode('dist/cli/index.js', [
+    // One folder for both deploys, edited in between, as a user's checkout is: a deployment
+    // records the folder it comes from, and another folder of the same name is refused.
+    const root = writeDir('plainbuild', { ...files, 'k8s/service.yaml': service(80) });
+    const deployTo = (port: number) => {
+      writeFileSync(path.join(root, 'k8s/service.yaml'), service(port));
+      return runNode('dist/cli/index.js', [
         'deploy',
-        writeDir('plainbuild', { ...files, 'k8s/service.yaml': service(port) }),
+        root,
         'spread-local',
         '-n',
         ns,
@@ -86,6 +92,7 @@ spec:
         '--tag',
         tag,
       ]);
+    };
     const first = await deployTo(80);
     expect([first.code, first.code ? first.stderr : '']).toEqual([0, '']);
     expect(first.stdout).toMatch(
