@@ -3,7 +3,7 @@
 // fault injector.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { runActionStep } from '../integration/action-runner.js';
+import { repositoryEnv, runActionStep } from '../integration/action-runner.js';
 import { ROOT } from '../integration/helpers.js';
 
 /** What a deploy ended with. */
@@ -119,6 +119,9 @@ export async function runDeploy(
     ...process.env,
     KUBECONFIG: target.kubeconfig,
     DOCKER_CONFIG: target.dockerConfig,
+    // The CLI and the Action deploy one folder as one deployment only from one origin: the CLI runs
+    // as in the repository's CI job, with the variables the Action's step has.
+    ...repositoryEnv(path.dirname(target.dir)),
   };
   if (target.front === 'cli') {
     const child = spawn(

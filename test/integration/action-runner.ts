@@ -41,6 +41,15 @@ export interface StepOptions {
   onSpawn?: ((child: ChildProcess, log: () => string) => void) | undefined;
 }
 
+/**
+ * The runner's repository variables for a checkout in `workspace`, from which a deploy reads its
+ * origin (src/frontend/origin.ts). A test that also deploys a workspace folder through the CLI gives
+ * the CLI these too, as a user's CI job would, so both runs are one deployment from one origin.
+ */
+export function repositoryEnv(workspace: string): NodeJS.ProcessEnv {
+  return { GITHUB_REPOSITORY: 'acme/shop', GITHUB_SERVER_URL: 'https://gh', GITHUB_WORKSPACE: workspace };
+}
+
 /** Runs the Action once as a step of a workflow run. */
 export async function runActionStep(options: StepOptions): Promise<StepResult> {
   const event = options.event ?? { name: 'push', refName: 'main' };
@@ -68,8 +77,7 @@ export async function runActionStep(options: StepOptions): Promise<StepResult> {
     GITHUB_HEAD_REF: event.headRef ?? '',
     GITHUB_BASE_REF: event.baseRef ?? '',
     GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    GITHUB_REPOSITORY: 'acme/shop',
-    GITHUB_SERVER_URL: 'https://gh',
+    ...repositoryEnv(options.workspace),
     GITHUB_RUN_ID: '77',
     GITHUB_RUN_ATTEMPT: '1',
     RUNNER_TEMP: temp,

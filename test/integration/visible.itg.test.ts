@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ActionEvent, runActionStep, type StepResult } from './action-runner.js';
+import { type ActionEvent, repositoryEnv, runActionStep, type StepResult } from './action-runner.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
 import { kubeconfigContent, kubeconfigPath, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
 
@@ -118,17 +118,22 @@ describe("the application's URL", () => {
     expect(r.outputs.url).toBe(`https://${host('shop')}`);
     expect(r.log).toContain(`URL https://${host('shop')} (ingress/shop)`);
 
+    // The CLI runs in the same repository's CI as the Action, so it deploys the same deployment.
     const cli = (...args: string[]) =>
-      runNode('dist/cli/index.js', [
-        'deploy',
-        path.join(workspace, 'shop'),
-        'spread-local',
-        '--kubeconfig',
-        kubeconfigPath(),
-        '-n',
-        ns,
-        ...args,
-      ]);
+      runNode(
+        'dist/cli/index.js',
+        [
+          'deploy',
+          path.join(workspace, 'shop'),
+          'spread-local',
+          '--kubeconfig',
+          kubeconfigPath(),
+          '-n',
+          ns,
+          ...args,
+        ],
+        { ...process.env, ...repositoryEnv(workspace) },
+      );
     const text = await cli();
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`  url https://${host('shop')}\n`);
