@@ -282,7 +282,7 @@ export const SETTINGS = [
       default: 'deploy',
       options: ['deploy', 'plan', 'delete'],
       description:
-        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the directory's base name), as an environment's `on_stop` job (with `environment-action: stop`).",
+        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`).",
       variable: 'SPREAD_INPUT_MODE',
       argument: true,
     },

@@ -1,10 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { formatObjectRef } from '../base/kube-object.js';
+import { defaultDeploymentName } from '../base/origin.js';
 import { ROLLBACK_DEFAULT_REVISION } from '../base/settings.js';
 import type { DeleteReport } from '../core/delete.js';
 import type { DeploymentSummary, HistoryReport } from '../core/manage.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { deploymentOrigin } from '../frontend/origin.js';
 import { formatReportText } from '../report/report.js';
 import { contextOf } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
@@ -146,7 +148,7 @@ export function defineHistory(cmd: Command): void {
   addSettings(
     cmd
       .description('list the revisions of a deployment, newest first')
-      .argument('<name>', "the deployment's name")
+      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s)")
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'history',
   ).action(async (name: string, context: string | undefined, flags: ManageFlags) => {
@@ -161,7 +163,7 @@ export function defineRollback(cmd: Command): void {
   addSettings(
     cmd
       .description(`apply a stored revision again (default: ${ROLLBACK_DEFAULT_REVISION}) and prune to it`)
-      .argument('<name>', "the deployment's name")
+      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s)")
       .argument('[revision]', 'revision number (see spread history); a non-number is taken as CONTEXT')
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'rollback',
@@ -211,17 +213,29 @@ export function defineList(cmd: Command): void {
   });
 }
 
+/**
+ * The deployment `spread delete` names: NAME itself, or, for an argument holding a `/` (a path such
+ * as `./k8s`, which no deployment name can hold), the deployment `spread deploy` of that folder
+ * makes by default (README "A deployment's identity"): a stop job deletes what its deploy job made
+ * without knowing the default name's rule, and without the folder checked out (CI's variables give
+ * the repository and the path).
+ */
+export function deleteTarget(argument: string, env: NodeJS.ProcessEnv): string {
+  if (!argument.includes('/')) return argument;
+  return defaultDeploymentName(deploymentOrigin(env, argument));
+}
+
 /** Defines `spread delete NAME [CONTEXT]`: removes every object of a deployment, its revisions and its parent. */
 export function defineDelete(cmd: Command): void {
   addSettings(
     cmd
       .description('delete every object of a deployment, then its revisions, lock and ApplySet parent')
-      .argument('<name>', "the deployment's name")
+      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s)")
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'delete',
   ).action(async (name: string, context: string | undefined, flags: WriteFlags & { pruneCrds: boolean }) => {
     const { deletes } = await import('../core/delete.js');
-    const report = await deletes(name, {
+    const report = await deletes(deleteTarget(name, process.env), {
       ...base(context, flags),
       lockTimeoutMs: flags.lockTimeout,
       ...lockOption(flags),

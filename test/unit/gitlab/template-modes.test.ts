@@ -64,3 +64,17 @@ describe("the component's script passes the renderers' settings in the modes tha
     expect(args).not.toContain('--helm');
   });
 });
+
+describe("the component's delete mode names the deployment its deploy made", () => {
+  test.each([
+    ['k8s', './k8s'],
+    ['./deploy/k8s', './deploy/k8s'],
+    ['.', './.'],
+  ])('path %s: the CLI is given %s, which it resolves as deploy names the folder', (p, expected) => {
+    expect(argv({ mode: 'delete', path: p }).slice(0, 2)).toEqual(['delete', expected]);
+  });
+
+  test('a name given is passed as it is', () => {
+    expect(argv({ mode: 'delete', path: 'k8s', name: 'web' }).slice(0, 2)).toEqual(['delete', 'web']);
+  });
+});
