@@ -1,11 +1,11 @@
 // Moves a server's error from the object's first line to the line of the field it names: the API
 // server says which field it refused (`unknown field "spec.foo"`, `.spec.foo: field not declared in
 // schema`, `spec.replicas: Invalid value`), and the file, read again, says where that field is.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { IssueList, type Source } from '../base/source.js';
 import { decodeBytes, flattenLists, type LocatedValue } from '../decode/decode.js';
-import { fieldPathsIn, lineOfField } from '../decode/field-path.js';
+import { type FieldStep, fieldPathsIn, lineOfField } from '../decode/field-path.js';
 import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
 
 /** Files larger than this are not read again for a line: the object's own line is kept. */
@@ -43,7 +43,9 @@ function fieldSource(
 ): Source | undefined {
   const [steps] = fieldPathsIn(failure.message);
   const { source, object } = failure.object;
-  if (!steps || source.line <= 0) return undefined;
+  if (!steps) return undefined;
+  const inCtr = containerFileSource(failure, steps, root, files);
+  if (inCtr || source.line <= 0) return inCtr;
   if (!files.has(source.file)) files.set(source.file, valuesOf(root, source.file));
   const value = files.get(source.file)?.find((v) => v.source.line === source.line);
   if (!value) return undefined;
@@ -62,4 +64,64 @@ function valuesOf(root: string, file: string): readonly LocatedValue[] | undefin
   } catch {
     return undefined;
   }
+}
+
+/** The pod spec lists whose items `*.ctr` files declare (spread convention: one container a file). */
+const CONTAINER_LISTS = new Set(['containers', 'initContainers']);
+
+/**
+ * The place of a field inside a container that a `*.ctr` file beside the object declares (spread
+ * attaches containers from the `.ctr` files of the object's folder, so the object's own file, or a
+ * default Deployment's folder, does not hold them): the file whose container has the sent
+ * container's name, at the field's line. Undefined when the field is in no such container.
+ */
+function containerFileSource(
+  failure: ObjectFailure,
+  steps: readonly FieldStep[],
+  root: string,
+  files: Map<string, readonly LocatedValue[] | undefined>,
+): Source | undefined {
+  const at = steps.findIndex((s, i) => 'key' in s && CONTAINER_LISTS.has(s.key) && i + 1 < steps.length);
+  if (at < 0) return undefined;
+  const container = sentAt(failure.object.object, steps.slice(0, at + 2));
+  const name = (container as { name?: unknown } | undefined)?.name;
+  if (typeof name !== 'string') return undefined;
+  const { source } = failure.object;
+  // A default Deployment's source is its folder (line 0); a controller's, its file.
+  const dir = source.line > 0 ? path.posix.dirname(source.file) : source.file;
+  let entries: string[];
+  try {
+    entries = readdirSync(path.resolve(root, dir))
+      .filter((f) => f.endsWith('.ctr'))
+      .sort();
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    const file = dir === '.' ? entry : `${dir}/${entry}`;
+    if (!files.has(file)) files.set(file, valuesOf(root, file));
+    const value = files.get(file)?.[0];
+    if ((value?.value as { name?: unknown } | undefined)?.name !== name || !value) continue;
+    const line = lineOfField(value, container, steps.slice(at + 2));
+    return line > 0 ? { file, line } : undefined;
+  }
+  return undefined;
+}
+
+/** The part of `value` that `steps` lead to, as sent (an index, a key, a list item selected by its keys). */
+function sentAt(value: unknown, steps: readonly FieldStep[]): unknown {
+  let at: unknown = value;
+  for (const step of steps) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    if ('key' in step) at = (at as Record<string, unknown>)[step.key];
+    else if ('index' in step) at = Array.isArray(at) ? at[step.index] : undefined;
+    else if ('select' in step)
+      at = Array.isArray(at)
+        ? at.find((item) =>
+            Object.entries(step.select).every(([k, v]) => (item as Record<string, unknown>)?.[k] === v),
+          )
+        : undefined;
+    else return undefined;
+  }
+  return at;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { locatedFailures } from '../../../src/core/errors.js';
 import { withFieldSources } from '../../../src/core/field-source.js';
@@ -73,4 +73,37 @@ test('an object its file no longer holds at that line keeps its own line', () =>
     },
   ]);
   expect(withFieldSources(error, root())).toBe(error);
+});
+
+describe('a field of a container a *.ctr file declares is placed in that file', () => {
+  const CTR = 'name: web\nimage: nginx:1.27\nports:\n  - containerPort: 99999\n';
+  const sent: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'shop' },
+    spec: {
+      template: {
+        spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 99999 }] }] },
+      },
+    },
+  };
+  const message =
+    'Deployment.apps "web" is invalid: spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 99999: must be between 1 and 65535, inclusive';
+
+  test.each([
+    ['a controller file beside it', { file: 'app/deployment.yaml', line: 1 }, 'app/web.ctr:4'],
+    ['a default Deployment of its folder', { file: 'app', line: 0 }, 'app/web.ctr:4'],
+  ])('%s', (_, source, expected) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'spread-field-source-ctr-'));
+    mkdirSync(path.join(dir, 'app'));
+    writeFileSync(path.join(dir, 'app/web.ctr'), CTR);
+    writeFileSync(path.join(dir, 'app/other.ctr'), 'name: other\nimage: nginx:1.27\n');
+    writeFileSync(
+      path.join(dir, 'app/deployment.yaml'),
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n',
+    );
+    const error = new ApplyError('plan', [{ object: { object: sent, source }, message }]);
+    const located = withFieldSources(error, dir) as ApplyError;
+    expect(locatedFailures(located).map((f) => `${f.file}:${f.line}`)).toEqual([expected]);
+  });
 });
