@@ -202,14 +202,16 @@ function table(runs) {
       ? `${Math.round(median(v))} ms (${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))})`
       : '–';
   const lines = [
-    '| input | step | runs | spread | peer | peer time | spread ÷ peer |',
-    '|---|---|---:|---:|---|---:|---|',
+    '| input | step | runs | spread | peer | peer time | spread − peer | spread ÷ peer |',
+    '|---|---|---:|---:|---|---:|---:|---|',
   ];
   for (const [input, step, peer, target] of rows) {
     const s = cell(input, 'spread', step);
     const p = cell(input, peer, step);
+    // For render rows, what spread adds to the renderer it runs (its own time).
+    const own = s.length && p.length ? `${Math.round(median(s) - median(p))} ms` : '–';
     lines.push(
-      `| ${input} | ${step} | ${s.length} | ${fmt(s)} | ${peer} | ${fmt(p)} | ${verdict(median(s), median(p), target)} |`,
+      `| ${input} | ${step} | ${s.length} | ${fmt(s)} | ${peer} | ${fmt(p)} | ${own} | ${verdict(median(s), median(p), target)} |`,
     );
   }
   return lines.join('\n');
