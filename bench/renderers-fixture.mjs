@@ -142,7 +142,8 @@ export function median(values) {
 export function verdict(spreadMs, peerMs, target) {
   if (spreadMs === undefined || peerMs === undefined || peerMs === 0) return '–';
   const r = spreadMs / peerMs;
-  const text = `${r.toFixed(2)} ×`;
+  // Three places below 0.1, so a ratio just under a 0.1 target does not print as 0.10.
+  const text = `${r.toFixed(r < 0.1 ? 3 : 2)} ×`;
   if (target === undefined) return text;
   return `${text} (target ≤ ${target} ×: ${r <= target ? 'met' : '**missed**'})`;
 }

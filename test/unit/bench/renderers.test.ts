@@ -72,6 +72,7 @@ describe('verdict', () => {
     expect(verdict(100, 400, 0.5)).toBe('0.25 × (target ≤ 0.5 ×: met)');
     expect(verdict(300, 400, 0.5)).toBe('0.75 × (target ≤ 0.5 ×: **missed**)');
     expect(verdict(300, 400, undefined)).toBe('0.75 ×');
+    expect(verdict(39, 400, 0.1)).toBe('0.098 × (target ≤ 0.1 ×: met)');
     expect(verdict(undefined, 400, 0.5)).toBe('–');
   });
   test('median of odd and even counts', () => {
