@@ -40,6 +40,8 @@
 //              or at every RTT; `all`: every tool of --tools at every RTT)
 //            --skip-extras  --keep (keep the namespaces)  --write (RESULTS.md even for a restricted run)
 //            --proxy-api-port 8474 --proxy-port 8475 (Toxiproxy's API and the proxy, on 127.0.0.1)
+//            --only renderers (issue 39's Helm chart and kustomize overlay rows alone: bench/renderers.mjs;
+//              a full run ends with them)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -1179,6 +1181,15 @@ function resultsFromLog(file) {
 }
 
 async function main() {
+  if (value('--only') === 'renderers') {
+    // Issue 39's rows alone (Helm chart and kustomize overlay against Helm, kubectl -k and render).
+    const rest = args.filter((a, i) => a !== '--only' && args[i - 1] !== '--only');
+    const r = spawnSync(process.execPath, [path.join(here, 'renderers.mjs'), ...rest], { stdio: 'inherit' });
+    kube.close();
+    process.exitCode = r.status ?? 1;
+    return;
+  }
+  if (value('--only') !== undefined) throw new Error(`--only: unknown part ${value('--only')} (renderers)`);
   if (flag('--report-only') && args.includes('--from-log')) {
     const { results, large, extras: logged } = resultsFromLog(value('--from-log'));
     const m = {
@@ -1317,6 +1328,14 @@ async function main() {
     console.log(`wrote the records to ${JSON_FILE}`);
   }
   if (WRITE) writeSection(text);
+  if (!restricted()) spawnSync(process.execPath, [path.join(here, 'renderers.mjs')], { stdio: 'inherit' });
+}
+
+/** Whether the run was narrowed by an option (then the renderer rows do not follow it). */
+function restricted() {
+  return ['--sizes', '--tools', '--rtt', '--reps', '--only-extras', '--no-write'].some((a) =>
+    args.includes(a),
+  );
 }
 
 function report(m, rows, extras, failures) {
