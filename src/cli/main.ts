@@ -4,15 +4,14 @@ import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
-import type { BuildCache } from '../image/index.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import type { UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
 import { contextOf } from './args.js';
-import { imageStageOptions } from './images.js';
+import { type ImageFlags, imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
-import { addSettings, type SecretFlag } from './options.js';
+import { addSettings } from './options.js';
 import { kustomizeOptions, type RenderFlags } from './renderers.js';
 import { defineStatus } from './status.js';
 
@@ -27,7 +26,7 @@ interface CommandSpec {
   readonly define: (cmd: Command) => void;
 }
 
-interface ClusterFlags extends RenderFlags {
+interface ClusterFlags extends RenderFlags, ImageFlags {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
@@ -50,18 +49,6 @@ interface ClusterFlags extends RenderFlags {
   rollbackOnFailure?: boolean;
   urlFrom?: UrlFrom;
   verbose: boolean;
-  registry?: string;
-  tag?: string;
-  buildArg: Record<string, string>;
-  target?: string;
-  /** Absent where the command has no such flag (plan builds and pushes nothing; build always builds). */
-  build?: boolean;
-  push?: boolean;
-  cache?: BuildCache;
-  platform?: readonly string[];
-  attestations?: 'false' | 'provenance' | 'true';
-  secret: readonly SecretFlag[];
-  builder?: string;
   helm?: string;
   helmValues: readonly string[];
   helmSet: Record<string, string>;
