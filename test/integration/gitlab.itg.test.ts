@@ -346,8 +346,9 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
 
       const stop = await gcl('stop-review');
       expect(stop.code, stop.log).toBe(0);
+      // No name given: the path, which the CLI names as deploy named the folder.
       expect(stop.log).toContain(
-        `spread delete web spread-local --namespace ${ns} --lock-timeout 5m --lock-lease-duration 30s --output json`,
+        `spread delete ./web spread-local --namespace ${ns} --lock-timeout 5m --lock-lease-duration 30s --output json`,
       );
       const gone = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'ingress', 'web'], {
         allowFail: true,
