@@ -3,7 +3,8 @@
 //   action.yml           inputs: names, defaults, descriptions (generated)
 //   templates/deploy.yml spec:inputs (generated); the job's variables and the script's flag mapping (checked)
 //   the CLI              each command's flags and their help (commander options built from the table; checked)
-//   README.md            the Action usage block (generated) and the GitLab component's list of inputs (checked)
+//   docs/github-action.md the Action usage block (generated)
+//   docs/gitlab.md       the GitLab component's list of inputs (checked)
 //   node scripts/settings.mjs          rewrite the generated parts
 //   node scripts/settings.mjs --check  fail naming each setting and file that differs (npm run lint)
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -194,7 +195,10 @@ for (const cmd of program().commands) {
       problem(file, option.long, 'a flag the table does not have for this command');
 }
 
-// ---- README.md -----------------------------------------------------------------------------------
+// ---- the docs ------------------------------------------------------------------------------------
+// The usage blocks live with the docs of their front end (README.md only links to them).
+const ACTION_DOC = 'docs/github-action.md';
+const GITLAB_DOC = 'docs/gitlab.md';
 const usage = ['```yaml', '- uses: redspread/spread-action@v1', '  with:'];
 for (const s of actionRows) {
   let line = '    #';
@@ -212,18 +216,19 @@ usage.push('```', '', '| Output | Description |', '| --- | --- |');
 for (const [name, output] of Object.entries(action.outputs ?? {}))
   usage.push(`| \`${name}\` | ${flat(output.description).replace(/\|/g, '\\|')} |`);
 generated(
-  'README.md',
+  ACTION_DOC,
   '<!-- action-usage:start (generated from the settings table by scripts/settings.mjs) -->\n',
   '\n<!-- action-usage:end -->',
   usage.join('\n'),
   'the Action usage block',
 );
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-const listed = /^Inputs \(`templates\/deploy\.yml` documents each\):[\s\S]*?\n\n/m.exec(readme)?.[0] ?? '';
-if (!listed) problems.push("README.md: no paragraph 'Inputs (`templates/deploy.yml` documents each): …'");
+const gitlabDoc = readFileSync(path.join(root, GITLAB_DOC), 'utf8');
+const listed = /^Inputs \(`templates\/deploy\.yml` documents each\):[\s\S]*?\n\n/m.exec(gitlabDoc)?.[0] ?? '';
+if (!listed)
+  problems.push(`${GITLAB_DOC}: no paragraph 'Inputs (\`templates/deploy.yml\` documents each): …'`);
 for (const s of gitlabRows)
   if (listed && !listed.includes(`\`${s.key}\``))
-    problem('README.md', s.key, "missing in the GitLab component's list of inputs");
+    problem(GITLAB_DOC, s.key, "missing in the GitLab component's list of inputs");
 
 if (problems.length > 0) {
   for (const p of problems) console.error(p);
@@ -231,5 +236,7 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  check ? 'action.yml, templates/deploy.yml, the CLI and README.md match the settings table' : 'generated',
+  check
+    ? `action.yml, templates/deploy.yml, the CLI, ${ACTION_DOC} and ${GITLAB_DOC} match the settings table`
+    : 'generated',
 );

@@ -16,7 +16,16 @@ afterAll(() => {
 function checkWith(file: string, edit: (text: string) => string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'spread-settings-'));
   copies.push(dir);
-  for (const f of ['action.yml', 'README.md', 'package.json', 'scripts', 'src', 'templates', 'gitlab'])
+  for (const f of [
+    'action.yml',
+    'README.md',
+    'docs',
+    'package.json',
+    'scripts',
+    'src',
+    'templates',
+    'gitlab',
+  ])
     cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   const target = path.join(dir, file);
@@ -68,13 +77,18 @@ describe('the settings check', () => {
       'spread list --help: setting --all: a flag the table does not have for this command',
     ],
     [
-      'README.md',
+      'docs/gitlab.md',
       (t: string) => t.replace('`lock-timeout`, ', ''),
-      "README.md: setting lock-timeout: missing in the GitLab component's list of inputs",
+      "docs/gitlab.md: setting lock-timeout: missing in the GitLab component's list of inputs",
+    ],
+    [
+      'docs/github-action.md',
+      (t: string) => t.replace('    path: "."', '    path: "deploy"'),
+      /docs\/github-action\.md:\d+: the Action usage block is not what the settings table gives \(the table has "path: \\"\.\\"", the file "path: \\"deploy\\""\)/,
     ],
   ])('fails when %s differs (case %#)', { timeout: 60_000 }, (file, edit, message) => {
     const r = checkWith(file, edit);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(message);
+    expect(r.stderr).toMatch(message);
   });
 });
