@@ -1,5 +1,6 @@
-// The layers of src/, bottom to top (README "Layers"). A module imports only from its own folder and
-// from layers below it; folders that share a layer (the two front ends) import nothing of each other.
+// The layers of src/, bottom to top (docs/contributing.md, "Layers"). A module imports only from its
+// own folder and from layers below it; folders that share a layer (the two front ends) import nothing
+// of each other.
 // `npm run lint` runs this through dependency-cruiser; type-only imports count as imports.
 const LAYERS = [
   { name: 'base', paths: ['src/base/', 'src/version\\.ts$'] },

@@ -21,7 +21,7 @@ export SPREAD_TOXIPROXY_VERSION SPREAD_HELM_VERSION SPREAD_HELM3_VERSION SPREAD_
 
 # ---- Kubernetes versions -------------------------------------------------------------------------
 # The versions .ci/run runs the integration suite against: the oldest supported minor, the pinned
-# default and the newest (the README's compatibility table lists them).
+# default and the newest (docs/operations.md's compatibility table lists them).
 KUBE_TESTED_VERSIONS=(v1.30.14 v1.34.4 v1.37.2)
 # The supported minors: the oldest and newest of KUBE_TESTED_VERSIONS bound them.
 KUBE_MIN_MINOR=30

@@ -98,7 +98,7 @@ export function withoutManagedFields(o: KubeObject): KubeObject {
 /**
  * Whether an object is named by the API server: `metadata.generateName` and no `metadata.name`
  * (ObjectMeta.generateName: "the server will append a unique suffix"). spread creates one such
- * object per deploy (POST; server-side apply needs a name); the README says why (Objects the server names).
+ * object per deploy (POST; server-side apply needs a name); docs/inputs.md says why (Objects the server names).
  */
 export function isGenerated(object: KubeObject): boolean {
   const m = object.metadata;

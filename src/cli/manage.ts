@@ -216,7 +216,7 @@ export function defineList(cmd: Command): void {
 /**
  * The deployment `spread delete` names: NAME itself, or, for an argument holding a `/` (a path such
  * as `./k8s`, which no deployment name can hold), the deployment `spread deploy` of that folder
- * makes by default (README "A deployment's identity"): a stop job deletes what its deploy job made
+ * makes by default (docs/cli.md, "A deployment's identity"): a stop job deletes what its deploy job made
  * without knowing the default name's rule, and without the folder checked out (CI's variables give
  * the repository and the path).
  */

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../base/kube-object.js';
 
 /**
- * Where the deployed application answers, from its objects. The rule (README "The application's
- * URL"), first match wins:
+ * Where the deployed application answers, from its objects. The rule (docs/environments.md, "The
+ * application's URL"), first match wins:
  *
  * 1. an Ingress (networking.k8s.io) with a rule naming a host: `https://host` when a `spec.tls` entry
  *    lists the host (or a wildcard `*.domain` covering it), else `http://host`; the first path of that

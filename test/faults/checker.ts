@@ -300,7 +300,7 @@ export async function checkFaulted(
     lockHeld = true;
     problems.push(`the Lease was renewed after its holder exited (by ${lease.holder})`);
   }
-  // SIGTERM and Ctrl-C release the lock at once (README): not left to expire.
+  // SIGTERM and Ctrl-C release the lock at once (docs/operations.md): not left to expire.
   if (input.releasesLock && !ok && !unstarted && lease?.holder) {
     lockHeld = true;
     problems.push(

@@ -28,7 +28,7 @@ export interface Case {
 
 /**
  * The intended differences: where spread does not do what kubectl does, on purpose. Each is shown by
- * the cases whose `intended` names it, and checked to happen as described (the README shows this table).
+ * the cases whose `intended` names it, and checked to happen as described (docs/inputs.md shows this table).
  */
 export const INTENDED: Readonly<
   Record<

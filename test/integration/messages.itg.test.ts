@@ -1,6 +1,6 @@
 // Messages of real API server errors, against the local cluster: a field the server refuses is
 // reported at the field's line (core, CLI, the Action's annotations and its pull request comment), a
-// forbidden write names the Role rule that allows it, and the README's claim about Leases and the
+// forbidden write names the Role rule that allows it, and the docs' claim about Leases and the
 // built-in roles holds.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -152,9 +152,10 @@ describe('a forbidden write', () => {
   });
 });
 
-// The README once said the built-in admin and edit roles do not grant Leases. It now says they do from
-// v1.34 (checked here on each minor the suite runs from it) and how to check an older cluster.
-describe.skipIf(minor < 34)("the README's RBAC list", () => {
+// The README (now docs/operations.md, "Permissions (RBAC)") once said the built-in admin and edit
+// roles do not grant Leases. It now says they do from v1.34 (checked here on each minor the suite runs
+// from it) and how to check an older cluster.
+describe.skipIf(minor < 34)('the RBAC list of docs/operations.md', () => {
   test.each(['edit', 'admin'])(
     'a user bound to the built-in %s role may take the deploy lock (Leases)',
     async (role) => {

@@ -1,4 +1,4 @@
-// What differs between the Kubernetes minors spread supports (the README's compatibility table), run
+// What differs between the Kubernetes minors spread supports (docs/operations.md's compatibility table), run
 // against whichever version the local cluster runs: .ci/run runs the suite on v1.30, the pinned
 // default and v1.37 (SPREAD_KUBE_VERSION), so each expectation below is checked on each of them.
 import path from 'node:path';
