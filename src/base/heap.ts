@@ -3,9 +3,9 @@ import v8 from 'node:v8';
 /**
  * V8's heap growth once a deploy's input is read: ×1.5 between major GCs. What follows (plan, apply,
  * rollout wait) waits on the API server, and what it keeps (live states, watched objects) is a small
- * part of what it allocates: at ×2, a deploy of 5,000 objects whose 83 Deployments roll for 80 s
- * peaked at 195–216 MB with 40–52 MB live; at ×1.5, 175–190 MB, for 5–8 % more CPU time over those
- * 80 s. Reading and rendering, which allocate fastest and are timed against kubectl's parse, keep ×2
+ * part of what it allocates, so ×1.5 lowers a 5,000-object deploy's peak for a little more CPU time
+ * (bench/RESULTS.md, "Deploy, by hand", issue 19 eighth and ninth parts). Reading and rendering,
+ * which allocate fastest and are timed against kubectl's parse, keep ×2
  * (see limitHeapGrowth in src/bin/start.ts).
  */
 export const AFTER_READ_HEAP_GROWTH_OPTION = '--heap-growing-percent=50';

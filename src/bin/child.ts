@@ -3,9 +3,9 @@ import { constants } from 'node:os';
 
 /**
  * The Node option that caps V8's young generation at 4 MB semi-spaces. Left alone, V8 grows them to
- * 64 MB once enough data survives scavenges, which a large deploy always does: the deploys of 5,000
- * objects peaked at 320–360 MB without a cap, 220–270 MB with 16 MB, and at 4 MB the no-op of 5,000
- * and of the 4.6 MB CRD bundle take 20–25 MB less again at the same CPU time (bench/RESULTS.md).
+ * 64 MB once enough data survives scavenges, which a large deploy always does: capped, the deploys of
+ * 5,000 objects and of the CRD bundle peak far lower at the same CPU time (bench/RESULTS.md, "Large
+ * inputs, deployed").
  * Only a command line sets it (`v8.setFlagsFromString` once Node runs changes nothing); a Node started
  * without it gets {@link capYoungGeneration} in src/bin/start.ts instead.
  */
@@ -15,8 +15,8 @@ export const SEMI_SPACE_OPTION = '--max-semi-space-size=4';
  * glibc's malloc option for the Node that the CLI's prologue and the Action's child start: buffers of
  * 128 KiB or more (HTTP bodies, file contents, gzip) are mapped and unmapped on their own. By default
  * glibc raises that threshold each time such a buffer is freed, up to 32 MiB, and keeps later ones in
- * its heap, which it seldom gives back: the first deploy of the CRD bundle peaked at 148–152 MB, with
- * the option 140–145 MB (bench/RESULTS.md, "Deploy, by hand"). A value the user sets is kept; other C
+ * its heap, which it seldom gives back: the option lowers the CRD bundle's first deploy's peak
+ * (bench/RESULTS.md, "Deploy, by hand", issue 19 fifth part). A value the user sets is kept; other C
  * libraries (musl in Alpine images) ignore it.
  */
 export const MALLOC_ENV = { name: 'MALLOC_MMAP_THRESHOLD_', value: '131072' } as const;

@@ -56,9 +56,9 @@ export function handleFatalErrors(): void {
 /**
  * Turns on Node's compile cache (`module.enableCompileCache`, as tsc uses it) in
  * `<OS temp directory>/node-compile-cache`, so a later run on the same machine skips compiling the
- * bundle (about 50 ms). The directory is made without `recursive`: Node's recursive mkdir never returns
- * for a temp directory under /proc (Node 24.22), and a temp directory that does not exist should not
- * be created. Any failure leaves the cache off; `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
+ * bundle (bench/RESULTS.md, "Large inputs, deployed"). The directory is made without `recursive`:
+ * Node's recursive mkdir never returns for a temp directory under /proc (Node 24.22), and a temp
+ * directory that does not exist should not be created. Any failure leaves the cache off; `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
  */
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
@@ -90,10 +90,9 @@ export async function loadBundle<T>(importer: () => Promise<T>): Promise<T> {
  * For a Node started without `--max-semi-space-size` (`node dist/cli/index.js`, or the Action when its
  * child could not start): stops V8 growing the young generation past the 1 MB semi-spaces it starts
  * with (`--semi-space-growth-factor=1`, which V8 reads whenever it would grow them, so unlike the size
- * it works once Node runs). Such a run then peaks about where one with {@link SEMI_SPACE_OPTION} does
- * (a no-op deploy of 5,000 objects 325 → 200–220 MB, of the CRD bundle 242 → 180–195 MB), for about
- * 5–15 % more CPU time than with the option (bench/RESULTS.md). Nothing changes when the option is in
- * the command line or NODE_OPTIONS.
+ * it works once Node runs). Such a run then peaks about where one with {@link SEMI_SPACE_OPTION} does,
+ * for some more CPU time than with the option (bench/RESULTS.md, "Large inputs, deployed"). Nothing
+ * changes when the option is in the command line or NODE_OPTIONS.
  *
  * @returns whether the growth was stopped.
  */
@@ -115,9 +114,9 @@ export const HEAP_GROWTH_OPTION = '--heap-growing-percent=100';
  * Holds V8's old generation to doubling between major GCs (`--heap-growing-percent=100`, which V8
  * reads whenever it sets the next limit, so it works once Node runs). Left to itself, V8 lets a small
  * heap that allocates fast grow up to four times before the next mark-compact, and most of what
- * spread's reading, planning and JSON answers allocate is garbage by then: a no-op deploy of 5,000
- * objects peaked at 209–217 MB with 62 MB live, and at 183–186 MB held to ×2, for 5–10 % more CPU
- * time; the CRD bundle's 144 → 136–140 MB (bench/RESULTS.md, "Large inputs, deployed"). Nothing
+ * spread's reading, planning and JSON answers allocate is garbage by then, so held to ×2 a large
+ * deploy peaks lower for a little more CPU time (bench/RESULTS.md, "Deploy, by hand", issue 19
+ * fifth part). Nothing
  * changes when the command line gives the option (NODE_OPTIONS cannot hold V8 options). Once a
  * deploy's input is read, ×1.5 (see AFTER_READ_HEAP_GROWTH_OPTION in src/base/heap.ts).
  *

@@ -304,8 +304,8 @@ export function tlsOptions(
 
 /**
  * The TLS options of an agent whose connections share one SecureContext. Given only `ca`/`cert`/`key`,
- * Node parses the certificates again for every socket: about 0.5 ms each, 64 of them at the start of a
- * deploy, all before the first request can leave.
+ * Node parses the certificates again for every socket, 64 of them at the start of a deploy, all
+ * before the first request can leave (bench/RESULTS.md, "Deploy, by hand", issue 19 seventh part).
  */
 function sharedTls(options: ReturnType<typeof tlsOptions>): https.AgentOptions {
   const { ca, cert, key, pfx, passphrase, servername, rejectUnauthorized } = options;

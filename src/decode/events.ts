@@ -18,7 +18,7 @@ import { PositionNode, type Positions } from './positions.js';
  * walk over its events, for files with no anchor, alias, tag, `<<` merge key, directive, duplicate
  * key or value without a JSON form: nearly every Kubernetes file. It is three to four times faster
  * than composing the `yaml` library's documents and leaves a tenth of the garbage, which set the
- * peak memory of large inputs (bench/RESULTS.md, "Large inputs"). Scalars are resolved by the same
+ * peak memory of large inputs (bench/RESULTS.md, "Deploy, by hand", issue 19 fifth part). Scalars are resolved by the same
  * {@link KUBECTL_YAML} tags the `yaml` library uses, so values are the ones kubectl sends; anything
  * else makes {@link readPlainDocuments} return undefined and the `yaml` library decodes the file
  * (decode.ts), with its positions, errors and checks.
@@ -127,7 +127,8 @@ function colonAfter(text: string, from: number): boolean {
  */
 function divergent(text: string): boolean {
   // One pattern per case, each behind a search for the character it needs: one regular expression
-  // of all six alternatives tries each at every offset: 20 ms against 2 ms on a 4.5 MB file.
+  // of all six alternatives tries each at every offset, ten times slower on a large file
+  // (bench/RESULTS.md, "Deploy, by hand", issue 19 sixth part).
   return (
     text.includes('\ufeff') ||
     (text.includes('\r') && /\r(?!\n)/.test(text)) ||

@@ -8,7 +8,7 @@ import { jsonKey, jsonValue, keyProblem } from './kubectl-yaml.js';
  * The result equals `jsonValue(doc.toJS({ mapAsMap: true }))` with every string flattened, but
  * without the library's intermediate Maps, the second copy jsonValue makes of them, the visit of
  * checkJsonForm and flattenStrings' set of every object: a third of the time of decoding a large
- * file, and most of the garbage that pushed its peak memory up (bench/RESULTS.md, "Large inputs").
+ * file, and most of the garbage that pushed its peak memory up (bench/RESULTS.md, "Large inputs, deployed").
  *
  * @returns `{ value }`, or undefined when the document needs the general path (an alias, a merge
  *   key, a key or value without a JSON form, two keys giving one JSON key): that path decodes it

@@ -286,8 +286,8 @@ const WORKLOAD_KINDS = new Set([
  * The apply group of a kind: objects of one group are applied together, each group after the one
  * before. Its {@link applyRank}, except that config and Services share a group (DESIGN.md: "then
  * config and Services, then workloads"): neither needs the other, and the API server allocates
- * Service IPs one at a time, so a group of Services alone kept a first deploy of 83 Services waiting
- * 0.9 s with the config objects already written.
+ * Service IPs one at a time, so a group of Services alone kept a first deploy waiting with the config
+ * objects already written (bench/RESULTS.md, "Deploy, by hand", issue 19 sixth part).
  */
 export function applyGroup(gk: GroupKind, namespaced: boolean): number {
   const rank = applyRank(gk, namespaced);

@@ -67,9 +67,8 @@ class Declined extends Error {}
  * `new Document(object, { version: '1.2' })` with every string that {@link resolvesToNonString}
  * double-quoted and {@link EMIT_OPTIONS}, but without building the library's node tree: the lines are
  * written straight from the object, and each scalar that is not plainly safe is written by the
- * library's own `stringifyString`/`stringifyNumber` with the context its document would give it. On
- * the 4.6 MB CRD bundle 50–65 ms against the library's 450–480 ms (bench/RESULTS.md, "Deploy, by
- * hand", sixth part).
+ * library's own `stringifyString`/`stringifyNumber` with the context its document would give it,
+ * several times faster (bench/RESULTS.md, "Deploy, by hand", issue 19 sixth part).
  *
  * Handles plain data: objects of the Object prototype (or none), arrays, strings, finite and
  * non-finite numbers, bigints, booleans and null. Returns `undefined`, for the caller to use the library,

@@ -374,8 +374,8 @@ function checkContainerNames(pod: Pod, issues: IssueList): void {
  * Checks what every object must have (apiVersion, kind, metadata.name or generateName, per the
  * Kubernetes API conventions) and pairs it with its source. The object is the decoded value itself,
  * not a copy: the entity stage only reads attached objects, and the Deployment (src/deployment)
- * copies them before it changes anything (a second copy cost about 20 ms of `spread render` of the
- * 4.6 MB CRD bundle).
+ * copies them before it changes anything (a second copy showed in `spread render` of the CRD bundle:
+ * bench/RESULTS.md, "Deploy, by hand", issue 19 sixth part).
  */
 export function sourcedObject(value: ObjectValue, issues: IssueList): SourcedObject | undefined {
   const problem = identityProblem(value.value);

@@ -46,8 +46,9 @@ export function findBuildxPlugin(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * The command for `buildx ARGS`: the plugin binary itself when it can be found (buildx runs standalone
- * then, as `docker-buildx ARGS`, without the docker CLI's start and its plugin-metadata call: about
- * 70 ms), else `docker buildx ARGS`. An explicit docker CLI (`docker`) is always used as given.
+ * then, as `docker-buildx ARGS`, without the docker CLI's start and its plugin-metadata call, timed in
+ * bench/RESULTS.md, "Images"), else `docker buildx ARGS`. An explicit docker CLI (`docker`) is always
+ * used as given.
  */
 export function buildxCommand(
   docker: string | undefined,

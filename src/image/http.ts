@@ -29,8 +29,8 @@ const MAX_REDIRECTS = 20;
  * One request over node:http or node:https (the global agents: keep-alive, sockets reused), following
  * redirects as fetch does (at most 20; `authorization` dropped when one leads to another origin; a
  * 303, or a 301/302 of a POST, continues as a GET without body). Used instead of fetch because Node
- * loads fetch's implementation on its first call, about 40 ms before the first byte is sent, on the
- * path of every build (bench/RESULTS.md, "Images").
+ * loads fetch's implementation on its first call, before the first byte is sent, on the path of every
+ * build (measured: bench/RESULTS.md, "Images").
  *
  * @throws the connection's error (`ECONNREFUSED`, a TLS failure), or the signal's reason.
  */
