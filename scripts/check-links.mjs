@@ -2,10 +2,11 @@
 // file or folder of the checkout and, with a #fragment, a heading of that Markdown file (GitHub's
 // anchors: lower case, punctuation dropped, spaces to hyphens, -1, -2… for repeats). External links
 // (https:, mailto:) are not fetched. Exits 1 naming each broken link by file and line.
+//   node scripts/check-links.mjs [ROOT]   ROOT: the checkout (default: this script's)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const root = path.resolve(process.argv[2] ?? path.dirname(path.dirname(new URL(import.meta.url).pathname)));
 const files = [
   'README.md',
   ...readdirSync(path.join(root, 'docs'))
