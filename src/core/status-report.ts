@@ -9,8 +9,8 @@ import { formatIssue, formatSource } from '../base/source.js';
 import type { Deployment } from '../deployment/deployment.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
-import type { PlannedObject } from '../engine/plan/options.js';
 import { foreignNote } from '../engine/plan/takeover.js';
+import type { PlannedObject } from '../engine/shared/planned.js';
 import {
   type Application,
   type AttachedObject,

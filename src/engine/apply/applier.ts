@@ -6,14 +6,13 @@ import { notServedMessage } from '../../cluster/api-removals.js';
 import { isUnavailable } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import type { KubeApi, KubeDiscovery } from '../kube-api.js';
-import type { ApplyOptions, PlannedObject } from '../plan/options.js';
-import { adopts } from '../plan/ownership.js';
-import { takeOverFields } from '../plan/takeover.js';
+import { type ApplyOptions, adopts } from '../shared/options.js';
+import type { PlannedObject } from '../shared/planned.js';
 import type { AppliedObject, ObjectAction } from './applied.js';
 import { crdKinds, waitDiscovered, waitEstablished } from './crd.js';
 import { ApplyError, type ObjectFailure, objectError, sortFailures } from './errors.js';
 import { retryStaleSchema } from './schema-lag.js';
-import { createObject, deleteAndWait, serverSideApply } from './ssa.js';
+import { createObject, deleteAndWait, serverSideApply, takeOverFields } from './ssa.js';
 
 /** What applying one object needs. */
 interface ApplyContext {

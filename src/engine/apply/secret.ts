@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../base/kube-object.js';
 import { isCoreSecret } from '../../base/kube-object.js';
-import { applyEntries } from '../plan/fingerprint.js';
+import { applyEntries } from '../shared/managed-fields.js';
 
 /**
  * A core/v1 Secret as the API server stores it: `stringData` merged into `data` (values base64 of

@@ -24,11 +24,12 @@ import {
 import { ownsStringData, secretAsStored, secretShapeProblem } from '../apply/secret.js';
 import { afterTakeover, createObject, dryRunTakingOver } from '../apply/ssa.js';
 import type { KubeApi, KubeDiscovery } from '../kube-api.js';
+import { type ApplyOptions, adopts } from '../shared/options.js';
+import type { PlannedObject } from '../shared/planned.js';
 import { managedBy, sameObject } from './compare.js';
 import { objectFingerprint } from './fingerprint.js';
 import { keepAnnotations, liveReader, namespaceLookup } from './live.js';
-import type { ApplyOptions, PlannedObject } from './options.js';
-import { adopts, ownershipProblem } from './ownership.js';
+import { ownershipProblem } from './ownership.js';
 import { foreignFields, takenOverManagers } from './takeover.js';
 
 /**
