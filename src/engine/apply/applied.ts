@@ -1,3 +1,5 @@
+// What applying did to each object (created, configured, unchanged, later pruned or kept): the apply's
+// result, which the waiter, the revision history and the report read.
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import type { ResourceInfo } from '../../cluster/discovery.js';
 

@@ -1,3 +1,6 @@
+// The apply stage: writes the planned objects with server-side apply, group after group in the object
+// set's order, waiting for CRDs between groups so their custom resources resolve. Objects the plan found
+// unchanged are never sent.
 import pLimit from 'p-limit';
 import { isCrdEstablished } from '../../base/conditions.js';
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';

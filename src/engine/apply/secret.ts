@@ -1,3 +1,5 @@
+// core/v1 Secrets as the API server stores them: `stringData` is sent as `data`, so that spread owns the
+// stored values (kubernetes#108008), and a malformed Secret is refused without showing its values.
 import type { KubeObject } from '../../base/kube-object.js';
 import { isCoreSecret } from '../../base/kube-object.js';
 import { applyEntries } from '../shared/managed-fields.js';

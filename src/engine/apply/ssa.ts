@@ -1,3 +1,5 @@
+// The write requests of plan and apply, each as kubectl sends it: server-side apply (dry run or not),
+// create of a generated name, the takeover of other managers' fields, and delete for --replace.
 import type { KubeObject, ManagedFieldsEntry } from '../../base/kube-object.js';
 import { poll } from '../../base/poll.js';
 import { KubeApiError } from '../../cluster/client.js';

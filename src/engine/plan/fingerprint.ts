@@ -1,3 +1,5 @@
+// Fingerprints of the states a completed deploy left, recorded in the ApplySet parent, so that a later
+// plan finds an unchanged object without a dry run (the why is on objectFingerprint).
 import { createHash } from 'node:crypto';
 import { stableJson } from '../../base/json.js';
 import { isCoreSecret, type KubeObject } from '../../base/kube-object.js';

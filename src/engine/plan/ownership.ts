@@ -1,3 +1,5 @@
+// Whether a deploy may write over a live object another deployment, tool or person made (spread refuses
+// unless adopting, as Helm does), and the way out the message gives for each kind of owner.
 import type { KubeObject } from '../../base/kube-object.js';
 import { APPLYSET, SPREAD } from '../../base/labels.js';
 import { optionRef } from '../../base/option-ref.js';

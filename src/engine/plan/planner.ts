@@ -1,3 +1,5 @@
+// The plan stage: every object sent as a server-side dry run and compared with the cluster, all failures
+// collected in one error before anything is written; also the removed-API check run right after reading.
 import pLimit from 'p-limit';
 import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../../base/kube-object.js';
 import {

@@ -1,3 +1,5 @@
+// What the plan tells of other field managers on an object: which managers' fields spread takes over, and
+// the fields it leaves to them (foreign fields) that keep an object out of sync with its directory.
 import type { KubeObject, ManagedFieldsEntry } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { type FieldPath, type FieldsV1, removedFields } from '../../cluster/fieldset.js';

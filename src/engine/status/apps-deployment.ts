@@ -1,3 +1,5 @@
+// The readiness of an apps/v1 Deployment (the Kubernetes kind, not spread's object set), read as
+// `kubectl rollout status` reads it, and which of its pods belong to the revision rolling out.
 import { conditionsOf } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
 import { KUBERNETES } from '../../base/labels.js';

@@ -1,3 +1,5 @@
+// The readiness of a batch/v1 Job: done when Complete (or suspended), failed on its Failed condition,
+// so that a `pre` phase's migration Job can gate the rest of the deploy.
 import { conditionsOf } from '../../base/conditions.js';
 import { current, failed, fieldsOf, inProgress, num, type StatusReader } from './types.js';
 
