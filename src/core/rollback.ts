@@ -1,3 +1,5 @@
+// The one rollback path, shared by `spread rollback` and a deploy's `--rollback-on-failure`: a stored
+// revision goes through plan, apply, prune and the rollout wait like a deploy, so it is checked the same.
 import { groupKindOf, type KubeObject, type SourcedObject } from '../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';

@@ -1,3 +1,5 @@
+// The shapes of `spread status`'s report and the pure functions that build it from a plan: each object's
+// state (missing, in sync, differs, rejected), the entity tree, images and the exit code.
 import {
   formatGroupKind,
   groupKindOf,

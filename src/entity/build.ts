@@ -1,3 +1,6 @@
+// The entity stage: attaches what an input found into one Application tree by the spread convention
+// (a pod into its controller, `.ctr` containers into a pod or a default Deployment, objects to their
+// entity), then applies the controllers' defaults. Every problem is collected, none thrown alone.
 import { identityProblem, type KubeObject, type SourcedObject } from '../base/kube-object.js';
 import { toDnsLabel } from '../base/names.js';
 import { formatSource, type IssueList, type Trace } from '../base/source.js';
