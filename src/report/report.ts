@@ -1,3 +1,5 @@
+// The report of a deploy, plan or delete that every front end prints, writes and publishes: the objects
+// with their actions and sources, the rollout, images and inputs; names and places only, never data.
 import { formatObjectRef } from '../base/kube-object.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectAction } from '../engine/apply/applied.js';
