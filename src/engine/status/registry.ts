@@ -1,5 +1,5 @@
 // The entry point of status reading: picks the reader of an object's GroupKind (one file per kind in
-// this folder) and answers readiness and current pods for any object, so wait/ never switches on kinds.
+// this folder) and answers readiness and current pods for any object through one function.
 import type { KubeObject } from '../../base/kube-object.js';
 import { formatGroupKind, groupKindOf } from '../../base/kube-object.js';
 import { appsDeploymentStatus } from './apps-deployment.js';
