@@ -39,10 +39,39 @@ const upward = LAYERS.flatMap((layer, i) => {
   ];
 });
 
+// Sub-layers inside engine/, bottom to top, by the same rule. The planner is a dry run of the
+// applier: it sends apply's requests (apply/ssa.ts) with dryRun=All, reads apply's errors, Secret
+// storage and CRD order, so plan sits above apply. The applier takes only the plan's result and
+// options, and those types and the field-ownership rules both follow live in shared/ below both:
+// apply importing plan would make the two folders a circle again. wait/ is not listed yet: apply/crd.ts
+// uses its informer while wait/ reads apply's AppliedObject (untangled with the cluster port, issue 40).
+const ENGINE = [
+  { name: 'shared', paths: ['src/engine/shared/', 'src/engine/kube-api\\.ts$'] },
+  { name: 'status', paths: ['src/engine/status/'] },
+  { name: 'apply', paths: ['src/engine/apply/'] },
+  { name: 'plan', paths: ['src/engine/plan/'] },
+  { name: 'inventory', paths: ['src/engine/inventory/'] },
+];
+
+const engineUpward = ENGINE.flatMap((layer, i) => {
+  const above = ENGINE.slice(i + 1);
+  if (above.length === 0) return [];
+  return [
+    {
+      name: `engine-${layer.name}`,
+      comment: `engine/${layer.name} imports no engine/ sub-layer above it (${above.map((l) => l.name).join(', ')}); see ENGINE in .dependency-cruiser.mjs`,
+      severity: 'error',
+      from: { path: pattern(layer.paths) },
+      to: { path: pattern(above.flatMap((l) => l.paths)) },
+    },
+  ];
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
     ...upward,
+    ...engineUpward,
     {
       name: 'in-a-layer',
       comment:

@@ -1,3 +1,5 @@
+// The pull request comment of the Action (the plan, or what a push deployed): finds the pull requests
+// of a commit and creates or updates spread's one comment on each, through GitHub's REST API.
 import { getOctokit } from '@actions/github';
 
 /** Where and how to post a pull request comment. */

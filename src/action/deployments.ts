@@ -1,3 +1,5 @@
+// GitHub's Deployments API (the third "deployment": GitHub's record of a deploy to an environment, not
+// spread's object set nor the Kubernetes kind): creates one per run, sets its status, retires old ones.
 import { getOctokit } from '@actions/github';
 
 /** Where GitHub deployments are recorded and for what. */

@@ -1,3 +1,5 @@
+// The Action's `environments` input: which kubeconfig context a branch deploys to, by glob rules matched
+// as GitHub's branch filters match them.
 import picomatch from 'picomatch';
 
 /**

@@ -1,3 +1,5 @@
+// The kubeconfig secret of the Action: masked in the log line by line and value by value, kept in memory,
+// and written to a private temporary file only when an exec or auth-provider plugin needs to read it.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';

@@ -1,3 +1,5 @@
+// The Action's logger (the runner's log, groups, warnings as annotations) and how its messages spell
+// deploy options: as the Action's inputs.
 import * as core from '@actions/core';
 import type { Logger } from '../base/logger.js';
 import { inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';

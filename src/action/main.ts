@@ -1,3 +1,5 @@
+// The Action's entry: inputs, target context, kubeconfig, the core's deploy or plan, then the report file,
+// outputs, job summary and comments; any failure fails the step with the same reports saying why.
 import path from 'node:path';
 import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';

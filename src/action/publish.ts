@@ -1,3 +1,5 @@
+// Everything the Action leaves after a run (report file, outputs, job summary, comments), in one place
+// so that a success and a failure publish alike; a failure to write any of them only warns.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// What the Action reads from the runner's environment (GitHub's default variables and the event file),
+// read once here: nothing below the front end looks at process.env.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';

@@ -1,3 +1,5 @@
+// The job summary of a deploy, plan or delete, and of a failure, built with `core.summary` within
+// GitHub's 1 MiB limit, never showing a Secret's values.
 import type * as core from '@actions/core';
 import { formatObjectRef } from '../base/kube-object.js';
 import { formatPlanMarkdown } from '../report/comment.js';

@@ -1,3 +1,5 @@
+// Reading `status.conditions`, the one status shape most kinds share (Pods, CRDs, Deployments, custom
+// resources), so that the status readers, the applier and the waiter ask about a condition alike.
 import type { KubeObject } from './kube-object.js';
 
 /**

@@ -1,3 +1,6 @@
+// The shape of a Kubernetes object as every layer handles it (any kind, any version; only apiVersion,
+// kind and metadata known), with its file and line (SourcedObject), GroupKind, and the one way objects
+// are named in messages.
 import type { Source } from './source.js';
 
 /**

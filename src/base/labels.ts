@@ -94,7 +94,7 @@ export const KUBERNETES = {
   /** Label of an EndpointSlice: the Service it belongs to. */
   serviceName: 'kubernetes.io/service-name',
   /** Annotation of a Deployment and its ReplicaSets: the rollout revision. */
-  deploymentRevision: 'deployment.kubernetes.io/revision',
+  appsDeploymentRevision: 'deployment.kubernetes.io/revision',
 } as const;
 
 /**

@@ -1,3 +1,5 @@
+// DNS-1123 labels as Kubernetes validates them, and the deterministic default names spread makes from
+// directory and file names (a directory's default Deployment, an image's name).
 import { createHash } from 'node:crypto';
 
 /** RFC 1123 DNS label as Kubernetes validates it (k8s.io/apimachinery IsDNS1123Label): 1–63 chars. */

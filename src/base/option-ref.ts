@@ -1,3 +1,5 @@
+// How a message in the core names a setting without knowing the front end: a reference each front end
+// spells its own way (`--replace` in the CLI, `the input replace: true` in the Action and GitLab).
 import { longFlag, SETTINGS, type SettingKey, setting } from '../base/settings.js';
 
 /**

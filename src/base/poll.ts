@@ -1,3 +1,5 @@
+// Waiting that an interrupt (Ctrl-C, a cancelled job) can stop: sleep, poll until a value or a timeout,
+// and turning Node's AbortErrors into the interrupt's own words.
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**

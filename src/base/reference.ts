@@ -1,3 +1,5 @@
+// Docker image references parsed and normalised as Docker does (distribution/reference): the `&name`
+// markers, built images' tags and digests, and registry lookups all read image names through this file.
 import { toDnsLabel } from './names.js';
 
 /**

@@ -1,3 +1,5 @@
+// Where each workload kind keeps its pod template and containers (Deployment's `spec.template`, CronJob's
+// `spec.jobTemplate.spec.template`…), so that entities, images and errors find containers alike.
 import type { KubeObject } from './kube-object.js';
 
 /**

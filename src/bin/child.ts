@@ -1,3 +1,6 @@
+// Runs the Action's bundle again in a child Node with the memory options only a command line can set
+// (young generation cap, glibc's mmap threshold), forwarding signals so that an interrupt still
+// releases the deploy's Lease.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 

@@ -1,3 +1,5 @@
+// The `spread` program: its subcommands and their flags, each command mapping flags to the core's typed
+// options and printing the result; `main` runs it and turns any error into an exit code.
 import { Command } from 'commander';
 import type { ChartSettings } from '../core/read.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';

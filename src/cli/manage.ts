@@ -1,3 +1,5 @@
+// The CLI's commands on deployments already in a cluster (`history`, `rollback`, `list`, `delete`): their
+// flags, and their reports as text tables.
 import { type Command, InvalidArgumentError } from 'commander';
 import { formatObjectRef } from '../base/kube-object.js';
 import { defaultDeploymentName } from '../base/origin.js';

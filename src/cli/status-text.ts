@@ -1,3 +1,5 @@
+// `spread status` as text for a terminal: the entity tree with sources, object states and images, then
+// what a deploy would prune; kept apart from the command so that it is tested without a cluster.
 import type { EntityStatus, ObjectStatus, StatusReport } from '../core/status.js';
 import { formatChange } from '../report/diff.js';
 import { notDeployedLine, renderedLine } from '../report/report.js';

@@ -1,3 +1,5 @@
+// The `spread status [PATH]` command: its flags, and printing the report as text or JSON with an exit
+// code a script can test (in sync or not).
 import type { Command } from 'commander';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';

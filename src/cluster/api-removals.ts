@@ -1,3 +1,6 @@
+// The built-in API versions Kubernetes stopped serving (extensions/v1beta1, policy/v1beta1…) and the
+// server's version, so that an object in a removed API fails before anything is built or written,
+// with the version that removed it and what replaces it.
 import type { KubeObject } from '../base/kube-object.js';
 
 /**

@@ -1,3 +1,6 @@
+// spread's one HTTP client of the Kubernetes API: objects sent and read as the user wrote them (not
+// through client-node's typed models, which drop unknown fields), with client-go's retry rules and a
+// new credential after a 401.
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';

@@ -1,3 +1,5 @@
+// What the API server serves (aggregated discovery, with a fallback for older servers): which resource,
+// scope and REST path each object's GroupKind has, and refreshes once a CRD of the deploy is established.
 import type { GroupKind } from '../base/kube-object.js';
 import { parseServerVersion, type ServerVersion } from './api-removals.js';
 import type { KubeClient } from './client.js';

@@ -1,3 +1,5 @@
+// One HTTP request and its whole answer, written so that Node's kept-alive sockets hold no finished
+// request or answer (a deploy's first LIST pages would otherwise live through the whole rollout wait).
 import type http from 'node:http';
 import type https from 'node:https';
 

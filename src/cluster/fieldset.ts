@@ -1,3 +1,5 @@
+// managedFields' field sets (FieldsV1) as paths: which fields only other managers own, and an object
+// without given fields; what takeover, foreign fields and field-level errors are computed with.
 import { stableJson } from '../base/json.js';
 
 /**

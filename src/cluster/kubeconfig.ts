@@ -1,3 +1,5 @@
+// Loading a kubeconfig and its context as kubectl does, never falling back to another cluster than the
+// one named; also a kubeconfig given as content (a CI secret, plain or base64) and its secret values.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';

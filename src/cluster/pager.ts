@@ -1,3 +1,5 @@
+// Listing a large collection in pages, as client-go's pager does, so that no collection is ever held as
+// one answer (the plan's LISTs, the ApplySet's members, the waiter's watches).
 import { KubeApiError, type KubeRequest, type KubeResponse } from './client.js';
 
 /** A page of a LIST as the API server answers it. */

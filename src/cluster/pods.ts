@@ -1,3 +1,5 @@
+// Why pods do not become ready (image pull errors, crash loops, unschedulable) from their statuses and
+// events, so that a failing rollout ends early with the cause instead of at its timeout.
 import type { KubeObject } from '../base/kube-object.js';
 import type { KubeClient } from './client.js';
 

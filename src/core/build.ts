@@ -1,3 +1,5 @@
+// `spread build`: the image stage alone, for a pipeline that builds and pushes the `&` images of a
+// directory in one job and deploys in another (or not at all).
 import type { Logger } from '../base/logger.js';
 import { interruptOf } from '../base/poll.js';
 import { type ImageOptions, type PreparedImages, prepareImages } from '../image/index.js';

@@ -1,3 +1,5 @@
+// `spread delete` (the seed's Stop): removes a whole deployment under its lock, its objects, revisions,
+// parent and Lease, but never a Namespace that still holds what is not the deployment's.
 import { isCoreNamespace } from '../base/kube-object.js';
 import { APPLYSET, DEPLOY_ANNOTATION_KEYS, MANAGED_BY_SPREAD, SPREAD } from '../base/labels.js';
 import { KubeApiError, type KubeClient } from '../cluster/client.js';

@@ -1,3 +1,5 @@
+// Any error of the core turned into what the front ends show: failures placed at a file and line (the
+// Action's annotations, the CLI's JSON) and the CLI's lines, saying what was not deployed.
 import { formatIssue, InputError, type InputIssue } from '../base/source.js';
 import { KubeconfigError } from '../cluster/kubeconfig.js';
 import { ApplyError, describeObject } from '../engine/apply/errors.js';

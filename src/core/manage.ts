@@ -1,3 +1,5 @@
+// The operations on deployments already in a cluster (history, rollback, list) and the session and lock
+// they share: what `spread history`, `rollback` and `list` run, without the directory.
 import { formatGroupKind, formatObjectRef, groupKindOf, type KubeObject } from '../base/kube-object.js';
 import { APPLYSET, HISTORY, revisionSecretName, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';

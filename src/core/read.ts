@@ -1,3 +1,5 @@
+// Reading a directory into its object set (input, entity and deployment stages in one call), with the
+// renderers a chart or kustomization needs, for deploy, plan, status and build alike.
 import { basename, resolve } from 'node:path';
 import { type GroupKind, groupKindOf, type SourcedObject } from '../base/kube-object.js';
 import type { Logger } from '../base/logger.js';

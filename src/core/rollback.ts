@@ -1,3 +1,5 @@
+// The one rollback path, shared by `spread rollback` and a deploy's `--rollback-on-failure`: a stored
+// revision goes through plan, apply, prune and the rollout wait like a deploy, so it is checked the same.
 import { groupKindOf, type KubeObject, type SourcedObject } from '../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
@@ -9,8 +11,8 @@ import type { AppliedObject } from '../engine/apply/applied.js';
 import { type ApplySet, readParent } from '../engine/inventory/applyset.js';
 import { type Revision, recordRollback } from '../engine/inventory/history.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
-import type { ApplyOptions } from '../engine/plan/options.js';
 import { planObjects } from '../engine/plan/planner.js';
+import type { ApplyOptions } from '../engine/shared/options.js';
 import { RolloutError, type RolloutResult, type WaitOptions, waitForRollout } from '../engine/wait/waiter.js';
 import type { ObjectReport } from '../report/report.js';
 import { appliedRef, converge, pruneRefs } from './converge.js';

@@ -1,3 +1,5 @@
+// The shapes of `spread status`'s report and the pure functions that build it from a plan: each object's
+// state (missing, in sync, differs, rejected), the entity tree, images and the exit code.
 import {
   formatGroupKind,
   groupKindOf,
@@ -9,8 +11,8 @@ import { formatIssue, formatSource } from '../base/source.js';
 import type { Deployment } from '../deployment/deployment.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
-import type { PlannedObject } from '../engine/plan/options.js';
 import { foreignNote } from '../engine/plan/takeover.js';
+import type { PlannedObject } from '../engine/shared/planned.js';
 import {
   type Application,
   type AttachedObject,

@@ -1,3 +1,5 @@
+// `spread status`: compares a directory with the cluster without writing anything (a server-side dry run
+// of every object labelled as a deploy would label it), and lists what a deploy would prune.
 import { formatGroupKind, groupKindOf, isGenerated, type SourcedObject } from '../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { type Logger, traceRequests } from '../base/logger.js';

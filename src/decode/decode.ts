@@ -1,3 +1,6 @@
+// Decoding YAML and JSON files into values that remember the file and line of every part, as kubectl
+// would read them, reporting every problem at once (syntax, duplicate keys, values JSON cannot hold);
+// events.ts is the fast path for plain files, this is the general one.
 // This file is over 400 lines because it is the whole decoder (kubectl's YAML 1.1 reading with positions).
 import {
   type Document,

@@ -1,3 +1,6 @@
+// The fast path of reading YAML: one walk over js-yaml's parse events for the plain files that are nearly
+// every Kubernetes file, three to four times faster than composing documents; anything unusual falls
+// back to decode.ts, which owns positions, errors and checks.
 import {
   EVENT_ID,
   type Event,

@@ -1,3 +1,5 @@
+// YAML scalars resolved as kubectl resolves them (sigs.k8s.io/yaml: YAML 1.1 booleans, Go's integers,
+// int64 exact), so that a file sends the API server the same JSON through spread as through kubectl.
 import { type ScalarTag, Schema, type Tags } from 'yaml';
 
 /**

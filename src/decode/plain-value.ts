@@ -1,3 +1,5 @@
+// The JSON value of a composed `yaml` document in one walk, for documents without aliases or merge keys:
+// the library's own conversion took a third of the decode time of a large file and most of its garbage.
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { flatten } from './flatten.js';
 import { jsonKey, jsonValue, keyProblem } from './kubectl-yaml.js';

@@ -1,3 +1,5 @@
+// YAML traps: an unquoted `yes`, `on` or `0755` in a field Kubernetes types as a string, which kubectl
+// would send as a boolean or number and the server refuse; spread names the file, line and quoting fix.
 import { isMap, isScalar, isSeq, type Node, parse } from 'yaml';
 import type { IssueList } from '../base/source.js';
 import { CONTAINER_LISTS, podTemplatePath } from '../base/workload.js';

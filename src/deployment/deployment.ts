@@ -1,3 +1,6 @@
+// The deployment stage: spread's Deployment, the object set of one deploy (the seed's term, not the
+// Kubernetes kind), keyed by GroupKind, namespace and name, with namespaces defaulted, spread's labels
+// added, duplicates refused and every object given its apply group.
 // This file is over 400 lines because it is the whole object set (keys, namespaces, labels, duplicates, apply order).
 import {
   formatGroupKind,

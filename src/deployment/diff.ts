@@ -1,3 +1,5 @@
+// The field-level differences between a live object and the dry run's answer, as plan and status show
+// them: ordered as the document, long values cut to their changed region, Secret values never shown.
 import { structuredPatch } from 'diff';
 import diff from 'microdiff';
 import { toJson } from '../base/json.js';

@@ -1,3 +1,5 @@
+// A fast YAML writer for plain JSON data, byte-identical to the `yaml` library's output with the options
+// render.ts uses (the library took most of the time of rendering a large set); anything else falls back.
 import { Document, Scalar, type ToStringOptions } from 'yaml';
 import { type StringifyContext, stringifyNumber, stringifyString } from 'yaml/util';
 import { resolvesToNonString } from '../decode/traps.js';

@@ -1,3 +1,5 @@
+// `spread render`: an object set as the multi-document YAML it applies, in apply order, quoted so that
+// kubectl reads the same values; identical sets render byte-identically.
 import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { isCoreSecret, type KubeObject } from '../base/kube-object.js';
 import { resolvesToNonString } from '../decode/traps.js';

@@ -1,3 +1,5 @@
+// Which built-in kinds are cluster-scoped, for when no cluster is asked (render, status without a
+// context): namespaces are defaulted only on namespaced objects.
 import { formatGroupKind, type GroupKind } from '../base/kube-object.js';
 
 /**

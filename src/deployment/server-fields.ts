@@ -1,3 +1,6 @@
+// Fields the API server fills in that a manifest exported with `kubectl get -o yaml` still holds: sent
+// back, managedFields fails the apply and uid or resourceVersion fail as stale preconditions, so they
+// (and a status the server ignores) are dropped, with a warning naming them.
 import { formatGroupKind, type GroupKind, type KubeObject } from '../base/kube-object.js';
 import type { Source } from '../base/source.js';
 

@@ -1,3 +1,5 @@
+// Warnings about an object set that is valid but probably not what was meant (a Service selecting
+// nothing, an image without a tag or on `:latest`), found without a cluster.
 import type { SourcedObject } from '../base/kube-object.js';
 import { KUBERNETES } from '../base/labels.js';
 import { splitReference } from '../base/reference.js';

@@ -1,3 +1,6 @@
+// The entity stage: attaches what an input found into one Application tree by the spread convention
+// (a pod into its controller, `.ctr` containers into a pod or a default Deployment, objects to their
+// entity), then applies the controllers' defaults. Every problem is collected, none thrown alone.
 import { identityProblem, type KubeObject, type SourcedObject } from '../base/kube-object.js';
 import { toDnsLabel } from '../base/names.js';
 import { formatSource, type IssueList, type Trace } from '../base/source.js';
@@ -173,11 +176,11 @@ function buildDirectory(
       target = only instanceof Controller ? only.pod : only;
     }
     if (!target && candidates.length === 0) {
-      const deployment = defaultDeployment(dir);
-      top.push(deployment);
-      target = deployment.pod;
+      const appsDeployment = defaultAppsDeployment(dir);
+      top.push(appsDeployment);
+      target = appsDeployment.pod;
       trace?.(
-        `${dir.dir}: no controller or pod beside the .ctr files: default Deployment ${deployment.name} created (named after the directory ${dir.name})`,
+        `${dir.dir}: no controller or pod beside the .ctr files: default Deployment ${appsDeployment.name} created (named after the directory ${dir.name})`,
       );
     }
     if (!target) {
@@ -259,7 +262,7 @@ function useAsTemplate(controller: Controller, pod: Pod, issues: IssueList): voi
  * The default Deployment of a directory that holds only containers (spread convention): named
  * after the directory (DNS-1123 label), one replica by the API default.
  */
-function defaultDeployment(dir: DirectoryContent): Controller {
+function defaultAppsDeployment(dir: DirectoryContent): Controller {
   const name = toDnsLabel(dir.name);
   const object: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: {} };
   const source = { file: dir.dir, line: 0 };

@@ -1,3 +1,5 @@
+// The seed's deployable entities (Application → controller → Pod → Container → Image): the tree every
+// input produces and the object set is made from, each entity with its source and attached objects.
 import { type KubeObject, nameOf, type SourcedObject } from '../base/kube-object.js';
 import { splitReference } from '../base/reference.js';
 import { formatSource, type InputIssue, type Source } from '../base/source.js';

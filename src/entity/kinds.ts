@@ -1,3 +1,5 @@
+// The controller kinds the directory convention reads (rc.* and the modern workloads): each one's file
+// stem, default apiVersion, pod template path and selector style, in one table.
 import { POD_TEMPLATE_PATHS } from '../base/workload.js';
 /** The controller kinds spread reads by the directory convention (rc.* and the modern workloads). */
 export type ControllerKind =

@@ -1,3 +1,5 @@
+// The one constructor path of every entity (the seed's "Generic Entity constructor"): checks, a deep copy,
+// defaults from the file's name, and validation, so that no entity type checks its input its own way.
 import { posix } from 'node:path';
 import type { KubeObject } from '../base/kube-object.js';
 import { isDnsLabel, toDnsLabel } from '../base/names.js';

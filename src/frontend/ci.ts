@@ -1,3 +1,5 @@
+// What the CI says about a run (its commit and the run's web page), read the same way by the CLI and the
+// Action, and the per-deploy annotations spread writes from it.
 import { execFileSync } from 'node:child_process';
 import { SPREAD } from '../base/labels.js';
 

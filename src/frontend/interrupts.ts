@@ -1,3 +1,5 @@
+// Ctrl-C and a CI runner's cancel turned into an abort that every stage honours, so that a deploy stops,
+// releases its Lease and exits 130 or 143 instead of dying with the Lease held.
 import type { Logger } from '../base/logger.js';
 
 /** The exit codes of a process ended by a signal, as shells report them: 128 + the signal number. */

@@ -1,3 +1,5 @@
+// Which kubeconfig files a front end reads when none is given as content: kubectl's loading rules
+// (--kubeconfig, $KUBECONFIG merged, in-cluster, ~/.kube/config), so spread and kubectl agree.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';

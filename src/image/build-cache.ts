@@ -1,3 +1,5 @@
+// Where BuildKit keeps a build's cache between CI runs (the GitHub Actions cache, a registry image, a
+// local directory), turned into buildx's --cache-from and --cache-to; without one, every run builds cold.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 

@@ -1,3 +1,5 @@
+// buildx's output as spread logs it (held back until the build really starts, so a missing plugin's help
+// never floods the log) and the BuildError that names the image, its mark and the failing step.
 import type { Logger } from '../base/logger.js';
 import { splitReference } from '../base/reference.js';
 

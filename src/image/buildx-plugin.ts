@@ -1,3 +1,5 @@
+// Finds the `docker-buildx` plugin as the docker CLI would, so that a missing or broken plugin is
+// reported with what to install before any build starts.
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

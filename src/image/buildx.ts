@@ -1,3 +1,6 @@
+// Builds and pushes an image with `docker buildx build` (BuildKit, what `docker build` and
+// build-push-action use): the argument list, build secrets passed only through the environment, and
+// the digest read back from buildx's metadata file.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';

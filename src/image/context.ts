@@ -1,3 +1,5 @@
+// The build context of an image as Docker reads it (.dockerignore, links not followed), its digest so
+// that an unchanged context is not built again, and spread's own configuration files left out of it.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';

@@ -1,3 +1,5 @@
+// Registry credentials read the way the docker CLI reads them (config.json's credHelpers, credsStore,
+// auths), for the registry lookups spread makes itself; buildx reads the same file for its push.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// One HTTP request over node:http(s) with fetch's redirect rules, for the registry client: Node loads
+// fetch's implementation on first use, a delay on the path of every build (bench/RESULTS.md, "Images").
 import http from 'node:http';
 
 /** A response whose body is read on demand: the parts of fetch's Response the registry client uses. */

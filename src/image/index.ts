@@ -1,3 +1,5 @@
+// The image stage's public face: image references, builds through buildx, build contexts, registry
+// credentials, pinning by digest, and the plan of which `&` images to build.
 export * from '../base/reference.js';
 export * from './build-cache.js';
 export * from './buildx.js';

@@ -1,3 +1,5 @@
+// The image stage's options, one typed object the front ends fill from their flags, inputs and the
+// environment; nothing in the stage reads process.env itself.
 import type { SourcedObject } from '../base/kube-object.js';
 import type { BuildCache } from './build-cache.js';
 import type { Attestations, BuildSecret, BuildxRunner } from './buildx.js';

@@ -1,3 +1,5 @@
+// Pins `&` images in an object set: each marked container image becomes the pushed reference with its
+// digest, in every pod template, without changing the objects given.
 import type { KubeObject, SourcedObject } from '../base/kube-object.js';
 import { CONTAINER_LISTS, podSpecPath } from '../base/workload.js';
 

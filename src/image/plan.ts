@@ -1,3 +1,5 @@
+// Which images an Application marks for building (`&name[:tag]`), grouped by repository and context
+// directory, with the input errors (bad names, one name from two folders) found before Docker runs.
 import { optionRef } from '../base/option-ref.js';
 import {
   type ImageReference,

@@ -1,3 +1,5 @@
+// The image stage: builds and pushes each `&` image (unless the registry holds it from the same
+// context), confirms its digest and pins the objects to it; without `&` images it never runs Docker.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SourcedObject } from '../base/kube-object.js';

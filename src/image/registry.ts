@@ -1,3 +1,5 @@
+// A minimal client of the OCI Distribution API with Docker's token flow: enough to read a tag's digest
+// and its image's labels, which is how spread knows an image need not be built again.
 import { createHash } from 'node:crypto';
 import type { RegistryCredential } from './credentials.js';
 import { registryHost } from './credentials.js';

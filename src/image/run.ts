@@ -1,3 +1,5 @@
+// What every image of one image stage run shares (registry clients and credentials per host, buildx's
+// environment), made once instead of per image.
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../base/logger.js';

@@ -1,3 +1,6 @@
+// The input of a directory by the spread convention (controllers, pods, `.ctr` containers, the objects
+// folder), which also hands plain manifests and kustomize or Helm folders to their readers; the same
+// directory gives the same Application wherever it is.
 import type { Dirent } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

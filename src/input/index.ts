@@ -1,3 +1,5 @@
+// The input stage's public face: the directory and manifest inputs, decoding with positions, the YAML
+// trap checks, and the types the entity stage takes.
 export * from '../base/source.js';
 export * from '../decode/decode.js';
 export { checkStringFields, resolvesToNonString } from '../decode/traps.js';

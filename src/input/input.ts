@@ -1,3 +1,5 @@
+// The seed's Input: anything that produces an Application's entity tree; several kinds coexist in one
+// Application, and everything after the input is the same for all of them.
 import type { Application } from '../entity/entity.js';
 
 /**

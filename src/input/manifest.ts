@@ -1,3 +1,5 @@
+// The input of one multi-document manifest (the shape `kubectl apply -f FILE` takes): no pairing or
+// defaults by file names, each object names its own kind, apiVersion and name.
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { IssueList, type Trace } from '../base/source.js';

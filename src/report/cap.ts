@@ -1,3 +1,5 @@
+// The Action's outputs capped in size (a runner passes them on through command lines and environment),
+// with a marker pointing to the report file that holds the whole value.
 /**
  * Longest value of one step output, in UTF-8 bytes. A runner passes outputs on through `env:` and
  * command lines, where Linux caps one string at 128 KiB (MAX_ARG_STRLEN), and a job's outputs share

@@ -1,3 +1,5 @@
+// A plan or deploy as a pull request comment (Markdown): one comment per deployment, found again by a
+// hidden marker so later runs update it, cut to GitHub's comment limit, never showing object data.
 import type { FieldChange } from '../deployment/diff.js';
 import {
   ACTION_ICON,

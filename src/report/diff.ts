@@ -1,3 +1,5 @@
+// One changed field as the plan prints it (`+`, `-`, `~ before → after`), shared by the CLI's text, the
+// job summary and the comment so that a change reads the same everywhere.
 import type { FieldChange } from '../deployment/diff.js';
 
 /**

@@ -1,7 +1,9 @@
+// The report of a deploy, plan or delete that every front end prints, writes and publishes: the objects
+// with their actions and sources, the rollout, images and inputs; names and places only, never data.
 import { formatObjectRef } from '../base/kube-object.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectAction } from '../engine/apply/applied.js';
-import type { PlannedAction } from '../engine/plan/options.js';
+import type { PlannedAction } from '../engine/shared/planned.js';
 import type { NotDeployedFile, RenderedFolder } from '../entity/entity.js';
 import type { ImageReport } from '../image/index.js';
 import { formatChange } from './diff.js';

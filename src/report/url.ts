@@ -1,3 +1,5 @@
+// Where the deployed application answers (an Ingress host, an HTTPRoute, a LoadBalancer address), for
+// the `url` output and the GitHub environment's link, by one documented rule.
 import type { KubeObject } from '../base/kube-object.js';
 
 /**

@@ -3,12 +3,13 @@
 // Secret that was deleted, so revoked), then a valid one. kubectl runs the plugin again after the
 // 401; so must spread, and the plugin's log shows how often it ran and what it was given.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { execPlugin } from '../support/exec-plugin.js';
 import { runActionStep } from './action-runner.js';
 import { kubeconfigContent, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
 
@@ -51,41 +52,6 @@ function accepted(t: string): Promise<boolean> {
     req.on('error', reject);
     req.end();
   });
-}
-
-interface Plugin {
-  dir: string;
-  file: string;
-  calls: () => { args: string[]; info: { spec?: { interactive?: boolean } } }[];
-}
-
-/** An executable plugin that prints `tokens` one per call (the last one once they run out) and logs each call. */
-function plugin(tokens: string[]): Plugin {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spread-exec-itg-'));
-  const file = path.join(dir, 'token-plugin.mjs');
-  const log = path.join(dir, 'calls.log');
-  writeFileSync(log, '');
-  writeFileSync(
-    file,
-    `#!${process.execPath}
-import { appendFileSync, readFileSync } from 'node:fs';
-const log = ${JSON.stringify(log)};
-const n = readFileSync(log, 'utf8').split('\\n').filter(Boolean).length;
-appendFileSync(log, JSON.stringify({ time: Date.now(), args: process.argv.slice(2), info: JSON.parse(process.env.KUBERNETES_EXEC_INFO ?? 'null') }) + '\\n');
-const tokens = ${JSON.stringify(tokens)};
-process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: tokens[Math.min(n, tokens.length - 1)] } }));
-`,
-  );
-  chmodSync(file, 0o755);
-  return {
-    dir,
-    file,
-    calls: () =>
-      readFileSync(log, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-  };
 }
 
 /** A kubeconfig (context `exec`, user `deployer`) whose user runs `command`. */
@@ -160,10 +126,10 @@ describe('an exec plugin, beside kubectl', () => {
         extensions: [{ name: 'client.authentication.k8s.io/exec', extension }],
       },
     };
-    const byKubectl = plugin([valid]);
+    const byKubectl = execPlugin({ tokens: [valid] });
     writeFileSync(path.join(byKubectl.dir, 'kubeconfig'), execKubeconfig(byKubectl.file, more));
     await kubectl(['--kubeconfig', path.join(byKubectl.dir, 'kubeconfig'), 'get', 'configmaps']);
-    const bySpread = plugin([valid]);
+    const bySpread = execPlugin({ tokens: [valid] });
     const kc = path.join(bySpread.dir, 'kubeconfig');
     writeFileSync(kc, execKubeconfig(bySpread.file, more));
     const r = await runNode(
@@ -184,7 +150,7 @@ describe('an exec plugin, beside kubectl', () => {
 
 describe('an exec plugin whose first credential is refused', () => {
   test('CLI: the plugin runs again after the 401 and the deploy goes through (command beside the kubeconfig)', async () => {
-    const p = plugin([revoked, valid]);
+    const p = execPlugin({ tokens: [revoked, valid] });
     const kc = path.join(p.dir, 'kubeconfig');
     // A relative command: kubectl finds it beside the kubeconfig file, whatever the working directory.
     writeFileSync(kc, execKubeconfig('./token-plugin.mjs'));
@@ -219,7 +185,7 @@ describe('an exec plugin whose first credential is refused', () => {
   test('CLI: the credential revoked mid-deploy, Lease renewals and the rest of the deploy go on with a new one', async () => {
     await kubectl([...admin, '-n', ns, 'create', 'secret', 'generic', 'mid-deploy']);
     const first = await token('mid-deploy');
-    const p = plugin([first, valid]);
+    const p = execPlugin({ tokens: [first, valid] });
     const kc = path.join(p.dir, 'kubeconfig');
     writeFileSync(kc, execKubeconfig(p.file));
     // minReadySeconds keeps the rollout waiting for 30 s (the API server takes up to 10 s to refuse a
@@ -252,7 +218,7 @@ describe('an exec plugin whose first credential is refused', () => {
   }, 150_000);
 
   test('CLI: refused again, the error names the kubeconfig user and context and how to log in again', async () => {
-    const p = plugin([revoked]);
+    const p = execPlugin({ tokens: [revoked] });
     const kc = path.join(p.dir, 'kubeconfig');
     writeFileSync(kc, execKubeconfig(p.file));
     const r = await runNode(
@@ -271,7 +237,7 @@ describe('an exec plugin whose first credential is refused', () => {
   });
 
   test('Action: the plugin runs again after the 401 and the deploy goes through (a relative command: the workspace)', async () => {
-    const p = plugin([revoked, valid]);
+    const p = execPlugin({ tokens: [revoked, valid] });
     const workspace = path.dirname(app('exec-action'));
     // The input is content, with no directory of its own: a relative command is the workspace's
     // (the working directory), not that of the file written to RUNNER_TEMP for other plugins.
@@ -295,7 +261,7 @@ describe('an exec plugin whose first credential is refused', () => {
   });
 
   test('Action: refused again, the error names the kubeconfig user and context, never the token', async () => {
-    const p = plugin([revoked]);
+    const p = execPlugin({ tokens: [revoked] });
     const workspace = path.dirname(app('exec-action-refused'));
     const r = await runActionStep({
       entry: path.join(ROOT, 'dist/index.js'),

@@ -1,3 +1,5 @@
+// What applying did to each object (created, configured, unchanged, later pruned or kept): the apply's
+// result, which the rollout waiter, a failed apply's error and core's settle and rollback read.
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import type { ResourceInfo } from '../../cluster/discovery.js';
 

@@ -1,3 +1,6 @@
+// The apply stage: writes the planned objects with server-side apply, group after group in the object
+// set's order, waiting for CRDs between groups so their custom resources resolve. Objects the plan found
+// unchanged are never sent.
 import pLimit from 'p-limit';
 import { isCrdEstablished } from '../../base/conditions.js';
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
@@ -6,14 +9,13 @@ import { notServedMessage } from '../../cluster/api-removals.js';
 import { isUnavailable } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import type { KubeApi, KubeDiscovery } from '../kube-api.js';
-import type { ApplyOptions, PlannedObject } from '../plan/options.js';
-import { adopts } from '../plan/ownership.js';
-import { takeOverFields } from '../plan/takeover.js';
+import { type ApplyOptions, adopts } from '../shared/options.js';
+import type { PlannedObject } from '../shared/planned.js';
 import type { AppliedObject, ObjectAction } from './applied.js';
 import { crdKinds, waitDiscovered, waitEstablished } from './crd.js';
 import { ApplyError, type ObjectFailure, objectError, sortFailures } from './errors.js';
 import { retryStaleSchema } from './schema-lag.js';
-import { createObject, deleteAndWait, serverSideApply } from './ssa.js';
+import { createObject, deleteAndWait, serverSideApply, takeOverFields } from './ssa.js';
 
 /** What applying one object needs. */
 interface ApplyContext {

@@ -1,3 +1,6 @@
+// How plan and apply failures are told: one ApplyError naming every failed object with its file and
+// line, API errors explained with what to do (--force-conflicts, --replace, RBAC), and Secret values
+// never quoted from the server's message.
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import { formatObject, isCoreSecret } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';

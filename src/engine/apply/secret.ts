@@ -1,6 +1,8 @@
+// core/v1 Secrets as the API server stores them: `stringData` is sent as `data`, so that spread owns the
+// stored values (kubernetes#108008), and a malformed Secret is refused without showing its values.
 import type { KubeObject } from '../../base/kube-object.js';
 import { isCoreSecret } from '../../base/kube-object.js';
-import { applyEntries } from '../plan/fingerprint.js';
+import { applyEntries } from '../shared/managed-fields.js';
 
 /**
  * A core/v1 Secret as the API server stores it: `stringData` merged into `data` (values base64 of

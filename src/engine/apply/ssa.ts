@@ -1,12 +1,13 @@
+// The write requests of plan and apply, each as kubectl sends it: server-side apply (dry run or not),
+// create of a generated name, the takeover of other managers' fields, and delete for --replace.
 import type { KubeObject, ManagedFieldsEntry } from '../../base/kube-object.js';
 import { poll } from '../../base/poll.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import { type FieldsV1, removedFields, withoutFields } from '../../cluster/fieldset.js';
 import type { KubeApi } from '../kube-api.js';
-import type { ApplyOptions } from '../plan/options.js';
-import { adopts } from '../plan/ownership.js';
-import { isTakenOver } from '../plan/takeover.js';
+import { isTakenOver, upgradeManagedFields } from '../shared/managed-fields.js';
+import { type ApplyOptions, adopts } from '../shared/options.js';
 import { conflictManagers } from './errors.js';
 
 /**
@@ -155,4 +156,51 @@ export async function deleteAndWait(client: KubeApi, path: string, signal?: Abor
     { intervalMs: 200, timeoutMs: 120_000, ...(signal ? { signal } : {}) },
   );
   if (!gone) throw new Error(`${path} was not deleted within 2 minutes (finalizers?)`);
+}
+
+/**
+ * Moves the field ownership {@link upgradeManagedFields} selects (client-side `kubectl apply`'s; with
+ * `adopt`, the kubectl family's) of a live object to spread's field manager with one JSON patch,
+ * guarded by the object's resourceVersion. Controllers write status concurrently, so a failed guard
+ * (the object changed since it was read) reads it again and retries, up to 5 times.
+ *
+ * @param live the object as last read; when it holds no client-side manager nothing is sent.
+ * @returns whether ownership was moved.
+ */
+export async function takeOverFields(
+  client: KubeApi,
+  path: string,
+  live: KubeObject,
+  fieldManager: string,
+  adopt: boolean,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  let current: KubeObject | undefined = live;
+  for (let attempt = 1; current; attempt++) {
+    const upgraded = upgradeManagedFields(
+      current.metadata.managedFields as ManagedFieldsEntry[] | undefined,
+      fieldManager,
+      current.apiVersion,
+      adopt,
+    );
+    if (!upgraded) return false;
+    try {
+      await client.request({
+        method: 'PATCH',
+        path,
+        contentType: 'application/json-patch+json',
+        body: [
+          { op: 'test', path: '/metadata/resourceVersion', value: current.metadata.resourceVersion },
+          { op: 'replace', path: '/metadata/managedFields', value: upgraded },
+        ],
+        signal,
+      });
+      return true;
+    } catch (error) {
+      const code = error instanceof KubeApiError ? error.code : 0;
+      if (attempt >= 5 || (code !== 409 && code !== 422)) throw error;
+      current = await client.getOrUndefined<KubeObject>(path, signal);
+    }
+  }
+  return false;
 }

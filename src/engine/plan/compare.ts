@@ -1,3 +1,5 @@
+// Whether two states of an object are the same apart from what every write changes, and whether spread's
+// field manager applied it: the plan's cheap checks before it reports a change.
 import { stableJson } from '../../base/json.js';
 import type { KubeObject } from '../../base/kube-object.js';
 

@@ -1,6 +1,9 @@
+// Fingerprints of the states a completed deploy left, recorded in the ApplySet parent, so that a later
+// plan finds an unchanged object without a dry run (the why is on objectFingerprint).
 import { createHash } from 'node:crypto';
 import { stableJson } from '../../base/json.js';
-import { isCoreSecret, type KubeObject, type ManagedFieldsEntry } from '../../base/kube-object.js';
+import { isCoreSecret, type KubeObject } from '../../base/kube-object.js';
+import { applyEntries } from '../shared/managed-fields.js';
 
 /**
  * Fingerprints of applied states, which let a plan find an object unchanged without a dry run.
@@ -68,13 +71,6 @@ export function sameOwnFields(a: KubeObject, b: KubeObject, fieldManager: string
  * must stay under 1 MiB with its annotations. A larger set records none (every object is dry-run).
  */
 export const MAX_FINGERPRINTS = 16_000;
-
-/** The server-side apply entries of `fieldManager` on the object itself (not on a subresource). */
-export function applyEntries(o: KubeObject, fieldManager: string): ManagedFieldsEntry[] {
-  return ((o.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter(
-    (e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource,
-  );
-}
 
 /** A set of fingerprints as stored in the ApplySet parent's `data.fingerprints`: sorted lines, base64. */
 export function encodeFingerprints(fingerprints: Iterable<string>): string {

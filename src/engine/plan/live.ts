@@ -1,3 +1,5 @@
+// How the plan reads what is in the cluster: one LIST per crowded collection instead of a GET per object,
+// Namespace existence asked once, and spread's per-deploy annotations carried over from the live object.
 import pLimit from 'p-limit';
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import { HISTORY } from '../../base/labels.js';

@@ -1,32 +1,11 @@
+// Whether a deploy may write over a live object another deployment, tool or person made (spread refuses
+// unless adopting, as Helm does), and the way out the message gives for each kind of owner.
 import type { KubeObject } from '../../base/kube-object.js';
 import { APPLYSET, SPREAD } from '../../base/labels.js';
 import { optionRef } from '../../base/option-ref.js';
 import { type DeploymentOrigin, formatOrigin, originOfAnnotations, sameOrigin } from '../../base/origin.js';
 import type { KubeApi } from '../kube-api.js';
-
-/**
- * Which live objects a deploy may write, as Helm and kapp decide it: an object labelled part of
- * another deployment's ApplySet, or one that exists without an ApplySet label (made by hand or by
- * another tool), is refused (`refuse`, the default: once applied, it would be pruned with this
- * deployment), or taken over (`adopt`, `--adopt`; Helm's `--take-ownership`). Adopting also takes
- * over the fields of the kubectl family's field managers (see takeover.ts).
- */
-export interface OwnershipPolicy {
-  /** The ApplySet id of this deployment (`applyset.kubernetes.io/id`). */
-  readonly applySetId: string;
-  readonly foreign: 'refuse' | 'adopt';
-  /** This deployment, to say how to reach another one of the same origin (`--name`, `-n`). */
-  readonly deployment?: {
-    readonly name: string;
-    readonly namespace: string;
-    readonly origin?: DeploymentOrigin;
-  };
-}
-
-/** Whether the policy adopts foreign objects (absent: no). */
-export function adopts(policy: OwnershipPolicy | undefined): boolean {
-  return policy?.foreign === 'adopt';
-}
+import type { OwnershipPolicy } from '../shared/options.js';
 
 /**
  * Why the policy refuses to write over `live`, or undefined when it may: another ApplySet's object

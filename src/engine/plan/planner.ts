@@ -1,3 +1,5 @@
+// The plan stage: every object sent as a server-side dry run and compared with the cluster, all failures
+// collected in one error before anything is written; also the removed-API check run right after reading.
 import pLimit from 'p-limit';
 import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../../base/kube-object.js';
 import {
@@ -24,11 +26,12 @@ import {
 import { ownsStringData, secretAsStored, secretShapeProblem } from '../apply/secret.js';
 import { afterTakeover, createObject, dryRunTakingOver } from '../apply/ssa.js';
 import type { KubeApi, KubeDiscovery } from '../kube-api.js';
+import { type ApplyOptions, adopts } from '../shared/options.js';
+import type { PlannedObject } from '../shared/planned.js';
 import { managedBy, sameObject } from './compare.js';
 import { objectFingerprint } from './fingerprint.js';
 import { keepAnnotations, liveReader, namespaceLookup } from './live.js';
-import type { ApplyOptions, PlannedObject } from './options.js';
-import { adopts, ownershipProblem } from './ownership.js';
+import { ownershipProblem } from './ownership.js';
 import { foreignFields, takenOverManagers } from './takeover.js';
 
 /**

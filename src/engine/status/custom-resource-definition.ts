@@ -1,3 +1,5 @@
+// The readiness of a CustomResourceDefinition: custom resources of it can only be applied once it is
+// Established, and a name clash (NamesAccepted False) never resolves on its own.
 import { conditionsOf, isCrdEstablished } from '../../base/conditions.js';
 import { current, failed, inProgress, type StatusReader } from './types.js';
 

@@ -1,3 +1,5 @@
+// The readiness of a custom resource, which spread knows nothing specific about: read from the
+// conditions most controllers publish (kstatus's conventions: Stalled, Reconciling, Ready).
 import { type Condition, conditionsOf } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
 import { groupKindOf } from '../../base/kube-object.js';

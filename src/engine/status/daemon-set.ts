@@ -1,3 +1,5 @@
+// The readiness of an apps/v1 DaemonSet, read as `kubectl rollout status` reads it, and which of its
+// pods belong to the generation rolling out.
 import { generationUnobserved, labelOf, ownedPods } from './pods.js';
 import { current, fieldsOf, inProgress, NOT_OBSERVED, num, type StatusReader } from './types.js';
 

@@ -1,3 +1,5 @@
+// The readiness of a batch/v1 Job: done when Complete (or suspended), and failed on its Failed
+// condition, so that a failing Job ends the wait at once instead of at its timeout.
 import { conditionsOf } from '../../base/conditions.js';
 import { current, failed, fieldsOf, inProgress, num, type StatusReader } from './types.js';
 

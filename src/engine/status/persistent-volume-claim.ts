@@ -1,3 +1,5 @@
+// The readiness of a PersistentVolumeClaim: bound, or waiting for a first consumer by its StorageClass's
+// choice; a claim that can never bind (Lost, missing StorageClass) fails instead of timing out.
 import { current, failed, fieldsOf, inProgress, type StatusReader } from './types.js';
 
 /**

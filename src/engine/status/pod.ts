@@ -1,3 +1,5 @@
+// The readiness of a Pod applied as such (spread's pod.yaml without a controller): its Ready
+// condition, or Succeeded; a Failed phase fails the deploy at once.
 import { isPodReady } from '../../base/conditions.js';
 import { current, failed, fieldsOf, inProgress, type StatusReader } from './types.js';
 

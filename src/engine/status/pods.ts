@@ -1,3 +1,5 @@
+// Small helpers the per-kind readers share to tell which pods a controller owns and whether its
+// controller has seen its latest spec yet.
 import type { KubeObject } from '../../base/kube-object.js';
 
 /** Whether `owner` owns `pod` (by uid); an owner not yet stored (no uid) owns every pod given. */

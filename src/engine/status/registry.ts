@@ -1,9 +1,11 @@
+// The entry point of status reading: picks the reader of an object's GroupKind (one file per kind in
+// this folder) and answers readiness and current pods for any object through one function.
 import type { KubeObject } from '../../base/kube-object.js';
 import { formatGroupKind, groupKindOf } from '../../base/kube-object.js';
+import { appsDeploymentStatus } from './apps-deployment.js';
 import { customResourceStatus, hasReadableStatus, isCustomResource } from './custom-resource.js';
 import { customResourceDefinitionStatus } from './custom-resource-definition.js';
 import { daemonSetStatus } from './daemon-set.js';
-import { deploymentStatus } from './deployment.js';
 import { jobStatus } from './job.js';
 import { persistentVolumeClaimStatus } from './persistent-volume-claim.js';
 import { podStatus } from './pod.js';
@@ -15,7 +17,7 @@ import { current, type RolloutContext, type RolloutState, type StatusReader } fr
 
 /** The status reader of each GroupKind (`Kind.group`) spread reads; see {@link readerOf}. */
 const READERS: ReadonlyMap<string, StatusReader> = new Map([
-  ['Deployment.apps', deploymentStatus],
+  ['Deployment.apps', appsDeploymentStatus],
   ['ReplicationController', replicationControllerStatus],
   ['StatefulSet.apps', statefulSetStatus],
   ['DaemonSet.apps', daemonSetStatus],

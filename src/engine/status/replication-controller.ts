@@ -1,3 +1,5 @@
+// The readiness of a core/v1 ReplicationController, the seed's controller: no rollout status exists for
+// it, so spread judges its pods by template itself, as its one-at-a-time replacement (wait/rc-roll.ts) needs.
 import { conditionsOf, isPodReady } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
 import { TEMPLATE_HASH } from '../../base/labels.js';

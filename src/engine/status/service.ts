@@ -1,3 +1,5 @@
+// The readiness of a Service (a LoadBalancer waits for its address) and the words the progress log uses
+// for what a Service exposes outside the cluster.
 import type { KubeObject } from '../../base/kube-object.js';
 import { current, inProgress, type StatusReader } from './types.js';
 

@@ -1,3 +1,5 @@
+// The readiness of an apps/v1 StatefulSet, read as `kubectl rollout status` reads it (partitions,
+// OnDelete), and which of its pods belong to the revision rolling out.
 import { generationUnobserved, labelOf, ownedPods } from './pods.js';
 import { current, fieldsOf, inProgress, NOT_OBSERVED, num, type StatusReader } from './types.js';
 

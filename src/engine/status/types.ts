@@ -1,3 +1,5 @@
+// The vocabulary of status reading, after kstatus: an object's rollout state (Current, InProgress,
+// Failed), what else decides it, and the StatusReader each kind implements.
 import type { Condition } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
 

@@ -18,6 +18,7 @@ import { loadKubeconfig } from '../../../src/cluster/kubeconfig.js';
 import { explainApiError } from '../../../src/engine/apply/errors.js';
 import { acquireLock } from '../../../src/engine/inventory/lock.js';
 import { streamWatch } from '../../../src/engine/wait/watcher.js';
+import { execPlugin } from '../../support/exec-plugin.js';
 
 // --- a stand-in API server: accepts the bearer tokens in `valid`, answers 401 otherwise -----------------
 
@@ -59,69 +60,6 @@ afterAll(() => {
   server.close();
 });
 
-// --- the plugin --------------------------------------------------------------------------------------
-
-interface Call {
-  time: number;
-  args: string[];
-  info: {
-    apiVersion: string;
-    kind: string;
-    spec: { interactive: boolean; cluster?: Record<string, unknown> };
-  };
-  env: string | undefined;
-  cwd: string;
-}
-
-interface Plugin {
-  dir: string;
-  file: string;
-  /** Its calls so far. */
-  calls: () => Call[];
-  /** The tokens it prints: the nth call prints the nth line, the last line once they run out. */
-  tokens: (...tokens: string[]) => void;
-}
-
-/**
- * Writes an executable plugin (a node script with a shebang) into a new directory. Each call appends
- * a line to `calls.log` and prints an ExecCredential of `apiVersion` with the next token of `tokens`,
- * after `delayMs` (so that calls made at once overlap), expiring at `expires` when given.
- */
-function plugin(options: { apiVersion?: string; delayMs?: number; expires?: string } = {}): Plugin {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spread-exec-plugin-'));
-  const file = path.join(dir, 'token-plugin.mjs');
-  const log = path.join(dir, 'calls.log');
-  const tokens = path.join(dir, 'tokens');
-  writeFileSync(log, '');
-  writeFileSync(tokens, 'valid-1\n');
-  writeFileSync(
-    file,
-    `#!${process.execPath}
-import { appendFileSync, readFileSync } from 'node:fs';
-const log = ${JSON.stringify(log)};
-const n = readFileSync(log, 'utf8').split('\\n').filter(Boolean).length;
-appendFileSync(log, JSON.stringify({ time: Date.now(), args: process.argv.slice(2), info: JSON.parse(process.env.KUBERNETES_EXEC_INFO ?? 'null'), env: process.env.PLUGIN_REGION, cwd: process.cwd() }) + '\\n');
-const list = readFileSync(${JSON.stringify(tokens)}, 'utf8').split('\\n').filter(Boolean);
-setTimeout(() => process.stdout.write(JSON.stringify({
-  apiVersion: ${JSON.stringify(options.apiVersion ?? 'client.authentication.k8s.io/v1')},
-  kind: 'ExecCredential',
-  status: { token: list[Math.min(n, list.length - 1)]${options.expires ? `, expirationTimestamp: ${JSON.stringify(options.expires)}` : ''} },
-})), ${options.delayMs ?? 0});
-`,
-  );
-  chmodSync(file, 0o755);
-  return {
-    dir,
-    file,
-    calls: () =>
-      readFileSync(log, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Call),
-    tokens: (...list) => writeFileSync(tokens, `${list.join('\n')}\n`),
-  };
-}
-
 /** A kubeconfig file in `dir` whose user `deployer` (context `prod`) runs `exec`. */
 function kubeconfigFile(
   dir: string,
@@ -161,7 +99,7 @@ const get = (c: KubeClient, name = 'x') =>
 
 describe('exec credential plugins, as client-go runs them', () => {
   test('requests, a watch and a second client of one run start the plugin once', async () => {
-    const p = plugin({ delayMs: 300 });
+    const p = execPlugin({ delayMs: 300 });
     valid.add('valid-1');
     const file = kubeconfigFile(p.dir, { command: p.file });
     const c = clientOf(file);
@@ -177,7 +115,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('KUBERNETES_EXEC_INFO: the ExecCredential of the apiVersion, interactive false, no cluster unless asked', async () => {
-    const p = plugin();
+    const p = execPlugin();
     valid.add('valid-1');
     await get(clientOf(kubeconfigFile(p.dir, { command: p.file })));
     expect(p.calls()[0]!.info).toEqual({
@@ -188,7 +126,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('provideClusterInfo: the cluster in KUBERNETES_EXEC_INFO, with its exec extension as config', async () => {
-    const p = plugin({ apiVersion: 'client.authentication.k8s.io/v1beta1' });
+    const p = execPlugin({ apiVersion: 'client.authentication.k8s.io/v1beta1' });
     valid.add('valid-1');
     const ca = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString(
       'base64',
@@ -220,7 +158,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('args in order and env on top of the environment', async () => {
-    const p = plugin();
+    const p = execPlugin();
     valid.add('valid-1');
     const exec = {
       command: p.file,
@@ -232,7 +170,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('a relative command is found beside the kubeconfig file, not in the working directory', async () => {
-    const p = plugin();
+    const p = execPlugin();
     valid.add('valid-1');
     mkdirSync(path.join(p.dir, 'bin'));
     writeFileSync(path.join(p.dir, 'bin', 'plugin'), readFileSync(p.file));
@@ -253,7 +191,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('interactiveMode: Always without a terminal fails before running; v1 needs one; apiVersion is checked', async () => {
-    const p = plugin();
+    const p = execPlugin();
     const always = await get(
       clientOf(kubeconfigFile(p.dir, { command: p.file, interactiveMode: 'Always' })),
     ).catch((e: Error) => e);
@@ -270,7 +208,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('an ExecCredential of another apiVersion than configured is refused', async () => {
-    const p = plugin({ apiVersion: 'client.authentication.k8s.io/v1beta1' });
+    const p = execPlugin({ apiVersion: 'client.authentication.k8s.io/v1beta1' });
     const error = await get(clientOf(kubeconfigFile(p.dir, { command: p.file }))).catch((e: Error) => e);
     expect((error as Error).message).toContain(
       'exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin returned version client.authentication.k8s.io/v1beta1',
@@ -278,7 +216,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('a user with a token as well: the token is sent, the plugin never runs (client-go)', async () => {
-    const p = plugin();
+    const p = execPlugin();
     valid.add('static-token');
     const file = kubeconfigFile(p.dir, { command: p.file }, {}, { token: 'static-token' });
     await get(clientOf(file), 'precedence');
@@ -287,7 +225,7 @@ describe('exec credential plugins, as client-go runs them', () => {
   });
 
   test('the credential is kept until its expirationTimestamp, then the plugin runs again', async () => {
-    const p = plugin({ expires: '2030-01-01T00:00:00Z' });
+    const p = execPlugin({ expires: '2030-01-01T00:00:00Z' });
     let now = Date.parse('2029-12-31T23:59:00Z');
     const io = {
       isTerminal: () => false,
@@ -312,7 +250,7 @@ describe('exec credential plugins, as client-go runs them', () => {
 
 describe('a 401 runs the plugin again and retries once', () => {
   test('a refused credential: the plugin runs again, the request is retried with the new one', async () => {
-    const p = plugin();
+    const p = execPlugin();
     p.tokens('revoked-1', 'valid-2');
     valid.add('valid-2');
     const c = clientOf(kubeconfigFile(p.dir, { command: p.file }));
@@ -327,7 +265,7 @@ describe('a 401 runs the plugin again and retries once', () => {
   });
 
   test('a watch refused: the plugin runs again and the watch is opened again', async () => {
-    const p = plugin();
+    const p = execPlugin();
     p.tokens('revoked-2', 'valid-3');
     valid.add('valid-3');
     const c = clientOf(kubeconfigFile(p.dir, { command: p.file }));
@@ -338,7 +276,7 @@ describe('a 401 runs the plugin again and retries once', () => {
   });
 
   test('the Lease renewer: a credential revoked mid-deploy is refreshed, the renewal goes through', async () => {
-    const p = plugin();
+    const p = execPlugin();
     p.tokens('valid-4', 'valid-5');
     valid.add('valid-4');
     valid.add('valid-5');
@@ -353,7 +291,7 @@ describe('a 401 runs the plugin again and retries once', () => {
   });
 
   test('refused again after the refresh: the error names the user and context and what to do, never the token', async () => {
-    const p = plugin();
+    const p = execPlugin();
     p.tokens('revoked-3', 'revoked-4');
     const c = clientOf(kubeconfigFile(p.dir, { command: p.file }));
     const error = await get(c).catch((e: unknown) => e);

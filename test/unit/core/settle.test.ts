@@ -7,7 +7,7 @@ import { forApply, forSettle } from '../../../src/core/held.js';
 import type { AppliedObject } from '../../../src/engine/apply/applied.js';
 import { decodeObjects } from '../../../src/engine/inventory/history.js';
 import { objectSetDigest } from '../../../src/engine/inventory/revision-check.js';
-import type { PlannedObject } from '../../../src/engine/plan/options.js';
+import type { PlannedObject } from '../../../src/engine/shared/planned.js';
 
 const managedFields = [
   {

@@ -3,8 +3,8 @@ import type { KubeObject, SourcedObject } from '../../../src/base/kube-object.js
 import { KubeApiError } from '../../../src/cluster/client.js';
 import { applyObjects } from '../../../src/engine/apply/applier.js';
 import { ApplyError } from '../../../src/engine/apply/errors.js';
-import type { ApplyOptions } from '../../../src/engine/plan/options.js';
 import { planObjects } from '../../../src/engine/plan/planner.js';
+import type { ApplyOptions } from '../../../src/engine/shared/options.js';
 import { FakeKube, fakeDiscovery } from './fake-kube.js';
 
 const options: ApplyOptions = { fieldManager: 'spread', forceConflicts: false, concurrency: 4 };

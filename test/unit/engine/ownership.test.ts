@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { APPLYSET, SPREAD } from '../../../src/base/labels.js';
 import { originAnnotations } from '../../../src/base/origin.js';
-import { type OwnershipPolicy, ownershipProblem } from '../../../src/engine/plan/ownership.js';
+import { ownershipProblem } from '../../../src/engine/plan/ownership.js';
+import type { OwnershipPolicy } from '../../../src/engine/shared/options.js';
 import { FakeKube } from './fake-kube.js';
 
 const SHOP = { repository: 'github.com/acme/shop', path: 'deploy/k8s' };

@@ -4,8 +4,8 @@ import { KubeApiError, type KubeRequest } from '../../../src/cluster/client.js';
 import { applyObjects } from '../../../src/engine/apply/applier.js';
 import { ApplyError } from '../../../src/engine/apply/errors.js';
 import { declares, undeclaredFields } from '../../../src/engine/apply/schema-lag.js';
-import type { ApplyOptions } from '../../../src/engine/plan/options.js';
 import { planObjects } from '../../../src/engine/plan/planner.js';
+import type { ApplyOptions } from '../../../src/engine/shared/options.js';
 import { FakeKube, fakeDiscovery, RESOURCES } from './fake-kube.js';
 
 // A CRD gains a field and a custom resource uses it, in one deploy. The API server's custom resource

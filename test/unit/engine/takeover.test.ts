@@ -1,13 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { ManagedFieldsEntry } from '../../../src/base/kube-object.js';
+import { foreignFields, formatFieldPath, takenOverManagers } from '../../../src/engine/plan/takeover.js';
 import {
-  foreignFields,
-  formatFieldPath,
   isTakenOver,
   mergeFieldSets,
-  takenOverManagers,
   upgradeManagedFields,
-} from '../../../src/engine/plan/takeover.js';
+} from '../../../src/engine/shared/managed-fields.js';
 
 const csa = {
   manager: 'kubectl-client-side-apply',

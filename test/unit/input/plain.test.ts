@@ -5,7 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { deploymentOf } from '../../../src/deployment/index.js';
 import { type Controller, Pod } from '../../../src/entity/index.js';
 import { readContext } from '../../../src/image/context.js';
-import { DirectoryInput, InputError } from '../../../src/input/index.js';
+import { DirectoryInput } from '../../../src/input/index.js';
+import { errorsOf } from './input-errors.js';
 
 const fixture = (name: string) => `test/fixtures/plain/${name}`;
 
@@ -25,17 +26,6 @@ async function objectsOf(name: string): Promise<string[]> {
       const at = `${source.file}:${source.line}`;
       return `${object.kind} ${object.metadata.name} @ ${at} [${inputs.get(at)}]`;
     });
-}
-
-async function errorsOf(name: string): Promise<string[]> {
-  const e = await new DirectoryInput(fixture(name)).entity().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(e).toBeInstanceOf(InputError);
-  return (e as InputError).issues
-    .filter((i) => i.severity === 'error')
-    .map((i) => `${i.source.file}:${i.source.line}: ${i.message}`);
 }
 
 describe('plain manifests: files the convention does not name', () => {
@@ -178,7 +168,7 @@ describe('plain manifests that are errors', () => {
       ],
     ],
   ])('%s', async (name, expected) => {
-    expect(await errorsOf(name)).toEqual(expected);
+    expect(await errorsOf(new DirectoryInput(fixture(name)).entity())).toEqual(expected);
   });
 
   test('--allow-empty: a folder of files holding no object is an empty Application that still lists them', async () => {

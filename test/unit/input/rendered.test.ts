@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { deploymentOf } from '../../../src/deployment/index.js';
 import { Controller } from '../../../src/entity/index.js';
-import { DirectoryInput, InputError, type ObjectValue } from '../../../src/input/index.js';
+import { DirectoryInput, type ObjectValue } from '../../../src/input/index.js';
 import type { Renderers, RenderRequest, RenderResult } from '../../../src/input/render.js';
+import { errorsOf } from './input-errors.js';
 
 const fixture = (name: string) => `test/fixtures/rendered/${name}`;
 
@@ -37,17 +38,6 @@ function both() {
   const renderers: Renderers = { kustomize: kustomize.renderer, helm: helm.renderer };
   const calls = () => [...kustomize.calls, ...helm.calls].map((c) => `${c.kind} ${c.dir}`).sort();
   return { renderers, calls, kustomize, helm };
-}
-
-async function errorsOf(promise: Promise<unknown>): Promise<string[]> {
-  const e = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(e).toBeInstanceOf(InputError);
-  return (e as InputError).issues
-    .filter((i) => i.severity === 'error')
-    .map((i) => `${i.source.file}:${i.source.line}: ${i.message}`);
 }
 
 describe('the walk hands kustomizations and charts to their renderers', () => {

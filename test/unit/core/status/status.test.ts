@@ -11,7 +11,7 @@ import {
   statusOf,
 } from '../../../../src/core/status.js';
 import { deploymentOf, type SourcedObject } from '../../../../src/deployment/index.js';
-import type { PlannedObject } from '../../../../src/engine/plan/options.js';
+import type { PlannedObject } from '../../../../src/engine/shared/planned.js';
 import { DirectoryInput } from '../../../../src/input/index.js';
 
 const read = async (dir: string) => {

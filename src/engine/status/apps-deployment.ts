@@ -1,3 +1,5 @@
+// The readiness of an apps/v1 Deployment (the Kubernetes kind, not spread's object set), read as
+// `kubectl rollout status` reads it, and which of its pods belong to the revision rolling out.
 import { conditionsOf } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
 import { KUBERNETES } from '../../base/labels.js';
@@ -18,7 +20,7 @@ import {
  * ProgressDeadlineExceeded or ReplicaFailure, every replica updated, no old replica left, and every
  * updated replica available. Its current pods are those of the ReplicaSet of its revision.
  */
-export const deploymentStatus: StatusReader = {
+export const appsDeploymentStatus: StatusReader = {
   withPods: true,
   state(o) {
     const { spec, status, generation, observed } = fieldsOf(o);
@@ -40,12 +42,12 @@ export const deploymentStatus: StatusReader = {
   },
   currentPods(o, pods, replicaSets) {
     if (generationUnobserved(o)) return [];
-    const revision = o.metadata.annotations?.[KUBERNETES.deploymentRevision];
+    const revision = o.metadata.annotations?.[KUBERNETES.appsDeploymentRevision];
     const rs = replicaSets.find(
       (r: KubeObject) =>
         ownedBy(r, o) &&
         revision !== undefined &&
-        r.metadata.annotations?.[KUBERNETES.deploymentRevision] === revision,
+        r.metadata.annotations?.[KUBERNETES.appsDeploymentRevision] === revision,
     );
     if (!rs) return replicaSets.length > 0 ? [] : [...pods];
     const hash = labelOf(rs, 'pod-template-hash');
