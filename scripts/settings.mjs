@@ -133,7 +133,9 @@ const [specDoc] = parseAllDocuments(templateText).map((d) => d.toJS());
 const spec = specDoc?.spec?.inputs ?? {};
 const body = templateText.slice(templateText.indexOf('\n---\n'));
 const script = body.slice(body.indexOf('\n  script:'));
-const reportStep = readFileSync(path.join(root, 'gitlab/report.mjs'), 'utf8');
+const reportStep = ['report.ts', 'markdown.ts']
+  .map((f) => readFileSync(path.join(root, 'src/gitlab', f), 'utf8'))
+  .join('\n');
 for (const s of gitlabRows) {
   const g = s.gitlab;
   const input = spec[s.key];
@@ -155,9 +157,9 @@ for (const s of gitlabRows) {
   if (g.variable) {
     if (!body.includes(`${g.variable}: $[[ inputs.${s.key} ]]`))
       problem(TEMPLATE, s.key, `no job variable ${g.variable}: $[[ inputs.${s.key} ]]`);
-    // The job's script reads it, or the report step after it (gitlab/report.mjs, from its environment).
+    // The job's script reads it, or the report step after it (src/gitlab/, from its environment).
     if (!script.includes(`$${g.variable}`) && !reportStep.includes(`env.${g.variable}`))
-      problem(TEMPLATE, s.key, `neither the script nor gitlab/report.mjs reads ${g.variable}`);
+      problem(TEMPLATE, s.key, `neither the script nor src/gitlab/ reads ${g.variable}`);
   }
   // The flag mapping: the script passes the setting's CLI flag.
   if (s.cli && !g.argument && !new RegExp(`${longFlag(s.cli)}(?![\\w-])`).test(script))
