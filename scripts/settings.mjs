@@ -1,5 +1,5 @@
 // The files that spell spread's settings, generated from and checked against the settings table
-// (src/base/settings.ts):
+// (src/base/settings.ts, joined with the front ends' texts in src/frontend/settings.ts):
 //   action.yml           inputs: names, defaults, descriptions (generated)
 //   templates/deploy.yml spec:inputs (generated); the job's variables and the script's flag mapping (checked)
 //   the CLI              each command's flags and their help (commander options built from the table; checked)
@@ -29,7 +29,7 @@ async function loadSources() {
   await build({
     stdin: {
       contents:
-        "export { SETTINGS, settingsOf } from './src/base/settings.ts';\nexport { program } from './src/cli/main.ts';\n",
+        "export { SETTINGS, settingsOf } from './src/frontend/settings.ts';\nexport { program } from './src/cli/main.ts';\n",
       resolveDir: root,
       loader: 'ts',
     },

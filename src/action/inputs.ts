@@ -1,6 +1,8 @@
 import * as core from '@actions/core';
-import { SETTINGS, type Setting, type SettingType } from '../base/settings.js';
+import type { RowOf, SettingKey } from '../base/settings.js';
 import { parseDuration, parseLeaseDuration } from '../core/duration.js';
+import type { SETTING_TEXTS } from '../frontend/setting-texts.js';
+import { SETTINGS, type Setting, type SettingType } from '../frontend/settings.js';
 import { parseBuildCache, parsePlatforms } from '../image/index.js';
 import { parseUrlFrom } from '../report/url.js';
 import { parseEnvironments } from './environments.js';
@@ -64,22 +66,23 @@ const PARSE = {
   },
 } as const satisfies Record<SettingType, (value: string) => unknown>;
 
-type ActionSetting = Extract<(typeof SETTINGS)[number], { action: object }>;
+type Texts = typeof SETTING_TEXTS;
+/** The keys of the settings that are Action inputs (their texts have `action`). */
+type ActionKey = { [K in SettingKey]: Texts[K] extends { action: unknown } ? K : never }[SettingKey];
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type FieldOf<S extends ActionSetting> = S extends { action: { field: infer F extends string } }
+type FieldOf<K extends ActionKey> = Texts[K] extends { action: { field: infer F extends string } }
   ? F
-  : Camel<S['key']>;
-type ValueOf<S extends ActionSetting> = S extends { choices: readonly (infer C)[] }
-  ? C
-  : ReturnType<(typeof PARSE)[S['type']]>;
+  : Camel<K>;
+type ValueOf<K extends ActionKey> =
+  RowOf<K> extends { choices: readonly (infer C)[] } ? C : ReturnType<(typeof PARSE)[RowOf<K>['type']]>;
 
 /**
  * The Action's inputs, read once and typed: one field per setting with an Action input
- * (src/base/settings.ts documents each), camel-cased (`forceConflicts`), durations in milliseconds
+ * (src/frontend/setting-texts.ts documents each), camel-cased (`forceConflicts`), durations in milliseconds
  * (`timeoutMs`, `lockTimeoutMs`). Nothing below the front end reads inputs or the environment. Empty
  * strings mean "not given" where action.yml says so.
  */
-export type Inputs = { readonly [S in ActionSetting as FieldOf<S>]: ValueOf<S> };
+export type Inputs = { readonly [K in ActionKey as FieldOf<K>]: ValueOf<K> };
 
 /** What the step does: apply and wait, preview with a server-side dry run, or remove the deployment. */
 export type Mode = Inputs['mode'];
@@ -99,7 +102,7 @@ export function getInputs(): Inputs {
  */
 export function parseInputs(get: (name: string) => string): Inputs {
   const values: Record<string, unknown> = {};
-  for (const s of SETTINGS as readonly Setting[]) {
+  for (const s of SETTINGS) {
     if (!s.action) continue;
     values[s.action.field ?? camel(s.key)] = parseSetting(s, get(s.key));
   }

@@ -1,6 +1,7 @@
 import type { Logger } from '../base/logger.js';
-import { flagSpelling, inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';
+import { type OptionKey, phraseOptions } from '../base/option-ref.js';
 import { formatSource } from '../base/source.js';
+import { flagSpelling, inputSpelling } from '../frontend/settings.js';
 
 /**
  * How the CLI names a deploy option in its messages: its flag, `--replace`; with

@@ -1,12 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { formatObjectRef } from '../base/kube-object.js';
 import { defaultDeploymentName } from '../base/origin.js';
-import { ROLLBACK_DEFAULT_REVISION } from '../base/settings.js';
 import type { DeleteReport } from '../core/delete.js';
 import type { DeploymentSummary, HistoryReport } from '../core/manage.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { ROLLBACK_DEFAULT_REVISION } from '../frontend/settings.js';
 import { formatReportText } from '../report/report.js';
 import { contextOf } from './args.js';
 import { cliText, createCliLogger } from './logger.js';

@@ -1,11 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseDuration, parseLeaseDuration } from '../core/duration.js';
 import {
   type Setting,
   type Command as SettingCommand,
   type SettingType,
   settingsOf,
-} from '../base/settings.js';
-import { parseDuration, parseLeaseDuration } from '../core/duration.js';
+} from '../frontend/settings.js';
 import { parseBuildCache, parsePlatforms } from '../image/index.js';
 import { parseUrlFrom } from '../report/url.js';
 
@@ -93,7 +93,7 @@ export function optionOf(s: Setting, command: SettingCommand): Option {
   if (s.type === 'paths') return option.default([], 'none');
   if (s.type === 'build-secrets') return option.default([], 'none');
   if (s.type === 'boolean') return flag.flags.startsWith('--no-') ? option : option.default(false);
-  const text = flag.defaultIn?.[command] ?? flag.default ?? s.action?.default ?? '';
+  const text = flag.defaultIn?.[command] ?? s.default;
   if (text === '') return option;
   const value = take?.value ? take.value(text) : text;
   return value === text ? option.default(value) : option.default(value, text);
