@@ -70,9 +70,7 @@ type Texts = typeof SETTING_TEXTS;
 /** The keys of the settings that are Action inputs (their texts have `action`). */
 type ActionKey = { [K in SettingKey]: Texts[K] extends { action: unknown } ? K : never }[SettingKey];
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type FieldOf<K extends ActionKey> = Texts[K] extends { action: { field: infer F extends string } }
-  ? F
-  : Camel<K>;
+type FieldOf<K extends ActionKey> = RowOf<K> extends { passedAs: infer F extends string } ? F : Camel<K>;
 type ValueOf<K extends ActionKey> =
   RowOf<K> extends { choices: readonly (infer C)[] } ? C : ReturnType<(typeof PARSE)[RowOf<K>['type']]>;
 
@@ -83,6 +81,17 @@ type ValueOf<K extends ActionKey> =
  * strings mean "not given" where action.yml says so.
  */
 export type Inputs = { readonly [K in ActionKey as FieldOf<K>]: ValueOf<K> };
+
+/** The fields of the inputs the deploy takes as they are (the settings' `passedAs`: timeoutMs…). */
+type PassedField = {
+  [K in ActionKey]: RowOf<K> extends { passedAs: infer F extends string } ? F : never;
+}[ActionKey];
+
+/** The deploy's options the inputs give as they are parsed: wait, timeoutMs, prune, lockTimeoutMs… */
+export function passedOptions(inputs: Inputs): Pick<Inputs, PassedField> {
+  const fields = SETTINGS.filter((s) => s.action && s.passedAs).map((s) => s.action!.field as keyof Inputs);
+  return Object.fromEntries(fields.map((f) => [f, inputs[f]])) as Pick<Inputs, PassedField>;
+}
 
 /** What the step does: apply and wait, preview with a server-side dry run, or remove the deployment. */
 export type Mode = Inputs['mode'];
@@ -104,7 +113,7 @@ export function parseInputs(get: (name: string) => string): Inputs {
   const values: Record<string, unknown> = {};
   for (const s of SETTINGS) {
     if (!s.action) continue;
-    values[s.action.field ?? camel(s.key)] = parseSetting(s, get(s.key));
+    values[s.action.field] = parseSetting(s, get(s.key));
   }
   const inputs = values as Inputs;
   if (inputs.environments.length > 0 && inputs.context)
@@ -131,8 +140,6 @@ function runnerDefault(s: Setting): string {
   const d = s.action?.default ?? '';
   return d.includes('${{') ? '' : d;
 }
-
-const camel = (key: string) => key.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const REGISTRY = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]+)?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)*\/?$/;

@@ -64,6 +64,12 @@ export interface SettingRow {
    * Absent: empty (none, or off for a boolean). A front end differs only where its entry says why.
    */
   readonly default?: string;
+  /**
+   * The field of the deploy's options (src/core/deploy.ts DeployOptions) that takes the parsed value
+   * as it is: the Action's `Inputs` field and the CLI's mapping of its flags (`timeoutMs`). Absent: a
+   * front end turns the value into options of its own (images, charts, the kubeconfig…).
+   */
+  readonly passedAs?: string;
 }
 
 /** The settings, in the order action.yml, the GitLab component and the CLI help list them. */
@@ -122,23 +128,54 @@ export const SETTING_ROWS = [
   { key: 'helm', type: 'string', modes: ['deploy', 'plan', 'render', 'build', 'status'] },
   { key: 'helm-values', type: 'paths', modes: ['deploy', 'plan', 'render', 'build', 'status'] },
   { key: 'helm-set', type: 'key-values', modes: ['deploy', 'plan', 'render', 'build', 'status'] },
-  { key: 'prune', type: 'boolean', modes: ['deploy', 'plan'], default: 'true' },
-  { key: 'prune-crds', type: 'boolean', modes: ['deploy', 'plan', 'delete'], default: 'false' },
-  { key: 'wait', type: 'boolean', modes: ['deploy', 'rollback'], default: 'true' },
-  { key: 'timeout', type: 'duration', modes: ['deploy', 'rollback'], default: '5m' },
-  { key: 'force-conflicts', type: 'boolean', modes: ['deploy', 'plan', 'rollback'], default: 'false' },
-  { key: 'replace', type: 'boolean', modes: ['deploy', 'plan'], default: 'false' },
-  { key: 'adopt', type: 'boolean', modes: ['deploy', 'plan'], default: 'false' },
-  { key: 'rollback-on-failure', type: 'boolean', modes: ['deploy'], default: 'false' },
-  { key: 'lock-timeout', type: 'duration', modes: ['deploy', 'rollback', 'delete'], default: '5m' },
+  { key: 'prune', passedAs: 'prune', type: 'boolean', modes: ['deploy', 'plan'], default: 'true' },
+  {
+    key: 'prune-crds',
+    passedAs: 'pruneCrds',
+    type: 'boolean',
+    modes: ['deploy', 'plan', 'delete'],
+    default: 'false',
+  },
+  { key: 'wait', passedAs: 'wait', type: 'boolean', modes: ['deploy', 'rollback'], default: 'true' },
+  { key: 'timeout', passedAs: 'timeoutMs', type: 'duration', modes: ['deploy', 'rollback'], default: '5m' },
+  {
+    key: 'force-conflicts',
+    passedAs: 'forceConflicts',
+    type: 'boolean',
+    modes: ['deploy', 'plan', 'rollback'],
+    default: 'false',
+  },
+  { key: 'replace', passedAs: 'replace', type: 'boolean', modes: ['deploy', 'plan'], default: 'false' },
+  { key: 'adopt', passedAs: 'adopt', type: 'boolean', modes: ['deploy', 'plan'], default: 'false' },
+  {
+    key: 'rollback-on-failure',
+    passedAs: 'rollbackOnFailure',
+    type: 'boolean',
+    modes: ['deploy'],
+    default: 'false',
+  },
+  {
+    key: 'lock-timeout',
+    passedAs: 'lockTimeoutMs',
+    type: 'duration',
+    modes: ['deploy', 'rollback', 'delete'],
+    default: '5m',
+  },
   {
     key: 'lock-lease-duration',
+    passedAs: 'lockLeaseDurationSeconds',
     type: 'lease-duration',
     modes: ['deploy', 'rollback', 'delete'],
     default: '30s',
   },
-  { key: 'concurrency', type: 'count', modes: ['deploy', 'plan'], default: '64' },
-  { key: 'wait-load-balancer', type: 'boolean', modes: ['deploy'], default: 'false' },
+  { key: 'concurrency', passedAs: 'concurrency', type: 'count', modes: ['deploy', 'plan'], default: '64' },
+  {
+    key: 'wait-load-balancer',
+    passedAs: 'waitLoadBalancer',
+    type: 'boolean',
+    modes: ['deploy'],
+    default: 'false',
+  },
   { key: 'object-annotations', type: 'boolean', modes: ['deploy', 'plan'], default: 'true' },
   { key: 'annotate', type: 'boolean', modes: ['deploy', 'plan', 'delete'], default: 'true' },
   { key: 'comment', type: 'boolean', modes: ['plan'], default: 'true' },
@@ -155,7 +192,7 @@ export const SETTING_ROWS = [
     modes: ['deploy', 'plan', 'build', 'status', 'history', 'rollback', 'list', 'delete'],
     default: 'text',
   },
-  { key: 'allow-empty', type: 'boolean', modes: ['deploy', 'plan'] },
+  { key: 'allow-empty', passedAs: 'allowEmpty', type: 'boolean', modes: ['deploy', 'plan'] },
   { key: 'show-secrets', type: 'boolean', modes: ['render'] },
   {
     key: 'verbose',

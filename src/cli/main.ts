@@ -10,7 +10,7 @@ import { contextOf } from './args.js';
 import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
-import { addSettings, type CliFlags } from './options.js';
+import { addSettings, type CliFlags, passedOptions } from './options.js';
 import { kustomizeOptions } from './renderers.js';
 import { defineStatus } from './status.js';
 
@@ -57,23 +57,14 @@ async function runDeploy(
       name: flags.name,
       origin: deploymentOrigin(process.env, dir ?? '.'),
       mode,
-      wait: flags.wait ?? false,
-      // The table's default (`--timeout`); plan takes no such flag and never waits, so no limit is read.
-      timeoutMs: flags.timeout ?? 0,
-      forceConflicts: flags.forceConflicts,
-      replace: flags.replace,
-      adopt: flags.adopt,
-      prune: flags.prune,
-      pruneCrds: flags.pruneCrds,
-      allowEmpty: flags.allowEmpty,
+      // wait, timeoutMs, prune, adopt, concurrency, lockTimeoutMs…: the flags' values as they are.
+      // plan takes no flag of the wait (nor of the lock): it never waits, so no limit is read.
+      ...(mode === 'deploy'
+        ? passedOptions('deploy', flags as CliFlags<'deploy'>)
+        : { wait: false, timeoutMs: 0, ...passedOptions('plan', flags) }),
       charts: chartsOf(flags),
-      concurrency: flags.concurrency,
       images: imageStageOptions(flags, ci.commit, process.env),
       kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
-      lockTimeoutMs: flags.lockTimeout,
-      ...(flags.lockLeaseDuration !== undefined ? { lockLeaseDurationSeconds: flags.lockLeaseDuration } : {}),
-      waitLoadBalancer: flags.waitLoadBalancer,
-      rollbackOnFailure: flags.rollbackOnFailure,
       ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),
       ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
       ...(ci.commit ? { commit: ci.commit } : {}),

@@ -154,6 +154,33 @@ export type CliFlags<C extends SettingCommand> = {
   -readonly [K in CliKey<C> as Given<K, C> extends true ? never : AttributeOf<FlagOf<K>>]?: ValueOfFlag<K>;
 };
 
+type PassedKey<C extends SettingCommand> = {
+  [K in CliKey<C>]: RowOf<K> extends { passedAs: string } ? K : never;
+}[CliKey<C>];
+type PassedAs<K extends SettingKey> = RowOf<K> extends { passedAs: infer F extends string } ? F : never;
+
+/**
+ * The deploy's options that command `C`'s flags give as they are parsed (the settings' `passedAs`:
+ * `--timeout` → timeoutMs), typed as {@link CliFlags} types the flags.
+ */
+export type PassedOptions<C extends SettingCommand> = {
+  -readonly [K in PassedKey<C> as Given<K, C> extends true ? PassedAs<K> : never]: ValueOfFlag<K>;
+} & {
+  -readonly [K in PassedKey<C> as Given<K, C> extends true ? never : PassedAs<K>]?: ValueOfFlag<K>;
+};
+
+/** The options `flags` of `command` give the deploy as they are (see {@link PassedOptions}); absent flags give none. */
+export function passedOptions<C extends SettingCommand>(command: C, flags: CliFlags<C>): PassedOptions<C> {
+  const given = flags as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const s of settingsOf(command)) {
+    if (!s.passedAs || !s.cli || !(s.cli.commands ?? s.modes).includes(command)) continue;
+    const value = given[new Option(s.cli.flags).attributeName()];
+    if (value !== undefined) out[s.passedAs] = value;
+  }
+  return out as PassedOptions<C>;
+}
+
 /** The commander option of setting `s` in `command`: flags, help, parser, choices and default. */
 export function optionOf(s: Setting, command: SettingCommand): Option {
   const flag = s.cli!;

@@ -23,8 +23,6 @@ export interface CliFlag {
 export interface ActionTexts {
   /** action.yml's default when not the setting's: one holding `${{ … }}` is the runner's to evaluate. */
   readonly default?: string;
-  /** The field of the parsed `Inputs` when not the camel-cased key (`timeoutMs`). */
-  readonly field?: string;
 }
 
 /** A setting's GitLab component input (templates/deploy.yml's spec:inputs), named by the setting's key. */
@@ -355,7 +353,7 @@ export const SETTING_TEXTS = {
   },
   timeout: {
     description: 'Limit of the rollout wait, as a duration (h, m, s, ms, or bare seconds). Example: `90s`.',
-    action: { field: 'timeoutMs' },
+    action: true,
     cli: { flags: '--timeout <duration>', help: 'limit of the rollout wait, e.g. 90s, 5m' },
     gitlab: {
       description: 'Limit of the rollout wait, as a duration (`90s`, `5m`).',
@@ -418,7 +416,7 @@ export const SETTING_TEXTS = {
   'lock-timeout': {
     description:
       'How long to wait for another deploy of the same deployment (a Lease in its namespace) to finish before failing, as a duration. Example: `10m`.',
-    action: { field: 'lockTimeoutMs' },
+    action: true,
     cli: {
       flags: '--lock-timeout <duration>',
       help: 'how long to wait for another deploy of the same deployment',
@@ -436,7 +434,7 @@ export const SETTING_TEXTS = {
   'lock-lease-duration': {
     description:
       "How long the deploy's lock (the Lease `spread.<name>`, renewed every third of it) outlives its last renewal: when a deploy crashes or its runner is killed, the next deploy takes the lock over after this, as a duration in whole seconds. Example: `2m`.",
-    action: { field: 'lockLeaseDurationSeconds' },
+    action: true,
     cli: {
       flags: '--lock-lease-duration <duration>',
       help: "how long the deploy's lock (a Lease) outlives its last renewal: another deploy takes over a crashed deploy's lock after this, whole seconds",

@@ -27,8 +27,8 @@ export const ROLLBACK_DEFAULT_REVISION = 'the last revision before the current w
 export interface ActionInput {
   /** action.yml's default (a string); one holding `${{ … }}` is the runner's to evaluate. */
   readonly default: string;
-  /** The field of the parsed `Inputs` when not the camel-cased key (`timeoutMs`). */
-  readonly field?: string;
+  /** The field of the parsed `Inputs`: the row's `passedAs`, else the camel-cased key. */
+  readonly field: string;
 }
 
 /** A setting's GitLab component input (templates/deploy.yml's spec:inputs), named by the setting's key. */
@@ -51,11 +51,16 @@ export interface Setting {
   readonly modes: readonly Command[];
   /** The default as text (src/base/settings.ts); `''` when none. */
   readonly default: string;
+  /** The field of the deploy's options that takes the parsed value (src/base/settings.ts). */
+  readonly passedAs?: string;
   readonly description: string;
   readonly action?: ActionInput;
   readonly cli?: CliFlag;
   readonly gitlab?: GitLabInput;
 }
+
+/** A key as a field name: `force-conflicts` → forceConflicts. */
+export const camel = (key: string): string => key.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 /** The GitLab input's type of a setting type: its own booleans and arrays, text for every other. */
 const gitlabType = (type: SettingType): GitLabInput['type'] =>
@@ -74,8 +79,11 @@ function join(row: RowOf<SettingKey>): Setting {
     ...('choices' in row ? { choices: row.choices } : {}),
     modes: row.modes,
     default: d,
+    ...('passedAs' in row ? { passedAs: row.passedAs } : {}),
     description: texts.description,
-    ...(action ? { action: { ...action, default: action.default ?? d } } : {}),
+    ...(action
+      ? { action: { default: action.default ?? d, field: 'passedAs' in row ? row.passedAs : camel(row.key) } }
+      : {}),
     ...(texts.cli ? { cli: texts.cli } : {}),
     ...(g
       ? {
