@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import type { RowOf, SettingKey } from '../base/settings.js';
 import { parseDuration, parseLeaseDuration } from '../core/duration.js';
 import type { SETTING_TEXTS } from '../frontend/setting-texts.js';
-import { SETTINGS, type Setting, type SettingType } from '../frontend/settings.js';
+import { parseCount, SETTINGS, type Setting, type SettingType } from '../frontend/settings.js';
 import { parseBuildCache, parsePlatforms } from '../image/index.js';
 import { parseUrlFrom } from '../report/url.js';
 import { parseEnvironments } from './environments.js';
@@ -25,11 +25,7 @@ const PARSE = {
   choice: (v: string) => v,
   duration: parseDuration,
   'lease-duration': parseLeaseDuration,
-  count: (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${v}"`);
-    return n;
-  },
+  count: parseCount,
   namespace: (v: string) => {
     if (v && !DNS_LABEL.test(v))
       throw new Error(`"${v}" is not a namespace name (lower-case letters, digits and -, at most 63)`);

@@ -1,9 +1,7 @@
 /**
- * What each setting of spread is, declared once: its key (kebab-case, as inputs are named), the type
- * of its value, the commands it applies to and its default. The front ends' texts and spellings of
- * each setting (the Action's description, the CLI's flag and help, the GitLab component's input) are
- * src/frontend/settings.ts, one entry per key there; the core names a setting only by its key
- * (src/base/option-ref.ts). A new setting is one row here and its entry there (tsc asks for both).
+ * What each setting of spread is, declared once: key, value type, commands, default, the deploy option
+ * it sets. The front ends' texts (description, CLI flag and help, GitLab input) are one entry per key in
+ * src/frontend/setting-texts.ts: a new setting is a row here and its entry there (tsc asks for both).
  */
 
 /** Where a setting applies: a CLI command, or the Action's and the GitLab component's mode of the same name. */

@@ -6,6 +6,7 @@ import type { RowOf, SettingKey } from '../base/settings.js';
 import { parseDuration, parseLeaseDuration } from '../core/duration.js';
 import type { SETTING_TEXTS } from '../frontend/setting-texts.js';
 import {
+  parseCount,
   type Setting,
   type Command as SettingCommand,
   type SettingType,
@@ -24,12 +25,6 @@ const arg =
       throw new InvalidArgumentError((error as Error).message);
     }
   };
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${value}"`);
-  return n;
-}
 
 function buildArg(value: string, previous: Record<string, string>): Record<string, string> {
   const eq = value.indexOf('=');
@@ -65,7 +60,7 @@ const TAKE = {
   choice: undefined,
   duration: { parse: arg(parseDuration), value: parseDuration },
   'lease-duration': { parse: arg(parseLeaseDuration), value: parseLeaseDuration },
-  count: { parse: arg(positiveInt), value: Number },
+  count: { parse: arg(parseCount), value: parseCount },
   namespace: undefined,
   registry: undefined,
   tag: undefined,

@@ -1,8 +1,7 @@
 /**
- * Each setting as the front ends say it (the keys, types, modes and defaults are src/base/settings.ts):
- * the Action's description (action.yml's, with an example, and the default text elsewhere), the
- * CLI's flag and help, the GitLab component's input. src/frontend/settings.ts joins the two tables.
- * This file is over 400 lines because it is this table: one entry per setting.
+ * Each setting as the front ends say it (keys, types, modes, defaults: src/base/settings.ts): the
+ * Action's description (action.yml's, the default text elsewhere), the CLI's flag and help, the GitLab
+ * input. This file is over 400 lines because it is this table: one entry per setting.
  */
 import type { Command, SettingKey } from '../base/settings.js';
 

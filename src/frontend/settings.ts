@@ -1,8 +1,7 @@
 /**
- * The settings as the front ends read them: each row of src/base/settings.ts (key, type, modes,
- * default) joined with its texts (src/frontend/setting-texts.ts). The CLI builds its commander options
- * from it (src/cli/options.ts), the Action parses its inputs by it (src/action/inputs.ts), and
- * scripts/settings.mjs generates action.yml and templates/deploy.yml's inputs from it and checks them.
+ * The settings as the front ends read them: each row of src/base/settings.ts joined with its texts
+ * (src/frontend/setting-texts.ts). src/cli/options.ts and src/action/inputs.ts parse by it;
+ * scripts/settings.mjs generates action.yml's and templates/deploy.yml's inputs from it and checks them.
  */
 import type { OptionKey } from '../base/option-ref.js';
 import {
@@ -57,6 +56,16 @@ export interface Setting {
   readonly action?: ActionInput;
   readonly cli?: CliFlag;
   readonly gitlab?: GitLabInput;
+}
+
+/**
+ * A value of type `count`, as both front ends read it: a whole number ≥ 1.
+ * @throws Error saying what was expected; the caller names the flag or input.
+ */
+export function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${value}"`);
+  return n;
 }
 
 /** A key as a field name: `force-conflicts` → forceConflicts. */
