@@ -1,5 +1,5 @@
 # spread's container image: Node 24, spread's bundle (dist/) and the GitLab component's report step
-# (gitlab/report.mjs) in /opt/spread, `spread` on PATH, run as the non-root user `node` (uid 1000).
+# (dist/gitlab/report.js) in /opt/spread, `spread` on PATH, run as the non-root user `node` (uid 1000).
 # The GitLab component (templates/deploy.yml) runs in it by default; `docker run` starts spread:
 #   docker run --rm -v "$PWD:/work" -w /work -e KUBECONFIG=/work/kubeconfig \
 #     ghcr.io/redspread/spread:0.1.0 plan deploy/web
@@ -32,7 +32,6 @@ LABEL org.opencontainers.image.title="spread" \
       org.opencontainers.image.licenses="Apache-2.0"
 COPY LICENSE package.json /opt/spread/
 COPY dist/ /opt/spread/dist/
-COPY gitlab/report.mjs /opt/spread/gitlab/report.mjs
 # /usr/local/libexec/docker/cli-plugins is one of the docker CLI's system plugin directories, so the
 # plugin is found whatever DOCKER_CONFIG the job sets.
 COPY --from=docker-cli /usr/local/bin/docker /usr/local/bin/docker

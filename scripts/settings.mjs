@@ -1,5 +1,5 @@
 // The files that spell spread's settings, generated from and checked against the settings table
-// (src/base/settings.ts):
+// (src/base/settings.ts, joined with the front ends' texts in src/frontend/settings.ts):
 //   action.yml           inputs: names, defaults, descriptions (generated)
 //   templates/deploy.yml spec:inputs (generated); the job's variables and the script's flag mapping (checked)
 //   the CLI              each command's flags and their help (commander options built from the table; checked)
@@ -30,7 +30,7 @@ async function loadSources() {
   await build({
     stdin: {
       contents:
-        "export { SETTINGS, settingsOf } from './src/base/settings.ts';\nexport { program } from './src/cli/main.ts';\n",
+        "export { SETTINGS, settingsOf } from './src/frontend/settings.ts';\nexport { program } from './src/cli/main.ts';\n",
       resolveDir: root,
       loader: 'ts',
     },
@@ -134,7 +134,9 @@ const [specDoc] = parseAllDocuments(templateText).map((d) => d.toJS());
 const spec = specDoc?.spec?.inputs ?? {};
 const body = templateText.slice(templateText.indexOf('\n---\n'));
 const script = body.slice(body.indexOf('\n  script:'));
-const reportStep = readFileSync(path.join(root, 'gitlab/report.mjs'), 'utf8');
+const reportStep = ['report.ts', 'markdown.ts']
+  .map((f) => readFileSync(path.join(root, 'src/gitlab', f), 'utf8'))
+  .join('\n');
 for (const s of gitlabRows) {
   const g = s.gitlab;
   const input = spec[s.key];
@@ -156,9 +158,9 @@ for (const s of gitlabRows) {
   if (g.variable) {
     if (!body.includes(`${g.variable}: $[[ inputs.${s.key} ]]`))
       problem(TEMPLATE, s.key, `no job variable ${g.variable}: $[[ inputs.${s.key} ]]`);
-    // The job's script reads it, or the report step after it (gitlab/report.mjs, from its environment).
+    // The job's script reads it, or the report step after it (src/gitlab/, from its environment).
     if (!script.includes(`$${g.variable}`) && !reportStep.includes(`env.${g.variable}`))
-      problem(TEMPLATE, s.key, `neither the script nor gitlab/report.mjs reads ${g.variable}`);
+      problem(TEMPLATE, s.key, `neither the script nor src/gitlab/ reads ${g.variable}`);
   }
   // The flag mapping: the script passes the setting's CLI flag.
   if (s.cli && !g.argument && !new RegExp(`${longFlag(s.cli)}(?![\\w-])`).test(script))

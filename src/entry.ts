@@ -1,8 +1,6 @@
 // The one bundle both front ends share (dist/spread.js); dist/index.js (the Action) and
 // dist/cli/index.js (the CLI) are two-line entry points that import it.
 export { main as runCli } from './cli/main.js';
-export { capJsonArray } from './report/cap.js';
-export { formatPlanMarkdown, planMarker, renderPlanComment } from './report/comment.js';
 
 /**
  * Runs the GitHub Action (src/action/main.ts `run`). The Action's front end and what only it uses

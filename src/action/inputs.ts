@@ -1,6 +1,8 @@
 import * as core from '@actions/core';
-import { SETTINGS, type Setting, type SettingType } from '../base/settings.js';
+import type { RowOf, SettingKey } from '../base/settings.js';
 import { parseDuration, parseLeaseDuration } from '../core/duration.js';
+import type { SETTING_TEXTS } from '../frontend/setting-texts.js';
+import { parseCount, SETTINGS, type Setting, type SettingType } from '../frontend/settings.js';
 import { parseBuildCache, parsePlatforms } from '../image/index.js';
 import { parseUrlFrom } from '../report/url.js';
 import { parseEnvironments } from './environments.js';
@@ -23,11 +25,7 @@ const PARSE = {
   choice: (v: string) => v,
   duration: parseDuration,
   'lease-duration': parseLeaseDuration,
-  count: (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number ≥ 1, got "${v}"`);
-    return n;
-  },
+  count: parseCount,
   namespace: (v: string) => {
     if (v && !DNS_LABEL.test(v))
       throw new Error(`"${v}" is not a namespace name (lower-case letters, digits and -, at most 63)`);
@@ -64,22 +62,32 @@ const PARSE = {
   },
 } as const satisfies Record<SettingType, (value: string) => unknown>;
 
-type ActionSetting = Extract<(typeof SETTINGS)[number], { action: object }>;
+type Texts = typeof SETTING_TEXTS;
+/** The keys of the settings that are Action inputs (their texts have `action`). */
+type ActionKey = { [K in SettingKey]: Texts[K] extends { action: unknown } ? K : never }[SettingKey];
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
-type FieldOf<S extends ActionSetting> = S extends { action: { field: infer F extends string } }
-  ? F
-  : Camel<S['key']>;
-type ValueOf<S extends ActionSetting> = S extends { choices: readonly (infer C)[] }
-  ? C
-  : ReturnType<(typeof PARSE)[S['type']]>;
+type FieldOf<K extends ActionKey> = RowOf<K> extends { passedAs: infer F extends string } ? F : Camel<K>;
+type ValueOf<K extends ActionKey> =
+  RowOf<K> extends { choices: readonly (infer C)[] } ? C : ReturnType<(typeof PARSE)[RowOf<K>['type']]>;
 
 /**
  * The Action's inputs, read once and typed: one field per setting with an Action input
- * (src/base/settings.ts documents each), camel-cased (`forceConflicts`), durations in milliseconds
+ * (src/frontend/setting-texts.ts documents each), camel-cased (`forceConflicts`), durations in milliseconds
  * (`timeoutMs`, `lockTimeoutMs`). Nothing below the front end reads inputs or the environment. Empty
  * strings mean "not given" where action.yml says so.
  */
-export type Inputs = { readonly [S in ActionSetting as FieldOf<S>]: ValueOf<S> };
+export type Inputs = { readonly [K in ActionKey as FieldOf<K>]: ValueOf<K> };
+
+/** The fields of the inputs the deploy takes as they are (the settings' `passedAs`: timeoutMs…). */
+type PassedField = {
+  [K in ActionKey]: RowOf<K> extends { passedAs: infer F extends string } ? F : never;
+}[ActionKey];
+
+/** The deploy's options the inputs give as they are parsed: wait, timeoutMs, prune, lockTimeoutMs… */
+export function passedOptions(inputs: Inputs): Pick<Inputs, PassedField> {
+  const fields = SETTINGS.filter((s) => s.action && s.passedAs).map((s) => s.action!.field as keyof Inputs);
+  return Object.fromEntries(fields.map((f) => [f, inputs[f]])) as Pick<Inputs, PassedField>;
+}
 
 /** What the step does: apply and wait, preview with a server-side dry run, or remove the deployment. */
 export type Mode = Inputs['mode'];
@@ -99,9 +107,9 @@ export function getInputs(): Inputs {
  */
 export function parseInputs(get: (name: string) => string): Inputs {
   const values: Record<string, unknown> = {};
-  for (const s of SETTINGS as readonly Setting[]) {
+  for (const s of SETTINGS) {
     if (!s.action) continue;
-    values[s.action.field ?? camel(s.key)] = parseSetting(s, get(s.key));
+    values[s.action.field] = parseSetting(s, get(s.key));
   }
   const inputs = values as Inputs;
   if (inputs.environments.length > 0 && inputs.context)
@@ -128,8 +136,6 @@ function runnerDefault(s: Setting): string {
   const d = s.action?.default ?? '';
   return d.includes('${{') ? '' : d;
 }
-
-const camel = (key: string) => key.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const REGISTRY = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]+)?(\/[a-z0-9]+([._-]+[a-z0-9]+)*)*\/?$/;

@@ -2,8 +2,9 @@
 // deploy options: as the Action's inputs.
 import * as core from '@actions/core';
 import type { Logger } from '../base/logger.js';
-import { inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';
+import { type OptionKey, phraseOptions } from '../base/option-ref.js';
 import { formatSource } from '../base/source.js';
+import { inputSpelling } from '../frontend/settings.js';
 
 /** How the Action names a deploy option in its messages: its input, `the input replace: true`. */
 export const actionOption = (key: OptionKey): string => inputSpelling(key);

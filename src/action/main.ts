@@ -15,7 +15,7 @@ import { trapInterrupts } from '../frontend/interrupts.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
-import { getInputs, type Inputs } from './inputs.js';
+import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionText, createActionLogger } from './logger.js';
 import { type ActionFailure, publish, publishFailure } from './publish.js';
@@ -111,13 +111,8 @@ function deployOptions(
     name: inputs.name || undefined,
     origin: deploymentOrigin(env, path.resolve(runner.workspace, inputs.path)),
     mode: inputs.mode === 'plan' ? ('plan' as const) : ('deploy' as const),
-    wait: inputs.wait,
-    timeoutMs: inputs.timeoutMs,
-    forceConflicts: inputs.forceConflicts,
-    replace: inputs.replace,
-    adopt: inputs.adopt,
-    prune: inputs.prune,
-    pruneCrds: inputs.pruneCrds,
+    // wait, timeoutMs, prune, adopt, concurrency, lockTimeoutMs…: the inputs' values as they are.
+    ...passedOptions(inputs),
     charts: { helm: inputs.helm || undefined, helmValues: inputs.helmValues, helmSet: inputs.helmSet },
     images: {
       ...(inputs.registry ? { registry: inputs.registry } : {}),
@@ -141,11 +136,6 @@ function deployOptions(
       env,
       signal,
     },
-    concurrency: inputs.concurrency,
-    rollbackOnFailure: inputs.rollbackOnFailure,
-    lockTimeoutMs: inputs.lockTimeoutMs,
-    lockLeaseDurationSeconds: inputs.lockLeaseDurationSeconds,
-    waitLoadBalancer: inputs.waitLoadBalancer,
     ...(inputs.urlFrom ? { urlFrom: inputs.urlFrom } : {}),
     ...(runLinks(runner).runUrl ? { runUrl: runLinks(runner).runUrl } : {}),
     ...(runner.sha ? { commit: runner.sha } : {}),

@@ -1,34 +1,21 @@
 // How a message in the core names a setting without knowing the front end: a reference each front end
-// spells its own way (`--replace` in the CLI, `the input replace: true` in the Action and GitLab).
-import { longFlag, SETTINGS, type SettingKey, setting } from '../base/settings.js';
+// spells its own way (`src/frontend/settings.ts`).
+import { SETTING_ROWS, type SettingKey } from './settings.js';
 
 /**
  * A setting a message can tell the user to turn on, by its key in the settings table
  * (src/base/settings.ts). The core names settings only through {@link optionRef}; each front end
- * spells them its own way when it prints ({@link phraseOptions}): `--replace` in the CLI,
- * `the input replace: true` in the Action.
+ * spells them its own way when it prints ({@link phraseOptions}; the spellings are
+ * src/frontend/settings.ts): `--replace` in the CLI, `the input replace: true` in the Action.
  */
 export type OptionKey = SettingKey;
 
-const OPTION_REF = new RegExp(`⟦(${SETTINGS.map((s) => s.key).join('|')})⟧`, 'g');
+const OPTION_REF = new RegExp(`⟦(${SETTING_ROWS.map((s) => s.key).join('|')})⟧`, 'g');
 
 /** A reference to option `key` inside a message, for the front end to spell ({@link phraseOptions}). */
 export function optionRef(key: OptionKey): string {
   return `⟦${key}⟧`;
 }
-
-/**
- * A setting as the Action and the GitLab component name it: their input, with the value that turns
- * it on for a boolean (`the input replace: true`).
- */
-export const inputSpelling = (key: OptionKey): string =>
-  setting(key).type === 'boolean' ? `the input ${key}: true` : `the input ${key}`;
-
-/** A setting as the CLI names it: its long flag (`--replace`). */
-export const flagSpelling = (key: OptionKey): string => {
-  const { cli } = setting(key);
-  return cli ? longFlag(cli) : `--${key}`;
-};
 
 /** `text` with every {@link optionRef} spelled by `spell` (a front end's name for the option). */
 export function phraseOptions(text: string, spell: (key: OptionKey) => string): string {

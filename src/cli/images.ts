@@ -2,8 +2,8 @@
 // and the environment: one place, so that status resolves `&` images exactly as deploy builds them.
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import type { BuildCache, ImageOptions } from '../image/index.js';
-import type { SecretFlag } from './options.js';
+import type { ImageOptions } from '../image/index.js';
+import type { CliFlags, SecretFlag } from './options.js';
 
 /** The build secrets of `--secret id=ID,env=VAR` flags, each value from its environment variable. */
 function secretsOf(flags: readonly SecretFlag[], env: NodeJS.ProcessEnv) {
@@ -15,20 +15,15 @@ function secretsOf(flags: readonly SecretFlag[], env: NodeJS.ProcessEnv) {
   });
 }
 
-/** The flags of the image stage, as commander gives them. */
-export interface ImageFlags {
-  registry?: string;
-  tag?: string;
-  buildArg: Record<string, string>;
-  target?: string;
-  build?: boolean;
-  push?: boolean;
-  cache?: BuildCache;
-  platform?: readonly string[];
-  attestations?: 'false' | 'provenance' | 'true';
-  secret: readonly SecretFlag[];
-  builder?: string;
-}
+/**
+ * The flags of the image stage, as commander gives them (typed by the settings table): those every
+ * command with images takes (status's), and those only some take (deploy's), absent elsewhere.
+ */
+export type ImageFlags = Pick<
+  CliFlags<'status'>,
+  'registry' | 'tag' | 'buildArg' | 'target' | 'platform' | 'attestations'
+> &
+  Partial<Pick<CliFlags<'deploy'>, 'build' | 'push' | 'cache' | 'secret' | 'builder'>>;
 
 /**
  * The image stage's options from flags and the environment: DOCKER_HOST, DOCKER_CONFIG (else

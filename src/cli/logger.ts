@@ -1,8 +1,9 @@
 // The CLI's logger (all on stderr, debug lines with --verbose) and how its messages spell deploy
 // options: as flags, or as the GitLab component's inputs when that component runs the CLI.
 import type { Logger } from '../base/logger.js';
-import { flagSpelling, inputSpelling, type OptionKey, phraseOptions } from '../base/option-ref.js';
+import { type OptionKey, phraseOptions } from '../base/option-ref.js';
 import { formatSource } from '../base/source.js';
+import { flagSpelling, inputSpelling } from '../frontend/settings.js';
 
 /**
  * How the CLI names a deploy option in its messages: its flag, `--replace`; with

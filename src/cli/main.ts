@@ -7,14 +7,13 @@ import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
-import type { UrlFrom } from '../report/url.js';
 import { version } from '../version.js';
 import { contextOf } from './args.js';
-import { type ImageFlags, imageStageOptions } from './images.js';
+import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
-import { addSettings } from './options.js';
-import { kustomizeOptions, type RenderFlags } from './renderers.js';
+import { addSettings, type CliFlags, passedOptions } from './options.js';
+import { kustomizeOptions } from './renderers.js';
 import { defineStatus } from './status.js';
 
 /**
@@ -28,33 +27,8 @@ interface CommandSpec {
   readonly define: (cmd: Command) => void;
 }
 
-interface ClusterFlags extends RenderFlags, ImageFlags {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  name?: string;
-  /** Deploy only (plan neither waits nor locks): absent for plan. */
-  timeout?: number;
-  wait?: boolean;
-  output: 'text' | 'json';
-  forceConflicts: boolean;
-  replace: boolean;
-  adopt: boolean;
-  prune: boolean;
-  pruneCrds: boolean;
-  allowEmpty: boolean;
-  concurrency: number;
-  annotate: boolean;
-  lockTimeout?: number;
-  lockLeaseDuration?: number;
-  waitLoadBalancer?: boolean;
-  rollbackOnFailure?: boolean;
-  urlFrom?: UrlFrom;
-  verbose: boolean;
-  helm?: string;
-  helmValues: readonly string[];
-  helmSet: Record<string, string>;
-}
+/** The flags of deploy and plan (from the settings table); those only deploy takes are absent for plan. */
+type ClusterFlags = CliFlags<'plan'> & Partial<CliFlags<'deploy'>>;
 
 /** The chart settings of the flags `--helm`, `--helm-values`, `--helm-set`. */
 function chartsOf(flags: Pick<ClusterFlags, 'helm' | 'helmValues' | 'helmSet'>): ChartSettings {
@@ -85,22 +59,14 @@ async function runDeploy(
       name: flags.name,
       origin: deploymentOrigin(process.env, dir ?? '.'),
       mode,
-      wait: flags.wait ?? false,
-      timeoutMs: flags.timeout ?? 300_000,
-      forceConflicts: flags.forceConflicts,
-      replace: flags.replace,
-      adopt: flags.adopt,
-      prune: flags.prune,
-      pruneCrds: flags.pruneCrds,
-      allowEmpty: flags.allowEmpty,
+      // wait, timeoutMs, prune, adopt, concurrency, lockTimeoutMs…: the flags' values as they are.
+      // plan takes no flag of the wait (nor of the lock): it never waits, so no limit is read.
+      ...(mode === 'deploy'
+        ? passedOptions('deploy', flags as CliFlags<'deploy'>)
+        : { wait: false, timeoutMs: 0, ...passedOptions('plan', flags) }),
       charts: chartsOf(flags),
-      concurrency: flags.concurrency,
       images: imageStageOptions(flags, ci.commit, process.env),
       kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
-      lockTimeoutMs: flags.lockTimeout,
-      ...(flags.lockLeaseDuration !== undefined ? { lockLeaseDurationSeconds: flags.lockLeaseDuration } : {}),
-      waitLoadBalancer: flags.waitLoadBalancer,
-      rollbackOnFailure: flags.rollbackOnFailure,
       ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),
       ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
       ...(ci.commit ? { commit: ci.commit } : {}),
@@ -169,36 +135,25 @@ const commands: readonly CommandSpec[] = [
           )
           .argument('[path]', 'directory in spread layout', '.'),
         'render',
-      ).action(
-        async (
-          dir: string,
-          flags: RenderFlags &
-            Pick<ClusterFlags, 'helm' | 'helmValues' | 'helmSet'> & {
-              namespace: string;
-              name?: string;
-              verbose: boolean;
-              showSecrets: boolean;
-            },
-        ) => {
-          const [{ readDeployment }, { render }, { notDeployedLine, renderedLine }] = await Promise.all([
-            import('../core/read.js'),
-            import('../deployment/index.js'),
-            import('../report/report.js'),
-          ]);
-          const read = await readDeployment(dir, {
-            namespace: flags.namespace,
-            name: flags.name,
-            charts: chartsOf(flags),
-            kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
-            logger: createCliLogger(flags.verbose),
-          });
-          process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
-          // On stderr, so that stdout stays the YAML to pipe into kubectl.
-          const { application } = read;
-          for (const line of [renderedLine(application.rendered), notDeployedLine(application.notDeployed)])
-            if (line) process.stderr.write(`${cliText(line)}\n`);
-        },
-      ),
+      ).action(async (dir: string, flags: CliFlags<'render'>) => {
+        const [{ readDeployment }, { render }, { notDeployedLine, renderedLine }] = await Promise.all([
+          import('../core/read.js'),
+          import('../deployment/index.js'),
+          import('../report/report.js'),
+        ]);
+        const read = await readDeployment(dir, {
+          namespace: flags.namespace,
+          name: flags.name,
+          charts: chartsOf(flags),
+          kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
+          logger: createCliLogger(flags.verbose),
+        });
+        process.stdout.write(render(read.deployment, { showSecrets: flags.showSecrets }));
+        // On stderr, so that stdout stays the YAML to pipe into kubectl.
+        const { application } = read;
+        for (const line of [renderedLine(application.rendered), notDeployedLine(application.notDeployed)])
+          if (line) process.stderr.write(`${cliText(line)}\n`);
+      }),
   },
   {
     name: 'build',
@@ -208,7 +163,7 @@ const commands: readonly CommandSpec[] = [
           .description('build and push the images marked & in the directory, without deploying')
           .argument('[path]', 'directory in spread layout', '.'),
         'build',
-      ).action(async (dir: string, flags: ClusterFlags) => {
+      ).action(async (dir: string, flags: CliFlags<'build'>) => {
         const logger = createCliLogger(flags.verbose);
         const { build } = await import('../core/build.js');
         const { images } = await build({

@@ -3,30 +3,22 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { formatObjectRef } from '../base/kube-object.js';
 import { defaultDeploymentName } from '../base/origin.js';
-import { ROLLBACK_DEFAULT_REVISION } from '../base/settings.js';
 import type { DeleteReport } from '../core/delete.js';
 import type { DeploymentSummary, HistoryReport } from '../core/manage.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { ROLLBACK_DEFAULT_REVISION } from '../frontend/settings.js';
 import { formatReportText } from '../report/report.js';
 import { contextOf } from './args.js';
 import { cliText, createCliLogger } from './logger.js';
-import { addSettings } from './options.js';
+import { addSettings, type CliFlags } from './options.js';
 
-/** Flags every Manager command takes. */
-interface ManageFlags {
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  output: 'text' | 'json';
-  verbose: boolean;
-}
+/** Flags every Manager command takes (typed by the settings table). */
+type ManageFlags = Pick<CliFlags<'list'>, 'kubeconfig' | 'context' | 'namespace' | 'output' | 'verbose'>;
 
-interface WriteFlags extends ManageFlags {
-  lockTimeout: number;
-  lockLeaseDuration?: number;
-}
+/** Flags of the Manager commands that write, and so take the lock. */
+type WriteFlags = ManageFlags & Pick<CliFlags<'delete'>, 'lockTimeout' | 'lockLeaseDuration'>;
 
 /** The lock's options of a writing command: the Lease duration when given. */
 function lockOption(flags: WriteFlags) {
@@ -35,11 +27,7 @@ function lockOption(flags: WriteFlags) {
     : {};
 }
 
-interface RollbackFlags extends WriteFlags {
-  wait: boolean;
-  timeout: number;
-  forceConflicts: boolean;
-}
+type RollbackFlags = CliFlags<'rollback'>;
 
 function revisionArg(value: string): number {
   const n = Number(value.replace(/^v/, ''));
@@ -235,7 +223,7 @@ export function defineDelete(cmd: Command): void {
       .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s)")
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'delete',
-  ).action(async (name: string, context: string | undefined, flags: WriteFlags & { pruneCrds: boolean }) => {
+  ).action(async (name: string, context: string | undefined, flags: CliFlags<'delete'>) => {
     const { deletes } = await import('../core/delete.js');
     const report = await deletes(deleteTarget(name, process.env), {
       ...base(context, flags),

@@ -1,14 +1,13 @@
 // The CLI's options for the tools that render inputs (kustomize), from its flags and the environment:
 // the only place below which nothing looks at PATH.
 import type { KustomizeOptions } from '../input/kustomize.js';
+import type { CliFlags } from './options.js';
 
-/** The flags of the rendering tools, as commander parses them from the settings table. */
-export interface RenderFlags {
-  kustomize?: string;
-  kustomizeEnableHelm?: boolean;
-  /** The Helm binary (the `helm` setting, which also renders charts), for kustomize's `--helm-command`. */
-  helm?: string;
-}
+/**
+ * The flags of the rendering tools, as commander parses them from the settings table; `helm` (which
+ * also renders charts) is kustomize's `--helm-command`.
+ */
+export type RenderFlags = Partial<Pick<CliFlags<'render'>, 'kustomize' | 'kustomizeEnableHelm' | 'helm'>>;
 
 /**
  * How kustomizations are rendered: the `--kustomize` binary (else kustomize, else kubectl kustomize,

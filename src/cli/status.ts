@@ -4,27 +4,11 @@ import type { Command } from 'commander';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
-import { type ImageFlags, imageStageOptions } from './images.js';
+import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
-import { addSettings } from './options.js';
-import { kustomizeOptions, type RenderFlags } from './renderers.js';
+import { addSettings, type CliFlags } from './options.js';
+import { kustomizeOptions } from './renderers.js';
 import { formatStatusText } from './status-text.js';
-
-/**
- * The flags of `spread status`: its own, those of the image stage that decide what deploy pins, and
- * those of the tools that render inputs.
- */
-interface StatusFlags extends ImageFlags, RenderFlags {
-  context?: string;
-  kubeconfig?: string;
-  namespace?: string;
-  name?: string;
-  output: 'text' | 'json';
-  verbose: boolean;
-  helm?: string;
-  helmValues: readonly string[];
-  helmSet: Record<string, string>;
-}
 
 /**
  * Defines `spread status [PATH]` on `cmd` (the seed's "spread status"): the entity tree of the
@@ -43,7 +27,7 @@ export function defineStatus(cmd: Command): Command {
       )
       .argument('[path]', 'directory in spread layout', '.'),
     'status',
-  ).action(async (dir: string, flags: StatusFlags) => {
+  ).action(async (dir: string, flags: CliFlags<'status'>) => {
     const logger = createCliLogger(flags.verbose);
     const compare = flags.context !== undefined || flags.kubeconfig !== undefined;
     const { status, statusExitCode } = await import('../core/status.js');

@@ -8,7 +8,7 @@
 // The project is a temporary git repository that includes the template with `include: local` (a
 // `component:` include needs a GitLab server).
 // SPREAD_PACKAGE_DIR runs another build in the shell executor (a directory with dist/spread.js,
-// dist/cli/index.js, gitlab/).
+// dist/cli/index.js, dist/gitlab/report.js).
 import { execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -556,9 +556,9 @@ describe.skipIf(missing.length > 0)('the GitLab component in gitlab-ci-local', (
           JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
         );
         expect(run('--entrypoint', 'id', image, '-u')).toBe('1000');
-        expect(run('--entrypoint', 'sh', image, '-c', 'echo "$SPREAD_HOME"; ls /opt/spread/gitlab')).toBe(
-          '/opt/spread\nreport.mjs',
-        );
+        expect(
+          run('--entrypoint', 'sh', image, '-c', 'echo "$SPREAD_HOME"; ls /opt/spread/dist/gitlab'),
+        ).toBe('/opt/spread\nreport.js');
       });
 
       test('deploy: the job runs in the image against the local cluster; artifacts and dotenv report', async () => {

@@ -122,14 +122,7 @@ describe('the packed tarball', () => {
       .trim()
       .split('\n');
     expect(dist).toContain('dist/spread.js');
-    const expected = [
-      'CHANGELOG.md',
-      'LICENSE',
-      'README.md',
-      ...dist,
-      'gitlab/report.mjs',
-      'package.json',
-    ].sort();
+    const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', ...dist, 'package.json'].sort();
     expect(packed.files.map((f) => f.path).sort()).toEqual(expected);
     expect(packed.filename).toBe(`redspread-spread-${manifest.version}.tgz`);
   });

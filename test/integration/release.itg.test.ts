@@ -25,7 +25,6 @@ const COPY = {
   'README.md': 'README.md',
   LICENSE: 'LICENSE',
   dist: 'dist',
-  'gitlab/report.mjs': 'gitlab/report.mjs',
   Dockerfile: 'Dockerfile',
   '.dockerignore': '.dockerignore',
 };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { imageStageOptions } from '../../../src/cli/images.js';
 
-const flags = { buildArg: {}, secret: [] };
+const flags = { buildArg: {}, secret: [], attestations: 'false' } as const;
 const env = { HOME: '/home/ci', SPREAD_REGISTRY: 'localhost:5000/team-a' };
 
 describe('imageStageOptions', () => {

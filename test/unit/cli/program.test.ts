@@ -130,7 +130,7 @@ describe('the image flags of build (settings rows cache, platforms, attestations
 
 test("rollback's default revision: its help and the docs' command list say it in the words of rollback-on-failure", async () => {
   const { readFileSync } = await import('node:fs');
-  const { ROLLBACK_DEFAULT_REVISION, SETTINGS } = await import('../../../src/base/settings.js');
+  const { ROLLBACK_DEFAULT_REVISION, SETTINGS } = await import('../../../src/frontend/settings.js');
   const rollback = program().commands.find((c) => c.name() === 'rollback')!;
   expect(rollback.description()).toContain(`(default: ${ROLLBACK_DEFAULT_REVISION})`);
   const readme = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');

@@ -179,7 +179,7 @@ function files(dir: string): string[] {
 
 describe('emitObject on real inputs', () => {
   const root = join(import.meta.dirname, '../../..');
-  const inputs = ['test/fixtures', 'examples', 'templates', '.github', 'gitlab']
+  const inputs = ['test/fixtures', 'examples', 'templates', '.github']
     .flatMap((d) => files(join(root, d)))
     .map((f) => [relative(root, f), f] as const);
 

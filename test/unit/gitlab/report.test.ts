@@ -1,5 +1,5 @@
-// gitlab/report.mjs, the GitLab component's report step, run as the job runs it (`node
-// gitlab/report.mjs REPORT.json OUT_DIR STATUS`) on the shapes `spread deploy|plan -o json` writes:
+// dist/gitlab/report.js (src/gitlab/report.ts), the GitLab component's report step, run as the job
+// runs it (`node dist/gitlab/report.js REPORT.json OUT_DIR STATUS`, after `node scripts/build.mjs`) on the shapes `spread deploy|plan -o json` writes:
 // a report, a failure {error, failures, report?}, nothing at all. Every case writes all three files.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 
-const script = path.resolve('gitlab/report.mjs');
+const script = path.resolve('dist/gitlab/report.js');
 
 const report = {
   deployment: 'web',
@@ -64,7 +64,7 @@ function run(content: string | undefined, status: number, env: NodeJS.ProcessEnv
   return { ...r, plan: read('plan.md'), summary: read('summary.md'), dotenv };
 }
 
-describe('gitlab/report.mjs', () => {
+describe('dist/gitlab/report.js', () => {
   test.each([
     {
       name: 'a report',
@@ -191,7 +191,7 @@ describe('gitlab/report.mjs', () => {
     expect(r.stderr).toContain(
       'spread report: could not format the report: TypeError: Cannot read properties of null',
     );
-    // A frame in the bundle (dist/spread.js or one of the chunks it imports).
+    // A frame in the chunk of the report formatters the step loads (dist/comment-<hash>.js).
     expect(r.stderr).toMatch(/ {4}at .*dist\/[\w-]+\.js:\d+:\d+/);
     expect(Math.max(...`${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.length))).toBeLessThan(400);
     expect(r.plan).toContain('could not format the report');

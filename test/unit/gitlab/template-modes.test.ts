@@ -17,13 +17,13 @@ function argv(given: Record<string, string>): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'spread-gl-modes-'));
   const pkg = path.join(dir, 'pkg');
   mkdirSync(path.join(pkg, 'dist/cli'), { recursive: true });
-  mkdirSync(path.join(pkg, 'gitlab'));
+  mkdirSync(path.join(pkg, 'dist/gitlab'));
   const record = path.join(dir, 'argv.json');
   writeFileSync(
     path.join(pkg, 'dist/cli/index.js'),
     `require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));`,
   );
-  writeFileSync(path.join(pkg, 'gitlab/report.mjs'), '');
+  writeFileSync(path.join(pkg, 'dist/gitlab/report.js'), '');
   const env: Record<string, string> = {
     PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
     HOME: dir,

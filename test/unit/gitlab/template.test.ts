@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { longFlag, SETTINGS, type Setting } from '../../../src/base/settings.js';
+import { longFlag, SETTINGS, type Setting } from '../../../src/frontend/settings.js';
 
 const text = readFileSync('templates/deploy.yml', 'utf8');
 const [specDoc, jobsDoc] = parseAllDocuments(text).map((d) => d.toJS());

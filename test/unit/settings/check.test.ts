@@ -16,16 +16,7 @@ afterAll(() => {
 function checkWith(file: string, edit: (text: string) => string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'spread-settings-'));
   copies.push(dir);
-  for (const f of [
-    'action.yml',
-    'README.md',
-    'docs',
-    'package.json',
-    'scripts',
-    'src',
-    'templates',
-    'gitlab',
-  ])
+  for (const f of ['action.yml', 'README.md', 'docs', 'package.json', 'scripts', 'src', 'templates'])
     cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   const target = path.join(dir, file);
