@@ -1,6 +1,6 @@
 import { isCoreNamespace } from '../base/kube-object.js';
 import { APPLYSET, DEPLOY_ANNOTATION_KEYS, MANAGED_BY_SPREAD, SPREAD } from '../base/labels.js';
-import { KubeApiError, type KubeClient } from '../cluster/client.js';
+import { KubeApiError } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import {
   type ApplySet,
@@ -13,6 +13,7 @@ import {
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import { deleteRevisions, listRevisions } from '../engine/inventory/history.js';
 import { foreignReason, type KeptObject, splitPrune } from '../engine/inventory/prune.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import type { ObjectReport } from '../report/report.js';
 import { keptRef, prunedRef } from './converge.js';
 import { FIELD_MANAGER } from './deploy.js';
@@ -130,7 +131,7 @@ export async function deletes(
  * anything is deleted, while the deployment's Services still name their Endpoints.
  */
 async function keptNamespaces(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   set: ApplySet,
   namespaces: readonly PruneCandidate[],
@@ -150,7 +151,7 @@ async function keptNamespaces(
 
 /** Releases a kept object ({@link releaseObject}) and logs it, its reason saying who takes it back. */
 async function releaseKept(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   kept: KeptObject,
   logger: ManageWriteOptions['logger'],
@@ -162,7 +163,7 @@ async function releaseKept(
 }
 
 /** Deletes the ApplySet parent Secret (gone already is fine). */
-async function deleteParent(client: KubeClient, set: ApplySet): Promise<void> {
+async function deleteParent(client: ClusterPort, set: ApplySet): Promise<void> {
   try {
     await client.request({
       method: 'DELETE',
@@ -185,7 +186,7 @@ export function keptNamespaceReason(namespace: string, contents: NamespaceConten
  * `spread.rsprd.com/released-from: <ApplySet id>`, so that a later deploy of the same deployment
  * (same name and namespace) takes it back as its own, while any other deployment still refuses it.
  */
-async function releaseObject(client: KubeClient, set: ApplySet, candidate: PruneCandidate): Promise<void> {
+async function releaseObject(client: ClusterPort, set: ApplySet, candidate: PruneCandidate): Promise<void> {
   const { object } = candidate;
   const labels: Record<string, null> = { [APPLYSET.partOf]: null };
   if (object.metadata.labels?.[SPREAD.managedBy] === MANAGED_BY_SPREAD) labels[SPREAD.managedBy] = null;
