@@ -230,6 +230,7 @@ describe('a whole deploy against the in-memory API server', () => {
     expect([...kube.objects.keys()].sort()).toEqual([
       '/api/v1/namespaces/shop',
       '/api/v1/namespaces/shop/configmaps/by-hand',
+      '/api/v1/namespaces/shop/configmaps/kube-root-ca.crt',
     ]);
   });
 });

@@ -1,6 +1,7 @@
 // An in-memory Kubernetes API server implementing the whole ClusterPort, for unit tests of whole
 // deploys (test/unit/core/deploy-whole.test.ts): discovery, lists with selectors and pages, metadata
 // lists, watches, apply/create/update/merge-patch/delete, generations, and a Deployment controller.
+// Over 400 lines because it is one API server whose verbs share its objects, history and watches.
 
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import {
@@ -23,6 +24,8 @@ interface Served {
   readonly namespaced: boolean;
   /** Has a status subresource: writes to the object keep the live status. */
   readonly status?: boolean;
+  /** Has `metadata.generation` (its strategy sets it; a ConfigMap or a Lease has none). */
+  readonly generation?: boolean;
 }
 
 const SERVED: readonly Served[] = [
@@ -39,6 +42,7 @@ const SERVED: readonly Served[] = [
     resource: 'deployments',
     namespaced: true,
     status: true,
+    generation: true,
   },
   {
     group: 'apps',
@@ -47,6 +51,7 @@ const SERVED: readonly Served[] = [
     resource: 'replicasets',
     namespaced: true,
     status: true,
+    generation: true,
   },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', resource: 'leases', namespaced: true },
 ];
@@ -99,7 +104,7 @@ export class FakeCluster implements ClusterPort {
   /** Stores `object` as if created (a Namespace, or what another tool made), with an ADDED event. */
   put(object: KubeObject): KubeObject {
     const path = this.objectPath(object);
-    return this.store(path, this.created(object), 'ADDED');
+    return this.store(path, this.created(this.target(path).served, object), 'ADDED');
   }
 
   /** The live object at `kind` `namespace/name`. */
@@ -148,7 +153,8 @@ export class FakeCluster implements ClusterPort {
 
   /** Forgets the event history: watches from an older resourceVersion get 410 Gone. */
   compact(): void {
-    this.compactedBelow = this.version + 1;
+    // Watching from the newest resourceVersion (a list's) stays valid, as in etcd after compaction.
+    this.compactedBelow = this.version;
     this.history.length = 0;
   }
 
@@ -318,14 +324,14 @@ export class FakeCluster implements ClusterPort {
     const path = pathOf(t.served, namespace, name);
     if (this.objects.has(path))
       throw status(409, 'AlreadyExists', `${t.served.resource} "${name}" already exists`);
-    const object = this.created({
+    const object = this.created(t.served, {
       ...sent,
       metadata: { ...sent.metadata, name, ...(namespace ? { namespace } : {}) },
     });
     return dry ? object : this.store(path, object, 'ADDED');
   }
 
-  private created(sent: KubeObject): KubeObject {
+  private created(served: Served, sent: KubeObject): KubeObject {
     const { status: _s, ...rest } = sent;
     return {
       ...rest,
@@ -333,7 +339,7 @@ export class FakeCluster implements ClusterPort {
         ...sent.metadata,
         uid: `uid-${++this.uids}`,
         creationTimestamp: new Date(0).toISOString(),
-        ...(sent.spec !== undefined ? { generation: 1 } : {}),
+        ...(served.generation ? { generation: 1 } : {}),
       },
     };
   }
@@ -389,6 +395,14 @@ export class FakeCluster implements ClusterPort {
     const before = generationOf(this.objects.get(path));
     this.objects.set(path, stored);
     this.emit(path, { type, object: stored });
+    // kube-controller-manager's root CA publisher: every new Namespace gets kube-root-ca.crt.
+    if (stored.kind === 'Namespace' && type === 'ADDED')
+      this.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'kube-root-ca.crt', namespace: stored.metadata.name },
+        data: { 'ca.crt': '-----BEGIN CERTIFICATE-----\n' },
+      });
     const outcome = typeof this.rollout === 'function' ? this.rollout(stored) : this.rollout;
     if (stored.kind === 'Deployment' && generationOf(stored) !== before && outcome !== 'none')
       setTimeout(() => this.setRollout(path, outcome), 5);
