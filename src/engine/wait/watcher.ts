@@ -1,3 +1,7 @@
+// The informer of the rollout wait (client-go's reflector, in small): a paged LIST, then watches of
+// the ClusterPort resumed from the last resourceVersion, 410 Gone listed again. The stream itself is
+// read by the port (KubeClient.watch in cluster/watch.ts).
+
 import type { LimitFunction } from 'p-limit';
 import { type KubeObject, withoutManagedFields } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
