@@ -11,6 +11,7 @@ import { sleep } from '../base/poll.js';
 import { KubeApiError, type KubeStatus, UnauthorizedError } from './api-error.js';
 import { type Authorization, KubeAuth } from './auth.js';
 import { exchange } from './exchange.js';
+import { streamWatch, tlsOptions, type WatchEvent, type WatchOptions } from './watch.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,6 +50,13 @@ export interface KubeResponse<T = unknown> {
 }
 
 export { KubeApiError, type KubeStatus, UnauthorizedError } from './api-error.js';
+export {
+  type ListQuery,
+  tlsOptions,
+  type WatchEvent,
+  WatchExpiredError,
+  type WatchOptions,
+} from './watch.js';
 
 /** Options of {@link KubeClient}. */
 export interface KubeClientOptions {
@@ -201,6 +209,17 @@ export class KubeClient {
     }
   }
 
+  /**
+   * Watches the collection at `path` (see {@link streamWatch}): each event to `onEvent` in order,
+   * until the server ends the watch or `options.signal` aborts. A 401 to an exec plugin's credential
+   * runs the plugin again and opens the watch once more.
+   *
+   * @throws WatchExpiredError on 410 Gone; UnauthorizedError, KubeApiError as {@link request}.
+   */
+  watch(path: string, options: WatchOptions, onEvent: (event: WatchEvent) => void): Promise<void> {
+    return streamWatch(this, path, options, onEvent);
+  }
+
   /** Releases the sockets kept alive. */
   close(): void {
     this.agent?.destroy();
@@ -285,24 +304,6 @@ export class KubeClient {
     }
     return this.agent;
   }
-}
-
-/** The TLS part of request options as the kubeconfig fills them (CA, client certificate, server name). */
-export function tlsOptions(
-  opts: https.RequestOptions,
-): Pick<
-  https.RequestOptions,
-  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'servername' | 'rejectUnauthorized'
-> {
-  return {
-    ca: opts.ca,
-    cert: opts.cert,
-    key: opts.key,
-    pfx: opts.pfx,
-    passphrase: opts.passphrase,
-    servername: opts.servername,
-    rejectUnauthorized: opts.rejectUnauthorized,
-  };
 }
 
 /**

@@ -4,6 +4,9 @@ import type { GroupKind } from '../base/kube-object.js';
 import { parseServerVersion, type ServerVersion } from './api-removals.js';
 import type { KubeClient } from './client.js';
 
+/** The requests this module sends (a KubeClient, or the engine's ClusterPort). */
+type Requests = Pick<KubeClient, 'request' | 'getOrUndefined'>;
+
 /** A resource the API server serves: the REST name and scope of one group/version/kind. */
 export interface ResourceInfo {
   readonly group: string;
@@ -61,10 +64,10 @@ export class Discovery {
    */
   serverVersion: ServerVersion | undefined;
 
-  private constructor(private readonly client: KubeClient) {}
+  private constructor(private readonly client: Requests) {}
 
   /** Reads discovery and the server's version. @throws KubeApiError when the API server cannot be reached. */
-  static async load(client: KubeClient): Promise<Discovery> {
+  static async load(client: Requests): Promise<Discovery> {
     const d = new Discovery(client);
     const [, version] = await Promise.all([
       d.refresh(),

@@ -3,6 +3,9 @@
 import type { KubeObject } from '../base/kube-object.js';
 import type { KubeClient } from './client.js';
 
+/** The requests this module sends (a KubeClient, or the engine's ClusterPort). */
+type Requests = Pick<KubeClient, 'request' | 'getOrUndefined'>;
+
 /** Container waiting reasons that mean the image cannot be pulled (kubelet's images package). */
 export const PULL_ERRORS = new Set([
   'ImagePullBackOff',
@@ -154,7 +157,7 @@ export interface PodEvent {
  * first, at most `limit`. A failure to read events gives an empty list: they only enrich an error.
  */
 export async function podEvents(
-  client: KubeClient,
+  client: Requests,
   namespace: string,
   pod: string,
   limit = 5,

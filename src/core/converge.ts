@@ -9,7 +9,6 @@ import {
 } from '../base/kube-object.js';
 import { SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
-import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
@@ -26,6 +25,7 @@ import {
 import { findForeignObjects } from '../engine/inventory/foreign.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
 import { type KeptObject, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
 import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
@@ -83,7 +83,7 @@ export interface Converged extends PruneDecision {
  * @throws ApplyError (objects applied before the failure are in it), LockLostError, KubeApiError.
  */
 export async function converge(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   set: ApplySet,
   previous: ParentState,
@@ -166,7 +166,7 @@ export async function converge(
  * concurrently like the apply, logging each pruned and kept object.
  */
 async function prune(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   set: ApplySet,
   previous: ParentState,

@@ -2,7 +2,7 @@
 // parent and Lease, but never a Namespace that still holds what is not the deployment's.
 import { isCoreNamespace } from '../base/kube-object.js';
 import { APPLYSET, DEPLOY_ANNOTATION_KEYS, MANAGED_BY_SPREAD, SPREAD } from '../base/labels.js';
-import { KubeApiError, type KubeClient } from '../cluster/client.js';
+import { KubeApiError } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import {
   type ApplySet,
@@ -15,6 +15,7 @@ import {
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import { deleteRevisions, listRevisions } from '../engine/inventory/history.js';
 import { foreignReason, type KeptObject, splitPrune } from '../engine/inventory/prune.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import type { ObjectReport } from '../report/report.js';
 import { keptRef, prunedRef } from './converge.js';
 import { FIELD_MANAGER } from './deploy.js';
@@ -132,7 +133,7 @@ export async function deletes(
  * anything is deleted, while the deployment's Services still name their Endpoints.
  */
 async function keptNamespaces(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   set: ApplySet,
   namespaces: readonly PruneCandidate[],
@@ -152,7 +153,7 @@ async function keptNamespaces(
 
 /** Releases a kept object ({@link releaseObject}) and logs it, its reason saying who takes it back. */
 async function releaseKept(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   kept: KeptObject,
   logger: ManageWriteOptions['logger'],
@@ -164,7 +165,7 @@ async function releaseKept(
 }
 
 /** Deletes the ApplySet parent Secret (gone already is fine). */
-async function deleteParent(client: KubeClient, set: ApplySet): Promise<void> {
+async function deleteParent(client: ClusterPort, set: ApplySet): Promise<void> {
   try {
     await client.request({
       method: 'DELETE',
@@ -187,7 +188,7 @@ export function keptNamespaceReason(namespace: string, contents: NamespaceConten
  * `spread.rsprd.com/released-from: <ApplySet id>`, so that a later deploy of the same deployment
  * (same name and namespace) takes it back as its own, while any other deployment still refuses it.
  */
-async function releaseObject(client: KubeClient, set: ApplySet, candidate: PruneCandidate): Promise<void> {
+async function releaseObject(client: ClusterPort, set: ApplySet, candidate: PruneCandidate): Promise<void> {
   const { object } = candidate;
   const labels: Record<string, null> = { [APPLYSET.partOf]: null };
   if (object.metadata.labels?.[SPREAD.managedBy] === MANAGED_BY_SPREAD) labels[SPREAD.managedBy] = null;

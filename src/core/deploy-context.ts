@@ -1,10 +1,10 @@
 import type { Logger } from '../base/logger.js';
 import type { DeploymentOrigin } from '../base/origin.js';
-import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { KubeconfigSource, ResolvedKubeconfig } from '../cluster/kubeconfig.js';
 import type { ApplySet } from '../engine/inventory/applyset.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { namespaceExists } from '../engine/plan/live.js';
 import type { ApplyOptions } from '../engine/plan/options.js';
 import type { ImageOptions } from '../image/index.js';
@@ -54,6 +54,11 @@ export interface DeployOptions {
   readonly adopt?: boolean;
   /** Requests in flight at once within one apply group. */
   readonly concurrency: number;
+  /**
+   * The cluster to use instead of a KubeClient built from `kubeconfig` (which still names the
+   * context and the default namespace): the unit tests' in-memory API server.
+   */
+  readonly cluster?: ClusterPort;
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
   readonly prune: boolean;
   /**
@@ -148,7 +153,7 @@ export interface DeployContext {
   readonly started: number;
   readonly resolved: ResolvedKubeconfig;
   readonly namespace: string;
-  readonly client: KubeClient;
+  readonly client: ClusterPort;
   readonly discovery: Discovery;
   lock: DeployLock | undefined;
   /** Set when the apply starts: until then a failure has written nothing of the directory (only the Lease). */

@@ -1,5 +1,5 @@
 import type { KubeObject, SourcedObject } from '../base/kube-object.js';
-import { KubeApiError, type KubeClient } from '../cluster/client.js';
+import { KubeApiError } from '../cluster/client.js';
 import { objectPath } from '../cluster/discovery.js';
 import type { applySetFor } from '../engine/inventory/applyset.js';
 import {
@@ -19,6 +19,7 @@ import {
   type RevisionCheck,
   readRevisionCheck,
 } from '../engine/inventory/revision-check.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
 import { countActions, type DeployReport, type ObjectReport } from '../report/report.js';
@@ -268,7 +269,7 @@ export function failureDescription(error: RolloutError): string {
 
 /** Waits for the rollout (only with `wait`); the wait also replaces the pods of changed ReplicationControllers. */
 async function settle(
-  client: KubeClient,
+  client: ClusterPort,
   converged: Converged,
   options: DeployOptions,
 ): Promise<RolloutResult[]> {
@@ -290,7 +291,7 @@ async function settle(
  * Gateways read for the scheme. A failed read only warns: the deploy happened.
  */
 async function findUrl(
-  client: KubeClient,
+  client: ClusterPort,
   converged: Converged,
   options: DeployOptions,
 ): Promise<string | undefined> {
@@ -354,7 +355,7 @@ async function prior(applied: Applied): Promise<PriorRevisions | undefined> {
  * failure to record only warns (the deploy happened).
  */
 async function record(
-  client: KubeClient,
+  client: ClusterPort,
   set: ReturnType<typeof applySetFor>,
   objects: EncodedObjectSet,
   options: DeployOptions,

@@ -66,16 +66,19 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
       `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
     );
   // As many sockets as requests in flight: the agent's pool, not --concurrency, would cap them.
-  const client = new KubeClient(resolved.kubeConfig, {
-    onRequest: traceRequests(logger),
-    maxSockets: options.concurrency,
-  });
+  const owned = options.cluster
+    ? undefined
+    : new KubeClient(resolved.kubeConfig, {
+        onRequest: traceRequests(logger),
+        maxSockets: options.concurrency,
+      });
+  const client = options.cluster ?? owned!;
   let ctx: DeployContext | undefined;
   try {
     const discovery = await Discovery.load(client).catch((error: unknown) => {
       // The first request: whatever fails here is about reaching the cluster, so say which one.
       throw new Error(
-        `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
+        `cannot use the API server ${owned ? `${owned.server.origin} ` : ''}of context ${resolved.context}: ${explainApiError(error)}`,
       );
     });
     ctx = {
@@ -104,7 +107,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     } catch (error) {
       logger.warn(`could not release the deploy lock: ${(error as Error).message}`);
     }
-    client.close();
+    owned?.close();
   }
 }
 

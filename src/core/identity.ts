@@ -17,8 +17,9 @@ import {
   originOfAnnotations,
   sameOrigin,
 } from '../base/origin.js';
-import { type KubeClient, METADATA_LIST_ACCEPT } from '../cluster/client.js';
+import { METADATA_LIST_ACCEPT } from '../cluster/client.js';
 import { applySetFor, type ParentState, readParent } from '../engine/inventory/applyset.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 
 /** The deployment a deploy, plan or status works on, and its parent as read (before the lock). */
 export interface DeploymentIdentity {
@@ -33,7 +34,7 @@ export interface DeploymentIdentity {
  * records no origin or this one. Without an origin, the folder's name, as before.
  */
 export async function deploymentIdentity(
-  client: KubeClient,
+  client: ClusterPort,
   namespace: string,
   options: {
     readonly name?: string | undefined;
@@ -89,7 +90,7 @@ export function originConflict(
  * listing all namespaces is not allowed.
  */
 export async function sameOriginElsewhere(
-  client: KubeClient,
+  client: ClusterPort,
   namespace: string,
   origin: DeploymentOrigin,
   signal?: AbortSignal,

@@ -24,6 +24,7 @@ import {
   revisionOfParent,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
 import type { DeployReport } from '../report/report.js';
@@ -40,6 +41,11 @@ export interface ManageOptions {
   readonly namespace?: string;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
+  /**
+   * The cluster to use instead of a KubeClient built from `kubeconfig` (which still names the
+   * context and the default namespace): the unit tests' in-memory API server.
+   */
+  readonly cluster?: ClusterPort;
 }
 
 /** Options of the operations that write: the deploy lock's. */
@@ -72,22 +78,24 @@ export class NotFoundError extends Error {
 }
 
 interface Session {
-  readonly client: KubeClient;
+  readonly client: ClusterPort;
   readonly context: string;
   readonly namespace: string;
 }
 
 export async function withClient<T>(options: ManageOptions, fn: (s: Session) => Promise<T>): Promise<T> {
   const resolved = loadKubeconfig(options.kubeconfig, options.context);
-  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(options.logger) });
+  const owned = options.cluster
+    ? undefined
+    : new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(options.logger) });
   try {
     return await fn({
-      client,
+      client: options.cluster ?? owned!,
       context: resolved.context,
       namespace: options.namespace || resolved.namespace,
     });
   } finally {
-    client.close();
+    owned?.close();
   }
 }
 
@@ -259,7 +267,7 @@ export async function list(options: ManageOptions): Promise<DeploymentSummary[]>
  * forbidden, those of the context's namespace, with a warning.
  */
 async function listParents(
-  client: KubeClient,
+  client: ClusterPort,
   options: ManageOptions,
   contextNamespace: string,
 ): Promise<KubeObject[]> {
@@ -282,7 +290,7 @@ async function listParents(
 
 /** One deployment's line of {@link list}, from its ApplySet parent `p`. */
 async function summarize(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   p: KubeObject,
   now: number,
@@ -342,7 +350,7 @@ function healthOf(children: readonly PruneCandidate[]): Pick<DeploymentSummary, 
 }
 
 export async function lockFor(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   options: ManageWriteOptions,
 ): Promise<DeployLock> {
@@ -368,7 +376,7 @@ export async function lockFor(
  * or interrupted during its rollout wait): the parent's fingerprints then differ from those the
  * current revision recorded, and "the previous deploy" is the current revision.
  */
-async function previousRevision(client: KubeClient, set: ApplySet, logger: Logger): Promise<number> {
+async function previousRevision(client: ClusterPort, set: ApplySet, logger: Logger): Promise<number> {
   const [revisions, parent] = await Promise.all([listRevisions(client, set), readParent(client, set)]);
   const current = revisionOfParent(parent.object) ?? Math.max(0, ...revisions.map((r) => r.revision));
   const recorded = revisions.find((r) => r.revision === current)?.appliedState;

@@ -4,13 +4,13 @@ import { groupKindOf, type KubeObject, type SourcedObject } from '../base/kube-o
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
 import type { Source } from '../base/source.js';
-import type { KubeClient } from '../cluster/client.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { applyGroup } from '../deployment/deployment.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { type ApplySet, readParent } from '../engine/inventory/applyset.js';
 import { type Revision, recordRollback } from '../engine/inventory/history.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { planObjects } from '../engine/plan/planner.js';
 import type { ApplyOptions } from '../engine/shared/options.js';
 import { RolloutError, type RolloutResult, type WaitOptions, waitForRollout } from '../engine/wait/waiter.js';
@@ -19,7 +19,7 @@ import { appliedRef, converge, pruneRefs } from './converge.js';
 
 /** What {@link rollbackTo} needs: the cluster, the deployment, the revision and how to apply and wait. */
 export interface RollbackStep {
-  readonly client: KubeClient;
+  readonly client: ClusterPort;
   readonly discovery: Discovery;
   readonly set: ApplySet;
   /** The revision to apply again, and its number. */

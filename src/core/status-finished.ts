@@ -3,9 +3,9 @@
 // the deployment's current revision whether it ran them as the directory declares them.
 import { stableJson } from '../base/json.js';
 import type { KubeObject, SourcedObject } from '../base/kube-object.js';
-import type { KubeClient } from '../cluster/client.js';
 import type { ApplySet, ParentState } from '../engine/inventory/applyset.js';
 import { readRevision, revisionOfParent } from '../engine/inventory/history.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { type ClusterState, objectKey } from './status-report.js';
 
 /** A batch Job that sets `spec.ttlSecondsAfterFinished`: the TTL controller deletes it once finished. */
@@ -24,7 +24,7 @@ export function removesItself(o: KubeObject): boolean {
  * a Job is missing; a revision that cannot be read changes nothing.
  */
 export async function finishedJobs(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   parent: ParentState,
   objects: readonly SourcedObject[],

@@ -41,6 +41,8 @@ export {
   statusOf,
 } from './status-report.js';
 
+import type { ClusterPort } from '../engine/kube-api.js';
+
 /** Options of {@link status}. */
 export interface StatusOptions {
   /** The directory (DirectoryInput root). */
@@ -160,7 +162,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
  * dry run would only fail on them. Their states, by {@link objectKey}.
  */
 async function absentNamespaceStates(
-  client: KubeClient,
+  client: ClusterPort,
   objects: readonly SourcedObject[],
 ): Promise<Map<string, ClusterState>> {
   const namespaces = [...new Set(objects.map((o) => o.object.metadata.namespace).filter((n) => !!n))];
@@ -201,7 +203,7 @@ async function resolveImages(options: StatusOptions, read: ReadResult): Promise<
  * The deployment's name as deploy finds it; a deployment recorded from another folder is warned
  * about: what the cluster then holds is that folder's, and a deploy from here would fail.
  */
-async function statusName(client: KubeClient, namespace: string, options: StatusOptions): Promise<string> {
+async function statusName(client: ClusterPort, namespace: string, options: StatusOptions): Promise<string> {
   const { name, parent } = await deploymentIdentity(client, namespace, options, options.logger);
   const conflict = originConflict(name, namespace, parent, options.origin, false);
   if (conflict) options.logger.warn(conflict.message.replace(', so nothing was written', ''));
@@ -214,7 +216,7 @@ async function statusName(client: KubeClient, namespace: string, options: Status
  * bad object does not hide the state of the rest.
  */
 async function planStates(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   objects: readonly SourcedObject[],
   concurrency: number,

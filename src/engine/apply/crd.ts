@@ -2,9 +2,9 @@ import { conditionsOf, isCrdEstablished } from '../../base/conditions.js';
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import { isCrd } from '../../base/kube-object.js';
 import { poll } from '../../base/poll.js';
-import { KubeApiError, KubeClient } from '../../cluster/client.js';
+import { KubeApiError } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
-import type { KubeApi, KubeDiscovery } from '../kube-api.js';
+import type { ClusterPort, KubeApi, KubeDiscovery } from '../kube-api.js';
 import { informer } from '../wait/watcher.js';
 import type { AppliedObject } from './applied.js';
 
@@ -57,7 +57,7 @@ const ESTABLISHED_TIMEOUT_MS = 60_000;
  * apply's answer already saying so (a CRD that was Established before its update) needs no request.
  * Otherwise the CRD is watched by name (a list and a watch with `fieldSelector=metadata.name=…`, as
  * `kubectl wait --for=condition=Established` does): a CRD can be most of a megabyte, and polling
- * it read it whole many times. A client that cannot stream (the unit tests' in-memory KubeApi), or
+ * it read it whole many times. A client without a `watch` (a bare in-memory KubeApi), or
  * an account that may not list or watch CRDs, polls it instead.
  *
  * @throws Error naming the CRD when it is not Established within 60 s.
@@ -70,7 +70,7 @@ export async function waitEstablished(
   if (isCrdEstablished(crd.live)) return;
   const name = crd.object.metadata.name ?? '';
   let seen: { established: boolean; live: KubeObject | undefined } | undefined;
-  if (client instanceof KubeClient) {
+  if (canWatch(client)) {
     seen = await watchEstablished(client, objectPath(crd.resource, undefined), name, signal).catch(
       (error: unknown) => {
         if (error instanceof KubeApiError && error.code === 403) return undefined;
@@ -92,9 +92,14 @@ export async function waitEstablished(
   );
 }
 
+/** Whether the client can stream a watch (the port's `watch`), rather than only answer requests. */
+function canWatch(client: KubeApi): client is ClusterPort {
+  return typeof client.watch === 'function';
+}
+
 /** The CRD named `name` in the collection at `path`, watched until Established or the time is up. */
 async function watchEstablished(
-  client: KubeClient,
+  client: ClusterPort,
   path: string,
   name: string,
   signal: AbortSignal | undefined,

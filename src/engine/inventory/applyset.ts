@@ -10,10 +10,11 @@ import {
   spreadObjectName,
 } from '../../base/labels.js';
 import { type DeploymentOrigin, originAnnotations, originOfAnnotations } from '../../base/origin.js';
-import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
+import { KubeApiError, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import { listInPages } from '../../cluster/pager.js';
 import { version } from '../../version.js';
+import type { ClusterPort } from '../kube-api.js';
 import { decodeFingerprints, encodeFingerprints } from '../plan/fingerprint.js';
 
 /** The ApplySet parent of one deployment: a Secret `spread.<name>` in the deployment's namespace. */
@@ -128,7 +129,7 @@ export interface ParentState {
 }
 
 /** Reads the parent; `exists: false` when there is none yet. */
-export async function readParent(client: KubeClient, set: ApplySet): Promise<ParentState> {
+export async function readParent(client: ClusterPort, set: ApplySet): Promise<ParentState> {
   const live = await client.getOrUndefined<KubeObject>(
     `/api/v1/namespaces/${encodeURIComponent(set.namespace)}/secrets/${encodeURIComponent(set.parentName)}`,
   );
@@ -175,7 +176,7 @@ export function parentHolds(live: KubeObject | undefined, desired: KubeObject): 
 
 /** Applies the parent with server-side apply (spread's field manager, forced: spread owns the parent). */
 export async function writeParent(
-  client: KubeClient,
+  client: ClusterPort,
   parent: KubeObject,
   fieldManager: string,
 ): Promise<void> {
@@ -208,7 +209,7 @@ export interface PruneCandidate {
  * namespace, then server order.
  */
 export async function findPruneCandidates(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   set: ApplySet,
   previous: ParentState,
@@ -283,7 +284,7 @@ export async function findPruneCandidates(
 
 /** Deletes prune candidates (background propagation, like kubectl). A 404 counts as deleted. */
 export async function deleteObjects(
-  client: KubeClient,
+  client: ClusterPort,
   candidates: readonly PruneCandidate[],
 ): Promise<void> {
   for (const c of candidates) {

@@ -1,9 +1,10 @@
 import pLimit from 'p-limit';
 import type { KubeObject } from '../../base/kube-object.js';
 import { APPLYSET, HISTORY, SPREAD } from '../../base/labels.js';
-import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
+import { KubeApiError, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import { apiVersionOf, type Discovery, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import { listInPages } from '../../cluster/pager.js';
+import type { ClusterPort } from '../kube-api.js';
 import type { ApplySet } from './applyset.js';
 import { leaseName } from './lock.js';
 
@@ -80,7 +81,7 @@ export function isForeign(
  * hold objects of it. A resource gone since discovery (404) holds none.
  */
 export async function findForeignObjects(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   namespace: string,
   set: ApplySet,
@@ -139,7 +140,7 @@ export async function findForeignObjects(
 }
 
 async function listMetadata(
-  client: KubeClient,
+  client: ClusterPort,
   resource: ResourceInfo,
   namespace: string,
   set: ApplySet,

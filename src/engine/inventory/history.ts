@@ -5,7 +5,8 @@ import type { KubeObject } from '../../base/kube-object.js';
 import { HISTORY, MANAGED_BY_SPREAD, revisionSecretName, SPREAD } from '../../base/labels.js';
 import { splitReference } from '../../base/reference.js';
 import { CONTAINER_LISTS, podSpecOf } from '../../base/workload.js';
-import { KubeApiError, type KubeClient, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
+import { KubeApiError, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
+import type { ClusterPort } from '../kube-api.js';
 import type { ApplySet } from './applyset.js';
 
 /**
@@ -227,7 +228,7 @@ const secretsPath = (namespace: string) => `/api/v1/namespaces/${encodeURICompon
  * revision type alone (`fieldSelector=type=…`): the summaries are in labels and annotations, and ten
  * revisions of 5,000 objects are some MB of `data` that a deploy would otherwise read and hold at its end.
  */
-export async function listRevisions(client: KubeClient, set: ApplySet): Promise<RevisionSummary[]> {
+export async function listRevisions(client: ClusterPort, set: ApplySet): Promise<RevisionSummary[]> {
   const list = await client.request<{ items?: KubeObject[] }>({
     method: 'GET',
     path: secretsPath(set.namespace),
@@ -239,7 +240,7 @@ export async function listRevisions(client: KubeClient, set: ApplySet): Promise<
 
 /** One revision with its objects; `undefined` when there is no such revision. */
 export async function readRevision(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   revision: number,
 ): Promise<Revision | undefined> {
@@ -250,7 +251,7 @@ export async function readRevision(
 }
 
 /** The current revision the ApplySet parent names (`spread.rsprd.com/revision`); `undefined` when none. */
-export async function currentRevision(client: KubeClient, set: ApplySet): Promise<number | undefined> {
+export async function currentRevision(client: ClusterPort, set: ApplySet): Promise<number | undefined> {
   return revisionOfParent(
     await client.getOrUndefined<KubeObject>(
       `${secretsPath(set.namespace)}/${encodeURIComponent(set.parentName)}`,
@@ -286,7 +287,7 @@ export function lastGoodRevision(
  * @throws KubeApiError 404 when the parent does not exist.
  */
 export async function writeCurrentRevision(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   revision: number,
 ): Promise<void> {
@@ -306,7 +307,7 @@ export async function writeCurrentRevision(
  * @throws KubeApiError 404 when the revision does not exist.
  */
 export async function writeAppliedState(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   revision: number,
   digest: string | undefined,
@@ -338,7 +339,7 @@ export interface PriorRevisions {
  * @throws KubeApiError, e.g. 413/422 when the compressed object set exceeds a Secret's 1 MiB.
  */
 export async function recordRevision(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   input: RevisionInput,
   options: { keep?: number; prior?: PriorRevisions } = {},
@@ -377,7 +378,7 @@ export async function recordRevision(
   return parseRevisionSecret(secret);
 }
 
-async function readPrior(client: KubeClient, set: ApplySet): Promise<PriorRevisions> {
+async function readPrior(client: ClusterPort, set: ApplySet): Promise<PriorRevisions> {
   const [existing, current] = await Promise.all([listRevisions(client, set), currentRevision(client, set)]);
   return { existing, current };
 }
@@ -388,7 +389,7 @@ async function readPrior(client: KubeClient, set: ApplySet): Promise<PriorRevisi
  * failed), marked failed and described `rollback to <target> failed: <failure>`.
  */
 export async function recordRollback(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   stored: Revision,
   target: number,
@@ -415,7 +416,7 @@ export async function recordRollback(
  * {@link revisionsToDelete}); returns the numbers deleted.
  */
 export async function pruneRevisions(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   keep: number,
   current?: number,
@@ -429,13 +430,13 @@ export async function pruneRevisions(
 }
 
 /** Deletes every revision of a deployment; returns how many. */
-export async function deleteRevisions(client: KubeClient, set: ApplySet): Promise<number> {
+export async function deleteRevisions(client: ClusterPort, set: ApplySet): Promise<number> {
   const revisions = await listRevisions(client, set);
   for (const r of revisions) await deleteSecret(client, set.namespace, r.secretName);
   return revisions.length;
 }
 
-async function deleteSecret(client: KubeClient, namespace: string, name: string): Promise<void> {
+async function deleteSecret(client: ClusterPort, namespace: string, name: string): Promise<void> {
   try {
     await client.request({ method: 'DELETE', path: `${secretsPath(namespace)}/${encodeURIComponent(name)}` });
   } catch (error) {

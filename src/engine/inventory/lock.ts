@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { MANAGED_BY_SPREAD, SPREAD, spreadObjectName } from '../../base/labels.js';
 import { sleep } from '../../base/poll.js';
-import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { KubeApiError } from '../../cluster/client.js';
+import type { ClusterPort } from '../kube-api.js';
 
 /** A coordination.k8s.io/v1 Lease as spread reads and writes it. */
 export interface Lease {
@@ -126,7 +127,7 @@ export function leaseExpired(lease: Pick<Lease, 'spec'>, nowMs: number): boolean
  *   get/create/update/delete on leases.coordination.k8s.io in the namespace).
  */
 export async function acquireLock(
-  client: KubeClient,
+  client: ClusterPort,
   deployment: string,
   namespace: string,
   options: LockOptions = {},
@@ -188,7 +189,7 @@ export async function acquireLock(
  * whose answer never came. Read twice, 250 ms apart, when first absent: the aborted write may still
  * be on its way. Never throws; each request has 5 s.
  */
-async function releaseIfOurs(client: KubeClient, target: LeaseTarget): Promise<void> {
+async function releaseIfOurs(client: ClusterPort, target: LeaseTarget): Promise<void> {
   const read = () =>
     client.getOrUndefined<Lease>(target.path, AbortSignal.timeout(5000)).catch(() => undefined);
   let live = await read();
@@ -228,7 +229,7 @@ interface LeaseTarget {
  * @throws KubeApiError, 409 when another deploy wrote first.
  */
 async function tryTake(
-  client: KubeClient,
+  client: ClusterPort,
   target: LeaseTarget,
   live: Lease | undefined,
   now: number,
@@ -298,7 +299,7 @@ function safely(callback: () => void): void {
  * Lease means the lock is lost, `onLost`), and deleted on `release()` with preconditions on the
  * Lease as last written.
  */
-function heldLock(client: KubeClient, target: LeaseTarget, lease: Lease, options: LockOptions): DeployLock {
+function heldLock(client: ClusterPort, target: LeaseTarget, lease: Lease, options: LockOptions): DeployLock {
   const { path, holder } = target;
   const renewEvery = options.renewIntervalMs ?? Math.max(1000, Math.floor((target.duration * 1000) / 3));
   let current: Lease = lease;

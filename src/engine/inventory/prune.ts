@@ -7,8 +7,9 @@ import {
   type SourcedObject,
 } from '../../base/kube-object.js';
 import { formatSource } from '../../base/source.js';
-import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { KubeApiError } from '../../cluster/client.js';
 import { crdDefinition } from '../apply/crd.js';
+import type { ClusterPort } from '../kube-api.js';
 import type { PruneCandidate } from './applyset.js';
 import { findForeignObjects, type NamespaceContents } from './foreign.js';
 
@@ -41,7 +42,7 @@ export interface PruneDecision {
  *   `limit=1`, counted by `metadata.remainingItemCount`) for the report, kept or pruned.
  */
 export async function splitPrune(
-  client: KubeClient,
+  client: ClusterPort,
   candidates: readonly PruneCandidate[],
   plan: readonly SourcedObject[],
   options: {
@@ -144,7 +145,7 @@ export function foreignReason(contents: NamespaceContents): string {
  * "3 custom resources" of a CRD as the cluster has it (every namespace), less `minus` (those pruned
  * with it anyway); "custom resources" when they cannot be listed.
  */
-async function countCustomResources(client: KubeClient, crd: KubeObject, minus = 0): Promise<string> {
+async function countCustomResources(client: ClusterPort, crd: KubeObject, minus = 0): Promise<string> {
   const defines = crdDefinition(crd);
   if (!defines?.plural || !defines.storage) return 'custom resources';
   try {

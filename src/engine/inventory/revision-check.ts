@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stableJson } from '../../base/json.js';
 import type { KubeObject } from '../../base/kube-object.js';
-import type { KubeClient } from '../../cluster/client.js';
+import type { ClusterPort } from '../kube-api.js';
 import type { ApplySet } from './applyset.js';
 import { type RevisionStatus, readRevision } from './history.js';
 
@@ -20,7 +20,7 @@ export interface RevisionCheck {
 
 /** Reads revision `revision` of `set` as a {@link RevisionCheck}; undefined when its Secret is gone. */
 export async function readRevisionCheck(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   revision: number,
 ): Promise<RevisionCheck | undefined> {

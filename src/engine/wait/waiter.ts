@@ -1,9 +1,9 @@
 import { EventEmitter, once } from 'node:events';
 import { formatGroupKind, groupKindOf } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
-import type { KubeClient } from '../../cluster/client.js';
 import { formatContainerStates, formatEvent, podEvents } from '../../cluster/pods.js';
 import type { AppliedObject } from '../apply/applied.js';
+import type { ClusterPort } from '../kube-api.js';
 import { isWaited } from '../status/registry.js';
 import { describeServiceExposure } from '../status/service.js';
 import {
@@ -78,7 +78,7 @@ export class RolloutError extends Error {
  * @throws the signal's reason when `signal` aborts (Ctrl-C, a cancelled job).
  */
 export async function waitForRollout(
-  client: KubeClient,
+  client: ClusterPort,
   applied: readonly AppliedObject[],
   options: WaitOptions,
 ): Promise<RolloutResult[]> {
@@ -127,7 +127,7 @@ interface Loop extends WaitOptions {
  * Judges the tracked objects after the changes the watches report, gathered for
  * {@link JUDGE_BATCH_MS} (and every `intervalMs`, for the time-based rules) until all are ready, one fails, a watch fails, or the time is up.
  */
-async function judgeUntilDone(client: KubeClient, tracked: Tracked[], loop: Loop): Promise<RolloutResult[]> {
+async function judgeUntilDone(client: ClusterPort, tracked: Tracked[], loop: Loop): Promise<RolloutResult[]> {
   const deadline = loop.start + loop.timeoutMs;
   const interval = loop.intervalMs ?? 1000;
   const pullSeen = new Map<string, Set<string>>();
@@ -218,7 +218,7 @@ function atMost(parts: readonly string[], separator: string): string {
 
 /** The rollout failed: each failing object with its first fatal pod's containers and recent events. */
 async function failureError(
-  client: KubeClient,
+  client: ClusterPort,
   tracked: readonly Tracked[],
   failing: readonly Tracked[],
   start: number,

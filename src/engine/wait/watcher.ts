@@ -1,170 +1,21 @@
-import { once } from 'node:events';
-import http from 'node:http';
-import https from 'node:https';
-import { createInterface } from 'node:readline';
+// The informer of the rollout wait (client-go's reflector, in small): a paged LIST, then watches of
+// the ClusterPort resumed from the last resourceVersion, 410 Gone listed again. The stream itself is
+// read by the port (KubeClient.watch in cluster/watch.ts).
+
 import type { LimitFunction } from 'p-limit';
 import { type KubeObject, withoutManagedFields } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
 import {
   KubeApiError,
-  type KubeClient,
-  type KubeStatus,
+  type ListQuery,
   METADATA_LIST_ACCEPT,
   METADATA_WATCH_ACCEPT,
-  tlsOptions,
+  WatchExpiredError,
 } from '../../cluster/client.js';
 import { listInPages } from '../../cluster/pager.js';
+import type { ClusterPort } from '../kube-api.js';
 
-/** One event of a watch stream (metav1.WatchEvent). `ERROR` carries a metav1.Status as `object`. */
-export interface WatchEvent {
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  readonly object: KubeObject;
-}
-
-/** Selectors and resume point of a list or watch (the Kubernetes list options). */
-export interface ListQuery {
-  readonly labelSelector?: string;
-  /** e.g. `metadata.name=web`; every resource supports `metadata.name` and `metadata.namespace`. */
-  readonly fieldSelector?: string;
-}
-
-/**
- * The watch's resourceVersion is too old (410 Gone, or an ERROR event with code 410): the caller
- * lists again and watches from the list's resourceVersion (the client-go reflector's rule).
- */
-export class WatchExpiredError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WatchExpiredError';
-  }
-}
-
-/**
- * Opens `GET <path>?watch=1&resourceVersion=…&allowWatchBookmarks=true` and calls `onEvent` for each
- * newline-delimited JSON event, in order. Resolves when the server ends the stream (it does after
- * `timeoutSeconds`, or at its own `--min-request-timeout`), or when `signal` aborts.
- *
- * KubeClient buffers whole answers, so the stream is read here with the same kubeconfig
- * credentials (client certificates, tokens, exec plugins: {@link KubeClient.authorize}) that KubeClient uses.
- *
- * @throws WatchExpiredError on 410 Gone (HTTP status or ERROR event); UnauthorizedError on a 401 that
- *   a new credential did not cure; KubeApiError on other non-2xx answers and other ERROR events; the
- *   socket's error when the connection fails.
- */
-export async function streamWatch(
-  client: KubeClient,
-  path: string,
-  options: WatchOptions,
-  onEvent: (event: WatchEvent) => void,
-): Promise<void> {
-  if (options.signal?.aborted) return;
-  const url = new URL(client.server.toString());
-  url.pathname = `${client.server.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-  const query: Record<string, string | number | undefined> = {
-    watch: 1,
-    allowWatchBookmarks: 'true',
-    resourceVersion: options.resourceVersion,
-    timeoutSeconds: options.timeoutSeconds ?? 300,
-    labelSelector: options.labelSelector,
-    fieldSelector: options.fieldSelector,
-  };
-  for (const [k, v] of Object.entries(query))
-    if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-  const request = `GET ${path} (watch)`;
-  // A 401 to a credential of an exec plugin runs it again and opens the watch once more, as
-  // KubeClient.request does for every other request.
-  for (let retried = false; ; retried = true) {
-    const authorization = await client.authorize();
-    try {
-      return await watchOnce(url, authorization.options, options, request, onEvent);
-    } catch (error) {
-      const refused = error instanceof KubeApiError && error.code === 401;
-      if (!refused) throw error;
-      if (retried || !(await client.unauthorized(authorization))) throw client.refused(error);
-    }
-  }
-}
-
-/** Options of {@link streamWatch}. */
-type WatchOptions = ListQuery & {
-  readonly resourceVersion?: string;
-  readonly timeoutSeconds?: number;
-  readonly signal?: AbortSignal;
-  /** The `Accept` header; default `application/json` (e.g. {@link METADATA_WATCH_ACCEPT}). */
-  readonly accept?: string;
-};
-
-/** One watch request with the credentials in `opts`, its events passed to `onEvent` until it ends. */
-async function watchOnce(
-  url: URL,
-  opts: https.RequestOptions,
-  options: WatchOptions,
-  request: string,
-  onEvent: (event: WatchEvent) => void,
-): Promise<void> {
-  const transport = url.protocol === 'http:' ? http : https;
-  const r = transport.request(url, {
-    method: 'GET',
-    headers: {
-      ...(opts.headers as Record<string, string>),
-      Accept: options.accept ?? 'application/json',
-      'User-Agent': 'spread',
-    },
-    // A watch holds its connection for minutes: it gets its own socket, not one of the pool's.
-    agent: opts.agent ?? false,
-    ...tlsOptions(opts),
-    auth: opts.auth,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  r.end();
-  try {
-    const [res] = (await once(r, 'response')) as [http.IncomingMessage];
-    const status = res.statusCode ?? 0;
-    if (status < 200 || status >= 300) throw await statusError(res, status, request);
-    res.setEncoding('utf8');
-    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY })) {
-      const event = parseEvent(text);
-      if (!event) continue;
-      if (event.type === 'ERROR') {
-        const s = event.object as unknown as KubeStatus;
-        if (s.code === 410) throw new WatchExpiredError(s.message ?? 'resourceVersion too old');
-        throw new KubeApiError(s.code ?? 500, request, s, s.message ?? '');
-      }
-      onEvent(event);
-    }
-  } catch (error) {
-    // An abort ends the watch quietly (the informer's loop sees the signal).
-    if (options.signal?.aborted) return;
-    throw error;
-  } finally {
-    r.destroy();
-  }
-}
-
-/** One line of a watch stream as an event; undefined for a blank or unreadable line. */
-function parseEvent(line: string): WatchEvent | undefined {
-  if (!line.trim()) return undefined;
-  try {
-    return JSON.parse(line) as WatchEvent;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The error of a non-2xx watch answer: WatchExpiredError on 410 Gone, else KubeApiError. */
-async function statusError(res: http.IncomingMessage, status: number, request: string): Promise<Error> {
-  const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(c as Buffer);
-  const raw = Buffer.concat(chunks).toString('utf8');
-  let parsed: KubeStatus | undefined;
-  try {
-    parsed = JSON.parse(raw) as KubeStatus;
-  } catch {
-    parsed = undefined;
-  }
-  if (status === 410) return new WatchExpiredError(parsed?.message ?? 'resourceVersion too old');
-  return new KubeApiError(status, request, parsed, raw);
-}
+export { type ListQuery, type WatchEvent, WatchExpiredError } from '../../cluster/client.js';
 
 /** What an informer saw: a list (every object it holds now, the first time or after 410 Gone), or one change. */
 export type InformerEvent =
@@ -205,7 +56,7 @@ export interface InformerOptions extends ListQuery {
  *
  * @throws KubeApiError when the list itself is refused (403, 404…); the promise then rejects.
  */
-export async function informer(client: KubeClient, path: string, options: InformerOptions): Promise<void> {
+export async function informer(client: ClusterPort, path: string, options: InformerOptions): Promise<void> {
   const items = new Map<string, KubeObject>();
   const key = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
   let resourceVersion: string | undefined;
@@ -234,8 +85,7 @@ export async function informer(client: KubeClient, path: string, options: Inform
       options.onChange?.([...items.values()]);
     }
     try {
-      await streamWatch(
-        client,
+      await client.watch(
         path,
         {
           labelSelector: options.labelSelector,
@@ -286,7 +136,7 @@ export const LIST_PAGE_SIZE = 100;
  * continue token that expired (410) lists again in one request, as client-go's pager does.
  */
 async function listOnce(
-  client: KubeClient,
+  client: ClusterPort,
   path: string,
   options: InformerOptions,
 ): Promise<{ objects: KubeObject[]; resourceVersion: string | undefined }> {

@@ -1,9 +1,10 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { isPodReady } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
-import { KubeApiError, type KubeClient } from '../../cluster/client.js';
+import { KubeApiError } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
 import { matchesSelector, selectorParts, selectorString } from '../../cluster/pods.js';
+import type { ClusterPort } from '../kube-api.js';
 import { rolloutState, watchesPods } from '../status/registry.js';
 import { podToReplace } from './rc-roll.js';
 import { type Tracked, trackedName } from './tracked.js';
@@ -38,7 +39,7 @@ export const SHARED_WATCH_AT = 8;
  * watches only enrich the wait: a refused one (RBAC) leaves readiness to the object.
  */
 export function watchAll(
-  client: KubeClient,
+  client: ClusterPort,
   tracked: readonly Tracked[],
   start: number,
   sink: WatchSink,
@@ -125,7 +126,7 @@ function seeLive(t: Tracked, live: KubeObject | undefined, start: number): void 
 }
 
 /** The object alone, by name. */
-function watchObject(client: KubeClient, path: string, t: Tracked, start: number, sink: WatchSink): void {
+function watchObject(client: ClusterPort, path: string, t: Tracked, start: number, sink: WatchSink): void {
   informer(client, path, {
     fieldSelector: `metadata.name=${t.applied.object.metadata.name}`,
     signal: sink.signal,
@@ -151,7 +152,7 @@ type Seen = (t: Tracked, items: KubeObject[] | undefined) => void;
  * (`metadataOnly`: see InformerOptions).
  */
 function watchSelected(
-  client: KubeClient,
+  client: ClusterPort,
   path: string,
   s: Selected,
   sink: WatchSink,
@@ -179,7 +180,7 @@ function watchSelected(
  * few selectors that can take it, not against all of them.
  */
 function watchShared(
-  client: KubeClient,
+  client: ClusterPort,
   path: string,
   group: readonly Selected[],
   sink: WatchSink,
@@ -262,7 +263,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-function readStorageClass(client: KubeClient, t: Tracked, sink: WatchSink): void {
+function readStorageClass(client: ClusterPort, t: Tracked, sink: WatchSink): void {
   const storageClass = (t.applied.live.spec as { storageClassName?: string }).storageClassName;
   if (!storageClass) return;
   client
@@ -284,7 +285,7 @@ function readStorageClass(client: KubeClient, t: Tracked, sink: WatchSink): void
  * shows it). A refused delete fails the wait.
  */
 export function replaceNextPod(
-  client: KubeClient,
+  client: ClusterPort,
   t: Tracked,
   pods: readonly KubeObject[],
   sink: WatchSink,

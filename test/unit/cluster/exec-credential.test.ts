@@ -17,7 +17,6 @@ import { ExecAuthenticator, type ExecConfig } from '../../../src/cluster/exec-cr
 import { loadKubeconfig } from '../../../src/cluster/kubeconfig.js';
 import { explainApiError } from '../../../src/engine/apply/errors.js';
 import { acquireLock } from '../../../src/engine/inventory/lock.js';
-import { streamWatch } from '../../../src/engine/wait/watcher.js';
 import { execPlugin } from '../../support/exec-plugin.js';
 
 // --- a stand-in API server: accepts the bearer tokens in `valid`, answers 401 otherwise -----------------
@@ -107,7 +106,7 @@ describe('exec credential plugins, as client-go runs them', () => {
       get(c, 'a'),
       get(c, 'b'),
       get(c, 'c'),
-      streamWatch(c, '/api/v1/namespaces/a/configmaps', {}, () => {}),
+      c.watch('/api/v1/namespaces/a/configmaps', {}, () => {}),
     ]);
     // The same kubeconfig loaded again in the same run (a deploy, then its status): same plugin.
     await get(clientOf(file), 'd');
@@ -270,7 +269,7 @@ describe('a 401 runs the plugin again and retries once', () => {
     valid.add('valid-3');
     const c = clientOf(kubeconfigFile(p.dir, { command: p.file }));
     const events: string[] = [];
-    await streamWatch(c, '/api/v1/namespaces/a/configmaps', {}, (e) => events.push(e.type));
+    await c.watch('/api/v1/namespaces/a/configmaps', {}, (e) => events.push(e.type));
     expect(events).toEqual(['ADDED']);
     expect(p.calls()).toHaveLength(2);
   });

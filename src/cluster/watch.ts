@@ -1,0 +1,191 @@
+// The watch transport: one `GET …?watch=1` read as a stream of newline-delimited events, with the
+// kubeconfig's credentials (an exec plugin's refreshed after a 401) and 410 Gone as its own error.
+// KubeClient.watch is its entry point; engine/ consumes the events through the ClusterPort.
+
+import { once } from 'node:events';
+import http from 'node:http';
+import https from 'node:https';
+import { createInterface } from 'node:readline';
+import type { KubeObject } from '../base/kube-object.js';
+import { KubeApiError, type KubeStatus, type UnauthorizedError } from './api-error.js';
+import type { Authorization } from './auth.js';
+
+/** One event of a watch stream (metav1.WatchEvent). `ERROR` carries a metav1.Status as `object`. */
+export interface WatchEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  readonly object: KubeObject;
+}
+
+/** Selectors of a list or watch (the Kubernetes list options). */
+export interface ListQuery {
+  readonly labelSelector?: string | undefined;
+  /** e.g. `metadata.name=web`; every resource supports `metadata.name` and `metadata.namespace`. */
+  readonly fieldSelector?: string | undefined;
+}
+
+/** Options of one watch request. */
+export type WatchOptions = ListQuery & {
+  /** Where the watch starts (a list's or the last event's resourceVersion). */
+  readonly resourceVersion?: string | undefined;
+  /** Seconds the server keeps the watch open before it ends it. Default 300. */
+  readonly timeoutSeconds?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** The `Accept` header; default `application/json` (e.g. METADATA_WATCH_ACCEPT). */
+  readonly accept?: string | undefined;
+};
+
+/**
+ * The watch's resourceVersion is too old (410 Gone, or an ERROR event with code 410): the caller
+ * lists again and watches from the list's resourceVersion (the client-go reflector's rule).
+ */
+export class WatchExpiredError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WatchExpiredError';
+  }
+}
+
+/** What a watch needs of the client's credentials (KubeClient's, see KubeAuth). */
+export interface WatchCredentials {
+  readonly server: URL;
+  authorize(): Promise<Authorization>;
+  unauthorized(used: Authorization): Promise<boolean>;
+  refused(error: KubeApiError): UnauthorizedError;
+}
+
+/**
+ * Opens `GET <path>?watch=1&resourceVersion=…&allowWatchBookmarks=true` and calls `onEvent` for each
+ * newline-delimited JSON event, in order (BOOKMARKs included; ERROR events become errors). Resolves
+ * when the server ends the stream (it does after `timeoutSeconds`, or at its own
+ * `--min-request-timeout`), or when `signal` aborts.
+ *
+ * KubeClient buffers whole answers, so the stream is read here with the same kubeconfig
+ * credentials (client certificates, tokens, exec plugins) that KubeClient uses.
+ *
+ * @throws WatchExpiredError on 410 Gone (HTTP status or ERROR event); UnauthorizedError on a 401 that
+ *   a new credential did not cure; KubeApiError on other non-2xx answers and other ERROR events; the
+ *   socket's error when the connection fails.
+ */
+export async function streamWatch(
+  client: WatchCredentials,
+  path: string,
+  options: WatchOptions,
+  onEvent: (event: WatchEvent) => void,
+): Promise<void> {
+  if (options.signal?.aborted) return;
+  const url = new URL(client.server.toString());
+  url.pathname = `${client.server.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  const query: Record<string, string | number | undefined> = {
+    watch: 1,
+    allowWatchBookmarks: 'true',
+    resourceVersion: options.resourceVersion,
+    timeoutSeconds: options.timeoutSeconds ?? 300,
+    labelSelector: options.labelSelector,
+    fieldSelector: options.fieldSelector,
+  };
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  const request = `GET ${path} (watch)`;
+  // A 401 to a credential of an exec plugin runs it again and opens the watch once more, as
+  // KubeClient.request does for every other request.
+  for (let retried = false; ; retried = true) {
+    const authorization = await client.authorize();
+    try {
+      return await watchOnce(url, authorization.options, options, request, onEvent);
+    } catch (error) {
+      const refused = error instanceof KubeApiError && error.code === 401;
+      if (!refused) throw error;
+      if (retried || !(await client.unauthorized(authorization))) throw client.refused(error);
+    }
+  }
+}
+
+/** One watch request with the credentials in `opts`, its events passed to `onEvent` until it ends. */
+async function watchOnce(
+  url: URL,
+  opts: https.RequestOptions,
+  options: WatchOptions,
+  request: string,
+  onEvent: (event: WatchEvent) => void,
+): Promise<void> {
+  const transport = url.protocol === 'http:' ? http : https;
+  const r = transport.request(url, {
+    method: 'GET',
+    headers: {
+      ...(opts.headers as Record<string, string>),
+      Accept: options.accept ?? 'application/json',
+      'User-Agent': 'spread',
+    },
+    // A watch holds its connection for minutes: it gets its own socket, not one of the pool's.
+    agent: opts.agent ?? false,
+    ...tlsOptions(opts),
+    auth: opts.auth,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  r.end();
+  try {
+    const [res] = (await once(r, 'response')) as [http.IncomingMessage];
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw await statusError(res, status, request);
+    res.setEncoding('utf8');
+    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY })) {
+      const event = parseEvent(text);
+      if (!event) continue;
+      if (event.type === 'ERROR') {
+        const s = event.object as unknown as KubeStatus;
+        if (s.code === 410) throw new WatchExpiredError(s.message ?? 'resourceVersion too old');
+        throw new KubeApiError(s.code ?? 500, request, s, s.message ?? '');
+      }
+      onEvent(event);
+    }
+  } catch (error) {
+    // An abort ends the watch quietly (the informer's loop sees the signal).
+    if (options.signal?.aborted) return;
+    throw error;
+  } finally {
+    r.destroy();
+  }
+}
+
+/** One line of a watch stream as an event; undefined for a blank or unreadable line. */
+function parseEvent(line: string): WatchEvent | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    return JSON.parse(line) as WatchEvent;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error of a non-2xx watch answer: WatchExpiredError on 410 Gone, else KubeApiError. */
+async function statusError(res: http.IncomingMessage, status: number, request: string): Promise<Error> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  let parsed: KubeStatus | undefined;
+  try {
+    parsed = JSON.parse(raw) as KubeStatus;
+  } catch {
+    parsed = undefined;
+  }
+  if (status === 410) return new WatchExpiredError(parsed?.message ?? 'resourceVersion too old');
+  return new KubeApiError(status, request, parsed, raw);
+}
+
+/** The TLS part of request options as the kubeconfig fills them (CA, client certificate, server name). */
+export function tlsOptions(
+  opts: https.RequestOptions,
+): Pick<
+  https.RequestOptions,
+  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'servername' | 'rejectUnauthorized'
+> {
+  return {
+    ca: opts.ca,
+    cert: opts.cert,
+    key: opts.key,
+    pfx: opts.pfx,
+    passphrase: opts.passphrase,
+    servername: opts.servername,
+    rejectUnauthorized: opts.rejectUnauthorized,
+  };
+}

@@ -1,0 +1,244 @@
+// Whole deploys (read, plan, apply, prune, revision, wait, rollback, delete) of a small directory
+// against the in-memory API server (test/unit/engine/fake-cluster.ts): the deploy's data flow checked
+// in seconds, without a cluster. The integration suite keeps what only a real API server shows.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../../src/base/logger.js';
+import { deletes } from '../../../src/core/delete.js';
+import { DeployError, type DeployOptions, deploy } from '../../../src/core/deploy.js';
+import { rollback } from '../../../src/core/manage.js';
+import { FakeCluster } from '../engine/fake-cluster.js';
+
+const NS = 'shop';
+const KUBECONFIG = `apiVersion: v1
+kind: Config
+clusters: [{name: fake, cluster: {server: 'https://fake.invalid'}}]
+users: [{name: fake, user: {token: t}}]
+contexts: [{name: fake, context: {cluster: fake, user: fake, namespace: ${NS}}}]
+current-context: fake
+`;
+
+const deployment = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: ${image}}]}
+`;
+const configMap = (name: string, value: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {greeting: ${value}}\n`;
+
+let dir: string;
+let kube: FakeCluster;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'spread-whole-'));
+  mkdirSync(path.join(dir, 'shop', '.k2e'), { recursive: true });
+  kube = new FakeCluster();
+  kube.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes the directory `shop`: the Deployment web and the ConfigMaps given (name → value). */
+function write(image: string, configs: Record<string, string>): void {
+  const root = path.join(dir, 'shop');
+  writeFileSync(path.join(root, 'deployment.yaml'), deployment(image));
+  rmSync(path.join(root, '.k2e'), { recursive: true, force: true });
+  mkdirSync(path.join(root, '.k2e'));
+  for (const [name, value] of Object.entries(configs))
+    writeFileSync(path.join(root, '.k2e', `${name}.yaml`), configMap(name, value));
+}
+
+function options(extra: Partial<DeployOptions> = {}): DeployOptions {
+  return {
+    path: path.join(dir, 'shop'),
+    kubeconfig: { content: KUBECONFIG },
+    mode: 'deploy',
+    wait: true,
+    timeoutMs: 5_000,
+    forceConflicts: false,
+    concurrency: 4,
+    prune: true,
+    logger: silentLogger,
+    cluster: kube,
+    lockTimeoutMs: 1_000,
+    ...extra,
+  };
+}
+
+const actions = (r: { objects: readonly { kind: string; name: string; action: string }[] }) =>
+  Object.fromEntries(r.objects.map((o) => [`${o.kind}/${o.name}`, o.action]));
+const writes = () => kube.log.filter((l) => /^(PATCH|POST|PUT|DELETE) (?!dry)/.test(l));
+
+describe('a whole deploy against the in-memory API server', () => {
+  test('create: every object applied, the rollout waited for, revision 1 recorded, the lock released', async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    const report = await deploy(options());
+    expect(actions(report)).toEqual({
+      'ConfigMap/extra': 'created',
+      'ConfigMap/settings': 'created',
+      'Deployment/web': 'created',
+    });
+    expect(report.revision).toBe(1);
+    expect(report.rollout.map((r) => [r.kind, r.name, r.ready])).toEqual([['Deployment', 'web', true]]);
+    expect(kube.get('ConfigMap', NS, 'settings')?.data).toEqual({ greeting: 'hello' });
+    expect(kube.get('Deployment', NS, 'web')?.metadata.labels?.['applyset.kubernetes.io/part-of']).toMatch(
+      /^applyset-/,
+    );
+    // The deploy lock: taken before the first write, deleted at the end.
+    const lease = '/apis/coordination.k8s.io/v1/namespaces/shop/leases';
+    expect(kube.log.indexOf(`POST ${lease}`)).toBeLessThan(
+      kube.log.indexOf('PATCH /api/v1/namespaces/shop/configmaps/extra'),
+    );
+    expect(kube.log.at(-1)).toBe(`DELETE ${lease}/spread.shop`);
+    expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
+    // The revision, and the parent naming it.
+    expect(kube.get('Secret', NS, 'spread.shop.v1')).toBeDefined();
+    expect(kube.watchers).toBe(0);
+  });
+
+  test('change: only the changed object is written, the others are left alone', async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    const web = kube.get('Deployment', NS, 'web');
+    kube.log.length = 0;
+    write('nginx:1.27', { settings: 'bonjour', extra: 'x' });
+    const report = await deploy(options());
+    expect(actions(report)).toEqual({
+      'ConfigMap/extra': 'unchanged',
+      'ConfigMap/settings': 'configured',
+      'Deployment/web': 'unchanged',
+    });
+    expect(report.revision).toBe(2);
+    expect(kube.get('ConfigMap', NS, 'settings')?.data).toEqual({ greeting: 'bonjour' });
+    // The unchanged objects are not written at all, so the Deployment is the same object.
+    const written = writes().filter((l) => !/secrets|leases/.test(l));
+    expect(written).toEqual(['PATCH /api/v1/namespaces/shop/configmaps/settings']);
+    expect(kube.get('Deployment', NS, 'web')?.metadata.resourceVersion).toBe(web?.metadata.resourceVersion);
+  });
+
+  test('prune: the object the directory dropped is deleted, nothing else', async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    kube.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'by-hand', namespace: NS } });
+    kube.log.length = 0;
+    write('nginx:1.27', { settings: 'hello' });
+    const report = await deploy(options());
+    expect(actions(report)).toMatchObject({ 'ConfigMap/extra': 'pruned', 'ConfigMap/settings': 'unchanged' });
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    expect(kube.get('ConfigMap', NS, 'by-hand')).toBeDefined();
+    expect(writes().filter((l) => l.startsWith('DELETE') && !/leases/.test(l))).toEqual([
+      'DELETE /api/v1/namespaces/shop/configmaps/extra',
+    ]);
+  });
+
+  test('rollback: the previous revision applied again, recorded as a new revision', async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    await deploy(options());
+    write('nginx:1.28', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    expect(image()).toBe('nginx:1.28');
+    const report = await rollback('shop', undefined, {
+      kubeconfig: { content: KUBECONFIG },
+      logger: silentLogger,
+      cluster: kube,
+      timeoutMs: 5_000,
+    });
+    expect(report.rolledBackTo).toBe(1);
+    expect(report.revision).toBe(3);
+    expect(image()).toBe('nginx:1.27');
+    // What revision 1 did not hold is pruned; the Deployment's new template is a new generation.
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    expect(kube.get('Deployment', NS, 'web')?.metadata).toMatchObject({ generation: 3 });
+    expect(report.rollout.map((r) => r.ready)).toEqual([true]);
+  });
+
+  test('failed rollout: the deploy fails as the CLI reports it, the revision is recorded as failed', async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    await deploy(options());
+    kube.rollout = 'stuck';
+    write('nginx:1.28', { settings: 'hello' });
+    const failed = await deploy(options()).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(DeployError);
+    const report = (failed as DeployError).report;
+    expect(report.rollout).toMatchObject([{ kind: 'Deployment', name: 'web', ready: false }]);
+    expect(report.rollout[0]?.message).toMatch(/progress deadline exceeded/);
+    expect((failed as Error).message).toMatch(/web/);
+    expect(report.revision).toBe(2);
+    expect(report.rolledBackTo).toBeUndefined();
+    expect(image()).toBe('nginx:1.28');
+    expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
+  });
+
+  test('failed rollout with rollback on failure: the last good revision is applied again', async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    await deploy(options());
+    // nginx:1.28 never becomes available; 1.27 does.
+    kube.rollout = () => (image() === 'nginx:1.28' ? 'stuck' : 'available');
+    write('nginx:1.28', { settings: 'hello' });
+    const failed = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(DeployError);
+    expect((failed as DeployError).report.rolledBackTo).toBe(1);
+    expect(image()).toBe('nginx:1.27');
+    expect(kube.get('Deployment', NS, 'web')?.status).toMatchObject({
+      availableReplicas: 2,
+      observedGeneration: 3,
+    });
+  });
+
+  test('interrupt: an abort during the apply releases the lock and prunes nothing', async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    write('nginx:1.28', { settings: 'hello' });
+    const interrupt = new AbortController();
+    kube.refuse = (req) => {
+      // The abort comes as the Deployment is written (a SIGTERM of the CI runner).
+      if (req.method === 'PATCH' && req.query?.dryRun === undefined && req.path.endsWith('/deployments/web'))
+        interrupt.abort(new Error('interrupted'));
+      return undefined;
+    };
+    const failed = await deploy(options({ signal: interrupt.signal })).catch((e: unknown) => e);
+    expect((failed as Error).message).toMatch(/nothing was pruned:\n.*shop\/web.*: interrupted/);
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeDefined();
+    expect(kube.log.filter((l) => l.startsWith('DELETE') && !/leases/.test(l))).toEqual([]);
+    expect(kube.log.at(-1)).toBe('DELETE /apis/coordination.k8s.io/v1/namespaces/shop/leases/spread.shop');
+    expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
+    expect(kube.watchers).toBe(0);
+  });
+
+  test('delete: every object of the deployment, its revisions and its parent; the namespace stays', async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    kube.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'by-hand', namespace: NS } });
+    const report = await deletes('shop', {
+      kubeconfig: { content: KUBECONFIG },
+      logger: silentLogger,
+      cluster: kube,
+    });
+    expect(actions(report)).toEqual({
+      'ConfigMap/extra': 'pruned',
+      'ConfigMap/settings': 'pruned',
+      'Deployment/web': 'pruned',
+    });
+    expect(report.revisions).toBe(1);
+    expect([...kube.objects.keys()].sort()).toEqual([
+      '/api/v1/namespaces/shop',
+      '/api/v1/namespaces/shop/configmaps/by-hand',
+      '/api/v1/namespaces/shop/configmaps/kube-root-ca.crt',
+    ]);
+  });
+});
+
+/** The image of the live Deployment web. */
+function image(): string | undefined {
+  const spec = kube.get('Deployment', NS, 'web')?.spec as
+    | { template: { spec: { containers: { image: string }[] } } }
+    | undefined;
+  return spec?.template.spec.containers[0]?.image;
+}
