@@ -27,12 +27,9 @@ import { findForeignObjects } from '../engine/inventory/foreign.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
 import { type KeptObject, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
-import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
+import { type ApplyOptions, FIELD_MANAGER, type PlannedObject } from '../engine/plan/options.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
 import type { ObjectReport, RolloutReport } from '../report/report.js';
-
-/** spread's server-side apply field manager. */
-export const FIELD_MANAGER = 'spread';
 
 /** Options of {@link converge}. */
 export interface ConvergeOptions {

@@ -13,9 +13,9 @@ import {
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import { deleteRevisions, listRevisions } from '../engine/inventory/history.js';
 import { foreignReason, type KeptObject, splitPrune } from '../engine/inventory/prune.js';
+import { FIELD_MANAGER } from '../engine/plan/options.js';
 import type { ObjectReport } from '../report/report.js';
 import { keptRef, prunedRef } from './converge.js';
-import { FIELD_MANAGER } from './deploy.js';
 import { lockFor, type ManageWriteOptions, NotFoundError, ref, withClient } from './manage.js';
 
 /** What {@link deletes} removed. */

@@ -23,10 +23,11 @@ import {
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
+import { FIELD_MANAGER } from '../engine/plan/options.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
 import type { DeployReport } from '../report/report.js';
 import { rolloutRef } from './converge.js';
-import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
+import { DeployError, failureDescription } from './deploy/index.js';
 import { rollbackTo } from './rollback.js';
 
 /** What every Manager operation takes: where the cluster is and where to log. */

@@ -15,11 +15,11 @@ import {
   readParent,
 } from '../engine/inventory/applyset.js';
 import { splitPrune } from '../engine/inventory/prune.js';
+import { FIELD_MANAGER } from '../engine/plan/options.js';
 import { planObjects } from '../engine/plan/planner.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import type { KustomizeOptions } from '../input/kustomize.js';
-import { FIELD_MANAGER } from './deploy.js';
 import { deploymentIdentity, originConflict } from './identity.js';
 import { type ChartSettings, capabilitiesOf, type ReadResult, readDeployment } from './read.js';
 import { finishedJobs } from './status-finished.js';

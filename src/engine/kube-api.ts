@@ -10,3 +10,9 @@ export type KubeApi = Pick<KubeClient, 'request' | 'getOrUndefined'>;
 
 /** The part of {@link Discovery} the planner and the applier read. */
 export type KubeDiscovery = Pick<Discovery, 'resolve' | 'refresh' | 'serverVersion'>;
+
+/**
+ * The cluster as core/ and engine/ receive it from a front end. A placeholder for the port being
+ * defined on another branch (today's KubeApi plus list-metadata and watch): the whole client for now.
+ */
+export type ClusterPort = KubeClient;

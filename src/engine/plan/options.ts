@@ -45,6 +45,12 @@ export interface PlannedObject extends SourcedObject {
   readonly fingerprint?: string;
 }
 
+/**
+ * spread's server-side apply field manager: the `fieldManager` of every deploy, rollback and delete,
+ * and the manager whose fields a plan, status and prune read as spread's.
+ */
+export const FIELD_MANAGER = 'spread';
+
 /** Options of {@link planObjects} and {@link applyObjects}. */
 export interface ApplyOptions {
   /** The server-side apply field manager; spread's is `spread`. */

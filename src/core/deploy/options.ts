@@ -1,26 +1,40 @@
-import type { Logger } from '../base/logger.js';
-import type { DeploymentOrigin } from '../base/origin.js';
-import type { KubeClient } from '../cluster/client.js';
-import type { Discovery } from '../cluster/discovery.js';
-import type { KubeconfigSource, ResolvedKubeconfig } from '../cluster/kubeconfig.js';
-import type { ApplySet } from '../engine/inventory/applyset.js';
-import type { DeployLock } from '../engine/inventory/lock.js';
-import { namespaceExists } from '../engine/plan/live.js';
-import type { ApplyOptions } from '../engine/plan/options.js';
-import type { ImageOptions } from '../image/index.js';
-import type { KustomizeOptions } from '../input/kustomize.js';
-import type { Renderers } from '../input/render.js';
-import type { DeployReport } from '../report/report.js';
-import type { UrlFrom } from '../report/url.js';
-import type { ChartSettings, ReadResult } from './read.js';
+// What a deploy is given (its options and the cluster the front end connected), what every stage
+// reads of it (Run), and how a failure says which deployment it was of and whether anything was
+// written. The stages' own types live with them: read.ts, images.ts, plan.ts, apply.ts, settle.ts.
+import type { Logger } from '../../base/logger.js';
+import { isDnsLabel, toDnsLabel } from '../../base/names.js';
+import type { DeploymentOrigin } from '../../base/origin.js';
+import { interruptOf } from '../../base/poll.js';
+import { InputError } from '../../base/source.js';
+import type { Discovery } from '../../cluster/discovery.js';
+import type { ClusterPort } from '../../engine/kube-api.js';
+import type { ImageOptions } from '../../image/index.js';
+import type { KustomizeOptions } from '../../input/kustomize.js';
+import type { Renderers } from '../../input/render.js';
+import type { DeployReport } from '../../report/report.js';
+import type { UrlFrom } from '../../report/url.js';
+import { withFieldSources } from '../field-source.js';
+import type { ChartSettings } from '../read.js';
+
+/**
+ * The cluster a deploy works on, connected by the front end (src/frontend/cluster.ts): the API, what
+ * it serves (discovery, loaded once), and the kubeconfig context's name and namespace.
+ */
+export interface DeployCluster {
+  readonly api: ClusterPort;
+  readonly discovery: Discovery;
+  /** The kubeconfig context's name, for the report and messages. */
+  readonly context: string;
+  /** The context's namespace: the deployment's unless `namespace` is given. */
+  readonly namespace: string;
+}
 
 /** Options of {@link deploy}; the front ends fill them from flags or Action inputs. */
 export interface DeployOptions {
   /** The directory to deploy (DirectoryInput root). */
   readonly path: string;
-  readonly kubeconfig: KubeconfigSource;
-  /** kubeconfig context; the current context when absent. */
-  readonly context?: string;
+  /** The cluster, connected by the front end. */
+  readonly cluster: DeployCluster;
   /**
    * Namespace for namespaced objects that name none; the context's namespace when absent. Given, it
    * is enforced as kubectl's `-n` is: an object naming another namespace is an input error.
@@ -124,9 +138,10 @@ export function failureTarget(error: unknown): FailureTarget | undefined {
   return typeof error === 'object' && error !== null ? failureTargets.get(error) : undefined;
 }
 
-/** Records which deployment `error` is about (see {@link failureTarget}). */
-export function setFailureTarget(error: unknown, target: FailureTarget): void {
-  if (typeof error === 'object' && error !== null) failureTargets.set(error, target);
+/** Records which deployment `error` is about (see {@link failureTarget}), unless it says already. */
+function setFailureTarget(error: unknown, target: FailureTarget): void {
+  if (typeof error === 'object' && error !== null && !failureTargets.has(error))
+    failureTargets.set(error, target);
 }
 
 /** The deploy failed after some objects were applied; `report` says what was done. */
@@ -141,40 +156,86 @@ export class DeployError extends Error {
   }
 }
 
-/** What every step of one deploy shares; the steps fill in `discovery` and `lock`. */
-export interface DeployContext {
+/**
+ * What every stage of one deploy reads and none changes: the options, the cluster, the deployment's
+ * namespace and when the deploy started.
+ */
+export interface Run {
   readonly options: DeployOptions;
   readonly logger: Logger;
-  readonly started: number;
-  readonly resolved: ResolvedKubeconfig;
-  readonly namespace: string;
-  readonly client: KubeClient;
+  readonly api: ClusterPort;
   readonly discovery: Discovery;
-  lock: DeployLock | undefined;
-  /** Set when the apply starts: until then a failure has written nothing of the directory (only the Lease). */
-  written: boolean;
-  /** The deployment's name, once the directory was read. */
-  deployment?: string;
+  readonly context: string;
+  readonly namespace: string;
+  readonly started: number;
 }
 
-/** The directory read and checked, the deployment it names, and how its objects are applied. */
-export interface ReadStep {
-  readonly read: ReadResult;
-  readonly name: string;
-  readonly set: ApplySet;
-  readonly namespaceExisted: boolean;
-  readonly applyOptions: ApplyOptions;
+/** The {@link Run} of `options`, its name and namespace checked (the front end checked them already). */
+export function startRun(options: DeployOptions): Run {
+  const started = Date.now();
+  checkDeploymentName(options.name);
+  const { api, discovery, context } = options.cluster;
+  const namespace = checkNamespaceName(options.namespace || options.cluster.namespace);
+  return { options, logger: options.logger, api, discovery, context, namespace, started };
 }
 
-/** What the rollout wait, the record and a rollback after a failed rollout need of the {@link ReadStep}. */
-export type SettleStep = Pick<ReadStep, 'set' | 'applyOptions'>;
+/**
+ * A name given explicitly is used as given or refused; only defaults (from the directory) are made
+ * into labels, so that `spread history NAME` finds what `--name NAME` deployed.
+ *
+ * @throws Error when `name` is not a DNS-1123 label.
+ */
+export function checkDeploymentName(name: string | undefined): void {
+  if (name && !isDnsLabel(name))
+    throw new Error(
+      `--name "${name}" is not a valid deployment name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(name)}`,
+    );
+}
 
-export type ReportBase = Pick<
-  DeployReport,
-  'deployment' | 'namespace' | 'context' | 'images' | 'notDeployed' | 'rendered'
->;
+/** @returns `namespace`. @throws Error when it is not a DNS-1123 label. */
+export function checkNamespaceName(namespace: string): string {
+  if (!isDnsLabel(namespace))
+    throw new Error(
+      `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
+    );
+  return namespace;
+}
 
-/** Whether the deployment's namespace exists now. */
-export function deploymentNamespaceExists(ctx: DeployContext): Promise<boolean> {
-  return namespaceExists(ctx.client, ctx.namespace, ctx.options.signal);
+const afterWrites = new WeakSet<object>();
+
+/**
+ * Marks `error` as thrown about deployment `name` (see {@link failureTarget}), and, with `wrote`,
+ * after the apply began: then {@link deployFailure} does not say that nothing was applied.
+ */
+export function failedAt(error: unknown, run: Run, name: string, wrote = false): unknown {
+  setFailureTarget(error, { deployment: name, namespace: run.namespace, context: run.context });
+  if (wrote && typeof error === 'object' && error !== null) afterWrites.add(error);
+  return error;
+}
+
+/**
+ * The error a failed deploy throws: an interrupt as such, a refused field at its own line (not its
+ * object's first), with the deployment it was of ({@link failedAt}); a failure before the apply
+ * (reading the cluster, an image, the lock, an interrupt) with `nothing was applied` added to its first
+ * line, as a failed apply says what it applied. Errors that already say so are left as they are.
+ */
+export function deployFailure(caught: unknown, run: Run): unknown {
+  const error = withFieldSources(interruptOf(caught, run.options.signal), run.options.path);
+  const target = failureTarget(caught);
+  if (target) setFailureTarget(error, target);
+  if (typeof caught === 'object' && caught !== null && afterWrites.has(caught)) return error;
+  return nothingWritten(error);
+}
+
+/** `error` with `; nothing was applied` after its first line (see {@link deployFailure}). */
+export function nothingWritten(error: unknown): unknown {
+  if (
+    !(error instanceof Error) ||
+    error instanceof InputError ||
+    /nothing was (written|deployed|applied)/.test(error.message)
+  )
+    return error;
+  const [first, ...rest] = error.message.split('\n');
+  error.message = [`${first}; nothing was applied`, ...rest].join('\n');
+  return error;
 }
