@@ -1,9 +1,8 @@
 import { formatGroupKind, formatObjectRef, groupKindOf, type KubeObject } from '../base/kube-object.js';
 import { APPLYSET, HISTORY, revisionSecretName, SPREAD } from '../base/labels.js';
-import { type Logger, traceRequests } from '../base/logger.js';
-import { KubeApiError, KubeClient } from '../cluster/client.js';
+import type { Logger } from '../base/logger.js';
+import { KubeApiError } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
-import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import {
   type ApplySet,
   applySetFor,
@@ -22,6 +21,7 @@ import {
   revisionOfParent,
 } from '../engine/inventory/history.js';
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
 import { FIELD_MANAGER } from '../engine/plan/options.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
@@ -30,11 +30,18 @@ import { rolloutRef } from './converge.js';
 import { DeployError, failureDescription } from './deploy/index.js';
 import { rollbackTo } from './rollback.js';
 
-/** What every Manager operation takes: where the cluster is and where to log. */
+/** The cluster a Manager operation works on, connected by the front end (src/frontend/manage.ts). */
+export interface ManageCluster {
+  readonly api: ClusterPort;
+  /** The kubeconfig context's name, for reports and messages. */
+  readonly context: string;
+  /** The context's namespace: the deployment's unless `namespace` is given. */
+  readonly namespace: string;
+}
+
+/** What every Manager operation takes: the cluster and where to log. */
 export interface ManageOptions {
-  readonly kubeconfig: KubeconfigSource;
-  /** kubeconfig context; the current context when absent. */
-  readonly context?: string;
+  readonly cluster: ManageCluster;
   /** The deployment's namespace; the context's namespace when absent. For {@link list}: all namespaces when absent. */
   readonly namespace?: string;
   readonly logger: Logger;
@@ -71,23 +78,15 @@ export class NotFoundError extends Error {
 }
 
 interface Session {
-  readonly client: KubeClient;
+  readonly client: ClusterPort;
   readonly context: string;
   readonly namespace: string;
 }
 
+/** Runs `fn` on the given cluster, in the deployment's namespace (`namespace`, else the context's). */
 export async function withClient<T>(options: ManageOptions, fn: (s: Session) => Promise<T>): Promise<T> {
-  const resolved = loadKubeconfig(options.kubeconfig, options.context);
-  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(options.logger) });
-  try {
-    return await fn({
-      client,
-      context: resolved.context,
-      namespace: options.namespace || resolved.namespace,
-    });
-  } finally {
-    client.close();
-  }
+  const { api, context, namespace } = options.cluster;
+  return fn({ client: api, context, namespace: options.namespace || namespace });
 }
 
 /**
@@ -258,7 +257,7 @@ export async function list(options: ManageOptions): Promise<DeploymentSummary[]>
  * forbidden, those of the context's namespace, with a warning.
  */
 async function listParents(
-  client: KubeClient,
+  client: ClusterPort,
   options: ManageOptions,
   contextNamespace: string,
 ): Promise<KubeObject[]> {
@@ -281,7 +280,7 @@ async function listParents(
 
 /** One deployment's line of {@link list}, from its ApplySet parent `p`. */
 async function summarize(
-  client: KubeClient,
+  client: ClusterPort,
   discovery: Discovery,
   p: KubeObject,
   now: number,
@@ -341,7 +340,7 @@ function healthOf(children: readonly PruneCandidate[]): Pick<DeploymentSummary, 
 }
 
 export async function lockFor(
-  client: KubeClient,
+  client: ClusterPort,
   set: ApplySet,
   options: ManageWriteOptions,
 ): Promise<DeployLock> {
@@ -367,7 +366,7 @@ export async function lockFor(
  * or interrupted during its rollout wait): the parent's fingerprints then differ from those the
  * current revision recorded, and "the previous deploy" is the current revision.
  */
-async function previousRevision(client: KubeClient, set: ApplySet, logger: Logger): Promise<number> {
+async function previousRevision(client: ClusterPort, set: ApplySet, logger: Logger): Promise<number> {
   const [revisions, parent] = await Promise.all([listRevisions(client, set), readParent(client, set)]);
   const current = revisionOfParent(parent.object) ?? Math.max(0, ...revisions.map((r) => r.revision));
   const recorded = revisions.find((r) => r.revision === current)?.appliedState;

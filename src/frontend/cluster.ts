@@ -27,14 +27,17 @@ export function clusterClient(
 
 /**
  * Loads discovery through `client` (the first request): whatever fails then is about reaching the
- * cluster, so the error says which API server and context. Closes the client when it fails.
+ * cluster, so the error says which API server and context (unless `explain: false`: `spread status`
+ * shows the API's own error). Closes the client when it fails.
  */
 export async function connectClient(
   client: KubeClient,
   resolved: ResolvedKubeconfig,
+  { explain = true }: { readonly explain?: boolean } = {},
 ): Promise<ClusterConnection> {
   try {
     const discovery = await Discovery.load(client).catch((error: unknown) => {
+      if (!explain) throw error;
       throw new Error(
         `cannot use the API server ${client.server.origin} of context ${resolved.context}: ${explainApiError(error)}`,
       );
