@@ -20,9 +20,11 @@ import {
 import { type ApplyOptions, FIELD_MANAGER, type PlannedObject } from '../../engine/plan/options.js';
 import type { ObjectReport } from '../../report/report.js';
 import { appliedRef, type Converged, converge, pruneRefs } from '../converge.js';
+import { failedAt } from './failure.js';
+import type { ReportBase } from './images.js';
 import type { DeployLease } from './lock.js';
-import { failedAt, type Run } from './options.js';
-import { mayPrune, type PlannedForApply, type ReportBase } from './plan.js';
+import type { Run } from './options.js';
+import type { PlannedForApply } from './plan.js';
 import type { DirectoryRead } from './read.js';
 import { type ApplyingObject, forSettle, type SettlingConverged } from './trim.js';
 
@@ -44,7 +46,7 @@ export interface Applied {
 export async function applyStage(
   run: Run,
   read: DirectoryRead,
-  { previous, planned, objects }: PlannedForApply,
+  { previous, planned, mayPrune }: PlannedForApply,
   lease: DeployLease,
 ): Promise<Applied> {
   const { options, logger, api } = run;
@@ -75,7 +77,7 @@ export async function applyStage(
   const converged = await converge(api, run.discovery, read.set, previous, plan, {
     apply: read.applyOptions,
     groupOf: read.read.groupOf,
-    prune: mayPrune(run, { previous, planned, objects }),
+    prune: mayPrune,
     pruneCrds: options.pruneCrds ?? false,
     logger,
     ...(lease.lock ? { lock: lease.lock } : {}),

@@ -2,15 +2,28 @@
 // holds). Before the first build of a deploy, every object is dry-run with the references the builds
 // will push, so a broken manifest costs seconds and pushes nothing.
 import type { SourcedObject } from '../../base/kube-object.js';
-import { type PreparedImages, prepareImages } from '../../image/index.js';
+import { prepareImages } from '../../image/index.js';
+import { type DeployReport, inputReport } from '../../report/report.js';
 import type { Run } from './options.js';
 import { planStage } from './plan.js';
 import type { DirectoryRead } from './read.js';
 
-/** The directory's objects with their images pinned, and the report of each image. */
-export function imagesStage(run: Run, read: DirectoryRead): Promise<PreparedImages> {
-  const { options, logger } = run;
-  return logger.group('Images', () =>
+/** What every report of this deploy or plan says of its input: deployment, context, images, files. */
+export type ReportBase = Pick<
+  DeployReport,
+  'deployment' | 'namespace' | 'context' | 'images' | 'notDeployed' | 'rendered'
+>;
+
+/** The directory's objects with their images pinned, and what the report says of the input. */
+export interface Pinned {
+  readonly objects: readonly SourcedObject[];
+  readonly base: ReportBase;
+}
+
+/** Builds, pushes and pins the `&` images ({@link Pinned}). */
+export async function imagesStage(run: Run, read: DirectoryRead): Promise<Pinned> {
+  const { options, logger, namespace, context } = run;
+  const prepared = await logger.group('Images', () =>
     prepareImages(
       read.read.application,
       read.read.objects,
@@ -31,4 +44,7 @@ export function imagesStage(run: Run, read: DirectoryRead): Promise<PreparedImag
       logger,
     ),
   );
+  const { images } = prepared;
+  const base = { deployment: read.name, namespace, context, images, ...inputReport(read.read.application) };
+  return { objects: prepared.objects, base };
 }

@@ -4,14 +4,16 @@
 import { inputRead } from '../../base/heap.js';
 import type { DeployReport } from '../../report/report.js';
 import { applyStage, type Settling, settlingOf } from './apply.js';
+import { deployFailure, failedAt } from './failure.js';
 import { imagesStage } from './images.js';
 import { DeployLease } from './lock.js';
-import { type DeployOptions, deployFailure, failedAt, type Run, startRun } from './options.js';
-import { planForApply, planReport, planStage, reportBase } from './plan.js';
+import { type DeployOptions, type Run, startRun } from './options.js';
+import { planForApply, planReport, planStage } from './plan.js';
 import { readStage } from './read.js';
 import { settleStage } from './settle.js';
 
 export { type Applied, helmReleasesTakenOver, type Settling } from './apply.js';
+export * from './failure.js';
 export * from './options.js';
 export { failureDescription } from './settle.js';
 
@@ -44,12 +46,11 @@ async function readToApply(run: Run, lease: DeployLease): Promise<Settling | { r
   const read = await readStage(run);
   inputRead();
   try {
-    const images = await imagesStage(run, read);
+    const { objects, base } = await imagesStage(run, read);
     await lease.takeBeforePlan(read);
-    const base = reportBase(run, read, images);
     if (run.options.mode === 'plan')
-      return { report: await planReport(run, read, await planStage(run, read, images.objects), base) };
-    const plan = await planForApply(run, read, images.objects);
+      return { report: await planReport(run, read, await planStage(run, read, objects), base) };
+    const plan = await planForApply(run, read, objects);
     const applied = await applyStage(run, read, plan, lease);
     return await settlingOf(run, read, plan.objects, applied, base);
   } catch (error) {

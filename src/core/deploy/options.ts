@@ -1,19 +1,15 @@
-// What a deploy is given (its options and the cluster the front end connected), what every stage
-// reads of it (Run), and how a failure says which deployment it was of and whether anything was
-// written. The stages' own types live with them: read.ts, images.ts, plan.ts, apply.ts, settle.ts.
+// What a deploy is given (its options and the cluster the front end connected) and what every stage
+// reads of it (Run). The stages' own types live with them: read.ts, images.ts, plan.ts, apply.ts,
+// settle.ts; how a failed deploy says what it was of, in failure.ts.
 import type { Logger } from '../../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../../base/names.js';
 import type { DeploymentOrigin } from '../../base/origin.js';
-import { interruptOf } from '../../base/poll.js';
-import { InputError } from '../../base/source.js';
 import type { Discovery } from '../../cluster/discovery.js';
 import type { ClusterPort } from '../../engine/kube-api.js';
 import type { ImageOptions } from '../../image/index.js';
 import type { KustomizeOptions } from '../../input/kustomize.js';
 import type { Renderers } from '../../input/render.js';
-import type { DeployReport } from '../../report/report.js';
 import type { UrlFrom } from '../../report/url.js';
-import { withFieldSources } from '../field-source.js';
 import type { ChartSettings } from '../read.js';
 
 /**
@@ -120,42 +116,6 @@ export interface DeployOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The deployment a failed deploy or plan was of, known once its directory was read. */
-export interface FailureTarget {
-  readonly deployment: string;
-  readonly namespace: string;
-  readonly context: string;
-}
-
-const failureTargets = new WeakMap<object, FailureTarget>();
-
-/**
- * The deployment `error` (thrown by {@link deploy}) was about, when the failure came after the
- * directory was read (a plan the server refused): what the Action needs to replace the deployment's
- * pull request comment. Undefined for earlier failures (bad input, an unknown context).
- */
-export function failureTarget(error: unknown): FailureTarget | undefined {
-  return typeof error === 'object' && error !== null ? failureTargets.get(error) : undefined;
-}
-
-/** Records which deployment `error` is about (see {@link failureTarget}), unless it says already. */
-function setFailureTarget(error: unknown, target: FailureTarget): void {
-  if (typeof error === 'object' && error !== null && !failureTargets.has(error))
-    failureTargets.set(error, target);
-}
-
-/** The deploy failed after some objects were applied; `report` says what was done. */
-export class DeployError extends Error {
-  readonly report: DeployReport;
-  override readonly cause: Error;
-  constructor(cause: Error, report: DeployReport) {
-    super(cause.message);
-    this.name = 'DeployError';
-    this.cause = cause;
-    this.report = report;
-  }
-}
-
 /**
  * What every stage of one deploy reads and none changes: the options, the cluster, the deployment's
  * namespace and when the deploy started.
@@ -199,43 +159,4 @@ export function checkNamespaceName(namespace: string): string {
       `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
     );
   return namespace;
-}
-
-const afterWrites = new WeakSet<object>();
-
-/**
- * Marks `error` as thrown about deployment `name` (see {@link failureTarget}), and, with `wrote`,
- * after the apply began: then {@link deployFailure} does not say that nothing was applied.
- */
-export function failedAt(error: unknown, run: Run, name: string, wrote = false): unknown {
-  setFailureTarget(error, { deployment: name, namespace: run.namespace, context: run.context });
-  if (wrote && typeof error === 'object' && error !== null) afterWrites.add(error);
-  return error;
-}
-
-/**
- * The error a failed deploy throws: an interrupt as such, a refused field at its own line (not its
- * object's first), with the deployment it was of ({@link failedAt}); a failure before the apply
- * (reading the cluster, an image, the lock, an interrupt) with `nothing was applied` added to its first
- * line, as a failed apply says what it applied. Errors that already say so are left as they are.
- */
-export function deployFailure(caught: unknown, run: Run): unknown {
-  const error = withFieldSources(interruptOf(caught, run.options.signal), run.options.path);
-  const target = failureTarget(caught);
-  if (target) setFailureTarget(error, target);
-  if (typeof caught === 'object' && caught !== null && afterWrites.has(caught)) return error;
-  return nothingWritten(error);
-}
-
-/** `error` with `; nothing was applied` after its first line (see {@link deployFailure}). */
-export function nothingWritten(error: unknown): unknown {
-  if (
-    !(error instanceof Error) ||
-    error instanceof InputError ||
-    /nothing was (written|deployed|applied)/.test(error.message)
-  )
-    return error;
-  const [first, ...rest] = error.message.split('\n');
-  error.message = [`${first}; nothing was applied`, ...rest].join('\n');
-  return error;
 }

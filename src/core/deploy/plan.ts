@@ -14,10 +14,10 @@ import type { PlannedObject } from '../../engine/plan/options.js';
 import { planObjects } from '../../engine/plan/planner.js';
 import { foreignNote } from '../../engine/plan/takeover.js';
 import { withTemplateHash } from '../../engine/wait/rc-roll.js';
-import type { PreparedImages } from '../../image/index.js';
-import { type DeployReport, inputReport, type ObjectReport } from '../../report/report.js';
+import type { DeployReport, ObjectReport } from '../../report/report.js';
 import { pruneRefs, sourceRef } from '../converge.js';
 import { originConflict } from '../identity.js';
+import type { ReportBase } from './images.js';
 import type { Run } from './options.js';
 import type { DirectoryRead } from './read.js';
 import { type ApplyingObject, forApply } from './trim.js';
@@ -28,28 +28,12 @@ export interface Planned<P extends PlannedObject = PlannedObject> {
   /** The directory's objects as applied (images pinned, ApplySet label, template hash). */
   readonly objects: readonly SourcedObject[];
   readonly planned: readonly P[];
+  /** Whether the deploy prunes: with `prune`, unless the directory is empty without `allowEmpty`. */
+  readonly mayPrune: boolean;
 }
 
 /** A deploy's plan, each object held as the apply needs it ({@link forApply}). */
 export type PlannedForApply = Planned<ApplyingObject>;
-
-/** What every report of this deploy or plan says of its input: deployment, context, images, files. */
-export type ReportBase = Pick<
-  DeployReport,
-  'deployment' | 'namespace' | 'context' | 'images' | 'notDeployed' | 'rendered'
->;
-
-/** The {@link ReportBase} of a read and its images. */
-export function reportBase(run: Run, read: DirectoryRead, images: PreparedImages): ReportBase {
-  const { namespace, context } = run;
-  return {
-    deployment: read.name,
-    namespace,
-    context,
-    images: images.images,
-    ...inputReport(read.read.application),
-  };
-}
 
 /** Reads the ApplySet parent and plans the labelled objects against it. */
 export async function planStage(
@@ -78,7 +62,8 @@ export async function planStage(
       ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
     }),
   );
-  return { previous, objects, planned };
+  const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
+  return { previous, objects, planned, mayPrune };
 }
 
 /** A deploy's {@link planStage}: its dry runs let go as soon as planned ({@link forApply}). */
@@ -87,13 +72,8 @@ export async function planForApply(
   read: DirectoryRead,
   prepared: readonly SourcedObject[],
 ): Promise<PlannedForApply> {
-  const { previous, objects, planned } = await planStage(run, read, prepared);
-  return { previous, objects, planned: planned.map((p) => forApply(p, run.options)) };
-}
-
-/** Whether a deploy may prune: always with `prune`, except an empty directory without `allowEmpty`. */
-export function mayPrune(run: Run, plan: Planned<PlannedObject>): boolean {
-  return run.options.prune && (plan.objects.length > 0 || run.options.allowEmpty === true);
+  const { planned, ...plan } = await planStage(run, read, prepared);
+  return { ...plan, planned: planned.map((p) => forApply(p, run.options)) };
 }
 
 /** `spread plan`'s report: the plan, and what a deploy would prune or keep. */
@@ -106,7 +86,7 @@ export async function planReport(
   const { api, discovery, options, logger } = run;
   const { set } = read;
   const { previous, objects, planned } = plan;
-  const decision = mayPrune(run, plan)
+  const decision = plan.mayPrune
     ? await splitPrune(
         api,
         await findPruneCandidates(api, discovery, set, previous, objects, {
