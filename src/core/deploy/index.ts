@@ -41,7 +41,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
   }
 }
 
-/** The stages up to the apply: a function of its own so that what only they read is let go before the wait. */
+/** The stages up to the apply, in a frame that ends before the wait (bench/RESULTS.md, Deploy, by hand). */
 async function readToApply(run: Run, lease: DeployLease): Promise<Settling | { report: DeployReport }> {
   const read = await readStage(run);
   inputRead();

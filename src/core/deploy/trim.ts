@@ -1,6 +1,6 @@
 // What a deploy holds of its objects from one stage to the next. Of a large set, the live states and
-// dry runs are most of its memory (see bench/RESULTS.md, Memory): each stage's output type keeps only
-// what a later stage reads, so that letting the rest go is a type boundary, not a convention.
+// dry runs are most of its memory (bench/RESULTS.md, Deploy, by hand: the heap during the wait); each
+// stage's output type keeps only what a later stage reads, so letting the rest go is a type boundary.
 import { isCrd, type KubeObject, type ObjectMeta } from '../../base/kube-object.js';
 import type { AppliedObject } from '../../engine/apply/applied.js';
 import type { PlannedAction, PlannedObject } from '../../engine/plan/options.js';
