@@ -5,13 +5,12 @@ import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';
 import { defaultDeploymentName } from '../base/origin.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
-import { deletes } from '../core/delete.js';
-import { DeployError, type DeployOptions, deploy, failureTarget } from '../core/deploy.js';
 import { locatedFailures } from '../core/errors.js';
-import { NotFoundError } from '../core/manage.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
+import { DeployError, type DeployRequest, deploy, failureTarget } from '../frontend/deploy.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
+import { deletes, NotFoundError } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
@@ -101,7 +100,7 @@ function deployOptions(
   signal: AbortSignal,
   locate: (file: string) => string,
   env: NodeJS.ProcessEnv,
-): DeployOptions {
+): DeployRequest {
   return {
     path: path.resolve(runner.workspace, inputs.path),
     signal,

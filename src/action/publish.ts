@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { phraseOptionsIn } from '../base/option-ref.js';
-import type { FailureTarget } from '../core/deploy.js';
+import type { FailureTarget } from '../core/deploy/index.js';
 import type { LocatedFailure } from '../core/errors.js';
 import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
 import {

@@ -63,7 +63,7 @@ export interface SettingRow {
    */
   readonly default?: string;
   /**
-   * The field of the deploy's options (src/core/deploy.ts DeployOptions) that takes the parsed value
+   * The field of the deploy's options (src/core/deploy/options.ts DeployOptions) that takes the parsed value
    * as it is: the Action's `Inputs` field and the CLI's mapping of its flags (`timeoutMs`). Absent: a
    * front end turns the value into options of its own (images, charts, the kubeconfig…).
    */

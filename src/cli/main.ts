@@ -48,7 +48,7 @@ async function runDeploy(
       cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report)),
     );
   // Each command loads its operation when it runs: `spread build` never evaluates the Kubernetes client.
-  const { DeployError, deploy } = await import('../core/deploy.js');
+  const { DeployError, deploy } = await import('../frontend/deploy.js');
   let report: DeployReport;
   try {
     report = await deploy({

@@ -142,7 +142,7 @@ export function defineHistory(cmd: Command): void {
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'history',
   ).action(async (name: string, context: string | undefined, flags: ManageFlags) => {
-    const { history } = await import('../core/manage.js');
+    const { history } = await import('../frontend/manage.js');
     const report = await history(name, base(context, flags));
     print(flags, report, () => formatHistoryText(report));
   });
@@ -170,7 +170,7 @@ export function defineRollback(cmd: Command): void {
       const context = isRevision || revisionText === undefined ? contextArg : revisionText;
       if (!isRevision && revisionText !== undefined && contextArg !== undefined)
         throw new InvalidArgumentError(`expected a revision number, got "${revisionText}"`);
-      const { rollback } = await import('../core/manage.js');
+      const { rollback } = await import('../frontend/manage.js');
       const report = await rollback(name, revision, {
         ...base(context, flags),
         wait: flags.wait,
@@ -197,7 +197,7 @@ export function defineList(cmd: Command): void {
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'list',
   ).action(async (context: string | undefined, flags: ManageFlags) => {
-    const { list } = await import('../core/manage.js');
+    const { list } = await import('../frontend/manage.js');
     const items = await list(base(context, flags));
     print(flags, items, () => formatListText(items));
   });
@@ -224,7 +224,7 @@ export function defineDelete(cmd: Command): void {
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'delete',
   ).action(async (name: string, context: string | undefined, flags: CliFlags<'delete'>) => {
-    const { deletes } = await import('../core/delete.js');
+    const { deletes } = await import('../frontend/manage.js');
     const report = await deletes(deleteTarget(name, process.env), {
       ...base(context, flags),
       lockTimeoutMs: flags.lockTimeout,

@@ -30,7 +30,7 @@ export function defineStatus(cmd: Command): Command {
   ).action(async (dir: string, flags: CliFlags<'status'>) => {
     const logger = createCliLogger(flags.verbose);
     const compare = flags.context !== undefined || flags.kubeconfig !== undefined;
-    const { status, statusExitCode } = await import('../core/status.js');
+    const { status, statusExitCode } = await import('../frontend/manage.js');
     const report = await status({
       path: dir,
       name: flags.name,

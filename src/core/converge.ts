@@ -27,12 +27,10 @@ import type { DeployLock } from '../engine/inventory/lock.js';
 import { type KeptObject, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
-import type { ApplyOptions, PlannedObject } from '../engine/plan/options.js';
+import { type ApplyOptions, FIELD_MANAGER } from '../engine/shared/options.js';
+import type { PlannedObject } from '../engine/shared/planned.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
 import type { ObjectReport, RolloutReport } from '../report/report.js';
-
-/** spread's server-side apply field manager. */
-export const FIELD_MANAGER = 'spread';
 
 /** Options of {@link converge}. */
 export interface ConvergeOptions {

@@ -16,9 +16,9 @@ import { findForeignObjects, type NamespaceContents } from '../engine/inventory/
 import { deleteRevisions, listRevisions } from '../engine/inventory/history.js';
 import { foreignReason, type KeptObject, splitPrune } from '../engine/inventory/prune.js';
 import type { ClusterPort } from '../engine/kube-api.js';
+import { FIELD_MANAGER } from '../engine/shared/options.js';
 import type { ObjectReport } from '../report/report.js';
 import { keptRef, prunedRef } from './converge.js';
-import { FIELD_MANAGER } from './deploy.js';
 import { lockFor, type ManageWriteOptions, NotFoundError, ref, withClient } from './manage.js';
 
 /** What {@link deletes} removed. */

@@ -3,7 +3,7 @@
 import { formatIssue, InputError, type InputIssue } from '../base/source.js';
 import { KubeconfigError } from '../cluster/kubeconfig.js';
 import { ApplyError, describeObject } from '../engine/apply/errors.js';
-import { DeployError } from './deploy.js';
+import { DeployError } from './deploy/index.js';
 
 /** A failure located in a file, for the Action's `::error file=…,line=…` annotations. */
 export interface LocatedFailure {

@@ -2,10 +2,9 @@
 // they share: what `spread history`, `rollback` and `list` run, without the directory.
 import { formatGroupKind, formatObjectRef, groupKindOf, type KubeObject } from '../base/kube-object.js';
 import { APPLYSET, HISTORY, revisionSecretName, SPREAD } from '../base/labels.js';
-import { type Logger, traceRequests } from '../base/logger.js';
-import { KubeApiError, KubeClient } from '../cluster/client.js';
+import type { Logger } from '../base/logger.js';
+import { KubeApiError } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
-import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import {
   type ApplySet,
   applySetFor,
@@ -26,26 +25,29 @@ import {
 import { acquireLock, type DeployLock, type LockOptions, leaseName } from '../engine/inventory/lock.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
+import { FIELD_MANAGER } from '../engine/shared/options.js';
 import { isWaited, rolloutState } from '../engine/status/registry.js';
 import type { DeployReport } from '../report/report.js';
 import { rolloutRef } from './converge.js';
-import { DeployError, FIELD_MANAGER, failureDescription } from './deploy.js';
+import { DeployError, failureDescription } from './deploy/index.js';
 import { rollbackTo } from './rollback.js';
 
-/** What every Manager operation takes: where the cluster is and where to log. */
+/** The cluster a Manager operation works on, connected by the front end (src/frontend/manage.ts). */
+export interface ManageCluster {
+  readonly api: ClusterPort;
+  /** The kubeconfig context's name, for reports and messages. */
+  readonly context: string;
+  /** The context's namespace: the deployment's unless `namespace` is given. */
+  readonly namespace: string;
+}
+
+/** What every Manager operation takes: the cluster and where to log. */
 export interface ManageOptions {
-  readonly kubeconfig: KubeconfigSource;
-  /** kubeconfig context; the current context when absent. */
-  readonly context?: string;
+  readonly cluster: ManageCluster;
   /** The deployment's namespace; the context's namespace when absent. For {@link list}: all namespaces when absent. */
   readonly namespace?: string;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
-  /**
-   * The cluster to use instead of a KubeClient built from `kubeconfig` (which still names the
-   * context and the default namespace): the unit tests' in-memory API server.
-   */
-  readonly cluster?: ClusterPort;
 }
 
 /** Options of the operations that write: the deploy lock's. */
@@ -83,20 +85,10 @@ interface Session {
   readonly namespace: string;
 }
 
+/** Runs `fn` on the given cluster, in the deployment's namespace (`namespace`, else the context's). */
 export async function withClient<T>(options: ManageOptions, fn: (s: Session) => Promise<T>): Promise<T> {
-  const resolved = loadKubeconfig(options.kubeconfig, options.context);
-  const owned = options.cluster
-    ? undefined
-    : new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(options.logger) });
-  try {
-    return await fn({
-      client: options.cluster ?? owned!,
-      context: resolved.context,
-      namespace: options.namespace || resolved.namespace,
-    });
-  } finally {
-    owned?.close();
-  }
+  const { api, context, namespace } = options.cluster;
+  return fn({ client: api, context, namespace: options.namespace || namespace });
 }
 
 /**

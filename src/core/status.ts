@@ -2,12 +2,10 @@
 // of every object labelled as a deploy would label it), and lists what a deploy would prune.
 import { formatGroupKind, groupKindOf, isGenerated, type SourcedObject } from '../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
-import { type Logger, traceRequests } from '../base/logger.js';
+import type { Logger } from '../base/logger.js';
 import { optionRef } from '../base/option-ref.js';
 import { type DeploymentOrigin, defaultDeploymentName } from '../base/origin.js';
-import { KubeClient } from '../cluster/client.js';
-import { Discovery } from '../cluster/discovery.js';
-import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
+import type { Discovery } from '../cluster/discovery.js';
 import { ApplyError } from '../engine/apply/errors.js';
 import {
   applySetFor,
@@ -17,11 +15,13 @@ import {
   readParent,
 } from '../engine/inventory/applyset.js';
 import { splitPrune } from '../engine/inventory/prune.js';
+import type { ClusterPort } from '../engine/kube-api.js';
 import { planObjects } from '../engine/plan/planner.js';
+import { FIELD_MANAGER } from '../engine/shared/options.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import type { KustomizeOptions } from '../input/kustomize.js';
-import { FIELD_MANAGER } from './deploy.js';
+import type { DeployCluster } from './deploy/options.js';
 import { deploymentIdentity, originConflict } from './identity.js';
 import { type ChartSettings, capabilitiesOf, type ReadResult, readDeployment } from './read.js';
 import { finishedJobs } from './status-finished.js';
@@ -41,8 +41,6 @@ export {
   statusOf,
 } from './status-report.js';
 
-import type { ClusterPort } from '../engine/kube-api.js';
-
 /** Options of {@link status}. */
 export interface StatusOptions {
   /** The directory (DirectoryInput root). */
@@ -56,11 +54,10 @@ export interface StatusOptions {
    * without one, `default`.
    */
   readonly namespace?: string | undefined;
-  /** Compare with a cluster: the kubeconfig and context to use. Absent: no cluster is touched. */
+  /** Compare with a cluster: the one connected by the front end. Absent: no cluster is touched. */
   readonly cluster?: {
-    readonly kubeconfig: KubeconfigSource;
-    /** The context; the kubeconfig's current context when absent. */
-    readonly context?: string | undefined;
+    /** The cluster, connected by the front end (src/frontend/manage.ts). */
+    readonly connection: DeployCluster;
     /** Annotations deploy would put on every object (as DeployOptions.annotations), so they compare equal. */
     readonly annotations?: Readonly<Record<string, string>>;
     /** Requests in flight at once. Default 16. */
@@ -99,62 +96,56 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     const read = await readDeployment(options.path, { namespace, name, ...given });
     return statusOf(read.application, read.deployment, { namespace });
   }
-  const resolved = loadKubeconfig(options.cluster.kubeconfig, options.cluster.context);
-  const namespace = options.namespace || resolved.namespace;
-  const client = new KubeClient(resolved.kubeConfig, { onRequest: traceRequests(logger) });
-  try {
-    const discovery = await Discovery.load(client);
-    const name = await statusName(client, namespace, options);
-    const read = await readDeployment(options.path, {
-      namespace,
-      enforceNamespace: Boolean(options.namespace),
-      name,
-      isNamespaced: (gk) => discovery.isNamespaced(gk),
-      hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
-      capabilities: capabilitiesOf(discovery),
-      ...given,
-    });
-    const set = applySetFor(read.name, namespace);
-    const pinned = await resolveImages(options, read);
-    const objects = pinned.map((o) => ({
-      ...o,
-      object: withTemplateHash(labelForApplySet(o, set, options.cluster?.annotations)),
-    }));
-    const states = await absentNamespaceStates(client, objects);
-    const toPlan = objects.filter((o) => !states.has(objectKey(o)));
-    for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 32))
-      states.set(k, v);
-    const previous = await readParent(client, set);
-    await finishedJobs(client, set, previous, objects, states);
-    const extra: PruneCandidate[] = previous.exists
-      ? await findPruneCandidates(client, discovery, set, previous, objects, {
-          onForbidden: (what) =>
-            options.logger?.warn(
-              `cannot list ${what} (no list right): objects the directory dropped there are not shown`,
-            ),
-        })
-      : [];
-    const shown = latestGenerated(objects, extra, states);
-    // What a deploy keeps instead of pruning is no difference.
-    const decision = await splitPrune(
-      client,
-      extra.filter((c) => !shown.has(c)),
-      objects,
-    );
-    const sourced = (c: PruneCandidate) => ({
-      object: c.object,
-      source: sourceOf(c.object.metadata.annotations?.[SPREAD.source]),
-    });
-    return statusOf(read.application, read.deployment, {
-      namespace,
-      context: resolved.context,
-      states,
-      notInDirectory: decision.pruned.map(sourced),
-      kept: decision.kept.map((k) => ({ ...sourced(k.candidate), reason: k.reason })),
-    });
-  } finally {
-    client.close();
-  }
+  const { api: client, discovery, context } = options.cluster.connection;
+  const namespace = options.namespace || options.cluster.connection.namespace;
+  const name = await statusName(client, namespace, options);
+  const read = await readDeployment(options.path, {
+    namespace,
+    enforceNamespace: Boolean(options.namespace),
+    name,
+    isNamespaced: (gk) => discovery.isNamespaced(gk),
+    hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
+    capabilities: capabilitiesOf(discovery),
+    ...given,
+  });
+  const set = applySetFor(read.name, namespace);
+  const pinned = await resolveImages(options, read);
+  const objects = pinned.map((o) => ({
+    ...o,
+    object: withTemplateHash(labelForApplySet(o, set, options.cluster?.annotations)),
+  }));
+  const states = await absentNamespaceStates(client, objects);
+  const toPlan = objects.filter((o) => !states.has(objectKey(o)));
+  for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 32))
+    states.set(k, v);
+  const previous = await readParent(client, set);
+  await finishedJobs(client, set, previous, objects, states);
+  const extra: PruneCandidate[] = previous.exists
+    ? await findPruneCandidates(client, discovery, set, previous, objects, {
+        onForbidden: (what) =>
+          options.logger?.warn(
+            `cannot list ${what} (no list right): objects the directory dropped there are not shown`,
+          ),
+      })
+    : [];
+  const shown = latestGenerated(objects, extra, states);
+  // What a deploy keeps instead of pruning is no difference.
+  const decision = await splitPrune(
+    client,
+    extra.filter((c) => !shown.has(c)),
+    objects,
+  );
+  const sourced = (c: PruneCandidate) => ({
+    object: c.object,
+    source: sourceOf(c.object.metadata.annotations?.[SPREAD.source]),
+  });
+  return statusOf(read.application, read.deployment, {
+    namespace,
+    context,
+    states,
+    notInDirectory: decision.pruned.map(sourced),
+    kept: decision.kept.map((k) => ({ ...sourced(k.candidate), reason: k.reason })),
+  });
 }
 
 /**

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Logger, silentLogger } from '../../src/base/logger.js';
-import { type DeployOptions, deploy } from '../../src/core/deploy.js';
-import { status } from '../../src/core/status.js';
+import { type DeployRequest as DeployOptions, deploy } from '../../src/frontend/deploy.js';
+import { status } from '../../src/frontend/manage.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
 import { cliText } from '../../src/cli/logger.js';
-import { deletes } from '../../src/core/delete.js';
-import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
+import { type DeployRequest as DeployOptions, deploy } from '../../src/frontend/deploy.js';
+import { deletes } from '../../src/frontend/manage.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 

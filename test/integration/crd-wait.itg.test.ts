@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
-import { deploy } from '../../src/core/deploy.js';
+import { deploy } from '../../src/frontend/deploy.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('engine-crds');

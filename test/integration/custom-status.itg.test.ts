@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
 import { poll } from '../../src/base/poll.js';
-import { DeployError, deploy } from '../../src/core/deploy.js';
 import { RolloutError } from '../../src/engine/wait/waiter.js';
+import { DeployError, deploy } from '../../src/frontend/deploy.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 // A custom resource's rollout is read from its status (observedGeneration; Ready, Reconciling and

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { deploy } from '../../src/core/deploy.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
+import { deploy } from '../../src/frontend/deploy.js';
 import type { DeployReport } from '../../src/report/report.js';
 import {
   copyDir,

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileS
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
-import { deploy } from '../../src/core/deploy.js';
-import { status } from '../../src/core/status.js';
+import { deploy } from '../../src/frontend/deploy.js';
+import { status } from '../../src/frontend/manage.js';
 import { DirectoryInput } from '../../src/input/index.js';
 import { kustomizeRenderer } from '../../src/input/kustomize.js';
 import { kustomizeBinary } from './env.js';

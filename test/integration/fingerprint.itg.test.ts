@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
-import { deploy } from '../../src/core/deploy.js';
-import { rollback } from '../../src/core/manage.js';
+import { deploy } from '../../src/frontend/deploy.js';
+import { rollback } from '../../src/frontend/manage.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { silentLogger } from '../../src/base/logger.js';
-import type { DeployOptions } from '../../src/core/deploy.js';
+import type { DeployRequest as DeployOptions } from '../../src/frontend/deploy.js';
 
 const run = promisify(execFile);
 

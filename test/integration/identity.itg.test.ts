@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
-import { deletes } from '../../src/core/delete.js';
-import { deploy } from '../../src/core/deploy.js';
-import { status, statusExitCode } from '../../src/core/status.js';
+import { deploy } from '../../src/frontend/deploy.js';
+import { deletes, status, statusExitCode } from '../../src/frontend/manage.js';
 import { kubeconfigPath, kubectl, localDeploy, runNode, uniqueName } from './helpers.js';
 
 // A deployment's identity (issue 38): where it comes from is recorded on its ApplySet parent, two

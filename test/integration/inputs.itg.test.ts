@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { deploy } from '../../src/core/deploy.js';
+import { deploy } from '../../src/frontend/deploy.js';
 import type { RenderRequest } from '../../src/input/index.js';
 import { kubectl, localDeploy, ROOT, runNode, uniqueName, writeDir } from './helpers.js';
 

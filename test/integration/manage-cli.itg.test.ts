@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from '../../src/cli/manage.js';
-import { deploy } from '../../src/core/deploy.js';
+import { deploy } from '../../src/frontend/deploy.js';
 import { kubeconfigPath, kubectl, runNode, uniqueName } from './helpers.js';
 
 const ns = uniqueName('itg-mcli');

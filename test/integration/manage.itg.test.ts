@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
-import { deletes } from '../../src/core/delete.js';
-import { deploy } from '../../src/core/deploy.js';
-import { history, list, rollback } from '../../src/core/manage.js';
 import { readDeployment } from '../../src/core/read.js';
 import { applySetFor, labelForApplySet } from '../../src/engine/inventory/applyset.js';
 import { listRevisions, recordRevision } from '../../src/engine/inventory/history.js';
+import { deploy } from '../../src/frontend/deploy.js';
+import { deletes, history, list, rollback } from '../../src/frontend/manage.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 const ns = uniqueName('itg-manage');

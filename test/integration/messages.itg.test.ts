@@ -4,9 +4,9 @@
 // built-in roles holds.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { deploy } from '../../src/core/deploy.js';
 import { locatedFailures } from '../../src/core/errors.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
+import { deploy } from '../../src/frontend/deploy.js';
 import { runActionStep } from './action-runner.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
 import { kubeconfigContent, kubectl, localDeploy, ROOT, runNode, uniqueName, writeDir } from './helpers.js';

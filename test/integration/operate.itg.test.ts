@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Logger } from '../../src/base/logger.js';
 import { silentLogger } from '../../src/base/logger.js';
-import { DeployError, type DeployOptions, deploy } from '../../src/core/deploy.js';
-import { history, rollback } from '../../src/core/manage.js';
+import { DeployError, type DeployRequest as DeployOptions, deploy } from '../../src/frontend/deploy.js';
+import { history, rollback } from '../../src/frontend/manage.js';
 import { clusterDir } from './env.js';
 import { kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
 

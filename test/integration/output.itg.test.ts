@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { deploy } from '../../src/core/deploy.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
+import { deploy } from '../../src/frontend/deploy.js';
 import { localDeploy, uniqueName, writeDir } from './helpers.js';
 
 // How failures read on the real cluster: the API server's own causes, grouped when identical.

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HISTORY } from '../../src/base/labels.js';
 import { KubeClient, METADATA_LIST_ACCEPT } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
-import { deploy } from '../../src/core/deploy.js';
 import { applySetFor } from '../../src/engine/inventory/applyset.js';
 import { listRevisions } from '../../src/engine/inventory/history.js';
 import { LIST_THRESHOLD } from '../../src/engine/plan/live.js';
+import { deploy } from '../../src/frontend/deploy.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName } from './helpers.js';
 
 // The plan reads a namespace's Secrets with one LIST that leaves spread's revision Secrets out

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
-import { deploy } from '../../src/core/deploy.js';
-import { status, statusExitCode } from '../../src/core/status.js';
+import { deploy } from '../../src/frontend/deploy.js';
+import { status, statusExitCode } from '../../src/frontend/manage.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('engine-ttljob');

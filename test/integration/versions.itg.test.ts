@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Logger } from '../../src/base/logger.js';
-import { type DeployOptions, deploy } from '../../src/core/deploy.js';
 import { ApplyError } from '../../src/engine/apply/errors.js';
+import { type DeployRequest as DeployOptions, deploy } from '../../src/frontend/deploy.js';
 import type { DeployReport } from '../../src/report/report.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 

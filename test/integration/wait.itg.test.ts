@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { loadKubeconfig } from '../../src/cluster/kubeconfig.js';
-import { DeployError, deploy } from '../../src/core/deploy.js';
 import { RolloutError } from '../../src/engine/wait/waiter.js';
 import { SHARED_WATCH_AT } from '../../src/engine/wait/watches.js';
+import { DeployError, deploy } from '../../src/frontend/deploy.js';
 import { kubeconfigPath, kubectl, uniqueName } from './helpers.js';
 
 // kwok (scripts/cluster/kwok.yaml) plays only its default stages, which make every Pod Ready, and it

@@ -4,6 +4,12 @@ import type { KubeObject } from '../../base/kube-object.js';
 import type { DeploymentOrigin } from '../../base/origin.js';
 
 /**
+ * spread's server-side apply field manager: the `fieldManager` of every deploy, rollback and delete,
+ * and the manager whose fields a plan, status and prune read as spread's.
+ */
+export const FIELD_MANAGER = 'spread';
+
+/**
  * Which live objects a deploy may write, as Helm and kapp decide it: an object labelled part of
  * another deployment's ApplySet, or one that exists without an ApplySet label (made by hand or by
  * another tool), is refused (`refuse`, the default: once applied, it would be pruned with this

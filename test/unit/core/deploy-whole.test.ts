@@ -7,20 +7,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../../src/base/logger.js';
+import { Discovery } from '../../../src/cluster/discovery.js';
 import { deletes } from '../../../src/core/delete.js';
-import { DeployError, type DeployOptions, deploy } from '../../../src/core/deploy.js';
+import {
+  type DeployCluster,
+  DeployError,
+  type DeployOptions,
+  deploy,
+} from '../../../src/core/deploy/index.js';
 import { rollback } from '../../../src/core/manage.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
 const NS = 'shop';
-const KUBECONFIG = `apiVersion: v1
-kind: Config
-clusters: [{name: fake, cluster: {server: 'https://fake.invalid'}}]
-users: [{name: fake, user: {token: t}}]
-contexts: [{name: fake, context: {cluster: fake, user: fake, namespace: ${NS}}}]
-current-context: fake
-`;
-
 const deployment = (image: string) => `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
@@ -36,12 +34,15 @@ const configMap = (name: string, value: string) =>
 
 let dir: string;
 let kube: FakeCluster;
+/** The fake as a front end hands it to core: the API, its discovery, the context and its namespace. */
+let cluster: DeployCluster;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'spread-whole-'));
   mkdirSync(path.join(dir, 'shop', '.k2e'), { recursive: true });
   kube = new FakeCluster();
   kube.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  cluster = { api: kube, discovery: await Discovery.load(kube), context: 'fake', namespace: NS };
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -58,7 +59,6 @@ function write(image: string, configs: Record<string, string>): void {
 function options(extra: Partial<DeployOptions> = {}): DeployOptions {
   return {
     path: path.join(dir, 'shop'),
-    kubeconfig: { content: KUBECONFIG },
     mode: 'deploy',
     wait: true,
     timeoutMs: 5_000,
@@ -66,7 +66,7 @@ function options(extra: Partial<DeployOptions> = {}): DeployOptions {
     concurrency: 4,
     prune: true,
     logger: silentLogger,
-    cluster: kube,
+    cluster,
     lockTimeoutMs: 1_000,
     ...extra,
   };
@@ -145,9 +145,8 @@ describe('a whole deploy against the in-memory API server', () => {
     await deploy(options());
     expect(image()).toBe('nginx:1.28');
     const report = await rollback('shop', undefined, {
-      kubeconfig: { content: KUBECONFIG },
       logger: silentLogger,
-      cluster: kube,
+      cluster,
       timeoutMs: 5_000,
     });
     expect(report.rolledBackTo).toBe(1);
@@ -217,9 +216,8 @@ describe('a whole deploy against the in-memory API server', () => {
     await deploy(options());
     kube.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'by-hand', namespace: NS } });
     const report = await deletes('shop', {
-      kubeconfig: { content: KUBECONFIG },
       logger: silentLogger,
-      cluster: kube,
+      cluster,
     });
     expect(actions(report)).toEqual({
       'ConfigMap/extra': 'pruned',

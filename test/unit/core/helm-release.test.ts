@@ -1,7 +1,7 @@
 // The message a deploy with --adopt logs for each Helm release it takes over (the release Secrets are
 // left alone): one per release, counting its objects, and none for objects Helm did not write.
 import { expect, test } from 'vitest';
-import { helmReleasesTakenOver } from '../../../src/core/deploy-apply.js';
+import { helmReleasesTakenOver } from '../../../src/core/deploy/apply.js';
 import type { PlannedObject } from '../../../src/engine/shared/planned.js';
 
 const planned = (name: string, takesOver: string[], annotations: Record<string, string> = {}) =>

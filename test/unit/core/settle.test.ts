@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
-import type { Applied } from '../../../src/core/deploy-apply.js';
-import type { DeployContext, SettleStep } from '../../../src/core/deploy-context.js';
-import { forRecord } from '../../../src/core/deploy-settle.js';
-import { forApply, forSettle } from '../../../src/core/held.js';
+import { type Applied, forRecord } from '../../../src/core/deploy/apply.js';
+import type { Run } from '../../../src/core/deploy/options.js';
+import { forApply, forSettle } from '../../../src/core/deploy/trim.js';
 import type { AppliedObject } from '../../../src/engine/apply/applied.js';
+import type { ApplySet } from '../../../src/engine/inventory/applyset.js';
 import { decodeObjects } from '../../../src/engine/inventory/history.js';
 import { objectSetDigest } from '../../../src/engine/inventory/revision-check.js';
 import type { PlannedObject } from '../../../src/engine/shared/planned.js';
@@ -52,29 +52,28 @@ describe('forSettle: what the rollout wait and the URL read of the apply', () =>
     reported: [],
     revisionBefore: 3,
     unchanged: false,
-    revisionBeforeRead: undefined,
-    revisionsRead: undefined,
+    revisionCheckPending: undefined,
+    revisionsPending: undefined,
   } as unknown as Applied;
 
   test('keeps the waited and URL objects, their live state without managedFields, and the rest of the outcome', () => {
-    const settling = forSettle(outcome, { wait: true });
-    expect(settling.converged.applied.map((a) => a.object.kind)).toEqual(['Deployment', 'Service']);
-    for (const a of settling.converged.applied) {
+    const settling = forSettle(outcome.converged, { wait: true });
+    expect(settling.applied.map((a) => a.object.kind)).toEqual(['Deployment', 'Service']);
+    for (const a of settling.applied) {
       expect(a.live.metadata.managedFields).toBeUndefined();
       expect(a.live.metadata.uid).toBe('u');
       expect(a.live.spec).toEqual({ ...(a.object.spec as object), defaulted: true });
     }
-    expect(settling.converged.fingerprints).toEqual(['f']);
-    expect(settling.revisionBefore).toBe(3);
+    expect(settling.fingerprints).toEqual(['f']);
   });
 
   test('without the wait, keeps only the objects that can give the URL', () => {
-    const settling = forSettle(outcome, { wait: false });
-    expect(settling.converged.applied.map((a) => a.object.kind)).toEqual(['Service']);
+    const settling = forSettle(outcome.converged, { wait: false });
+    expect(settling.applied.map((a) => a.object.kind)).toEqual(['Service']);
   });
 
   test('leaves the apply outcome it was given as it was (the report still has it)', () => {
-    forSettle(outcome, { wait: true });
+    forSettle(outcome.converged, { wait: true });
     expect(outcome.converged.applied).toHaveLength(3);
     expect(deployment.live.metadata.managedFields).toEqual(managedFields);
   });
@@ -142,10 +141,10 @@ describe('forRecord: what the revision records, decided before the wait', () => 
   const objects = [
     { object: applied('v1', 'ConfigMap', 'configmaps').object, source: { file: 'a.yaml', line: 1 } },
   ];
-  const ctx = {} as DeployContext;
-  const step = {} as SettleStep;
+  const run = {} as Run;
+  const set = {} as ApplySet;
   const unchanged = (read: Promise<unknown>) =>
-    ({ unchanged: true, revisionBefore: 4, revisionBeforeRead: read }) as unknown as Applied;
+    ({ unchanged: true, revisionBefore: 4, revisionCheckPending: read }) as unknown as Applied;
 
   test('an unchanged deploy keeps the current revision that holds the same objects', async () => {
     const current = {
@@ -153,7 +152,7 @@ describe('forRecord: what the revision records, decided before the wait', () => 
       status: 'deployed',
       objectSet: objectSetDigest(objects.map((o) => o.object)),
     };
-    expect(await forRecord(ctx, step, objects, unchanged(Promise.resolve(current)))).toEqual({
+    expect(await forRecord(run, set, objects, unchanged(Promise.resolve(current)))).toEqual({
       kept: current,
     });
   });
@@ -172,7 +171,7 @@ describe('forRecord: what the revision records, decided before the wait', () => 
     ['is gone', () => Promise.resolve(undefined)],
     ['cannot be read', () => Promise.reject(new Error('503 etcd unavailable'))],
   ])('an unchanged deploy whose current revision %s records the objects anew', async (_why, read) => {
-    const decided = await forRecord(ctx, step, objects, unchanged(read()));
+    const decided = await forRecord(run, set, objects, unchanged(read()));
     expect(decided.kept).toBeUndefined();
     expect(decodeObjects(decided.encoded!.data)).toEqual(objects.map((o) => o.object));
     expect(decided.encoded!.count).toBe(1);
@@ -180,6 +179,6 @@ describe('forRecord: what the revision records, decided before the wait', () => 
 
   test('a deploy that changed something encodes its objects without reading a revision', async () => {
     const changed = { unchanged: false, revisionBefore: 4 } as unknown as Applied;
-    expect((await forRecord(ctx, step, objects, changed)).encoded?.count).toBe(1);
+    expect((await forRecord(run, set, objects, changed)).encoded?.count).toBe(1);
   });
 });

@@ -1,26 +1,37 @@
-import type { Logger } from '../base/logger.js';
-import type { DeploymentOrigin } from '../base/origin.js';
-import type { Discovery } from '../cluster/discovery.js';
-import type { KubeconfigSource, ResolvedKubeconfig } from '../cluster/kubeconfig.js';
-import type { ApplySet } from '../engine/inventory/applyset.js';
-import type { DeployLock } from '../engine/inventory/lock.js';
-import type { ClusterPort } from '../engine/kube-api.js';
-import { namespaceExists } from '../engine/plan/live.js';
-import type { ApplyOptions } from '../engine/plan/options.js';
-import type { ImageOptions } from '../image/index.js';
-import type { KustomizeOptions } from '../input/kustomize.js';
-import type { Renderers } from '../input/render.js';
-import type { DeployReport } from '../report/report.js';
-import type { UrlFrom } from '../report/url.js';
-import type { ChartSettings, ReadResult } from './read.js';
+// What a deploy is given (its options and the cluster the front end connected) and what every stage
+// reads of it (Run). The stages' own types live with them: read.ts, images.ts, plan.ts, apply.ts,
+// settle.ts; how a failed deploy says what it was of, in failure.ts.
+import type { Logger } from '../../base/logger.js';
+import { isDnsLabel, toDnsLabel } from '../../base/names.js';
+import type { DeploymentOrigin } from '../../base/origin.js';
+import type { Discovery } from '../../cluster/discovery.js';
+import type { ClusterPort } from '../../engine/kube-api.js';
+import type { ImageOptions } from '../../image/index.js';
+import type { KustomizeOptions } from '../../input/kustomize.js';
+import type { Renderers } from '../../input/render.js';
+import type { DeployReport } from '../../report/report.js';
+import type { UrlFrom } from '../../report/url.js';
+import type { ChartSettings } from '../read.js';
+
+/**
+ * The cluster a deploy works on, connected by the front end (src/frontend/cluster.ts): the API, what
+ * it serves (discovery, loaded once), and the kubeconfig context's name and namespace.
+ */
+export interface DeployCluster {
+  readonly api: ClusterPort;
+  readonly discovery: Discovery;
+  /** The kubeconfig context's name, for the report and messages. */
+  readonly context: string;
+  /** The context's namespace: the deployment's unless `namespace` is given. */
+  readonly namespace: string;
+}
 
 /** Options of {@link deploy}; the front ends fill them from flags or Action inputs. */
 export interface DeployOptions {
   /** The directory to deploy (DirectoryInput root). */
   readonly path: string;
-  readonly kubeconfig: KubeconfigSource;
-  /** kubeconfig context; the current context when absent. */
-  readonly context?: string;
+  /** The cluster, connected by the front end. */
+  readonly cluster: DeployCluster;
   /**
    * Namespace for namespaced objects that name none; the context's namespace when absent. Given, it
    * is enforced as kubectl's `-n` is: an object naming another namespace is an input error.
@@ -54,11 +65,6 @@ export interface DeployOptions {
   readonly adopt?: boolean;
   /** Requests in flight at once within one apply group. */
   readonly concurrency: number;
-  /**
-   * The cluster to use instead of a KubeClient built from `kubeconfig` (which still names the
-   * context and the default namespace): the unit tests' in-memory API server.
-   */
-  readonly cluster?: ClusterPort;
   /** Delete objects of this deployment that the directory no longer holds (after a successful apply only). */
   readonly prune: boolean;
   /**
@@ -111,75 +117,53 @@ export interface DeployOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The deployment a failed deploy or plan was of, known once its directory was read. */
-export interface FailureTarget {
-  readonly deployment: string;
-  readonly namespace: string;
-  readonly context: string;
-}
-
-const failureTargets = new WeakMap<object, FailureTarget>();
-
 /**
- * The deployment `error` (thrown by {@link deploy}) was about, when the failure came after the
- * directory was read (a plan the server refused): what the Action needs to replace the deployment's
- * pull request comment. Undefined for earlier failures (bad input, an unknown context).
+ * What every stage of one deploy reads and none changes: the options, the cluster, the deployment's
+ * namespace and when the deploy started.
  */
-export function failureTarget(error: unknown): FailureTarget | undefined {
-  return typeof error === 'object' && error !== null ? failureTargets.get(error) : undefined;
-}
-
-/** Records which deployment `error` is about (see {@link failureTarget}). */
-export function setFailureTarget(error: unknown, target: FailureTarget): void {
-  if (typeof error === 'object' && error !== null) failureTargets.set(error, target);
-}
-
-/** The deploy failed after some objects were applied; `report` says what was done. */
-export class DeployError extends Error {
-  readonly report: DeployReport;
-  override readonly cause: Error;
-  constructor(cause: Error, report: DeployReport) {
-    super(cause.message);
-    this.name = 'DeployError';
-    this.cause = cause;
-    this.report = report;
-  }
-}
-
-/** What every step of one deploy shares; the steps fill in `discovery` and `lock`. */
-export interface DeployContext {
+export interface Run {
   readonly options: DeployOptions;
   readonly logger: Logger;
-  readonly started: number;
-  readonly resolved: ResolvedKubeconfig;
-  readonly namespace: string;
-  readonly client: ClusterPort;
+  readonly api: ClusterPort;
   readonly discovery: Discovery;
-  lock: DeployLock | undefined;
-  /** Set when the apply starts: until then a failure has written nothing of the directory (only the Lease). */
-  written: boolean;
-  /** The deployment's name, once the directory was read. */
-  deployment?: string;
+  readonly context: string;
+  readonly namespace: string;
+  readonly started: number;
 }
 
-/** The directory read and checked, the deployment it names, and how its objects are applied. */
-export interface ReadStep {
-  readonly read: ReadResult;
-  readonly name: string;
-  readonly set: ApplySet;
-  readonly namespaceExisted: boolean;
-  readonly applyOptions: ApplyOptions;
+/** The {@link Run} of `options`, its name and namespace checked (the front end checked them already). */
+export function startRun(options: DeployOptions): Run {
+  const started = Date.now();
+  checkDeploymentName(options.name);
+  const { api, discovery, context } = options.cluster;
+  const namespace = checkNamespaceName(options.namespace || options.cluster.namespace);
+  return { options, logger: options.logger, api, discovery, context, namespace, started };
 }
 
-/** What the rollout wait, the record and a rollback after a failed rollout need of the {@link ReadStep}. */
-export type SettleStep = Pick<ReadStep, 'set' | 'applyOptions'>;
+/**
+ * A name given explicitly is used as given or refused; only defaults (from the directory) are made
+ * into labels, so that `spread history NAME` finds what `--name NAME` deployed.
+ *
+ * @throws Error when `name` is not a DNS-1123 label.
+ */
+export function checkDeploymentName(name: string | undefined): void {
+  if (name && !isDnsLabel(name))
+    throw new Error(
+      `--name "${name}" is not a valid deployment name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(name)}`,
+    );
+}
 
+/** @returns `namespace`. @throws Error when it is not a DNS-1123 label. */
+export function checkNamespaceName(namespace: string): string {
+  if (!isDnsLabel(namespace))
+    throw new Error(
+      `namespace "${namespace}" is not a valid namespace name: a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters), e.g. ${toDnsLabel(namespace)}`,
+    );
+  return namespace;
+}
+
+/** What every report of this deploy or plan says of its input: deployment, context, images, files. */
 export type ReportBase = Pick<
   DeployReport,
   'deployment' | 'namespace' | 'context' | 'images' | 'notDeployed' | 'rendered'
 >;
-
-/** Whether the deployment's namespace exists now. */
-export function deploymentNamespaceExists(ctx: DeployContext): Promise<boolean> {
-  return namespaceExists(ctx.client, ctx.namespace, ctx.options.signal);
-}

@@ -1,10 +1,12 @@
-import type { KubeObject, SourcedObject } from '../base/kube-object.js';
-import { KubeApiError } from '../cluster/client.js';
-import { objectPath } from '../cluster/discovery.js';
-import type { applySetFor } from '../engine/inventory/applyset.js';
+// The settle stage: the rollout waited for, the revision recorded, the application's URL found; a
+// failed rollout is recorded as failed and, with rollbackOnFailure, the last good revision applied
+// again. It reads only Settling (apply.ts): nothing of the directory, the plan or the dry runs.
+import type { KubeObject } from '../../base/kube-object.js';
+import { KubeApiError } from '../../cluster/client.js';
+import { objectPath } from '../../cluster/discovery.js';
+import type { ApplySet } from '../../engine/inventory/applyset.js';
 import {
   type EncodedObjectSet,
-  encodeObjectSet,
   lastGoodRevision,
   listRevisions,
   type PriorRevisions,
@@ -13,75 +15,33 @@ import {
   recordRevision,
   recordRollback,
   writeAppliedState,
-} from '../engine/inventory/history.js';
-import {
-  objectSetDigest,
-  type RevisionCheck,
-  readRevisionCheck,
-} from '../engine/inventory/revision-check.js';
-import type { ClusterPort } from '../engine/kube-api.js';
-import { fingerprintsDigest } from '../engine/plan/fingerprint.js';
-import { RolloutError, type RolloutResult, waitForRollout } from '../engine/wait/waiter.js';
-import { countActions, type DeployReport, type ObjectReport } from '../report/report.js';
-import { applicationUrl, urlKindOf } from '../report/url.js';
-import { type Converged, rolloutRef } from './converge.js';
-import type { Applied } from './deploy-apply.js';
-import {
-  type DeployContext,
-  DeployError,
-  type DeployOptions,
-  type ReportBase,
-  type SettleStep,
-} from './deploy-context.js';
-import { rollbackTo } from './rollback.js';
-
-/**
- * What the settle step records of the directory's objects, decided before the rollout wait so that
- * they are let go before it: the current revision `kept`, or the objects `encoded` for a new one.
- */
-export type ToRecord =
-  | { readonly kept: RevisionCheck; readonly encoded?: undefined }
-  | { readonly kept?: undefined; readonly encoded: EncodedObjectSet };
-
-/**
- * Nothing changed: the current revision is kept, if it holds these objects and its rollout did not
- * fail. A deploy interrupted after its apply (SIGKILL, SIGTERM during the wait) left the cluster as
- * the directory says without recording it: the rerun changes nothing and records it. A current
- * revision that cannot be read is not kept: the objects are recorded again (which only warns if
- * that fails too), and the rollout is waited for either way.
- */
-export async function forRecord(
-  ctx: DeployContext,
-  step: SettleStep,
-  objects: readonly SourcedObject[],
-  applied: Applied,
-): Promise<ToRecord> {
-  const { revisionBefore: before, unchanged } = applied;
-  const read = unchanged
-    ? (applied.revisionBeforeRead ?? readRevisionCheck(ctx.client, step.set, before!))
-    : undefined;
-  const current = await read?.catch(() => undefined);
-  const set = objects.map((o) => o.object);
-  if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(set))
-    return { kept: current };
-  return { encoded: encodeObjectSet(set) };
-}
+} from '../../engine/inventory/history.js';
+import type { DeployLock } from '../../engine/inventory/lock.js';
+import type { ClusterPort } from '../../engine/kube-api.js';
+import { fingerprintsDigest } from '../../engine/plan/fingerprint.js';
+import { RolloutError, type RolloutResult, waitForRollout } from '../../engine/wait/waiter.js';
+import { countActions, type DeployReport, type ObjectReport } from '../../report/report.js';
+import { applicationUrl, urlKindOf } from '../../report/url.js';
+import { rolloutRef } from '../converge.js';
+import { rollbackTo } from '../rollback.js';
+import type { Settling } from './apply.js';
+import { DeployError } from './failure.js';
+import type { DeployOptions, Run } from './options.js';
+import type { SettlingConverged } from './trim.js';
 
 /** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
-export async function settleStep(
-  ctx: DeployContext,
-  step: SettleStep,
-  toRecord: ToRecord,
-  applied: Applied,
-  base: ReportBase,
+export async function settleStage(
+  run: Run,
+  settling: Settling,
+  lock: DeployLock | undefined,
 ): Promise<DeployReport> {
-  const { client, options } = ctx;
-  const { converged, reported, revisionBefore } = applied;
+  const { api: client, options } = run;
+  const { converged, reported, revisionBefore, toRecord, base } = settling;
   let rollout: RolloutResult[];
   try {
     rollout = await settle(client, converged, options);
   } catch (error) {
-    if (error instanceof RolloutError) return failedRollout(ctx, step, toRecord, applied, base, error);
+    if (error instanceof RolloutError) return failedRollout(run, settling, lock, error);
     if (options.signal?.aborted) throw interruptedWait(error, reported);
     throw error;
   }
@@ -91,12 +51,12 @@ export async function settleStep(
   // longer matched, e.g. a scaled Deployment): the revision notes it, or a rollback would take the
   // parent's new fingerprints for an unrecorded deploy.
   if (kept?.appliedState && state !== kept.appliedState)
-    await writeAppliedState(client, step.set, kept.revision, state).catch((error: unknown) =>
+    await writeAppliedState(client, settling.set, kept.revision, state).catch((error: unknown) =>
       options.logger.warn(`could not note the revision's applied state: ${(error as Error).message}`),
     );
   const revision = kept
     ? { revision: revisionBefore }
-    : await record(client, step.set, encoded, options, { appliedState: state }, await prior(applied));
+    : await record(client, settling.set, encoded, options, { appliedState: state }, await prior(settling));
   const url = await findUrl(client, converged, options);
   return {
     ...base,
@@ -105,12 +65,12 @@ export async function settleStep(
     ...(url ? { url } : {}),
     objects: reported,
     rollout: rollout.map(rolloutRef),
-    durationMs: Date.now() - ctx.started,
+    durationMs: Date.now() - run.started,
   };
 }
 
 /** What a revision records of the parent the converge left: its fingerprints' digest. */
-function appliedState(converged: Converged): string | undefined {
+function appliedState(converged: SettlingConverged): string | undefined {
   return fingerprintsDigest(converged.fingerprints);
 }
 
@@ -134,22 +94,20 @@ function interruptedWait(error: unknown, reported: readonly ObjectReport[]): Err
  * @throws DeployError, always: the rollout's error (and the rollback's outcome).
  */
 async function failedRollout(
-  ctx: DeployContext,
-  step: SettleStep,
-  toRecord: ToRecord,
-  applied: Applied,
-  base: ReportBase,
+  run: Run,
+  applied: Settling,
+  lock: DeployLock | undefined,
   error: RolloutError,
 ): Promise<never> {
-  const { client, options, logger } = ctx;
-  const { revisionBefore } = applied;
+  const { api: client, options, logger } = run;
+  const { revisionBefore, toRecord, base, set } = applied;
   // A changed deploy always has its objects encoded (only an unchanged one keeps a revision).
   const recorded =
     applied.unchanged || !toRecord.encoded
       ? {}
       : await record(
           client,
-          step.set,
+          set,
           toRecord.encoded,
           options,
           {
@@ -165,7 +123,7 @@ async function failedRollout(
     ...recorded,
     objects: applied.reported,
     rollout: error.results.map(rolloutRef),
-    durationMs: Date.now() - ctx.started,
+    durationMs: Date.now() - run.started,
   };
   // Back to the newest revision before this deploy whose rollout did not fail.
   const below = recorded.revision ?? (revisionBefore === undefined ? undefined : revisionBefore + 1);
@@ -173,7 +131,7 @@ async function failedRollout(
     below === undefined
       ? undefined
       : lastGoodRevision(
-          await listRevisions(client, step.set).catch(() => [
+          await listRevisions(client, set).catch(() => [
             { revision: revisionBefore ?? 0, status: 'deployed' as const },
           ]),
           below,
@@ -184,7 +142,9 @@ async function failedRollout(
   // The rollout's error is the deploy's error, printed once by the front end at the end.
   logger.warn(`the rollout failed; rolling back to revision ${target}`);
   const now = await logger
-    .group(`Roll back to revision ${target}`, () => rollBackAfterFailure(ctx, step, target, error, failed))
+    .group(`Roll back to revision ${target}`, () =>
+      rollBackAfterFailure(run, applied, lock, target, error, failed),
+    )
     .catch((rollbackError: unknown) => {
       if (rollbackError instanceof DeployError) throw rollbackError;
       // Both failures in one error, printed once by the front end, with the deploy's report.
@@ -212,20 +172,21 @@ async function failedRollout(
  * @throws DeployError when the revision is gone; the rollback's RolloutError or ApplyError.
  */
 async function rollBackAfterFailure(
-  ctx: DeployContext,
-  step: SettleStep,
+  run: Run,
+  step: Pick<Settling, 'set' | 'applyOptions'>,
+  lock: DeployLock | undefined,
   target: number,
   error: RolloutError,
   failed: DeployReport,
 ): Promise<number | undefined> {
-  const { client, options, logger } = ctx;
+  const { api: client, options, logger } = run;
   const stored = await readRevision(client, step.set, target);
   if (!stored)
     throw new DeployError(new Error(`${error.message}\nrevision ${target} to roll back to is gone`), failed);
   const keep = options.historyLimit ?? 10;
   const back = await rollbackTo({
     client,
-    discovery: ctx.discovery,
+    discovery: run.discovery,
     set: step.set,
     stored,
     target,
@@ -239,7 +200,7 @@ async function rollBackAfterFailure(
         }
       : {}),
     logger,
-    ...(ctx.lock ? { lock: ctx.lock } : {}),
+    ...(lock ? { lock } : {}),
     ...(options.runUrl ? { runUrl: options.runUrl } : {}),
     keep,
     describeFailure: failureDescription,
@@ -270,7 +231,7 @@ export function failureDescription(error: RolloutError): string {
 /** Waits for the rollout (only with `wait`); the wait also replaces the pods of changed ReplicationControllers. */
 async function settle(
   client: ClusterPort,
-  converged: Converged,
+  converged: SettlingConverged,
   options: DeployOptions,
 ): Promise<RolloutResult[]> {
   if (!options.wait) return [];
@@ -292,7 +253,7 @@ async function settle(
  */
 async function findUrl(
   client: ClusterPort,
-  converged: Converged,
+  converged: SettlingConverged,
   options: DeployOptions,
 ): Promise<string | undefined> {
   try {
@@ -345,8 +306,8 @@ async function findUrl(
  * parent's current one as the plan read it. Undefined when that list was not read or failed (then
  * the record reads them itself).
  */
-async function prior(applied: Applied): Promise<PriorRevisions | undefined> {
-  const existing = await applied.revisionsRead?.catch(() => undefined);
+async function prior(applied: Settling): Promise<PriorRevisions | undefined> {
+  const existing = await applied.revisionsPending?.catch(() => undefined);
   return existing ? { existing, current: applied.revisionBefore } : undefined;
 }
 
@@ -356,7 +317,7 @@ async function prior(applied: Applied): Promise<PriorRevisions | undefined> {
  */
 async function record(
   client: ClusterPort,
-  set: ReturnType<typeof applySetFor>,
+  set: ApplySet,
   objects: EncodedObjectSet,
   options: DeployOptions,
   outcome: { status?: RevisionStatus; description?: string; appliedState?: string | undefined } = {},

@@ -1,58 +1,32 @@
-import { isGenerated, type SourcedObject } from '../base/kube-object.js';
-import { optionRef } from '../base/option-ref.js';
-import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
-import { findPruneCandidates, type ParentState } from '../engine/inventory/applyset.js';
-import { findForeignObjects } from '../engine/inventory/foreign.js';
-import { listRevisions, type RevisionSummary, revisionOfParent } from '../engine/inventory/history.js';
-import { splitPrune } from '../engine/inventory/prune.js';
-import { type RevisionCheck, readRevisionCheck } from '../engine/inventory/revision-check.js';
-import type { PlannedObject } from '../engine/plan/options.js';
-import { foreignNote } from '../engine/plan/takeover.js';
-import type { DeployReport, ObjectReport } from '../report/report.js';
-import { appliedRef, type Converged, converge, FIELD_MANAGER, pruneRefs, sourceRef } from './converge.js';
+// The apply stage: the deploy's annotations on what changes, then the converge (parent, server-side
+// apply group by group, prune, parent). Its output, Settling, is what the settle stage may read: the
+// revision to record decided and the objects it does not read let go (trim.ts) before the wait.
+import type { SourcedObject } from '../../base/kube-object.js';
+import { optionRef } from '../../base/option-ref.js';
+import { ApplyError, type ObjectFailure } from '../../engine/apply/errors.js';
+import type { ApplySet } from '../../engine/inventory/applyset.js';
 import {
-  type DeployContext,
-  deploymentNamespaceExists,
-  type ReadStep,
-  type ReportBase,
-} from './deploy-context.js';
-
-/** `spread plan`'s report: the plan, and what a deploy would prune or keep. */
-export async function planReport(
-  ctx: DeployContext,
-  step: ReadStep,
-  previous: ParentState,
-  objects: readonly SourcedObject[],
-  planned: readonly PlannedObject[],
-  mayPrune: boolean,
-  base: ReportBase,
-): Promise<DeployReport> {
-  const { client, discovery, options, logger } = ctx;
-  const { set } = step;
-  const decision = mayPrune
-    ? await splitPrune(
-        client,
-        await findPruneCandidates(client, discovery, set, previous, objects, {
-          onForbidden: (what) =>
-            logger.warn(
-              `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,
-            ),
-        }),
-        objects,
-        {
-          pruneCrds: options.pruneCrds ?? false,
-          foreign: (ns) => findForeignObjects(client, discovery, ns, set),
-        },
-      )
-    : { pruned: [], kept: [], notes: new Map() };
-  return {
-    ...base,
-    mode: 'plan',
-    objects: [...planned.map(plannedRef), ...pruneRefs(decision, 'plan')],
-    rollout: [],
-    durationMs: Date.now() - ctx.started,
-  };
-}
+  type EncodedObjectSet,
+  encodeObjectSet,
+  listRevisions,
+  type RevisionSummary,
+  revisionOfParent,
+} from '../../engine/inventory/history.js';
+import {
+  objectSetDigest,
+  type RevisionCheck,
+  readRevisionCheck,
+} from '../../engine/inventory/revision-check.js';
+import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
+import type { PlannedObject } from '../../engine/shared/planned.js';
+import type { ObjectReport } from '../../report/report.js';
+import { appliedRef, type Converged, converge, pruneRefs } from '../converge.js';
+import { failedAt } from './failure.js';
+import type { DeployLease } from './lock.js';
+import type { ReportBase, Run } from './options.js';
+import type { PlannedForApply } from './plan.js';
+import type { DirectoryRead } from './read.js';
+import { type ApplyingObject, forSettle, type SettlingConverged } from './trim.js';
 
 /** What the apply did, and whether the deploy changed nothing at all. */
 export interface Applied {
@@ -63,21 +37,19 @@ export interface Applied {
   /** Nothing changed: the current revision again, no new one recorded. */
   readonly unchanged: boolean;
   /** When nothing was to change: the read of the current revision, started beside the converge. */
-  readonly revisionBeforeRead: Promise<RevisionCheck | undefined> | undefined;
+  readonly revisionCheckPending: Promise<RevisionCheck | undefined> | undefined;
   /** Otherwise: the stored revisions, listed beside the converge for the record that follows it. */
-  readonly revisionsRead: Promise<RevisionSummary[]> | undefined;
+  readonly revisionsPending: Promise<RevisionSummary[]> | undefined;
 }
 
 /** Annotates what changes, checks annotation conflicts, and converges: apply, prune, parent. */
-export async function applyStep(
-  ctx: DeployContext,
-  step: ReadStep,
-  previous: ParentState,
-  planned: readonly PlannedObject[],
-  mayPrune: boolean,
-  takeLock: () => Promise<void>,
+export async function applyStage(
+  run: Run,
+  read: DirectoryRead,
+  { previous, planned, mayPrune }: PlannedForApply,
+  lease: DeployLease,
 ): Promise<Applied> {
-  const { options, logger } = ctx;
+  const { options, logger, api } = run;
   // The deploy's annotations (commit, run URL, time) go on what this deploy changes only, so an
   // unchanged object stays unchanged and records the deploy that last changed it.
   const plan = options.annotations ? planned.map((p) => annotate(p, options.annotations!)) : planned;
@@ -90,37 +62,112 @@ export async function applyStep(
   }
   // The parent read above, under the lock: the plan wrote nothing since.
   const revisionBefore = revisionOfParent(previous.object);
+  const nothingToChange = plan.every((p) => p.action === 'unchanged');
   // A deploy that changes nothing needs that revision's status at the end; converging writes no
   // revision, so it is read now, alongside, rather than as one more round trip afterwards.
-  const revisionBeforeRead =
-    revisionBefore !== undefined && plan.every((p) => p.action === 'unchanged')
-      ? readRevisionCheck(ctx.client, step.set, revisionBefore)
+  const revisionCheckPending =
+    revisionBefore !== undefined && nothingToChange
+      ? readRevisionCheck(api, read.set, revisionBefore)
       : undefined;
-  revisionBeforeRead?.catch(() => {});
+  revisionCheckPending?.catch(() => {});
   // Only under the lock (a new namespace's is taken after its first group, and it holds none yet).
-  const revisionsRead = !revisionBeforeRead && ctx.lock ? listRevisions(ctx.client, step.set) : undefined;
-  revisionsRead?.catch(() => {});
+  const revisionsPending = !revisionCheckPending && lease.lock ? listRevisions(api, read.set) : undefined;
+  revisionsPending?.catch(() => {});
   for (const w of helmReleasesTakenOver(plan)) logger.warn(w);
-  ctx.written = true;
-  const converged = await converge(ctx.client, ctx.discovery, step.set, previous, plan, {
-    apply: step.applyOptions,
-    groupOf: step.read.groupOf,
+  const converged = await converge(api, run.discovery, read.set, previous, plan, {
+    apply: read.applyOptions,
+    groupOf: read.read.groupOf,
     prune: mayPrune,
     pruneCrds: options.pruneCrds ?? false,
     logger,
-    ...(ctx.lock ? { lock: ctx.lock } : {}),
-    ...(plan.every((p) => p.action === 'unchanged') ? { keepFingerprints: previous.fingerprints } : {}),
+    ...(lease.lock ? { lock: lease.lock } : {}),
+    ...(nothingToChange ? { keepFingerprints: previous.fingerprints } : {}),
     recordFingerprints: true,
-    afterGroup: async () => {
-      if (!ctx.lock && (await deploymentNamespaceExists(ctx))) await takeLock();
-    },
+    afterGroup: () => lease.takeOnceNamespaceExists(read.name),
+  }).catch((error: unknown) => {
+    throw failedAt(error, run, read.name, true);
   });
   const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
   // A deploy that changed nothing is the current revision again; it records no new one (unless
   // that revision's rollout had failed and now succeeds).
   const unchanged =
     revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
-  return { converged, reported, revisionBefore, unchanged, revisionBeforeRead, revisionsRead };
+  return { converged, reported, revisionBefore, unchanged, revisionCheckPending, revisionsPending };
+}
+
+/**
+ * What the revision records of the directory's objects, decided before the rollout wait so that
+ * they are let go before it: the current revision `kept`, or the objects `encoded` for a new one.
+ */
+export type ToRecord =
+  | { readonly kept: RevisionCheck; readonly encoded?: undefined }
+  | { readonly kept?: undefined; readonly encoded: EncodedObjectSet };
+
+/**
+ * What the settle stage may read: the deployment's ApplySet and apply options (for a rollback),
+ * what to record, the apply's outcome with only the objects the wait and the URL read, and the
+ * report's base. Nothing of the directory as read, of the plan, or of the objects' dry runs.
+ */
+export interface Settling {
+  readonly set: ApplySet;
+  readonly applyOptions: ApplyOptions;
+  readonly toRecord: ToRecord;
+  readonly converged: SettlingConverged;
+  readonly reported: readonly ObjectReport[];
+  readonly revisionBefore: number | undefined;
+  readonly unchanged: boolean;
+  /** The stored revisions, listed beside the converge (see {@link Applied}). */
+  readonly revisionsPending: Promise<RevisionSummary[]> | undefined;
+  readonly base: ReportBase;
+}
+
+/** The apply's outcome as the settle stage holds it ({@link Settling}). */
+export async function settlingOf(
+  run: Run,
+  read: DirectoryRead,
+  objects: readonly SourcedObject[],
+  applied: Applied,
+  base: ReportBase,
+): Promise<Settling> {
+  const { reported, revisionBefore, unchanged, revisionsPending } = applied;
+  const toRecord = await forRecord(run, read.set, objects, applied);
+  const converged = forSettle(applied.converged, run.options);
+  const { set, applyOptions } = read;
+  return {
+    set,
+    applyOptions,
+    toRecord,
+    converged,
+    reported,
+    revisionBefore,
+    unchanged,
+    revisionsPending,
+    base,
+  };
+}
+
+/**
+ * Nothing changed: the current revision is kept, if it holds these objects and its rollout did not
+ * fail. A deploy interrupted after its apply (SIGKILL, SIGTERM during the wait) left the cluster as
+ * the directory says without recording it: the rerun changes nothing and records it. A current
+ * revision that cannot be read is not kept: the objects are recorded again (which only warns if
+ * that fails too), and the rollout is waited for either way.
+ */
+export async function forRecord(
+  run: Pick<Run, 'api'>,
+  set: ApplySet,
+  objects: readonly SourcedObject[],
+  applied: Pick<Applied, 'revisionBefore' | 'unchanged' | 'revisionCheckPending'>,
+): Promise<ToRecord> {
+  const { revisionBefore: before, unchanged } = applied;
+  const read = unchanged
+    ? (applied.revisionCheckPending ?? readRevisionCheck(run.api, set, before!))
+    : undefined;
+  const current = await read?.catch(() => undefined);
+  const encoded = objects.map((o) => o.object);
+  if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(encoded))
+    return { kept: current };
+  return { encoded: encodeObjectSet(encoded) };
 }
 
 /**
@@ -159,33 +206,13 @@ function annotationConflicts(
   return failures;
 }
 
-function annotate(p: PlannedObject, annotations: Readonly<Record<string, string>>): PlannedObject {
+function annotate(p: ApplyingObject, annotations: Readonly<Record<string, string>>): ApplyingObject {
   if (p.action === 'unchanged') return p;
   const metadata = {
     ...p.object.metadata,
     annotations: { ...p.object.metadata.annotations, ...annotations },
   };
   return { ...p, object: { ...p.object, metadata } };
-}
-
-function plannedRef(p: PlannedObject): ObjectReport {
-  const notes = [
-    isGenerated(p.object)
-      ? 'generateName: each deploy creates a new one; those of earlier deploys are pruned'
-      : '',
-    p.takesOver
-      ? `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`
-      : '',
-    p.foreign ? foreignNote(p.foreign) : '',
-  ].filter(Boolean);
-  return {
-    ...sourceRef(p),
-    action: p.action,
-    ...(p.changes ? { changes: p.changes } : {}),
-    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
-    // A replace's reason is its immutable-field error, not a check still to come.
-    ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
-  };
 }
 
 /** Helm's annotations on the objects of a release (`helm install` sets them; `--take-ownership` reads them). */

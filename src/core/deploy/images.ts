@@ -1,0 +1,44 @@
+// The images stage: `&` images built, pushed and pinned by digest (a plan only pins what the registry
+// holds). Before the first build of a deploy, every object is dry-run with the references the builds
+// will push, so a broken manifest costs seconds and pushes nothing.
+import type { SourcedObject } from '../../base/kube-object.js';
+import { prepareImages } from '../../image/index.js';
+import { inputReport } from '../../report/report.js';
+import type { ReportBase, Run } from './options.js';
+import { planStage } from './plan.js';
+import type { DirectoryRead } from './read.js';
+
+/** The directory's objects with their images pinned, and what the report says of the input. */
+export interface Pinned {
+  readonly objects: readonly SourcedObject[];
+  readonly base: ReportBase;
+}
+
+/** Builds, pushes and pins the `&` images ({@link Pinned}). */
+export async function imagesStage(run: Run, read: DirectoryRead): Promise<Pinned> {
+  const { options, logger, namespace, context } = run;
+  const prepared = await logger.group('Images', () =>
+    prepareImages(
+      read.read.application,
+      read.read.objects,
+      {
+        ...options.images,
+        // A plan writes nothing, not even to a registry: it pins what the registry already holds
+        // and names the images the deploy would build.
+        ...(options.mode === 'plan' ? { build: false, push: false, plan: true } : {}),
+        root: options.path,
+        signal: options.signal,
+        ...(options.mode === 'deploy'
+          ? {
+              beforeBuild: async (objects: SourcedObject[]) =>
+                void (await planStage(run, read, objects, 'Check before building')),
+            }
+          : {}),
+      },
+      logger,
+    ),
+  );
+  const { images } = prepared;
+  const base = { deployment: read.name, namespace, context, images, ...inputReport(read.read.application) };
+  return { objects: prepared.objects, base };
+}

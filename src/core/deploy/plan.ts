@@ -1,0 +1,131 @@
+// The plan stage: the ApplySet parent read under the lock, and every object planned against it with a
+// server-side dry run (nothing is written if any fails). A deploy keeps of the plan only what the apply
+// reads (PlannedForApply, trim.ts); `spread plan` reports it whole, with what a deploy would prune.
+import { isGenerated, type SourcedObject } from '../../base/kube-object.js';
+import {
+  findPruneCandidates,
+  labelForApplySet,
+  type ParentState,
+  readParent,
+} from '../../engine/inventory/applyset.js';
+import { findForeignObjects } from '../../engine/inventory/foreign.js';
+import { splitPrune } from '../../engine/inventory/prune.js';
+import { planObjects } from '../../engine/plan/planner.js';
+import { foreignNote } from '../../engine/plan/takeover.js';
+import type { PlannedObject } from '../../engine/shared/planned.js';
+import { withTemplateHash } from '../../engine/wait/rc-roll.js';
+import type { DeployReport, ObjectReport } from '../../report/report.js';
+import { pruneRefs, sourceRef } from '../converge.js';
+import { originConflict } from '../identity.js';
+import type { ReportBase, Run } from './options.js';
+import type { DirectoryRead } from './read.js';
+import { type ApplyingObject, forApply } from './trim.js';
+
+/** The plan: the parent as read, the objects labelled for the ApplySet, and each one's dry run. */
+export interface Planned<P extends PlannedObject = PlannedObject> {
+  readonly previous: ParentState;
+  /** The directory's objects as applied (images pinned, ApplySet label, template hash). */
+  readonly objects: readonly SourcedObject[];
+  readonly planned: readonly P[];
+  /** Whether the deploy prunes: with `prune`, unless the directory is empty without `allowEmpty`. */
+  readonly mayPrune: boolean;
+}
+
+/** A deploy's plan, each object held as the apply needs it ({@link forApply}). */
+export type PlannedForApply = Planned<ApplyingObject>;
+
+/** Reads the ApplySet parent and plans the labelled objects against it. */
+export async function planStage(
+  run: Run,
+  read: DirectoryRead,
+  prepared: readonly SourcedObject[],
+  title = 'Plan',
+): Promise<Planned> {
+  const { api, discovery, options, logger, namespace } = run;
+  const { set } = read;
+  const previous = await readParent(api, set);
+  if (previous.exists && previous.tooling && !previous.tooling.startsWith('spread/')) {
+    throw new Error(
+      `the ApplySet parent secret/${set.parentName} in ${namespace} is managed by ${previous.tooling}, not spread; choose another --name`,
+    );
+  }
+  // Checked again under the lock: another folder may have deployed since the read.
+  const conflict = originConflict(set.name, namespace, previous, options.origin, options.adopt === true);
+  if (conflict) throw conflict;
+  const objects = prepared.map((o) => ({ ...o, object: withTemplateHash(labelForApplySet(o, set)) }));
+  const planned = await logger.group(title, () =>
+    planObjects(api, discovery, objects, {
+      ...read.applyOptions,
+      // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
+      // may have changed since the last deploy, and only a dry run shows that.
+      ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
+    }),
+  );
+  const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
+  return { previous, objects, planned, mayPrune };
+}
+
+/** A deploy's {@link planStage}: its dry runs let go as soon as planned ({@link forApply}). */
+export async function planForApply(
+  run: Run,
+  read: DirectoryRead,
+  prepared: readonly SourcedObject[],
+): Promise<PlannedForApply> {
+  const { planned, ...plan } = await planStage(run, read, prepared);
+  return { ...plan, planned: planned.map((p) => forApply(p, run.options)) };
+}
+
+/** `spread plan`'s report: the plan, and what a deploy would prune or keep. */
+export async function planReport(
+  run: Run,
+  read: DirectoryRead,
+  plan: Planned,
+  base: ReportBase,
+): Promise<DeployReport> {
+  const { api, discovery, options, logger } = run;
+  const { set } = read;
+  const { previous, objects, planned } = plan;
+  const decision = plan.mayPrune
+    ? await splitPrune(
+        api,
+        await findPruneCandidates(api, discovery, set, previous, objects, {
+          onForbidden: (what) =>
+            logger.warn(
+              `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,
+            ),
+        }),
+        objects,
+        {
+          pruneCrds: options.pruneCrds ?? false,
+          foreign: (ns) => findForeignObjects(api, discovery, ns, set),
+        },
+      )
+    : { pruned: [], kept: [], notes: new Map() };
+  return {
+    ...base,
+    mode: 'plan',
+    objects: [...planned.map(plannedRef), ...pruneRefs(decision, 'plan')],
+    rollout: [],
+    durationMs: Date.now() - run.started,
+  };
+}
+
+function plannedRef(p: PlannedObject): ObjectReport {
+  const notes = [
+    isGenerated(p.object)
+      ? 'generateName: each deploy creates a new one; those of earlier deploys are pruned'
+      : '',
+    p.takesOver
+      ? `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`
+      : '',
+    p.foreign ? foreignNote(p.foreign) : '',
+  ].filter(Boolean);
+  return {
+    ...sourceRef(p),
+    action: p.action,
+    ...(p.changes ? { changes: p.changes } : {}),
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+    // A replace's reason is its immutable-field error, not a check still to come.
+    ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
+  };
+}

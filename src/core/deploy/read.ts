@@ -1,0 +1,133 @@
+// The read stage: the directory read and checked against the cluster before any image is built
+// (removed APIs, the URL's object, the namespace, the deployment's identity), and how its objects
+// will be planned and applied. Its output, DirectoryRead, is all that later stages know of the input.
+import path from 'node:path';
+import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
+import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
+import type { DeploymentOrigin } from '../../base/origin.js';
+import { objectWarnings } from '../../deployment/warnings.js';
+import { ApplyError } from '../../engine/apply/errors.js';
+import { type ApplySet, applySetFor } from '../../engine/inventory/applyset.js';
+import { namespaceExists } from '../../engine/plan/live.js';
+import { removedApiFailures } from '../../engine/plan/planner.js';
+import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
+import { isUrlFrom } from '../../report/url.js';
+import { deploymentIdentity, elsewhereWarning, originConflict, sameOriginElsewhere } from '../identity.js';
+import { capabilitiesOf, type ReadResult, readDeployment } from '../read.js';
+import type { Run } from './options.js';
+
+/** The directory read and checked, the deployment it names, and how its objects are applied. */
+export interface DirectoryRead {
+  readonly read: ReadResult;
+  /** The deployment's name (given, or its origin's default). */
+  readonly name: string;
+  readonly set: ApplySet;
+  /** Whether the deployment's namespace existed when the deploy started (else the directory creates it). */
+  readonly namespaceExisted: boolean;
+  readonly applyOptions: ApplyOptions;
+}
+
+/**
+ * Reads the directory and checks what can be checked before an image is built: removed APIs, the
+ * object named for the URL, and that the deployment's namespace exists or comes with the directory.
+ */
+export async function readStage(run: Run): Promise<DirectoryRead> {
+  const { options, logger, discovery, namespace, context } = run;
+  // Asked now, answered while the directory is read.
+  const namespacePending = namespaceExists(run.api, namespace, options.signal);
+  namespacePending.catch(() => {});
+  const identityPending = deploymentIdentity(run.api, namespace, options, logger);
+  identityPending.catch(() => {});
+  // The directory is read synchronously: let the request reach the socket first, so that its
+  // round trip overlaps the read instead of following it.
+  await new Promise((resolve) => setImmediate(resolve));
+  const { name, parent } = await identityPending;
+  const read = await logger.group('Read', () =>
+    readDeployment(options.path, {
+      namespace,
+      enforceNamespace: Boolean(options.namespace),
+      name,
+      isNamespaced: (gk) => discovery.isNamespaced(gk),
+      hasStatusSubresource: (gk) => discovery.hasStatusSubresource(gk),
+      charts: options.charts,
+      capabilities: capabilitiesOf(discovery),
+      // A plan of an empty directory shows what a deploy with --allow-empty would prune.
+      ...(options.allowEmpty ? { allowEmpty: true } : {}),
+      ...(options.renderers ? { renderers: options.renderers } : {}),
+      kustomize: options.kustomize,
+      logger,
+    }),
+  );
+  for (const w of objectWarnings(read.objects))
+    logger.warn(w.message, { file: w.source.file, line: w.source.line });
+  // An API the cluster's version removed fails now, before an image is built or pushed.
+  const removed = await removedApiFailures(discovery, read.objects);
+  if (removed.length > 0) throw new ApplyError('plan', removed);
+  const urlFrom = options.urlFrom;
+  if (urlFrom && !read.objects.some((o) => isUrlFrom(o.object, urlFrom)))
+    throw new Error(
+      `the object named for the URL, ${urlFrom.kind}/${urlFrom.name}, is not in the directory: it holds no ${urlFrom.kind === 'service' ? 'Service' : urlFrom.kind === 'ingress' ? 'Ingress' : 'HTTPRoute'} named ${urlFrom.name}`,
+    );
+  logger.info(
+    `${read.objects.length} object${read.objects.length === 1 ? '' : 's'} in ${name} → context ${context}, namespace ${namespace} (${path.resolve(options.path)})`,
+  );
+  // The deployment's namespace holds its ApplySet parent and its Lease, so it must exist or be
+  // created by the directory: say so once, before any image is built, rather than once per object.
+  const namespaceExisted = await namespacePending;
+  if (!namespaceExisted && !createsNamespace(read.objects, namespace))
+    throw new Error(
+      `namespace "${namespace}" not found in context ${context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
+    );
+  // Another folder's deployment of the same name fails now, before an image is built.
+  const conflict = originConflict(name, namespace, parent, options.origin, options.adopt === true);
+  if (conflict) throw conflict;
+  if (!parent.exists && options.origin) await warnElsewhere(run, name, options.origin);
+  const set = applySetFor(name, namespace, options.origin);
+  return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(run, read, set) };
+}
+
+/** A first deploy of a folder deployed in other namespaces says so, and how to reach those (-n). */
+async function warnElsewhere(run: Run, name: string, origin: DeploymentOrigin): Promise<void> {
+  const elsewhere = await sameOriginElsewhere(run.api, run.namespace, origin, run.options.signal);
+  if (elsewhere.length > 0) run.logger.warn(elsewhereWarning(name, run.namespace, elsewhere));
+}
+
+/** How this deploy plans and applies: spread's field manager, the options, and warnings on files. */
+function applyOptionsOf(run: Run, read: ReadResult, set: ApplySet): ApplyOptions {
+  const { options, logger } = run;
+  // Where each object was written, by kind and name (the first, as a search would find it); not the
+  // objects themselves, which these options, kept for a rollback, would otherwise hold.
+  const sources = new Map<string, SourcedObject['source']>();
+  for (const o of read.objects) {
+    const key = `${o.object.kind}/${o.object.metadata.name}`;
+    if (!sources.has(key)) sources.set(key, o.source);
+  }
+  return {
+    fieldManager: FIELD_MANAGER,
+    forceConflicts: options.forceConflicts,
+    replace: options.replace ?? false,
+    // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
+    // declare them, so server-side apply removes the ones spread set before.
+    preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],
+    keepUnlessChanged: [SPREAD.source],
+    ownership: {
+      applySetId: set.id,
+      foreign: options.adopt ? 'adopt' : 'refuse',
+      deployment: { name: set.name, namespace: set.namespace, ...(set.origin ? { origin: set.origin } : {}) },
+    },
+    onWarning: (object: KubeObject, warning: string) => {
+      const source = sources.get(`${object.kind}/${object.metadata.name}`);
+      logger.warn(
+        `${object.kind} ${object.metadata.name}: ${warning}`,
+        source ? { file: source.file, line: source.line } : undefined,
+      );
+    },
+    concurrency: options.concurrency,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+/** Whether the objects hold the core Namespace `name`. */
+function createsNamespace(objects: readonly SourcedObject[], name: string): boolean {
+  return objects.some((o) => isCoreNamespace(o.object) && o.object.metadata.name === name);
+}
