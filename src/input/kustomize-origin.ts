@@ -32,6 +32,35 @@ export function parseOrigin(text: string): Origin | undefined {
   } catch {
     return undefined;
   }
+  return originOf(value);
+}
+
+/**
+ * The transformers kustomize lists on an object (its transformations annotation, asked for with
+ * `buildMetadata: [transformerAnnotations]`), paths relative to the user's folder; none when absent.
+ */
+export function transformationsOf(object: Record<string, unknown>, paths: BuildPaths): Origin[] {
+  const metadata = isMapping(object.metadata) ? object.metadata : undefined;
+  const text =
+    metadata && isMapping(metadata.annotations)
+      ? metadata.annotations[TRANSFORMATIONS_ANNOTATION]
+      : undefined;
+  let value: unknown;
+  try {
+    value = typeof text === 'string' ? parse(text) : undefined;
+  } catch {
+    return [];
+  }
+  return (Array.isArray(value) ? value : []).flatMap((v) => {
+    const origin = originOf(v);
+    if (!origin) return [];
+    return origin.configuredIn && !origin.repo
+      ? [{ ...origin, configuredIn: folderRelative(paths, origin.configuredIn) }]
+      : [origin];
+  });
+}
+
+function originOf(value: unknown): Origin | undefined {
   if (!isMapping(value)) return undefined;
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   const by = isMapping(value.configuredBy) ? value.configuredBy : undefined;
@@ -81,7 +110,7 @@ export interface KeptMetadata {
 /**
  * Takes the origin off a rendered object: returns it (with paths relative to the user's folder), and
  * removes the annotation when only spread asked for it, else rewrites its paths to what `kustomize
- * build FOLDER` prints. The transformations annotation is rewritten the same way when kept. An
+ * build FOLDER` prints. The transformations annotation likewise: removed, else rewritten. An
  * `annotations` map left empty is removed, as kustomize leaves none when it adds none.
  */
 export function takeOrigin(
@@ -100,6 +129,7 @@ export function takeOrigin(
   const transformations = annotations[TRANSFORMATIONS_ANNOTATION];
   if (kept.transformerAnnotations && typeof transformations === 'string')
     annotations[TRANSFORMATIONS_ANNOTATION] = rewritePaths(transformations, paths);
+  else delete annotations[TRANSFORMATIONS_ANNOTATION];
   if (Object.keys(annotations).length === 0) delete metadata.annotations;
   if (!parsed) return undefined;
   if (parsed.repo) return parsed;
