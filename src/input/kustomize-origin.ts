@@ -28,7 +28,7 @@ export interface Origin {
 export function parseOrigin(text: string): Origin | undefined {
   let value: unknown;
   try {
-    value = parse(text);
+    value = parsed(text);
   } catch {
     return undefined;
   }
@@ -47,7 +47,7 @@ export function transformationsOf(object: Record<string, unknown>, paths: BuildP
       : undefined;
   let value: unknown;
   try {
-    value = typeof text === 'string' ? parse(text) : undefined;
+    value = typeof text === 'string' ? parsed(text) : undefined;
   } catch {
     return [];
   }
@@ -58,6 +58,27 @@ export function transformationsOf(object: Record<string, unknown>, paths: BuildP
       ? [{ ...origin, configuredIn: folderRelative(paths, origin.configuredIn) }]
       : [origin];
   });
+}
+
+/**
+ * The YAML library's parse of an annotation, kept by text: every object an overlay built carries the
+ * same transformations text, and the objects of one file the same origin, and a parse per object
+ * cost the bench's 200-object overlay a fifth of its render. Callers copy what they keep.
+ */
+const parsedTexts = new Map<string, unknown>();
+function parsed(text: string): unknown {
+  if (parsedTexts.has(text)) return parsedTexts.get(text);
+  // Bounded, for a long-lived process rendering many folders.
+  if (parsedTexts.size >= 4096) parsedTexts.clear();
+  let value: unknown;
+  try {
+    value = parse(text);
+  } catch (e) {
+    value = e instanceof Error ? e : new Error(String(e));
+  }
+  parsedTexts.set(text, value);
+  if (value instanceof Error) throw value;
+  return value;
 }
 
 function originOf(value: unknown): Origin | undefined {
