@@ -4,7 +4,6 @@ import { isCoreNamespace, type KubeObject, type SourcedObject } from '../base/ku
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import { traceRequests } from '../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../base/names.js';
-import type { DeploymentOrigin } from '../base/origin.js';
 import { interruptOf } from '../base/poll.js';
 import { InputError } from '../base/source.js';
 import { KubeClient } from '../cluster/client.js';
@@ -163,6 +162,12 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // round trip overlaps the read instead of following it.
   await new Promise((resolve) => setImmediate(resolve));
   const { name, parent } = await identity;
+  // A first deploy's search for the folder's deployments elsewhere (a warning only, one list of every
+  // namespace's ApplySet parents) runs beside the read rather than after it: a round trip off the path.
+  const elsewhere =
+    !parent.exists && options.origin
+      ? sameOriginElsewhere(ctx.client, namespace, options.origin, options.signal)
+      : undefined;
   const read = await logger.group('Read', () =>
     readDeployment(options.path, {
       namespace,
@@ -202,15 +207,10 @@ async function readStep(ctx: DeployContext): Promise<ReadStep> {
   // Another folder's deployment of the same name fails now, before an image is built.
   const conflict = originConflict(name, namespace, parent, options.origin, options.adopt === true);
   if (conflict) throw conflict;
-  if (!parent.exists && options.origin) await warnElsewhere(ctx, name, options.origin);
+  const found = elsewhere ? await elsewhere : [];
+  if (found.length > 0) logger.warn(elsewhereWarning(name, namespace, found));
   const set = applySetFor(name, namespace, options.origin);
   return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(ctx, read, set) };
-}
-
-/** A first deploy of a folder deployed in other namespaces says so, and how to reach those (-n). */
-async function warnElsewhere(ctx: DeployContext, name: string, origin: DeploymentOrigin): Promise<void> {
-  const elsewhere = await sameOriginElsewhere(ctx.client, ctx.namespace, origin, ctx.options.signal);
-  if (elsewhere.length > 0) ctx.logger.warn(elsewhereWarning(name, ctx.namespace, elsewhere));
 }
 
 /** How this deploy plans and applies: spread's field manager, the options, and warnings on files. */
