@@ -27,6 +27,9 @@ export interface PatchedObject {
   readonly kind: unknown;
   readonly names: readonly string[];
   readonly namespace?: unknown;
+  /** Its labels and annotations as rendered, for a target's label and annotation selectors. */
+  readonly labels?: Readonly<Record<string, unknown>>;
+  readonly annotations?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -114,8 +117,9 @@ function inlineMatches(text: string, object: PatchedObject): boolean {
 
 /**
  * kustomize's patch target selector (api/types/selector.go): `kind`, `name`, `namespace`, `group`,
- * `version` are anchored regular expressions; label and annotation selectors are not checked here
- * (the object's labels as the patch saw them are not known), so such a target counts as matching.
+ * `version` are anchored regular expressions; `labelSelector` and `annotationSelector` are checked
+ * against the rendered object's (an overlay adds labels after its patches, rarely removes one), their
+ * equality terms only: a set-based term (`in`, `notin`) counts as matching.
  */
 function targetMatches(target: Record<string, unknown>, object: PatchedObject): boolean {
   const matches = (pattern: unknown, value: string) => {
@@ -133,6 +137,21 @@ function targetMatches(target: Record<string, unknown>, object: PatchedObject): 
     matches(target.group, group ?? '') &&
     matches(target.version, version ?? '') &&
     matches(target.namespace, typeof object.namespace === 'string' ? object.namespace : '') &&
-    (typeof target.name !== 'string' || object.names.some((n) => matches(target.name, n)))
+    (typeof target.name !== 'string' || object.names.some((n) => matches(target.name, n))) &&
+    selects(target.labelSelector, object.labels) &&
+    selects(target.annotationSelector, object.annotations)
   );
+}
+
+/** Whether a selector's equality terms (`k=v`, `k==v`, `k!=v`, `k`, `!k`) hold for a map. */
+function selects(selector: unknown, map: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (typeof selector !== 'string' || selector.trim() === '') return true;
+  const values = map ?? {};
+  return selector.split(/,(?![^(]*\))/).every((term) => {
+    const t = term.trim();
+    if (/\s(not)?in\s*\(/.test(t)) return true;
+    const m = /^([^!=\s]+)\s*(!=|==|=)\s*(.*)$/.exec(t);
+    if (m) return (values[m[1]!] === m[3]) === (m[2] !== '!=');
+    return t.startsWith('!') ? !(t.slice(1) in values) : t in values;
+  });
 }

@@ -291,6 +291,8 @@ function patched(object: Record<string, unknown>, own: DecodedValue | undefined)
     kind: object.kind,
     names: [nameOf(own?.value), nameOf(object)].filter((n): n is string => n !== undefined),
     namespace: metadata.namespace,
+    ...(isMapping(metadata.labels) ? { labels: metadata.labels } : {}),
+    ...(isMapping(metadata.annotations) ? { annotations: metadata.annotations } : {}),
   };
 }
 

@@ -61,4 +61,25 @@ describe('patchSources', () => {
     const other = { apiVersion: 'v1', kind: 'Secret', names: ['web', 'prod-web'] };
     expect(patchSources(other, patchers, files)).toEqual([]);
   });
+
+  test("a target's label selector is checked against the object's labels (equality terms)", () => {
+    const tree = {
+      documents: (relative: string) =>
+        relative === 'kustomization.yaml'
+          ? decodeText(
+              'prod/kustomization.yaml',
+              'patches:\n- path: ops.yaml\n  target:\n    kind: Deployment\n    labelSelector: tier=web,!legacy\n',
+            ).values
+          : files.documents(relative),
+    };
+    const web = (labels: Record<string, string>) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      names: ['web'],
+      labels,
+    });
+    expect(patchSources(web({ tier: 'web' }), patchers, tree)).toEqual([{ file: 'prod/ops.yaml', line: 1 }]);
+    expect(patchSources(web({ tier: 'db' }), patchers, tree)).toEqual([]);
+    expect(patchSources(web({ tier: 'web', legacy: 'yes' }), patchers, tree)).toEqual([]);
+  });
 });
