@@ -7,19 +7,21 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IssueList, type Source } from '../base/source.js';
-import { type DecodedValue, decodeBytes, flattenLists, isMapping } from '../decode/decode.js';
+import { type DecodedValue, decodeBytes, decodeText, flattenLists, isMapping } from '../decode/decode.js';
 import { SourcedValue } from '../decode/sourced-value.js';
 import type { ObjectValue } from '../entity/build.js';
 import { errorSource, kustomizationFile, kustomizeError, redactLiterals } from './kustomize-errors.js';
 import { declaredMarks, markInKustomizations } from './kustomize-marks.js';
 import {
   type BuildPaths,
+  cutTransformations,
   generatorLine,
   type KeptMetadata,
   type Origin,
   objectDocument,
   rootRelative,
   takeOrigin,
+  transformationsIn,
   transformationsOf,
 } from './kustomize-origin.js';
 import { type PatchedObject, patchSources } from './kustomize-patches.js';
@@ -253,7 +255,11 @@ function rendered(
 ): RenderResult {
   const issues = new IssueList();
   const here: Source = { file: rootRelative(paths, file ?? 'kustomization.yaml'), line: 0 };
-  const decoded = decodeBytes(`${here.file} (${tool.name} output)`, said.stdout);
+  // The transformations annotation spread asked for is cut out before decoding (most of the output).
+  const cut = kept.transformerAnnotations ? undefined : cutTransformations(said.stdout.toString('utf8'));
+  const decoded = cut
+    ? decodeText(`${here.file} (${tool.name} output)`, cut.text)
+    : decodeBytes(`${here.file} (${tool.name} output)`, said.stdout);
   issues.add(decoded.issues);
   const values = flattenLists(decoded.values, issues);
   const files = new FileLines(paths);
@@ -266,7 +272,9 @@ function rendered(
     );
   for (const v of values) {
     const object = v.value as Record<string, unknown>;
-    const transformations = transformationsOf(object, paths);
+    const transformations = cut
+      ? transformationsIn(cut.byLine.get(v.source.line), paths)
+      : transformationsOf(object, paths);
     const origin = takeOrigin(object, paths, kept);
     let { source, own } = sourceOf(origin, object, paths, files, here);
     const patches = patchSources(patched(object, own), transformations, files);
