@@ -18,3 +18,8 @@ export declare function verdict(
   peerMs: number | undefined,
   target: number | undefined,
 ): string;
+export declare function renderMeasures(
+  spreadMs: number | undefined,
+  peerMs: number | undefined,
+  nodeStartMs: number | undefined,
+): { ratio: number; addedMs: number; withoutNodeStart?: number } | undefined;

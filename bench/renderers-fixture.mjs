@@ -147,3 +147,19 @@ export function verdict(spreadMs, peerMs, target) {
   if (target === undefined) return text;
   return `${text} (target ≤ ${target} ×: ${r <= target ? 'met' : '**missed**'})`;
 }
+
+/**
+ * The render target read three ways (issue 39: "spread's own time over helm template/kustomize build
+ * alone ≤ 1.2 × theirs"): the raw ratio spread ÷ renderer; spread's added time over the renderer
+ * (spread − renderer, ms); and the ratio without Node's own start, (spread − Node start) ÷ renderer,
+ * Node's start measured as `spread --version` (the same bundle and Node options, no work). Medians in
+ * ms; undefined parts when a median is missing or the renderer took no time.
+ */
+export function renderMeasures(spreadMs, peerMs, nodeStartMs) {
+  if (spreadMs === undefined || peerMs === undefined || peerMs === 0) return undefined;
+  return {
+    ratio: spreadMs / peerMs,
+    addedMs: spreadMs - peerMs,
+    ...(nodeStartMs === undefined ? {} : { withoutNodeStart: (spreadMs - nodeStartMs) / peerMs }),
+  };
+}

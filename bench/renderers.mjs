@@ -3,7 +3,9 @@
 // (bench/renderers-fixture.mjs) against `helm upgrade --install --server-side true` (Helm 4) and
 // `kubectl apply --server-side -k`, through the latency proxy (bench/proxy.mjs), first deploy and no-op,
 // each run in a fresh namespace; and `spread render` against `helm template` and `kustomize build`
-// alone (no cluster). Prints a Markdown table with the ratios; the records go to bench/work/renderers.json.
+// alone (no cluster), with Node's start (`spread --version`) beside them: the render rows are also
+// printed as spread's added time and as the ratio without Node's start. Prints Markdown tables with
+// the ratios; the records go to bench/work/renderers.json.
 //   options: --rtt 30  --reps 3  --render-runs 7  --size 200
 //            --proxy-api-port 8484 --proxy-port 8485 (not the main bench's, so both may run)
 import { execFileSync, spawn } from 'node:child_process';
@@ -13,7 +15,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { proxiedKubeconfig, startLatencyProxy } from './proxy.mjs';
-import { chartFiles, median, overlayFiles, RENDERER_TARGETS, verdict } from './renderers-fixture.mjs';
+import {
+  chartFiles,
+  median,
+  overlayFiles,
+  RENDERER_TARGETS,
+  renderMeasures,
+  verdict,
+} from './renderers-fixture.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -167,14 +176,18 @@ async function renderSteps(chart, overlay, spread, runs) {
   const env = { ...spread.env, ...TOOL_ENV };
   const render = (dir, extra) => () =>
     timed(process.execPath, [...spread.argv, 'render', dir, '-n', 'bench', '--name', NAME, ...extra], env);
+  // Node's own start (the bundle's --version: same Node options, no work), interleaved with both.
+  const nodeStart = () => timed(process.execPath, [...spread.argv, '--version'], env);
   const pairs = {
     'render chart': {
       spread: render(chart, ['--helm', HELM]),
       helm: () => timed(HELM, ['template', NAME, chart, '-n', 'bench'], TOOL_ENV),
+      node: nodeStart,
     },
     'render overlay': {
       spread: render(overlay, ['--kustomize', KUSTOMIZE]),
       kustomize: () => timed(KUSTOMIZE, ['build', overlay]),
+      node: nodeStart,
     },
   };
   for (const [input, tools] of Object.entries(pairs)) {
@@ -212,6 +225,30 @@ function table(runs) {
     const own = s.length && p.length ? `${Math.round(median(s) - median(p))} ms` : '–';
     lines.push(
       `| ${input} | ${step} | ${s.length} | ${fmt(s)} | ${peer} | ${fmt(p)} | ${own} | ${verdict(median(s), median(p), target)} |`,
+    );
+  }
+  return [...lines, '', renderTable(cell, fmt)].join('\n');
+}
+
+/** The render target's nearest honest measures: spread's added time, and the ratio without Node's start. */
+function renderTable(cell, fmt) {
+  const lines = [
+    '| input | spread render | renderer | Node start (`spread --version`) | spread − renderer | spread ÷ renderer | (spread − Node start) ÷ renderer |',
+    '|---|---:|---:|---:|---:|---|---|',
+  ];
+  for (const [input, peer] of [
+    ['render chart', 'helm'],
+    ['render overlay', 'kustomize'],
+  ]) {
+    const [s, p, n] = [
+      cell(input, 'spread', 'render'),
+      cell(input, peer, 'render'),
+      cell(input, 'node', 'render'),
+    ];
+    const m = renderMeasures(median(s), median(p), median(n));
+    const own = m?.withoutNodeStart;
+    lines.push(
+      `| ${input} | ${fmt(s)} | ${peer} ${fmt(p)} | ${fmt(n)} | ${m ? `${Math.round(m.addedMs)} ms` : '–'} | ${m ? `${m.ratio.toFixed(2)} ×` : '–'} | ${own === undefined ? '–' : `${own.toFixed(2)} × (target ≤ ${RENDERER_TARGETS.render} ×: ${own <= RENDERER_TARGETS.render ? 'met' : '**missed**'})`} |`,
     );
   }
   return lines.join('\n');

@@ -12,6 +12,12 @@ export interface Source {
    * base rendered through the overlay `overlays/prod`): two overlays of one base then give two sources.
    */
   readonly via?: string;
+  /**
+   * The overlay patches that changed the object, in the order they were applied: each patch file at
+   * the document that matched, or an inline patch's entry in its kustomization. A field one of them
+   * sets is written there, not in `file`.
+   */
+  readonly patches?: readonly Source[];
 }
 
 /**
@@ -24,7 +30,16 @@ export type Trace = (message: string) => void;
 /** Formats a source as `file:line` (or just `file` when the line is not known), as compilers do. */
 export function formatSource(source: Source): string {
   const at = source.line > 0 ? `${source.file}:${source.line}` : source.file;
-  return source.via === undefined ? at : `${at} (through ${source.via}/)`;
+  const via = source.via === undefined ? at : `${at} (through ${source.via}/)`;
+  return `${via}${patchedBy(source)}`;
+}
+
+/** `, patched by overlays/prod/replicas.yaml:1`: the patches that changed an object, or nothing. */
+export function patchedBy(source: Source): string {
+  const patches = source.patches ?? [];
+  return patches.length === 0
+    ? ''
+    : `, patched by ${patches.map((p) => (p.line > 0 ? `${p.file}:${p.line}` : p.file)).join(', ')}`;
 }
 
 /** One problem found in the input, with enough to locate it: the file, the line and the object. */

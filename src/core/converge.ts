@@ -9,6 +9,7 @@ import {
 } from '../base/kube-object.js';
 import { SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
+import { patchedBy } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
@@ -287,7 +288,7 @@ export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
     ...(m.namespace ? { namespace: m.namespace } : {}),
     // Before the server named it (a plan): its generateName prefix, as `smoke-*`.
     name: nameOf(o.object),
-    source: o.source.line > 0 ? `${o.source.file}:${o.source.line}` : o.source.file,
+    source: `${o.source.line > 0 ? `${o.source.file}:${o.source.line}` : o.source.file}${patchedBy(o.source)}`,
   };
 }
 

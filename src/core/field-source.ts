@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { IssueList, type Source } from '../base/source.js';
 import { decodeBytes, flattenLists, type LocatedValue } from '../decode/decode.js';
-import { type FieldStep, fieldPathsIn, lineOfField } from '../decode/field-path.js';
+import { type FieldStep, fieldPathsIn, lineOfField, lineOfHeldField } from '../decode/field-path.js';
 import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
 
 /** Files larger than this are not read again for a line: the object's own line is kept. */
@@ -46,11 +46,32 @@ function fieldSource(
   if (!steps) return undefined;
   const inCtr = containerFileSource(failure, steps, root, files);
   if (inCtr || source.line <= 0) return inCtr;
+  const inPatch = patchFieldSource(failure, steps, root, files);
+  if (inPatch) return inPatch;
   if (!files.has(source.file)) files.set(source.file, valuesOf(root, source.file));
   const value = files.get(source.file)?.find((v) => v.source.line === source.line);
   if (!value) return undefined;
   const line = lineOfField(value, object, steps);
   return line > 0 && line !== source.line ? { file: source.file, line } : undefined;
+}
+
+/**
+ * The place of a field an overlay patch sets (the last patch applied that holds it wins, as in
+ * kustomize): the patch file at the field's line. Undefined when no patch file of the object holds it.
+ */
+function patchFieldSource(
+  failure: ObjectFailure,
+  steps: readonly FieldStep[],
+  root: string,
+  files: Map<string, readonly LocatedValue[] | undefined>,
+): Source | undefined {
+  for (const patch of [...(failure.object.source.patches ?? [])].reverse()) {
+    if (!files.has(patch.file)) files.set(patch.file, valuesOf(root, patch.file));
+    const value = files.get(patch.file)?.find((v) => v.source.line === patch.line);
+    const line = value ? lineOfHeldField(value, failure.object.object, steps) : undefined;
+    if (line !== undefined && line > 0) return { file: patch.file, line };
+  }
+  return undefined;
 }
 
 /** The objects of a file as the input read them (Lists flattened), with their lines; undefined when unreadable. */

@@ -100,17 +100,45 @@ function scalar(text: string): unknown {
  * file does not hold (a required value) gives the line of its deepest ancestor the file holds.
  */
 export function lineOfField(located: LocatedValue, sent: unknown, steps: readonly FieldStep[]): number {
+  const path = heldPath(located, sent, steps);
+  return (located instanceof DecodedValue ? keyLine(located, path) : undefined) ?? located.lineAt(path);
+}
+
+/**
+ * {@link lineOfField} when `located` holds the whole field (an overlay patch that sets it), else
+ * undefined: a patch that sets another field of the same object does not answer for this one.
+ */
+export function lineOfHeldField(
+  located: LocatedValue,
+  sent: unknown,
+  steps: readonly FieldStep[],
+): number | undefined {
+  return heldPath(located, sent, steps, true).length === steps.length
+    ? lineOfField(located, sent, steps)
+    : undefined;
+}
+
+/**
+ * The path, in the file's terms, of the longest start of `steps` that `located` holds; with
+ * `present`, it stops before a key the file lacks (else that key is kept: its parent's line answers).
+ */
+function heldPath(
+  located: LocatedValue,
+  sent: unknown,
+  steps: readonly FieldStep[],
+  present = false,
+): (string | number)[] {
   const path: (string | number)[] = [];
   let inFile: unknown = located.value;
   let inSent: unknown = sent;
   for (const step of steps) {
     const next = stepInto(inFile, inSent, step);
-    if (next === undefined) break;
+    if (next === undefined || (present && next.inFile === undefined)) break;
     path.push(next.key);
     inFile = next.inFile;
     inSent = next.inSent;
   }
-  return (located instanceof DecodedValue ? keyLine(located, path) : undefined) ?? located.lineAt(path);
+  return path;
 }
 
 /**

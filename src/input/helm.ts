@@ -141,17 +141,22 @@ export function helmRenderer(options: HelmOptions): Renderer {
   let capabilities: Promise<HelmCapabilities | undefined> | undefined;
   return async (request) => {
     version ??= helmVersion(options);
-    const v = await version;
-    const issues = new IssueList();
-    const at: Source = { file: request.dir === '.' ? 'Chart.yaml' : `${request.dir}/Chart.yaml`, line: 0 };
-    if (typeof v === 'string') {
-      issues.error(at, v);
-      return { objects: [], issues: issues.issues, tool: `helm (${options.binary ?? 'helm'})` };
-    }
-    const tool = `helm ${v.text}`;
     capabilities ??= options.capabilities ? options.capabilities() : Promise.resolve(undefined);
-    const result = await renderChart(request, options, await capabilities, issues);
-    return { ...result, tool };
+    const issues = new IssueList();
+    // `helm version` and the render run together, so one Helm start-up is off the path: the
+    // template's arguments do not depend on the major (flags both accept), and what a Helm spread
+    // refuses rendered is dropped, with only the version's error kept.
+    const [v, result] = await Promise.all([
+      version,
+      capabilities.then((c) => renderChart(request, options, c, issues)),
+    ]);
+    if (typeof v === 'string') {
+      const refused = new IssueList();
+      const at: Source = { file: request.dir === '.' ? 'Chart.yaml' : `${request.dir}/Chart.yaml`, line: 0 };
+      refused.error(at, v);
+      return { objects: [], issues: refused.issues, tool: `helm (${options.binary ?? 'helm'})` };
+    }
+    return { ...result, tool: `helm ${v.text}` };
   };
 }
 

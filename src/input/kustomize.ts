@@ -7,20 +7,24 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IssueList, type Source } from '../base/source.js';
-import { type DecodedValue, decodeBytes, flattenLists, isMapping } from '../decode/decode.js';
+import { type DecodedValue, decodeBytes, decodeText, flattenLists, isMapping } from '../decode/decode.js';
 import { SourcedValue } from '../decode/sourced-value.js';
 import type { ObjectValue } from '../entity/build.js';
 import { errorSource, kustomizationFile, kustomizeError, redactLiterals } from './kustomize-errors.js';
 import { declaredMarks, markInKustomizations } from './kustomize-marks.js';
 import {
   type BuildPaths,
+  cutTransformations,
   generatorLine,
   type KeptMetadata,
   type Origin,
   objectDocument,
   rootRelative,
   takeOrigin,
+  transformationsIn,
+  transformationsOf,
 } from './kustomize-origin.js';
+import { type PatchedObject, patchSources } from './kustomize-patches.js';
 import type { Renderer, RenderRequest, RenderResult } from './render.js';
 
 /** Options of {@link kustomizeRenderer}. */
@@ -63,7 +67,8 @@ class ToolMissing extends Error {}
  * folder: `kustomize version`, or `kubectl version --client` for `kubectl kustomize`.
  *
  * Each folder is built as `kustomize build WRAPPER` where WRAPPER is a temporary kustomization
- * holding `resources: [<the folder>]` and `buildMetadata: [originAnnotations]` plus the folder's own
+ * holding `resources: [<the folder>]` and `buildMetadata: [originAnnotations, transformerAnnotations]`
+ * (which kustomization's patches ran over each object, see kustomize-patches.ts) plus the folder's own
  * `buildMetadata` and `sortOptions`. The user's file is never edited, and kustomize builds the folder
  * as `kustomize build FOLDER` would: a folder listed under `resources` gets its own loader with the
  * default load restrictor (LoadRestrictionsRootOnly, which `kubectl apply -k` uses too), so no
@@ -219,7 +224,7 @@ async function build(tool: Tool, request: RenderRequest, options: KustomizeOptio
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
       resources: [relative],
-      buildMetadata: [...new Set([...own.buildMetadata, 'originAnnotations'])],
+      buildMetadata: [...new Set([...own.buildMetadata, 'originAnnotations', 'transformerAnnotations'])],
       ...(own.sortOptions !== undefined ? { sortOptions: own.sortOptions } : {}),
     };
     writeFileSync(path.join(wrapper, 'kustomization.yaml'), `${JSON.stringify(wrapperFile, null, 2)}\n`);
@@ -250,7 +255,11 @@ function rendered(
 ): RenderResult {
   const issues = new IssueList();
   const here: Source = { file: rootRelative(paths, file ?? 'kustomization.yaml'), line: 0 };
-  const decoded = decodeBytes(`${here.file} (${tool.name} output)`, said.stdout);
+  // The transformations annotation spread asked for is cut out before decoding (most of the output).
+  const cut = kept.transformerAnnotations ? undefined : cutTransformations(said.stdout.toString('utf8'));
+  const decoded = cut
+    ? decodeText(`${here.file} (${tool.name} output)`, cut.text)
+    : decodeBytes(`${here.file} (${tool.name} output)`, said.stdout);
   issues.add(decoded.issues);
   const values = flattenLists(decoded.values, issues);
   const files = new FileLines(paths);
@@ -263,14 +272,36 @@ function rendered(
     );
   for (const v of values) {
     const object = v.value as Record<string, unknown>;
+    const transformations = cut
+      ? transformationsIn(cut.byLine.get(v.source.line), paths)
+      : transformationsOf(object, paths);
     const origin = takeOrigin(object, paths, kept);
-    const { source, own } = sourceOf(origin, object, paths, files, here);
+    let { source, own } = sourceOf(origin, object, paths, files, here);
+    const patches = patchSources(patched(object, own), transformations, files);
+    if (patches.length > 0) source = { ...source, patches };
     // Each object answers for the lines of its marks, which the image stage builds and names.
     objects.push(new SourcedValue(object, source, declaredMarks(object, own, inKustomizations)));
   }
   const stderr = said.stderr.trim();
   if (stderr) issues.warning(here, `${tool.name}: ${redactLiterals(stderr)}`);
   return { objects, issues: issues.issues, tool: tool.name };
+}
+
+/** The object as a patch matches it: its kind and its names as written in its base and as rendered. */
+function patched(object: Record<string, unknown>, own: DecodedValue | undefined): PatchedObject {
+  const nameOf = (v: unknown) =>
+    isMapping(v) && isMapping(v.metadata) && typeof v.metadata.name === 'string'
+      ? v.metadata.name
+      : undefined;
+  const metadata = isMapping(object.metadata) ? object.metadata : {};
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    names: [nameOf(own?.value), nameOf(object)].filter((n): n is string => n !== undefined),
+    namespace: metadata.namespace,
+    ...(isMapping(metadata.labels) ? { labels: metadata.labels } : {}),
+    ...(isMapping(metadata.annotations) ? { annotations: metadata.annotations } : {}),
+  };
 }
 
 /**

@@ -659,9 +659,10 @@ describe('the Action under act', () => {
     const [echo, chart] = comments.map((c) => c.body);
     expect(echo).toContain('**0** to create · **1** to update · **0** to prune · 2 unchanged');
     expect(echo).toContain('- spec.replicas: 3\n+ spec.replicas: 4');
-    // The Deployment's row names the base file it was written in (kustomize's origin), not a temporary copy.
+    // The Deployment's row names the base file it was written in (kustomize's origin), not a temporary
+    // copy, and the overlay's patch file that changed it (the replicas this plan changes are there).
     expect(echo).toMatch(
-      /\| ✏️ update \| `deployment.apps\/echo-production` \| [^|]* \| `\.\.\/\.\.\/base\/deployment\.yaml:1` \|/,
+      /\| ✏️ update \| `deployment.apps\/echo-production` \| [^|]* \| `\.\.\/\.\.\/base\/deployment\.yaml:1, patched by replicas\.yaml:1` \|/,
     );
     expect(echo).toContain('rendered with kustomize v5.');
     expect(chart).toContain('- spec.replicas: 2\n+ spec.replicas: 3');

@@ -1,9 +1,13 @@
 // What the differential tests (differential.itg.test.ts, differential-kustomize.itg.test.ts) share:
-// running kubectl against the local cluster, reading what each tool stored in its namespace, and
-// comparing the objects field by field with what must differ removed.
+// the two sides' namespaces and folders, running kubectl against the local cluster, reading what each
+// tool stored in its namespace, and comparing the objects field by field with what must differ removed.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROBE_GROUP } from './differential-corpus.js';
+import { uniqueName } from './helpers.js';
 
 const exec = promisify(execFile);
 
@@ -161,4 +165,52 @@ export function differences(a: unknown, b: unknown, at = ''): string[] {
     );
   }
   return [`${at || '.'}: kubectl ${JSON.stringify(a)} / spread ${JSON.stringify(b)}`];
+}
+
+/**
+ * The sides of one test file's runs: a temporary folder, and `newSide` making a side with a fresh
+ * namespace (`<prefix>-<label>-<k|s>-…`) and a folder in it (`root`, else `<label>-<tool>`);
+ * `cleanUp` (in afterAll) deletes every namespace made and the folder.
+ */
+export function differentialSides(prefix: string) {
+  const temp = mkdtempSync(path.join(tmpdir(), `spread-${prefix}-`));
+  const namespaces: string[] = [];
+  return {
+    temp,
+    async newSide(
+      tool: Side['tool'],
+      label: string,
+      root = path.join(temp, `${label}-${tool}`),
+    ): Promise<Side> {
+      const side: Side = { tool, ns: uniqueName(`${prefix}-${label}-${tool[0]}`), root };
+      namespaces.push(side.ns);
+      const r = await kubectlRun(['create', 'namespace', side.ns]);
+      if (r.code !== 0) throw new Error(`namespace ${side.ns}: ${r.stderr}`);
+      return side;
+    },
+    async cleanUp(): Promise<void> {
+      for (const ns of namespaces)
+        await kubectlRun(['delete', 'namespace', ns, '--wait=false', '--ignore-not-found']);
+      rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The state's exit codes when either tool failed (`state 2: kubectl exit 0; spread exit 1: …`), else undefined. */
+export function exitDisagreement(label: string, kubectl: Run, spread: Run): string | undefined {
+  if (kubectl.code === 0 && spread.code === 0) return undefined;
+  const said = (r: Run) => `${r.code}${r.code ? `: ${r.stderr.trim()}` : ''}`;
+  return `${label}: kubectl exit ${said(kubectl)}; spread exit ${said(spread)}`;
+}
+
+/** Every object stored by one tool only, and every field two stored objects differ in, labelled. */
+export function storedDisagreements(kubectl: Stored, spread: Stored, label: string): string[] {
+  const out: string[] = [];
+  for (const key of new Set([...kubectl.keys(), ...spread.keys()])) {
+    const a = kubectl.get(key);
+    const b = spread.get(key);
+    if (!a || !b) out.push(`${label}, ${key}: stored by ${a ? 'kubectl' : 'spread'} only`);
+    else for (const d of differences(a, b)) out.push(`${label}, ${key} ${d}`);
+  }
+  return out;
 }

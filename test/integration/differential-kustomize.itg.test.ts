@@ -6,8 +6,7 @@
 // object prunes exactly it, a broken overlay patch fails naming its file and writes nothing, and the
 // sources and image marks spread reads through kustomize's origin annotations.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -15,15 +14,17 @@ import { kustomizeRenderer } from '../../src/input/kustomize.js';
 import {
   APPLYSET,
   CONTEXT,
-  differences,
+  differentialSides,
+  exitDisagreement,
   kubectlRun,
   type Run,
   type Side,
   stored,
+  storedDisagreements,
 } from './differential-compare.js';
 import { BROKEN, OVERLAYS, steps, type Tree } from './differential-kustomize-corpus.js';
 import { kustomizeBinary } from './env.js';
-import { ROOT, runNode, uniqueName } from './helpers.js';
+import { ROOT, runNode } from './helpers.js';
 
 const KINDS = 'configmaps,secrets,services,serviceaccounts,deployments';
 /** Helm 4 as the harness builds it (SPREAD_HELM, else its cache path), for helmCharts. */
@@ -36,8 +37,8 @@ const helmBinary = () => {
   )?.[1];
   return process.env.SPREAD_HELM || path.join(cache, 'bin', `helm-${version}`, 'helm');
 };
-const temp = mkdtempSync(path.join(tmpdir(), 'spread-kustomize-'));
-const namespaces: string[] = [];
+const sides = differentialSides('kustomize');
+const temp = sides.temp;
 /** spread finds kustomize on PATH, as on a user's runner. */
 const spreadEnv = (): NodeJS.ProcessEnv => ({
   ...process.env,
@@ -50,18 +51,6 @@ function writeTree(root: string, tree: Tree): void {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content);
   }
-}
-
-async function newSide(tool: Side['tool'], label: string): Promise<Side> {
-  const side: Side = {
-    tool,
-    ns: uniqueName(`kustomize-${label}-${tool[0]}`),
-    root: path.join(temp, `${label}-${tool}`),
-  };
-  namespaces.push(side.ns);
-  const r = await kubectlRun(['create', 'namespace', side.ns]);
-  if (r.code !== 0) throw new Error(`namespace ${side.ns}: ${r.stderr}`);
-  return side;
 }
 
 async function apply(side: Side, overlay: string): Promise<Run> {
@@ -99,16 +88,12 @@ beforeAll(async () => {
   if (said.code !== 0) throw new Error(`dist/cli/index.js does not run (build it): ${said.stderr}`);
 });
 
-afterAll(async () => {
-  for (const ns of namespaces)
-    await kubectlRun(['delete', 'namespace', ns, '--wait=false', '--ignore-not-found']);
-  rmSync(temp, { recursive: true, force: true });
-});
+afterAll(() => sides.cleanUp());
 
 describe('Differential, kustomize: spread deploy of an overlay stores what kubectl apply --server-side -k stores', () => {
   test.each(OVERLAYS)('%s, state by state: both exit 0 and store the same objects', async (overlay) => {
     const label = path.basename(overlay);
-    const [k, s] = [await newSide('kubectl', label), await newSide('spread', label)];
+    const [k, s] = [await sides.newSide('kubectl', label), await sides.newSide('spread', label)];
     const disagreements: string[] = [];
     let before = new Map<string, string>();
     for (const [i, step] of steps().entries()) {
@@ -116,20 +101,14 @@ describe('Differential, kustomize: spread deploy of an overlay stores what kubec
       writeTree(s.root, step.tree);
       const [rk, rs] = [await apply(k, overlay), await apply(s, overlay)];
       const at = `state ${i + 1} (${step.title})`;
-      if (rk.code !== 0 || rs.code !== 0) {
-        disagreements.push(
-          `${at}: kubectl exit ${rk.code}${rk.code ? `: ${rk.stderr.trim()}` : ''}; spread exit ${rs.code}${rs.code ? `: ${rs.stderr.trim()}` : ''}`,
-        );
+      const failed = exitDisagreement(at, rk, rs);
+      if (failed) {
+        disagreements.push(failed);
         break;
       }
       const [sk, ss] = [await stored(k, KINDS), await stored(s, KINDS)];
       expect(sk.size, at).toBeGreaterThanOrEqual(3);
-      for (const key of new Set([...sk.keys(), ...ss.keys()])) {
-        const a = sk.get(key);
-        const b = ss.get(key);
-        if (!a || !b) disagreements.push(`${at}, ${key}: stored by ${a ? 'kubectl' : 'spread'} only`);
-        else for (const d of differences(a, b)) disagreements.push(`${at}, ${key} ${d}`);
-      }
+      disagreements.push(...storedDisagreements(sk, ss, at));
       const now = await uids(s.ns);
       if (overlay === 'overlays/prod' && step.drops) {
         // Exactly the dropped objects are gone; every other object is the same object (its uid).
@@ -144,7 +123,7 @@ describe('Differential, kustomize: spread deploy of an overlay stores what kubec
   });
 
   test.each(BROKEN)('$title: both fail, spread names $file and writes nothing', async ({ tree, file }) => {
-    const [k, s] = [await newSide('kubectl', 'broken'), await newSide('spread', 'broken')];
+    const [k, s] = [await sides.newSide('kubectl', 'broken'), await sides.newSide('spread', 'broken')];
     writeTree(k.root, tree);
     writeTree(s.root, tree);
     const [rk, rs] = [await apply(k, 'overlays/prod'), await apply(s, 'overlays/prod')];
@@ -254,9 +233,7 @@ describe('kustomize renders with sources and marks from the files the user wrote
         'ARG BASE=localhost:5000/spread/busybox:1\nFROM $BASE\nCOPY hello.txt /hello.txt\n',
       'overlays/prod/hello.txt': 'hello from the prod overlay\n',
     });
-    const ns = uniqueName('kustomize-build');
-    namespaces.push(ns);
-    await kubectlRun(['create', 'namespace', ns]);
+    const { ns } = await sides.newSide('spread', 'build');
     const registry = `${process.env.SPREAD_REGISTRY}/${ns}`;
     const r = await runNode(
       'dist/cli/index.js',

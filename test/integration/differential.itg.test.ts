@@ -4,8 +4,7 @@
 // field by field, and the exit codes must agree. Cases are batched: one state of the run holds the
 // current state of every case, and each disagreement is reported by case and object.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,10 +12,14 @@ import {
   APPLYSET,
   CONTEXT,
   differences,
+  differentialSides,
+  exitDisagreement,
   kubectlRun,
   type Run,
   type Side,
+  type Stored,
   stored,
+  storedDisagreements,
 } from './differential-compare.js';
 import {
   type Case,
@@ -29,7 +32,7 @@ import {
   type State,
 } from './differential-corpus.js';
 import { helmBinaries } from './env.js';
-import { copyDir, ROOT, runNode, uniqueName } from './helpers.js';
+import { copyDir, ROOT, runNode } from './helpers.js';
 
 const exec = promisify(execFile);
 
@@ -107,26 +110,57 @@ const succeeding = all.filter(
 );
 /** Cases kubectl or spread refuses: compared by exit code and message, one at a time. */
 const refusing = all.filter((c) => !succeeding.includes(c));
-const sides: Side[] = [];
-const temp = mkdtempSync(path.join(tmpdir(), 'spread-differential-'));
+const sides = differentialSides('diff');
+const temp = sides.temp;
 
+/** Both sides of a run, each folder named as the ApplySet (spread names the deployment from it). */
 async function newSides(label: string): Promise<[Side, Side]> {
-  const k: Side = {
-    tool: 'kubectl',
-    ns: uniqueName(`diff-${label}-k`),
-    root: path.join(temp, `${label}-k`, APPLYSET),
-  };
-  const s: Side = {
-    tool: 'spread',
-    ns: uniqueName(`diff-${label}-s`),
-    root: path.join(temp, `${label}-s`, APPLYSET),
-  };
-  sides.push(k, s);
-  for (const side of [k, s]) {
-    const r = await kubectlRun(['create', 'namespace', side.ns]);
-    if (r.code !== 0) throw new Error(`namespace ${side.ns}: ${r.stderr}`);
-  }
-  return [k, s];
+  return [
+    await sides.newSide('kubectl', label, path.join(temp, `${label}-k`, APPLYSET)),
+    await sides.newSide('spread', label, path.join(temp, `${label}-s`, APPLYSET)),
+  ];
+}
+
+/**
+ * One state of an input a tool renders, on both sides: kubectl applies what the renderer printed
+ * (`rendered`, written to objects.yaml), spread deploys the input itself (`deploy`: the folder and its
+ * flags). The exit codes when either failed, else what each stored and how they differ.
+ */
+async function renderedState(
+  k: Side,
+  s: Side,
+  rendered: string,
+  deploy: readonly string[],
+  label: string,
+): Promise<{ failed?: string; kubectl: Stored; spread: Stored; disagreements: string[] }> {
+  mkdirSync(k.root, { recursive: true });
+  writeFileSync(path.join(k.root, 'objects.yaml'), rendered);
+  const rk = await kubectlRun([
+    'apply',
+    '--server-side',
+    '--prune',
+    `--applyset=${APPLYSET}`,
+    '-n',
+    k.ns,
+    '-f',
+    path.join(k.root, 'objects.yaml'),
+  ]);
+  const [dir, ...flags] = deploy;
+  const rs = await runNode('dist/cli/index.js', [
+    'deploy',
+    dir!,
+    CONTEXT,
+    '-n',
+    s.ns,
+    '--name',
+    APPLYSET,
+    '--no-wait',
+    ...flags,
+  ]);
+  const failed = exitDisagreement(label, rk, rs);
+  if (failed) return { failed, kubectl: new Map(), spread: new Map(), disagreements: [] };
+  const [sk, ss] = [await stored(k), await stored(s)];
+  return { kubectl: sk, spread: ss, disagreements: storedDisagreements(sk, ss, label) };
 }
 
 beforeAll(async () => {
@@ -140,10 +174,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const side of sides)
-    await kubectlRun(['delete', 'namespace', side.ns, '--wait=false', '--ignore-not-found']);
+  await sides.cleanUp();
   await kubectlRun(['delete', 'crd', `probes.${PROBE_GROUP}`, '--wait=false', '--ignore-not-found']);
-  rmSync(temp, { recursive: true, force: true });
 });
 
 describe('Differential: spread deploy stores what kubectl apply --server-side stores', () => {
@@ -172,10 +204,9 @@ describe('Differential: spread deploy stores what kubectl apply --server-side st
       writeState(k.root, state);
       writeState(s.root, state);
       const [rk, rs] = [await apply(k), await apply(s)];
-      if (rk.code !== 0 || rs.code !== 0) {
-        disagreements.push(
-          `state ${step + 1}: kubectl exit ${rk.code}${rk.code ? `: ${rk.stderr.trim()}` : ''}; spread exit ${rs.code}${rs.code ? `: ${rs.stderr.trim()}` : ''}`,
-        );
+      const failed = exitDisagreement(`state ${step + 1}`, rk, rs);
+      if (failed) {
+        disagreements.push(failed);
         break;
       }
       const [sk, ss] = [await stored(k), await stored(s)];
@@ -299,39 +330,10 @@ describe('Differential: spread deploy stores what kubectl apply --server-side st
       const dir = path.join(ROOT, 'test/fixtures/good', name);
       const rendered = await runNode('dist/cli/index.js', ['render', dir, '-n', k.ns, '--show-secrets']);
       expect(rendered.code).toBe(0);
-      mkdirSync(k.root, { recursive: true });
-      writeFileSync(path.join(k.root, 'objects.yaml'), rendered.stdout);
-      const rk = await kubectlRun([
-        'apply',
-        '--server-side',
-        '--prune',
-        `--applyset=${APPLYSET}`,
-        '-n',
-        k.ns,
-        '-f',
-        path.join(k.root, 'objects.yaml'),
-      ]);
-      const rs = await runNode('dist/cli/index.js', [
-        'deploy',
-        dir,
-        CONTEXT,
-        '-n',
-        s.ns,
-        '--name',
-        APPLYSET,
-        '--no-wait',
-      ]);
-      expect([rk.code, rk.code ? rk.stderr : '', rs.code, rs.code ? rs.stderr : '']).toEqual([0, '', 0, '']);
-      const [sk, ss] = [await stored(k), await stored(s)];
-      const disagreements: string[] = [];
-      for (const key of new Set([...sk.keys(), ...ss.keys()])) {
-        const a = sk.get(key);
-        const b = ss.get(key);
-        if (!a || !b) disagreements.push(`${key}: stored by ${a ? 'kubectl' : 'spread'} only`);
-        else for (const d of differences(a, b)) disagreements.push(`${key} ${d}`);
-      }
-      expect(sk.size).toBeGreaterThan(0);
-      expect(disagreements).toEqual([]);
+      const state = await renderedState(k, s, rendered.stdout, [dir], name);
+      expect(state.failed).toBeUndefined();
+      expect(state.kubectl.size).toBeGreaterThan(0);
+      expect(state.disagreements).toEqual([]);
     },
   );
 });
@@ -391,47 +393,20 @@ describe('Differential: a Helm chart, helm template | kubectl apply --server-sid
         ],
         { maxBuffer: 64 * 1024 * 1024 },
       );
-      mkdirSync(k.root, { recursive: true });
-      writeFileSync(path.join(k.root, 'objects.yaml'), stdout);
-      const rk = await kubectlRun([
-        'apply',
-        '--server-side',
-        '--prune',
-        `--applyset=${APPLYSET}`,
-        '-n',
-        k.ns,
-        '-f',
-        path.join(k.root, 'objects.yaml'),
-      ]);
-      const rs = await runNode('dist/cli/index.js', [
-        'deploy',
-        chart,
-        CONTEXT,
-        '-n',
-        s.ns,
-        '--name',
-        APPLYSET,
-        '--no-wait',
-        '--helm',
-        helm,
-        '--helm-values',
-        state.values,
-      ]);
       const label = `state ${step + 1} (${state.title})`;
-      if (rk.code !== 0 || rs.code !== 0) {
-        disagreements.push(
-          `${label}: kubectl exit ${rk.code} ${rk.stderr.trim()}; spread exit ${rs.code} ${rs.stderr.trim()}`,
-        );
+      const deploy = [chart, '--helm', helm, '--helm-values', state.values];
+      const {
+        failed,
+        kubectl,
+        spread: ss,
+        disagreements: found,
+      } = await renderedState(k, s, stdout, deploy, label);
+      if (failed) {
+        disagreements.push(failed);
         break;
       }
-      const [sk, ss] = [await stored(k), await stored(s)];
-      counted += sk.size;
-      for (const key of new Set([...sk.keys(), ...ss.keys()])) {
-        const a = sk.get(key);
-        const b = ss.get(key);
-        if (!a || !b) disagreements.push(`${label}, ${key}: stored by ${a ? 'kubectl' : 'spread'} only`);
-        else for (const d of differences(a, b)) disagreements.push(`${label}, ${key} ${d}`);
-      }
+      counted += kubectl.size;
+      disagreements.push(...found);
       if (step === HELM_STATES.length - 1) expect(ss.has('Service/differential-web')).toBe(false);
       if (step === 2) expect(ss.has('ConfigMap/differential-extra')).toBe(true);
     }

@@ -4,7 +4,6 @@
 import path from 'node:path';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
-import type { DeploymentOrigin } from '../../base/origin.js';
 import { objectWarnings } from '../../deployment/warnings.js';
 import { ApplyError } from '../../engine/apply/errors.js';
 import { type ApplySet, applySetFor } from '../../engine/inventory/applyset.js';
@@ -42,6 +41,13 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
   // round trip overlaps the read instead of following it.
   await new Promise((resolve) => setImmediate(resolve));
   const { name, parent } = await identityPending;
+  // A first deploy's search for the folder's deployments elsewhere (a warning only, one list of every
+  // namespace's ApplySet parents) runs beside the read rather than after it: a round trip off the path.
+  const elsewherePending =
+    !parent.exists && options.origin
+      ? sameOriginElsewhere(run.api, namespace, options.origin, options.signal)
+      : undefined;
+  elsewherePending?.catch(() => {});
   const read = await logger.group('Read', () =>
     readDeployment(options.path, {
       namespace,
@@ -81,15 +87,10 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
   // Another folder's deployment of the same name fails now, before an image is built.
   const conflict = originConflict(name, namespace, parent, options.origin, options.adopt === true);
   if (conflict) throw conflict;
-  if (!parent.exists && options.origin) await warnElsewhere(run, name, options.origin);
+  const elsewhere = (await elsewherePending) ?? [];
+  if (elsewhere.length > 0) logger.warn(elsewhereWarning(name, namespace, elsewhere));
   const set = applySetFor(name, namespace, options.origin);
   return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(run, read, set) };
-}
-
-/** A first deploy of a folder deployed in other namespaces says so, and how to reach those (-n). */
-async function warnElsewhere(run: Run, name: string, origin: DeploymentOrigin): Promise<void> {
-  const elsewhere = await sameOriginElsewhere(run.api, run.namespace, origin, run.options.signal);
-  if (elsewhere.length > 0) run.logger.warn(elsewhereWarning(name, run.namespace, elsewhere));
 }
 
 /** How this deploy plans and applies: spread's field manager, the options, and warnings on files. */

@@ -7,6 +7,7 @@ import {
   median,
   overlayFiles,
   rendererModel,
+  renderMeasures,
   verdict,
 } from '../../../bench/renderers-fixture.mjs';
 
@@ -79,5 +80,15 @@ describe('verdict', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
     expect(median([])).toBeUndefined();
+  });
+});
+
+describe('renderMeasures', () => {
+  test("the raw ratio, spread's added time, and the ratio without Node's start", () => {
+    // spread 300 ms, helm template 60 ms, Node's start 100 ms: 5 ×, 240 ms added, (300 − 100) ÷ 60.
+    expect(renderMeasures(300, 60, 100)).toEqual({ ratio: 5, addedMs: 240, withoutNodeStart: 200 / 60 });
+    expect(renderMeasures(300, 60, undefined)).toEqual({ ratio: 5, addedMs: 240 });
+    expect(renderMeasures(undefined, 60, 100)).toBeUndefined();
+    expect(renderMeasures(300, 0, 100)).toBeUndefined();
   });
 });

@@ -107,3 +107,43 @@ describe('a field of a container a *.ctr file declares is placed in that file', 
     expect(locatedFailures(located).map((f) => `${f.file}:${f.line}`)).toEqual([expected]);
   });
 });
+
+test('a field an overlay patch sets is placed in the patch file; a field no patch holds stays in the base', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spread-field-source-'));
+  mkdirSync(path.join(dir, 'base'));
+  mkdirSync(path.join(dir, 'prod'));
+  writeFileSync(
+    path.join(dir, 'base/deployment.yaml'),
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  paused: false\n',
+  );
+  writeFileSync(
+    path.join(dir, 'prod/replicas.yaml'),
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: -3\n',
+  );
+  const object: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'prod-web', namespace: 'shop' },
+    spec: { replicas: -3, paused: 'no' },
+  };
+  const source = {
+    file: 'base/deployment.yaml',
+    line: 1,
+    patches: [{ file: 'prod/replicas.yaml', line: 1 }],
+  };
+  const error = new ApplyError('plan', [
+    {
+      object: { object, source },
+      message: 'Deployment.apps "prod-web" is invalid: spec.replicas: Invalid value: -3',
+    },
+    {
+      object: { object, source },
+      message: 'Deployment.apps "prod-web" is invalid: spec.paused: Invalid value',
+    },
+  ]);
+  const located = withFieldSources(error, dir) as ApplyError;
+  expect(locatedFailures(located).map((f) => `${f.file}:${f.line}`)).toEqual([
+    'prod/replicas.yaml:6',
+    'base/deployment.yaml:7',
+  ]);
+});

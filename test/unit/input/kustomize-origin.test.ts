@@ -3,6 +3,7 @@ import { decodeText } from '../../../src/decode/decode.js';
 import { errorSource, kustomizeError, redactLiterals } from '../../../src/input/kustomize-errors.js';
 import {
   type BuildPaths,
+  cutTransformations,
   folderRelative,
   generatorLine,
   objectLine,
@@ -209,4 +210,21 @@ test("generator literals in kustomize's errors are redacted (they may be a Secre
     'trouble configuring builtin SecretGenerator with config: `\nliterals:\n- token=<redacted>\nname: db\n`',
   );
   expect(redactLiterals('patch:\n- op: replace\n')).toBe('patch:\n- op: replace\n');
+});
+
+describe('cutTransformations', () => {
+  const annotation = (indent: string) =>
+    `${indent}alpha.config.kubernetes.io/transformations: |\n${indent}  - configuredIn: ../prod/kustomization.yaml\n${indent}    configuredBy:\n${indent}      kind: PatchTransformer\n`;
+  test("each document's annotation is cut out and kept by the line its document starts at", () => {
+    const output = `apiVersion: v1\nkind: Service\nmetadata:\n  annotations:\n${annotation('    ')}    config.kubernetes.io/origin: |\n      path: base/svc.yaml\n  name: web\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n${annotation('    ')}  name: settings\n`;
+    const { text, byLine } = cutTransformations(output);
+    expect(text).toBe(
+      'apiVersion: v1\nkind: Service\nmetadata:\n  annotations:\n    config.kubernetes.io/origin: |\n      path: base/svc.yaml\n  name: web\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n',
+    );
+    const cut = '- configuredIn: ../prod/kustomization.yaml\n  configuredBy:\n    kind: PatchTransformer\n';
+    expect([...byLine]).toEqual([
+      [1, cut],
+      [9, cut],
+    ]);
+  });
 });

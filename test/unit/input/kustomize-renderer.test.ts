@@ -57,7 +57,7 @@ const bin = standIn(path.join(temp, 'bin'), 'kustomize', KUSTOMIZE);
 const env = (more: Record<string, string> = {}) => ({ PATH: path.dirname(bin), ...more });
 
 describe('kustomizeRenderer', () => {
-  test('builds a wrapper that lists the folder, with its buildMetadata and originAnnotations; sources from the origin', async () => {
+  test('builds a wrapper that lists the folder, with its buildMetadata, originAnnotations and transformerAnnotations; sources from the origin', async () => {
     const log = path.join(temp, 'runs.log');
     const result = await kustomizeRenderer({ env: env({ LOG: log }) })(request);
     expect(result.issues).toEqual([]);
@@ -74,7 +74,9 @@ describe('kustomizeRenderer', () => {
     };
     expect(run.args[0]).toBe('build');
     expect(run.args).toHaveLength(2);
-    expect(run.k).toMatchObject({ buildMetadata: ['managedByLabel', 'originAnnotations'] });
+    expect(run.k).toMatchObject({
+      buildMetadata: ['managedByLabel', 'originAnnotations', 'transformerAnnotations'],
+    });
     expect(path.resolve(run.args[1]!, (run.k.resources as string[])[0]!)).toBe(path.join(tree, 'prod'));
   });
 
