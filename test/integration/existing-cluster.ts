@@ -90,7 +90,9 @@ export async function useExistingCluster(context: string): Promise<{ env: Cluste
   // A directory that does not exist: a test reading the harness's pid files or audit log by mistake
   // fails instead of reaching the harness's cluster in .cluster/.
   env.SPREAD_CLUSTER_DIR = path.join(dir, 'no-harness');
-  Object.assign(process.env, env);
+  // Empty values stay out of process.env: the CLI reads SPREAD_REGISTRY (its registry setting) and
+  // refuses an empty one.
+  for (const [key, value] of Object.entries(env)) if (value !== '') process.env[key] = value;
   process.stderr.write(
     `[integration] existing cluster: context ${context} of ${source}, Kubernetes ${gitVersion} at ${env.SPREAD_API_SERVER}\n`,
   );

@@ -120,15 +120,19 @@ describe('& images deployed at two commits', needs('docker', 'registry'), () => 
   });
 });
 
-test('an invalid Service fails the deploy before any build: its file and line, nothing pushed', async () => {
-  const dir = app(
-    'broken',
-    'apiVersion: v1\nkind: Service\nmetadata:\n  name: broken\nspec:\n  ports:\n    - port: 99999\n',
-  );
-  const out = await spread('deploy', dir, 'c'.repeat(40), '--no-wait');
-  expect(out.code).toBe(1);
-  expect(out.stderr).toMatch(/\.k2e\/service\.yaml:\d+/);
-  expect(out.stderr).toContain('Service');
-  expect(out.stderr).not.toMatch(/^#\d+ /m);
-  expect(await tagsOf('broken')).toEqual([]);
-});
+test(
+  'an invalid Service fails the deploy before any build: its file and line, nothing pushed',
+  needs('registry'),
+  async () => {
+    const dir = app(
+      'broken',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: broken\nspec:\n  ports:\n    - port: 99999\n',
+    );
+    const out = await spread('deploy', dir, 'c'.repeat(40), '--no-wait');
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/\.k2e\/service\.yaml:\d+/);
+    expect(out.stderr).toContain('Service');
+    expect(out.stderr).not.toMatch(/^#\d+ /m);
+    expect(await tagsOf('broken')).toEqual([]);
+  },
+);
