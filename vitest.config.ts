@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // registry and Docker engine that test/integration/global-setup.ts starts when they are not running.
 export default defineConfig({
   test: {
+    // skipped-reporter.ts lists the integration tests skipped on an existing cluster (SPREAD_TEST_CONTEXT).
+    reporters: ['default', './test/integration/skipped-reporter.ts'],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

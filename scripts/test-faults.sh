@@ -22,6 +22,6 @@ for v in "${SPREAD_FAULTS_RUNS:-20}" "${SPREAD_FAULTS_BUDGET:-60}" "${SPREAD_FAU
   [[ $v =~ ^[0-9]+$ ]] || { echo "not a whole number: $v" >&2; usage; }
 done
 export SPREAD_FAULTS_RUNS SPREAD_FAULTS_BUDGET SPREAD_FAULTS_SIZE SPREAD_FAULTS_SEED
-node --version | grep -q '^v24\.' || { echo "the fault tests need Node 24 (npm ci installs it); got $(node --version)" >&2; exit 1; }
+node scripts/node-version.mjs
 [ -f dist/cli/index.js ] && [ -f dist/index.js ] || { echo "dist/ is not built: npm run build" >&2; exit 1; }
 exec vitest run --config test/faults/vitest.config.ts

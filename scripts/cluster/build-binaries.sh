@@ -14,6 +14,7 @@
 # already in the cache is not rebuilt, unless it is one of those that report their version (buildx,
 # BuildKit, Helm, kustomize, Toxiproxy) and reports another. `build-binaries.sh check` only checks that the Go
 # module proxy serves every module $SPREAD_KUBE_VERSION needs.
+# `build-binaries.sh cluster` builds only what the cluster runs (etcd, kwok, Kubernetes), side by side.
 # k8s.io/kubernetes is not meant to be a dependency: its go.mod replaces every k8s.io/<staging> module
 # with ./staging/src/k8s.io/<staging>, which only works inside its own repository. The wrapper module
 # below requires it and replaces each staging module with the published v0.<minor>.<patch> instead.
@@ -126,11 +127,11 @@ GO
     ld+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
     ld+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
   done
-  mkdir -p "$out.tmp"
-  for b in "${missing[@]}"; do
-    log "go build $b"
-    (cd "$mod" && go build -trimpath -ldflags "$ld" -o "$out.tmp/$b" "k8s.io/kubernetes/cmd/$b")
-  done
+  # One go build for all of them: the packages they share are compiled once, and the compiles and
+  # links of the four run side by side on as many cores as there are.
+  rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+  log "go build ${missing[*]}"
+  (cd "$mod" && go build -trimpath -ldflags "$ld" -o "$out.tmp/" "${missing[@]/#/k8s.io/kubernetes/cmd/}")
   mkdir -p "$out"
   mv "$out.tmp"/* "$out/" && rmdir "$out.tmp"
 }
@@ -326,6 +327,20 @@ GO
   mkdir -p "$out" && mv "$out.tmp"/* "$out/" && rmdir "$out.tmp"
 }
 
+# in_parallel BUILD_FN...: runs the build functions side by side (most of a build is waiting for the
+# module proxy or linking, so two cores take more than one build), and fails naming those that failed.
+in_parallel() {
+  local pids=() fn i failed=()
+  for fn in "$@"; do
+    "$fn" &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${@:$((i + 1)):1}")
+  done
+  [ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]#build_}"
+}
+
 # Whether every tool besides the kube binaries is cached (then `all` takes no lock).
 tools_cached() {
   [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] &&
@@ -345,6 +360,16 @@ case "${1:-all}" in
   kustomize) lock_cache; build_kustomize ;;
   buildx) lock_cache; build_buildx ;;
   buildkit) lock_cache; build_buildkit ;;
+  # What the cluster itself runs (up.sh --kube-only, npm run quickstart): etcd, kwok and Kubernetes,
+  # built side by side.
+  cluster)
+    check_kube_modules
+    if [ ! -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] ||
+      [ ! -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ] || [ -n "$(kube_missing)" ]; then
+      lock_cache
+    fi
+    in_parallel build_etcd build_kwok build_kube
+    ;;
   # The module check first: an unbuildable version fails before the other builds take their minutes.
   all)
     check_kube_modules
@@ -360,5 +385,5 @@ case "${1:-all}" in
     build_kube
     ;;
   check) check_kube_modules ;;
-  *) echo "usage: $0 [all|kube|etcd|kwok|act|toxiproxy|helm|helm3|kustomize|buildx|buildkit|check]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|cluster|kube|etcd|kwok|act|toxiproxy|helm|helm3|kustomize|buildx|buildkit|check]" >&2; exit 2 ;;
 esac

@@ -13,6 +13,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 started=$SECONDS
+# --kube-only (npm run quickstart): the API server, controllers and kwok's Nodes only, built and started
+# without the Docker engine, registry and BuildKit (and their Go builds), which only & images and the
+# tests need; a later up.sh without it adds them and leaves the rest running.
+kube_only= build=all
+case "${1:-}" in
+  --kube-only) kube_only=1 build=cluster ;;
+  "") ;;
+  *) die "usage: up.sh [--kube-only]" ;;
+esac
+# A cluster already running whole stays whole: its .cluster/env keeps naming the Docker engine and registry.
+if [ -n "$kube_only" ] && component_pid dockerd >/dev/null; then kube_only= build=all; fi
 
 # An unsupported or malformed SPREAD_KUBE_VERSION fails before anything is installed or started.
 problem=$(kube_check_version "$SPREAD_KUBE_VERSION") || die "$problem"
@@ -31,7 +42,7 @@ fi
 
 # A fresh machine gets the Debian packages and the binaries; both are no-ops when already there.
 bash "$REPO_ROOT/scripts/install-system.sh"
-bash "$here/build-binaries.sh"
+bash "$here/build-binaries.sh" "$build"
 for b in "$ETCD_BIN" "$KWOK_BIN" "$KUBE_BIN_DIR"/{kube-apiserver,kube-controller-manager,kube-scheduler,kubectl}; do
   [ -x "$b" ] || die "missing binary $b (see scripts/cluster/build-binaries.sh)"
 done
@@ -206,18 +217,20 @@ component_pid dockerd >/dev/null || rm -f "$DOCKER_DIR/dockerd.pid"
 # vfs needs no kernel overlay support; no iptables, no bridge, no IP forwarding: the daemon changes
 # nothing in the host's network. It runs in a private mount namespace (see private-run.sh) whose
 # /run holds its exec-root, so the exec-root's unix sockets have short paths wherever the checkout is.
-start_component dockerd - "$DOCKER_DIR/daemon.json" -- \
-  unshare --mount --propagation private -- bash "$here/private-run.sh" "$DOCKER_DIR/ns" \
-  dockerd --config-file "$DOCKER_DIR/daemon.json" \
-  --host "unix://$DOCKER_SOCK" \
-  --data-root "$DOCKER_DIR/data" \
-  --exec-root /run/spread-docker \
-  --pidfile "$DOCKER_DIR/dockerd.pid" \
-  --storage-driver=vfs --iptables=false --ip6tables=false --ip-forward=false --ip-masq=false --bridge=none
+if [ -z "$kube_only" ]; then
+  start_component dockerd - "$DOCKER_DIR/daemon.json" -- \
+    unshare --mount --propagation private -- bash "$here/private-run.sh" "$DOCKER_DIR/ns" \
+    dockerd --config-file "$DOCKER_DIR/daemon.json" \
+    --host "unix://$DOCKER_SOCK" \
+    --data-root "$DOCKER_DIR/data" \
+    --exec-root /run/spread-docker \
+    --pidfile "$DOCKER_DIR/dockerd.pid" \
+    --storage-driver=vfs --iptables=false --ip6tables=false --ip-forward=false --ip-masq=false --bridge=none
 
-# ---- registry --------------------------------------------------------------------------------------
-start_component registry "$SPREAD_REGISTRY_PORT" "$REGISTRY_DIR/config.yml" "$REGISTRY_DIR/htpasswd" -- \
-  docker-registry serve "$REGISTRY_DIR/config.yml"
+  # ---- registry --------------------------------------------------------------------------------------
+  start_component registry "$SPREAD_REGISTRY_PORT" "$REGISTRY_DIR/config.yml" "$REGISTRY_DIR/htpasswd" -- \
+    docker-registry serve "$REGISTRY_DIR/config.yml"
+fi
 
 # ---- etcd ------------------------------------------------------------------------------------------
 start_component etcd "$SPREAD_ETCD_PORT" -- \
@@ -311,42 +324,44 @@ insecure_healthz() { [ "$(curl -ksS --max-time 2 "https://127.0.0.1:$1/healthz")
 wait_healthy kube-controller-manager insecure_healthz "$SPREAD_CONTROLLER_MANAGER_PORT"
 wait_healthy kube-scheduler insecure_healthz "$SPREAD_SCHEDULER_PORT"
 
-docker_ping() { [ "$(curl -fsS --max-time 2 --unix-socket "$DOCKER_SOCK" http://docker/_ping)" = OK ]; }
-wait_healthy dockerd docker_ping
-# Up and enforcing auth: anonymous gets 401, the configured user 200.
-registry_status() { curl -sS --max-time 2 -o /dev/null -w '%{http_code}' "$@" "http://127.0.0.1:$SPREAD_REGISTRY_PORT/v2/"; }
-registry_up() {
-  [ "$(registry_status)" = 401 ] && [ "$(registry_status -u "$REGISTRY_USER:$registry_password")" = 200 ]
-}
-wait_healthy registry registry_up
+if [ -z "$kube_only" ]; then
+  docker_ping() { [ "$(curl -fsS --max-time 2 --unix-socket "$DOCKER_SOCK" http://docker/_ping)" = OK ]; }
+  wait_healthy dockerd docker_ping
+  # Up and enforcing auth: anonymous gets 401, the configured user 200.
+  registry_status() { curl -sS --max-time 2 -o /dev/null -w '%{http_code}' "$@" "http://127.0.0.1:$SPREAD_REGISTRY_PORT/v2/"; }
+  registry_up() {
+    [ "$(registry_status)" = 401 ] && [ "$(registry_status -u "$REGISTRY_USER:$registry_password")" = 200 ]
+  }
+  wait_healthy registry registry_up
 
-# ---- BuildKit: buildkitd and the buildx builder `spread` (images are built with docker buildx) -----
-bash "$here/buildkit.sh"
+  # ---- BuildKit: buildkitd and the buildx builder `spread` (images are built with docker buildx) -----
+  bash "$here/buildkit.sh"
 
-# ---- a local base image ----------------------------------------------------------------------------
-# Nothing can be pulled here, so examples and tests build FROM this image: Debian's static busybox in
-# an otherwise empty image. Its registry name `spread.local` is never contacted: the image is local.
-BASE_IMAGE=spread.local/busybox:1
-if ! curl -fs --max-time 5 --unix-socket "$DOCKER_SOCK" -o /dev/null "http://docker/images/$BASE_IMAGE/json"; then
-  base_ctx=$(mktemp -d)
-  cp /bin/busybox "$base_ctx/busybox"
-  printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\nENV PATH=/bin\n' >"$base_ctx/Dockerfile"
-  # The classic builder (no BuildKit on this dockerd) with no network: nothing is fetched.
-  tar -C "$base_ctx" -cf - . | curl -fsS --max-time 300 --unix-socket "$DOCKER_SOCK" -H 'Content-Type: application/x-tar' \
-    --data-binary @- "http://docker/build?t=$BASE_IMAGE&networkmode=none&rm=1&forcerm=1" >"$LOG_DIR/base-image.log" ||
-    die "could not build $BASE_IMAGE: $(tail -5 "$LOG_DIR/base-image.log")"
-  grep -q '"errorDetail"' "$LOG_DIR/base-image.log" && die "could not build $BASE_IMAGE: $(grep errorDetail "$LOG_DIR/base-image.log")"
-  rm -rf "$base_ctx"
-  log "built the local base image $BASE_IMAGE"
-fi
-# BuildKit pulls FROM images from a registry, never from the engine: the same image in the local
-# registry, for builds with buildx.
-BASE_IMAGE_REF=$REGISTRY_HOST/spread/busybox:1
-if ! DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" manifest inspect --insecure "$BASE_IMAGE_REF" >/dev/null 2>&1; then
-  DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" tag "$BASE_IMAGE" "$BASE_IMAGE_REF"
-  DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" push -q "$BASE_IMAGE_REF" >/dev/null ||
-    die "could not push $BASE_IMAGE_REF"
-  log "pushed the local base image as $BASE_IMAGE_REF"
+  # ---- a local base image ----------------------------------------------------------------------------
+  # Nothing can be pulled here, so examples and tests build FROM this image: Debian's static busybox in
+  # an otherwise empty image. Its registry name `spread.local` is never contacted: the image is local.
+  BASE_IMAGE=spread.local/busybox:1
+  if ! curl -fs --max-time 5 --unix-socket "$DOCKER_SOCK" -o /dev/null "http://docker/images/$BASE_IMAGE/json"; then
+    base_ctx=$(mktemp -d)
+    cp /bin/busybox "$base_ctx/busybox"
+    printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\nENV PATH=/bin\n' >"$base_ctx/Dockerfile"
+    # The classic builder (no BuildKit on this dockerd) with no network: nothing is fetched.
+    tar -C "$base_ctx" -cf - . | curl -fsS --max-time 300 --unix-socket "$DOCKER_SOCK" -H 'Content-Type: application/x-tar' \
+      --data-binary @- "http://docker/build?t=$BASE_IMAGE&networkmode=none&rm=1&forcerm=1" >"$LOG_DIR/base-image.log" ||
+      die "could not build $BASE_IMAGE: $(tail -5 "$LOG_DIR/base-image.log")"
+    grep -q '"errorDetail"' "$LOG_DIR/base-image.log" && die "could not build $BASE_IMAGE: $(grep errorDetail "$LOG_DIR/base-image.log")"
+    rm -rf "$base_ctx"
+    log "built the local base image $BASE_IMAGE"
+  fi
+  # BuildKit pulls FROM images from a registry, never from the engine: the same image in the local
+  # registry, for builds with buildx.
+  BASE_IMAGE_REF=$REGISTRY_HOST/spread/busybox:1
+  if ! DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" manifest inspect --insecure "$BASE_IMAGE_REF" >/dev/null 2>&1; then
+    DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" tag "$BASE_IMAGE" "$BASE_IMAGE_REF"
+    DOCKER_CONFIG=$DOCKER_DIR docker --host "unix://$DOCKER_SOCK" push -q "$BASE_IMAGE_REF" >/dev/null ||
+      die "could not push $BASE_IMAGE_REF"
+    log "pushed the local base image as $BASE_IMAGE_REF"
+  fi
 fi
 
 # ---- readiness -------------------------------------------------------------------------------------
@@ -378,19 +393,12 @@ env_line() {
   printf 'export %s=%s\n' "$1" "$v"
 }
 {
-  echo "# Generated by scripts/cluster/up.sh: the local cluster, Docker engine and registry of spread's tests."
+  if [ -n "$kube_only" ]; then
+    echo "# Generated by scripts/cluster/up.sh --kube-only: the local cluster of spread's quickstart (no Docker engine, registry or BuildKit)."
+  else
+    echo "# Generated by scripts/cluster/up.sh: the local cluster, Docker engine and registry of spread's tests."
+  fi
   env_line KUBECONFIG "$KUBECONFIG_FILE"
-  env_line DOCKER_HOST "unix://$DOCKER_SOCK"
-  env_line DOCKER_CONFIG "$DOCKER_DIR"
-  env_line BUILDX_CONFIG "$BUILDX_DIR"
-  env_line BUILDX_BUILDER spread
-  env_line SPREAD_BUILDKIT_HOST "unix://$BUILDKIT_SOCK"
-  env_line SPREAD_BUILDKIT_TCP "tcp://127.0.0.1:$SPREAD_BUILDKIT_PORT"
-  env_line SPREAD_BASE_IMAGE "$BASE_IMAGE"
-  env_line SPREAD_BASE_IMAGE_REF "$BASE_IMAGE_REF"
-  env_line SPREAD_REGISTRY "$REGISTRY_HOST"
-  env_line SPREAD_REGISTRY_USER "$REGISTRY_USER"
-  env_line SPREAD_REGISTRY_PASSWORD_FILE "$REGISTRY_DIR/password"
   env_line SPREAD_KUBECTL "$KUBECTL"
   env_line SPREAD_HELM "$HELM_BIN"
   env_line SPREAD_HELM3 "$HELM3_BIN"
@@ -399,10 +407,27 @@ env_line() {
   env_line SPREAD_CLUSTER_DIR "$CLUSTER_DIR"
   env_line KUBECACHEDIR "$KUBECACHEDIR"
   env_line SPREAD_BIN_DIR "$CLUSTER_DIR/bin"
+  if [ -z "$kube_only" ]; then
+    env_line DOCKER_HOST "unix://$DOCKER_SOCK"
+    env_line DOCKER_CONFIG "$DOCKER_DIR"
+    env_line BUILDX_CONFIG "$BUILDX_DIR"
+    env_line BUILDX_BUILDER spread
+    env_line SPREAD_BUILDKIT_HOST "unix://$BUILDKIT_SOCK"
+    env_line SPREAD_BUILDKIT_TCP "tcp://127.0.0.1:$SPREAD_BUILDKIT_PORT"
+    env_line SPREAD_BASE_IMAGE "$BASE_IMAGE"
+    env_line SPREAD_BASE_IMAGE_REF "$BASE_IMAGE_REF"
+    env_line SPREAD_REGISTRY "$REGISTRY_HOST"
+    env_line SPREAD_REGISTRY_USER "$REGISTRY_USER"
+    env_line SPREAD_REGISTRY_PASSWORD_FILE "$REGISTRY_DIR/password"
+  fi
   # shellcheck disable=SC2016 # expanded by whoever sources the file
   echo 'export PATH="${SPREAD_BIN_DIR}:${PATH}"'
 } | write_if_changed "$CLUSTER_DIR/env"
 chmod 644 "$CLUSTER_DIR/env"
 
-log "ready in $((SECONDS - started))s: Kubernetes $SPREAD_KUBE_VERSION at $API_URL (3 kwok Nodes), Docker at unix://$DOCKER_SOCK, registry $REGISTRY_HOST"
+if [ -n "$kube_only" ]; then
+  log "ready in $((SECONDS - started))s: Kubernetes $SPREAD_KUBE_VERSION at $API_URL (3 kwok Nodes); no Docker engine, registry or BuildKit (--kube-only)"
+else
+  log "ready in $((SECONDS - started))s: Kubernetes $SPREAD_KUBE_VERSION at $API_URL (3 kwok Nodes), Docker at unix://$DOCKER_SOCK, registry $REGISTRY_HOST"
+fi
 log "use it with: source $CLUSTER_DIR/env"

@@ -3,6 +3,7 @@
 // every class, N runs, RESULTS.md) and by test/integration/faults.itg.test.ts (the slice in `npm test`).
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { needs } from '../integration/harness.js';
 import {
   type ClassResult,
   FAULT_CLASSES,
@@ -33,48 +34,52 @@ export function defineFaultTests(options: SuiteOptions): void {
   const end = started.getTime() + options.budgetMs;
   let toxi: Toxi;
 
-  describe('fault tests: a deploy under each fault is checked, and a fault-free rerun converges', () => {
-    beforeAll(async () => {
-      const api = new URL(process.env.SPREAD_API_SERVER!);
-      const registry = process.env.SPREAD_REGISTRY!.replace(/^localhost:/, '127.0.0.1:');
-      toxi = await startToxiproxy(`127.0.0.1:${api.port}`, registry, options.seed);
-    });
-    afterAll(async () => {
-      await toxi?.stop();
-      if (options.resultsFile && results.length > 0)
-        writeFileSync(
-          options.resultsFile,
-          resultsMarkdown(results, {
+  describe(
+    'fault tests: a deploy under each fault is checked, and a fault-free rerun converges',
+    needs('toxiproxy', 'restart', 'registry', 'buildkit'),
+    () => {
+      beforeAll(async () => {
+        const api = new URL(process.env.SPREAD_API_SERVER!);
+        const registry = process.env.SPREAD_REGISTRY!.replace(/^localhost:/, '127.0.0.1:');
+        toxi = await startToxiproxy(`127.0.0.1:${api.port}`, registry, options.seed);
+      });
+      afterAll(async () => {
+        await toxi?.stop();
+        if (options.resultsFile && results.length > 0)
+          writeFileSync(
+            options.resultsFile,
+            resultsMarkdown(results, {
+              runs: options.runs,
+              size: options.size,
+              seed: options.seed,
+              budgetMinutes: Math.round(options.budgetMs / 60_000),
+              started,
+              kubeVersion: process.env.SPREAD_KUBE_VERSION ?? '',
+            }),
+          );
+      });
+
+      test.each(classes.map((c, index) => [`${c.name}, ${c.rate}`, c, index] as const))(
+        '%s',
+        async (_label, fault, index) => {
+          // The classes left share what is left of the budget.
+          const deadline = Date.now() + (end - Date.now()) / (classes.length - index);
+          const result = await runFaultClass(fault, {
             runs: options.runs,
             size: options.size,
+            toxi,
+            deadline,
             seed: options.seed,
-            budgetMinutes: Math.round(options.budgetMs / 60_000),
-            started,
-            kubeVersion: process.env.SPREAD_KUBE_VERSION ?? '',
-          }),
-        );
-    });
-
-    test.each(classes.map((c, index) => [`${c.name}, ${c.rate}`, c, index] as const))(
-      '%s',
-      async (_label, fault, index) => {
-        // The classes left share what is left of the budget.
-        const deadline = Date.now() + (end - Date.now()) / (classes.length - index);
-        const result = await runFaultClass(fault, {
-          runs: options.runs,
-          size: options.size,
-          toxi,
-          deadline,
-          seed: options.seed,
-        });
-        results.push(result);
-        const report = failureReport(result);
-        expect(report, report).toBe('');
-        expect(
-          result.runs.length,
-          'no run fitted in the time budget: give --budget more minutes',
-        ).toBeGreaterThan(0);
-      },
-    );
-  });
+          });
+          results.push(result);
+          const report = failureReport(result);
+          expect(report, report).toBe('');
+          expect(
+            result.runs.length,
+            'no run fitted in the time budget: give --budget more minutes',
+          ).toBeGreaterThan(0);
+        },
+      );
+    },
+  );
 }

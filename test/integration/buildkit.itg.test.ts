@@ -17,6 +17,7 @@ import { BuildxMissingError } from '../../src/image/buildx.js';
 import { BuildError } from '../../src/image/buildx-output.js';
 import { type ImageOptions, prepareImages } from '../../src/image/prepare.js';
 import { type ActionsCacheServer, startActionsCacheServer } from './actions-cache-server.js';
+import { missingHarness, needs } from './harness.js';
 import { kubectl, localDeploy, ROOT, startUntil, uniqueName, writeDir } from './helpers.js';
 
 let registry: string;
@@ -133,6 +134,8 @@ function gunzipped(bytes: Buffer): Promise<Buffer> {
 const ctr = (image: string) => `name: web\nimage: "${image}"\nports:\n  - containerPort: 8080\n`;
 
 beforeAll(async () => {
+  // Top-level hooks run even when every test of the file is skipped (harness.ts).
+  if (missingHarness('buildkit', 'registry')) return;
   registry = process.env.SPREAD_REGISTRY!;
   base = process.env.SPREAD_BASE_IMAGE_REF!;
   expect(base, 'SPREAD_BASE_IMAGE_REF (scripts/cluster/up.sh)').toBeTruthy();
@@ -143,12 +146,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (missingHarness('buildkit', 'registry')) return;
   await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
     allowFail: true,
   });
 });
 
-describe('the Dockerfile BuildKit users write', () => {
+describe('the Dockerfile BuildKit users write', needs('buildkit', 'registry'), () => {
   const dockerfile = (greeting: string) => `FROM ${base} AS builder
 ARG GREETING
 RUN --mount=type=cache,target=/cache echo hi > /hello && echo run >> /cache/runs && cp /cache/runs /runs
@@ -264,7 +268,7 @@ CMD ["/run.sh"]
   });
 });
 
-describe('.dockerignore, as docker buildx build DIR reads it', () => {
+describe('.dockerignore, as docker buildx build DIR reads it', needs('buildkit', 'registry'), () => {
   test('a Dockerfile and .dockerignore the patterns exclude are not in the image: its files are those buildx puts there', async () => {
     // web.ctr is listed too: spread leaves its own files out by default, `docker buildx build DIR` would not.
     const dir = writeDir('ignored', {
@@ -307,7 +311,7 @@ describe('.dockerignore, as docker buildx build DIR reads it', () => {
   });
 });
 
-describe('build secrets', () => {
+describe('build secrets', needs('buildkit', 'registry'), () => {
   test('a secret reaches a RUN step and appears in no layer, history entry or log line', async () => {
     const secret = `s3cr3t-${Math.random().toString(36).slice(2)}`;
     const dir = writeDir('secret', {
@@ -354,101 +358,109 @@ describe('build secrets', () => {
   });
 });
 
-test('`spread build` interrupted by SIGTERM during a RUN step: buildx is ended, nothing is pushed, the signal is named', async () => {
-  const dir = writeDir('interrupted-build', {
-    'web.ctr': ctr('&interrupted'),
-    Dockerfile: `FROM ${base}\nENV RUN_ID=${namespace}\nRUN echo started-${namespace} && sleep 60\n`,
-  });
-  // The RUN step has started when its own output line comes (`#6 0.052 started-…`).
-  const build = await startUntil(
-    [
-      process.execPath,
-      path.join(ROOT, 'dist/cli/index.js'),
-      'build',
-      dir,
-      '--registry',
-      `${registry}/${namespace}`,
-      '--tag',
-      'cut',
-    ],
-    /\d started-/,
-    60_000,
-  );
-  expect(build.stderr()).toMatch(/\d started-/);
-  expect(await build.stop('SIGTERM')).toBe(143);
-  expect(build.stderr()).toContain('error: interrupted by SIGTERM');
-  expect((await get(`${namespace}/interrupted/manifests/cut`)).status).toBe(404);
-  const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
-    .split('\n')
-    .filter((l) => l.includes('docker-buildx') && l.includes(`${namespace}/interrupted:cut`));
-  expect(left).toEqual([]);
-});
+test(
+  '`spread build` interrupted by SIGTERM during a RUN step: buildx is ended, nothing is pushed, the signal is named',
+  needs('buildkit', 'registry'),
+  async () => {
+    const dir = writeDir('interrupted-build', {
+      'web.ctr': ctr('&interrupted'),
+      Dockerfile: `FROM ${base}\nENV RUN_ID=${namespace}\nRUN echo started-${namespace} && sleep 60\n`,
+    });
+    // The RUN step has started when its own output line comes (`#6 0.052 started-…`).
+    const build = await startUntil(
+      [
+        process.execPath,
+        path.join(ROOT, 'dist/cli/index.js'),
+        'build',
+        dir,
+        '--registry',
+        `${registry}/${namespace}`,
+        '--tag',
+        'cut',
+      ],
+      /\d started-/,
+      60_000,
+    );
+    expect(build.stderr()).toMatch(/\d started-/);
+    expect(await build.stop('SIGTERM')).toBe(143);
+    expect(build.stderr()).toContain('error: interrupted by SIGTERM');
+    expect((await get(`${namespace}/interrupted/manifests/cut`)).status).toBe(404);
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes('docker-buildx') && l.includes(`${namespace}/interrupted:cut`));
+    expect(left).toEqual([]);
+  },
+);
 
-describe('cache backends: a fresh builder takes the earlier steps from the cache', () => {
-  // Each RUN prints a line when it runs (`#7 0.051 ran builder-stage`): a step taken from the cache
-  // prints none, whether buildx shows it as CACHED or, when its layers must be fetched from the
-  // backend for the next step, with their download and DONE. Steps of their own per case and run
-  // (the case's name and this run's namespace), and an emptied builder before the first build, so no
-  // step can come from the builder's own cache of another case or run.
-  const dockerfile = (name: string) => `FROM ${base} AS builder
+describe(
+  'cache backends: a fresh builder takes the earlier steps from the cache',
+  needs('buildkit', 'registry'),
+  () => {
+    // Each RUN prints a line when it runs (`#7 0.051 ran builder-stage`): a step taken from the cache
+    // prints none, whether buildx shows it as CACHED or, when its layers must be fetched from the
+    // backend for the next step, with their download and DONE. Steps of their own per case and run
+    // (the case's name and this run's namespace), and an emptied builder before the first build, so no
+    // step can come from the builder's own cache of another case or run.
+    const dockerfile = (name: string) => `FROM ${base} AS builder
 RUN echo ran builder-stage && echo ${name} ${namespace} > /artifact
 FROM ${base}
 COPY --from=builder /artifact /artifact
 RUN echo ran early && echo ${name} ${namespace} > /early
 COPY late.txt /late.txt
 `;
-  const pruneBuilder = () =>
-    execFileSync('docker', ['buildx', 'prune', '--all', '--force'], { env: process.env, stdio: 'ignore' });
-  let server: ActionsCacheServer;
-  beforeAll(async () => {
-    server = await startActionsCacheServer();
-  });
-  afterAll(() => server?.close());
+    const pruneBuilder = () =>
+      execFileSync('docker', ['buildx', 'prune', '--all', '--force'], { env: process.env, stdio: 'ignore' });
+    let server: ActionsCacheServer;
+    beforeAll(async () => {
+      server = await startActionsCacheServer();
+    });
+    afterAll(() => server?.close());
 
-  test.each<[string, () => Partial<ImageOptions>]>([
-    [
-      'gha (the Actions cache stand-in)',
-      () => ({ cache: { type: 'gha' }, buildx: { env: { ...process.env, ...server.env } } }),
-    ],
-    ['registry', () => ({ cache: { type: 'registry' } })],
-    ['local', () => ({ cache: { type: 'local', dir: path.join(dirFor('local'), '..', 'cache') } })],
-  ])('%s', async (name, extra) => {
-    const dir = dirFor(name.split(' ')[0]!);
-    writeFileSync(path.join(dir, 'Dockerfile'), dockerfile(name.split(' ')[0]!));
-    writeFileSync(path.join(dir, 'late.txt'), 'v1\n');
-    pruneBuilder();
-    const firstLog = recorder();
-    const first = await prepare(dir, extra(), firstLog);
-    expect(first.images[0]).toMatchObject({ built: true });
-    pruneBuilder();
-    writeFileSync(path.join(dir, 'late.txt'), 'v2\n');
-    const logger = recorder();
-    const second = await prepare(dir, extra(), logger);
-    expect(second.images[0]).toMatchObject({ built: true, pushed: true });
-    const ran = (lines: readonly string[], step: string) =>
-      lines.some((l) => new RegExp(`^#\\d+ \\d+\\.\\d+ ran ${step}$`).test(l));
-    // The first build ran both steps (the check can fail); the rebuild ran neither, only the late COPY.
-    expect(
-      ran(firstLog.lines, 'builder-stage') && ran(firstLog.lines, 'early'),
-      firstLog.lines.join('\n'),
-    ).toBe(true);
-    const log = logger.lines.join('\n');
-    expect(ran(logger.lines, 'builder-stage'), log).toBe(false);
-    expect(ran(logger.lines, 'early'), log).toBe(false);
-    const late = logger.lines.find((l) => /^#\d+ \[stage-1 4\/4\] COPY late\.txt/.test(l))?.split(' ')[0];
-    expect(late, log).toBeDefined();
-    expect(logger.lines, log).not.toContain(`${late} CACHED`);
-    if (name.startsWith('gha')) expect(server.calls.length).toBeGreaterThan(0);
-  });
+    test.each<[string, () => Partial<ImageOptions>]>([
+      [
+        'gha (the Actions cache stand-in)',
+        () => ({ cache: { type: 'gha' }, buildx: { env: { ...process.env, ...server.env } } }),
+      ],
+      ['registry', () => ({ cache: { type: 'registry' } })],
+      ['local', () => ({ cache: { type: 'local', dir: path.join(dirFor('local'), '..', 'cache') } })],
+    ])('%s', async (name, extra) => {
+      const dir = dirFor(name.split(' ')[0]!);
+      writeFileSync(path.join(dir, 'Dockerfile'), dockerfile(name.split(' ')[0]!));
+      writeFileSync(path.join(dir, 'late.txt'), 'v1\n');
+      pruneBuilder();
+      const firstLog = recorder();
+      const first = await prepare(dir, extra(), firstLog);
+      expect(first.images[0]).toMatchObject({ built: true });
+      pruneBuilder();
+      writeFileSync(path.join(dir, 'late.txt'), 'v2\n');
+      const logger = recorder();
+      const second = await prepare(dir, extra(), logger);
+      expect(second.images[0]).toMatchObject({ built: true, pushed: true });
+      const ran = (lines: readonly string[], step: string) =>
+        lines.some((l) => new RegExp(`^#\\d+ \\d+\\.\\d+ ran ${step}$`).test(l));
+      // The first build ran both steps (the check can fail); the rebuild ran neither, only the late COPY.
+      expect(
+        ran(firstLog.lines, 'builder-stage') && ran(firstLog.lines, 'early'),
+        firstLog.lines.join('\n'),
+      ).toBe(true);
+      const log = logger.lines.join('\n');
+      expect(ran(logger.lines, 'builder-stage'), log).toBe(false);
+      expect(ran(logger.lines, 'early'), log).toBe(false);
+      const late = logger.lines.find((l) => /^#\d+ \[stage-1 4\/4\] COPY late\.txt/.test(l))?.split(' ')[0];
+      expect(late, log).toBeDefined();
+      expect(logger.lines, log).not.toContain(`${late} CACHED`);
+      if (name.startsWith('gha')) expect(server.calls.length).toBeGreaterThan(0);
+    });
 
-  const dirs = new Map<string, string>();
-  function dirFor(name: string): string {
-    if (!dirs.has(name)) dirs.set(name, writeDir(`cache-${name}`, { 'web.ctr': ctr(`&cache-${name}`) }));
-    return dirs.get(name)!;
-  }
-});
+    const dirs = new Map<string, string>();
+    function dirFor(name: string): string {
+      if (!dirs.has(name)) dirs.set(name, writeDir(`cache-${name}`, { 'web.ctr': ctr(`&cache-${name}`) }));
+      return dirs.get(name)!;
+    }
+  },
+);
 
-describe('platforms, attestations, credentials, failures', () => {
+describe('platforms, attestations, credentials, failures', needs('buildkit', 'registry'), () => {
   test('a two-platform image is pushed as a manifest list and deployed by its digest', async () => {
     // FROM scratch with a static file: nothing runs, so no emulation is needed for arm64.
     const dir = writeDir('multi', {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ClusterEnv, clusterEnvFile, parseClusterEnv, readClusterEnv } from './env.js';
+import { needs } from './harness.js';
 
 const exec = promisify(execFile);
 
@@ -76,7 +77,7 @@ beforeAll(() => {
   env = readClusterEnv();
 });
 
-describe('environment', () => {
+describe('environment', needs('harnessFiles'), () => {
   it('globalSetup loaded .cluster/env into process.env and provided it', () => {
     expect(process.env.KUBECONFIG).toBe(env.KUBECONFIG);
     expect(process.env.DOCKER_HOST).toBe(env.DOCKER_HOST);
@@ -122,7 +123,7 @@ describe('environment', () => {
   });
 });
 
-describe('kubernetes', () => {
+describe('kubernetes', needs('harnessFiles', 'teamA'), () => {
   it('the API server is ready and runs the configured version', async () => {
     expect(await kubectlOk(['get', '--raw', '/readyz'])).toBe('ok');
     const version = JSON.parse(await kubectlOk(['get', '--raw', '/version'])) as { gitVersion: string };
@@ -237,7 +238,7 @@ describe('kubernetes', () => {
   });
 });
 
-describe('docker engine and registry', () => {
+describe('docker engine and registry', needs('docker', 'registry'), () => {
   function registryAuth(): string {
     const config = JSON.parse(readFileSync(join(env.DOCKER_CONFIG, 'config.json'), 'utf8')) as {
       auths: Record<string, { auth: string }>;

@@ -6,11 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
 import { deploy } from '../../src/frontend/deploy.js';
+import { clusterDir } from './env.js';
+import { needs } from './harness.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('engine-crds');
 const group = `${uniqueName('w')}.example.com`;
-const AUDIT = path.join(process.env.SPREAD_CLUSTER_DIR!, 'logs/audit.log');
+const AUDIT = path.join(clusterDir(), 'logs/audit.log');
 const roots: string[] = [];
 const KINDS = ['Widget', 'Gadget', 'Gizmo', 'Sprocket'];
 const crdName = (kind: string) => `${kind.toLowerCase()}s.${group}`;
@@ -116,31 +118,38 @@ function dir(files: Record<string, string>): string {
 }
 
 describe('waiting for CRDs', () => {
-  test('new CRDs are watched until Established, not read again and again; changed ones are not read at all', async () => {
-    const files = (extra: string[]) => ({
-      '.k2e/0-crds.yaml': KINDS.map((k) => crd(k, ...extra)).join('---\n'),
-      '.k2e/1-crs.yaml': KINDS.map(cr).join('---\n'),
-    });
-    const created = await audited(() => deployTraced(dir(files([]))));
-    expect(new Set(created.result.report.objects.map((o) => o.action))).toEqual(new Set(['created']));
-    const reads = crdReads(created.events);
-    // The plan's GET (404), then one LIST and WATCH by name each: never a second whole read.
-    for (const kind of KINDS) {
-      expect(reads[kind]!.get, JSON.stringify(reads)).toBeLessThanOrEqual(1);
-      expect(reads[kind]!.list, JSON.stringify(reads)).toBeLessThanOrEqual(1);
-    }
-    // Discovery: read once at the start, then once or twice after the CRDs are Established.
-    expect(created.result.discoveries).toBeLessThanOrEqual(3);
+  test(
+    'new CRDs are watched until Established, not read again and again; changed ones are not read at all',
+    needs('audit'),
+    async () => {
+      const files = (extra: string[]) => ({
+        '.k2e/0-crds.yaml': KINDS.map((k) => crd(k, ...extra)).join('---\n'),
+        '.k2e/1-crs.yaml': KINDS.map(cr).join('---\n'),
+      });
+      const created = await audited(() => deployTraced(dir(files([]))));
+      expect(new Set(created.result.report.objects.map((o) => o.action))).toEqual(new Set(['created']));
+      const reads = crdReads(created.events);
+      // The plan's GET (404), then one LIST and WATCH by name each: never a second whole read.
+      for (const kind of KINDS) {
+        expect(reads[kind]!.get, JSON.stringify(reads)).toBeLessThanOrEqual(1);
+        expect(reads[kind]!.list, JSON.stringify(reads)).toBeLessThanOrEqual(1);
+      }
+      // Discovery: read once at the start, then once or twice after the CRDs are Established.
+      expect(created.result.discoveries).toBeLessThanOrEqual(3);
 
-    // A CRD that gains a field stays Established: the apply's answer says so, nothing is read.
-    const changed = await audited(() => deployTraced(dir(files(['color: {type: string}']))));
-    expect(
-      changed.result.report.objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => o.action),
-    ).toEqual(KINDS.map(() => 'configured'));
-    const again = crdReads(changed.events);
-    for (const kind of KINDS) expect(again[kind], JSON.stringify(again)).toMatchObject({ list: 0, watch: 0 });
-    expect(changed.result.discoveries).toBe(1);
-  });
+      // A CRD that gains a field stays Established: the apply's answer says so, nothing is read.
+      const changed = await audited(() => deployTraced(dir(files(['color: {type: string}']))));
+      expect(
+        changed.result.report.objects
+          .filter((o) => o.kind === 'CustomResourceDefinition')
+          .map((o) => o.action),
+      ).toEqual(KINDS.map(() => 'configured'));
+      const again = crdReads(changed.events);
+      for (const kind of KINDS)
+        expect(again[kind], JSON.stringify(again)).toMatchObject({ list: 0, watch: 0 });
+      expect(changed.result.discoveries).toBe(1);
+    },
+  );
 
   test('--prune-crds keeps a CRD whose custom resources the directory still declares, and says why', async () => {
     const kind = 'Cog';

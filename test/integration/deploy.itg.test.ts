@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApplyError } from '../../src/engine/apply/errors.js';
 import { deploy } from '../../src/frontend/deploy.js';
 import type { DeployReport } from '../../src/report/report.js';
+import { needs } from './harness.js';
 import {
   copyDir,
   kubeconfigContent,
@@ -269,13 +270,17 @@ describe('spread deploy against the local cluster', () => {
     );
   });
 
-  test('the CLI: a missing context exits non-zero naming the contexts that exist', async () => {
-    const r = await runNode('dist/cli/index.js', ['deploy', 'examples/mattermost', 'no-such-context']);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/context "no-such-context" does not exist/);
-    expect(r.stderr).toMatch(/spread-local/);
-    expect(r.stderr).toMatch(/spread-team-a/);
-  });
+  test(
+    'the CLI: a missing context exits non-zero naming the contexts that exist',
+    needs('teamA'),
+    async () => {
+      const r = await runNode('dist/cli/index.js', ['deploy', 'examples/mattermost', 'no-such-context']);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/context "no-such-context" does not exist/);
+      expect(r.stderr).toMatch(/spread-local/);
+      expect(r.stderr).toMatch(/spread-team-a/);
+    },
+  );
 
   test('the CLI: a namespace that is no DNS label is refused as such, not reported missing', async () => {
     const r = await runNode('dist/cli/index.js', [
@@ -534,7 +539,7 @@ describe('an interrupted CLI deploy (Ctrl-C, a cancelled CI job)', () => {
   });
 });
 
-describe('a context limited to one namespace (spread-team-a)', () => {
+describe('a context limited to one namespace (spread-team-a)', needs('teamA'), () => {
   test('objects land in the context namespace team-a', async () => {
     const r = await runNode('dist/cli/index.js', [
       'deploy',

@@ -24,6 +24,7 @@ import {
 } from './differential-compare.js';
 import { BROKEN, OVERLAYS, steps, type Tree } from './differential-kustomize-corpus.js';
 import { kustomizeBinary } from './env.js';
+import { needs } from './harness.js';
 import { ROOT, runNode } from './helpers.js';
 
 const KINDS = 'configmaps,secrets,services,serviceaccounts,deployments';
@@ -220,69 +221,77 @@ describe('kustomize renders with sources and marks from the files the user wrote
     );
   });
 
-  test("deploy builds an overlay's & image from the overlay's folder, pushes it and pins it by digest", async () => {
-    const root = path.join(temp, 'build');
-    const tree = steps()[0]!.tree;
-    writeTree(root, {
-      ...tree,
-      'overlays/prod/kustomization.yaml': (tree['overlays/prod/kustomization.yaml'] as string).replace(
-        '- name: registry.example/web\n  newTag: "2.0"',
-        '- name: registry.example/web\n  newName: "&kweb"',
-      ),
-      'overlays/prod/Dockerfile':
-        'ARG BASE=localhost:5000/spread/busybox:1\nFROM $BASE\nCOPY hello.txt /hello.txt\n',
-      'overlays/prod/hello.txt': 'hello from the prod overlay\n',
-    });
-    const { ns } = await sides.newSide('spread', 'build');
-    const registry = `${process.env.SPREAD_REGISTRY}/${ns}`;
-    const r = await runNode(
-      'dist/cli/index.js',
-      ['deploy', path.join(root, 'overlays/prod'), CONTEXT, '-n', ns, '--registry', registry, '--no-wait'],
-      spreadEnv(),
-    );
-    expect(r.code, r.stderr).toBe(0);
-    const image = await kubectlRun([
-      'get',
-      'deployment',
-      'prod-web',
-      '-n',
-      ns,
-      '-o',
-      'jsonpath={.spec.template.spec.containers[0].image}',
-    ]);
-    expect(image.stdout).toMatch(
-      new RegExp(`^${registry.replace(/[.]/g, '\\.')}/kweb:[^@]+@sha256:[0-9a-f]{64}$`),
-    );
-  });
-
-  test("a & mark in an overlay's images: is built from the overlay, one in the base from the base", async () => {
-    const root = path.join(temp, 'marks');
-    const tree = steps()[0]!.tree;
-    writeTree(root, {
-      ...tree,
-      'base/deployment.yaml': (tree['base/deployment.yaml'] as string).replace(
-        'registry.example/web:1.0',
-        '"&web"',
-      ),
-      'overlays/prod/kustomization.yaml': (tree['overlays/prod/kustomization.yaml'] as string).replace(
-        '- name: registry.example/web\n  newTag: "2.0"',
-        '- name: "&web"\n  newName: "&shop-web"',
-      ),
-    });
-    const status = async (dir: string) => {
+  test(
+    "deploy builds an overlay's & image from the overlay's folder, pushes it and pins it by digest",
+    needs('buildkit', 'registry'),
+    async () => {
+      const root = path.join(temp, 'build');
+      const tree = steps()[0]!.tree;
+      writeTree(root, {
+        ...tree,
+        'overlays/prod/kustomization.yaml': (tree['overlays/prod/kustomization.yaml'] as string).replace(
+          '- name: registry.example/web\n  newTag: "2.0"',
+          '- name: registry.example/web\n  newName: "&kweb"',
+        ),
+        'overlays/prod/Dockerfile':
+          'ARG BASE=localhost:5000/spread/busybox:1\nFROM $BASE\nCOPY hello.txt /hello.txt\n',
+        'overlays/prod/hello.txt': 'hello from the prod overlay\n',
+      });
+      const { ns } = await sides.newSide('spread', 'build');
+      const registry = `${process.env.SPREAD_REGISTRY}/${ns}`;
       const r = await runNode(
         'dist/cli/index.js',
-        ['status', path.join(root, dir), '--output', 'json'],
+        ['deploy', path.join(root, 'overlays/prod'), CONTEXT, '-n', ns, '--registry', registry, '--no-wait'],
         spreadEnv(),
       );
       expect(r.code, r.stderr).toBe(0);
-      return JSON.stringify(JSON.parse(r.stdout));
-    };
-    expect(await status('overlays/prod')).toContain(
-      '"image":{"reference":"&shop-web","build":{"context":"."}}',
-    );
-    expect(await status('overlays/staging')).toContain(
-      '"image":{"reference":"&web","build":{"context":"../../base"}}',
-    );
-  });
+      const image = await kubectlRun([
+        'get',
+        'deployment',
+        'prod-web',
+        '-n',
+        ns,
+        '-o',
+        'jsonpath={.spec.template.spec.containers[0].image}',
+      ]);
+      expect(image.stdout).toMatch(
+        new RegExp(`^${registry.replace(/[.]/g, '\\.')}/kweb:[^@]+@sha256:[0-9a-f]{64}$`),
+      );
+    },
+  );
+
+  test(
+    "a & mark in an overlay's images: is built from the overlay, one in the base from the base",
+    needs('buildkit', 'registry'),
+    async () => {
+      const root = path.join(temp, 'marks');
+      const tree = steps()[0]!.tree;
+      writeTree(root, {
+        ...tree,
+        'base/deployment.yaml': (tree['base/deployment.yaml'] as string).replace(
+          'registry.example/web:1.0',
+          '"&web"',
+        ),
+        'overlays/prod/kustomization.yaml': (tree['overlays/prod/kustomization.yaml'] as string).replace(
+          '- name: registry.example/web\n  newTag: "2.0"',
+          '- name: "&web"\n  newName: "&shop-web"',
+        ),
+      });
+      const status = async (dir: string) => {
+        const r = await runNode(
+          'dist/cli/index.js',
+          ['status', path.join(root, dir), '--output', 'json'],
+          spreadEnv(),
+        );
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.stringify(JSON.parse(r.stdout));
+      };
+      expect(await status('overlays/prod')).toContain(
+        '"image":{"reference":"&shop-web","build":{"context":"."}}',
+      );
+      expect(await status('overlays/staging')).toContain(
+        '"image":{"reference":"&web","build":{"context":"../../base"}}',
+      );
+    },
+  );
 });

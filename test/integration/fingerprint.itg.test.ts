@@ -9,11 +9,13 @@ import { silentLogger } from '../../src/base/logger.js';
 import { deploy } from '../../src/frontend/deploy.js';
 import { rollback } from '../../src/frontend/manage.js';
 import type { DeployReport } from '../../src/report/report.js';
+import { clusterDir } from './env.js';
+import { needs } from './harness.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('itg-prints');
 const ctx = ['--context', 'spread-local', '-n', ns];
-const AUDIT = path.join(process.env.SPREAD_CLUSTER_DIR!, 'logs/audit.log');
+const AUDIT = path.join(clusterDir(), 'logs/audit.log');
 const CONFIG_MAPS = 10;
 
 function configMaps(version: string, cm5Label?: string): string {
@@ -100,7 +102,7 @@ async function resourceVersions(): Promise<Record<string, string>> {
   );
 }
 
-describe('a plan skips the dry run of objects left as the last deploy applied them', () => {
+describe('a plan skips the dry run of objects left as the last deploy applied them', needs('audit'), () => {
   beforeAll(async () => {
     await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
   });

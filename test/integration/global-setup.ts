@@ -2,7 +2,8 @@
 // registry run (starting them with scripts/cluster/up.sh when a quick health check fails), then loads
 // .cluster/env into process.env so tests and the processes they start see KUBECONFIG, DOCKER_HOST,
 // DOCKER_CONFIG, SPREAD_REGISTRY… It returns no teardown: the environment stays up for the next run
-// (stop it with `npm run cluster:down`).
+// (stop it with `npm run cluster:down`). With SPREAD_TEST_CONTEXT, the run uses that context of an existing
+// cluster instead and starts nothing (existing-cluster.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -10,6 +11,8 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type ClusterEnv, clusterDir, loadClusterEnv, readClusterEnv, repoRoot } from './env.js';
+import { useExistingCluster } from './existing-cluster.js';
+import { testContext } from './harness.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -113,7 +116,12 @@ function clusterUp(): Promise<void> {
   });
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  if (testContext !== undefined) {
+    const { env, cleanup } = await useExistingCluster(testContext);
+    project.provide('clusterEnv', env);
+    return cleanup;
+  }
   const problem = await healthy();
   if (problem !== undefined) {
     const started = Date.now();
@@ -126,4 +134,5 @@ export default async function setup(project: TestProject): Promise<void> {
   if (!existsSync(join(clusterDir(), 'env')))
     throw new Error('scripts/cluster/up.sh did not write .cluster/env');
   project.provide('clusterEnv', loadClusterEnv());
+  return undefined;
 }

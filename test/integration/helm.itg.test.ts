@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { helmBinaries } from './env.js';
+import { needs } from './harness.js';
 import { copyDir, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
 
 const exec = promisify(execFile);
@@ -337,45 +338,49 @@ describe.each([
   });
 });
 
-describe('Integration: an image marked & in a chart value (examples/hello-chart)', () => {
-  test('built from the chart folder, pushed and pinned by digest; a changed value rebuilds nothing', async () => {
-    const ns = await namespace('img');
-    const dir = copyDir(path.join(ROOT, 'examples/hello-chart'));
-    const registry = `${process.env.SPREAD_REGISTRY}/${ns}`;
-    const deploy = () =>
-      spread([
-        'deploy',
-        dir,
-        'spread-local',
-        '-n',
-        ns,
-        '--helm',
-        HELM.helm4,
-        '--registry',
-        registry,
-        '--tag',
-        't1',
-        '--no-wait',
-        '-o',
-        'json',
-      ]);
-    const first = await deploy();
-    expect([first.code, first.code ? first.stderr : '']).toEqual([0, '']);
-    const report = JSON.parse(first.stdout) as { images: { reference: string; built: boolean }[] };
-    expect(report.images).toHaveLength(1);
-    expect(report.images[0]!.built).toBe(true);
-    expect(report.images[0]!.reference).toMatch(
-      new RegExp(`^${registry}/hello-chart:t1@sha256:[0-9a-f]{64}$`),
-    );
-    const live = await getJson(['deployment', 'hello-chart', '-n', ns]);
-    const image = (live.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec
-      .containers[0]!.image;
-    expect(image).toBe(report.images[0]!.reference);
-    const values = path.join(dir, 'values.yaml');
-    writeFileSync(values, readFileSync(values, 'utf8').replace('Hello from a Helm chart', 'Hello again'));
-    const second = await deploy();
-    expect([second.code, second.code ? second.stderr : '']).toEqual([0, '']);
-    const again = JSON.parse(second.stdout) as { images: { reference: string; built: boolean }[] };
-    expect(again.images[0]).toMatchObject({ reference: report.images[0]!.reference, built: false });
-  });
-});
+describe(
+  'Integration: an image marked & in a chart value (examples/hello-chart)',
+  needs('buildkit', 'registry'),
+  () => {
+    test('built from the chart folder, pushed and pinned by digest; a changed value rebuilds nothing', async () => {
+      const ns = await namespace('img');
+      const dir = copyDir(path.join(ROOT, 'examples/hello-chart'));
+      const registry = `${process.env.SPREAD_REGISTRY}/${ns}`;
+      const deploy = () =>
+        spread([
+          'deploy',
+          dir,
+          'spread-local',
+          '-n',
+          ns,
+          '--helm',
+          HELM.helm4,
+          '--registry',
+          registry,
+          '--tag',
+          't1',
+          '--no-wait',
+          '-o',
+          'json',
+        ]);
+      const first = await deploy();
+      expect([first.code, first.code ? first.stderr : '']).toEqual([0, '']);
+      const report = JSON.parse(first.stdout) as { images: { reference: string; built: boolean }[] };
+      expect(report.images).toHaveLength(1);
+      expect(report.images[0]!.built).toBe(true);
+      expect(report.images[0]!.reference).toMatch(
+        new RegExp(`^${registry}/hello-chart:t1@sha256:[0-9a-f]{64}$`),
+      );
+      const live = await getJson(['deployment', 'hello-chart', '-n', ns]);
+      const image = (live.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec
+        .containers[0]!.image;
+      expect(image).toBe(report.images[0]!.reference);
+      const values = path.join(dir, 'values.yaml');
+      writeFileSync(values, readFileSync(values, 'utf8').replace('Hello from a Helm chart', 'Hello again'));
+      const second = await deploy();
+      expect([second.code, second.code ? second.stderr : '']).toEqual([0, '']);
+      const again = JSON.parse(second.stdout) as { images: { reference: string; built: boolean }[] };
+      expect(again.images[0]).toMatchObject({ reference: report.images[0]!.reference, built: false });
+    });
+  },
+);

@@ -25,6 +25,7 @@ import { InputError } from '../../src/base/source.js';
 import { readDeployment } from '../../src/core/read.js';
 import { BuildError } from '../../src/image/buildx-output.js';
 import { type ImageOptions, prepareImages } from '../../src/image/prepare.js';
+import { missingHarness, needs } from './harness.js';
 import { copyDir, ROOT, runNode, uniqueName } from './helpers.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/images');
@@ -130,6 +131,8 @@ function buildxPush(dir: string, tag: string): void {
 }
 
 beforeAll(() => {
+  // Top-level hooks run even when every test of the file is skipped (harness.ts).
+  if (missingHarness('docker', 'registry')) return;
   registryHost = process.env.SPREAD_REGISTRY!;
   user = process.env.SPREAD_REGISTRY_USER!;
   password = readFileSync(process.env.SPREAD_REGISTRY_PASSWORD_FILE!, 'utf8').trim();
@@ -139,6 +142,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
+  if (missingHarness('docker', 'registry')) return;
   // Remove the local images this run tagged (all under its unique namespace). docker-modem reads
   // DOCKER_HOST as the docker CLI does.
   const docker = new Docker();
@@ -154,7 +158,7 @@ afterAll(async () => {
   }
 });
 
-describe('build and push an & image', () => {
+describe('build and push an & image', needs('docker', 'registry'), () => {
   let dir: string;
   let first: Awaited<ReturnType<typeof prepare>>;
 
@@ -276,7 +280,7 @@ describe('build and push an & image', () => {
   });
 });
 
-describe('Docker config variants', () => {
+describe('Docker config variants', needs('docker', 'registry'), () => {
   let bin: string;
   let helperLog: string;
   let savedPath: string | undefined;
@@ -393,37 +397,41 @@ fi
   });
 });
 
-test('examples/hello-build builds with a BASE build arg naming a local image, and deploys pinned', async () => {
-  // A local busybox base image, built FROM scratch: the example's default base cannot be pulled here.
-  const baseDir = mkdtempSync(path.join(tmpdir(), 'spread-base-'));
-  copyFileSync(BUSYBOX, path.join(baseDir, 'busybox'));
-  writeFileSync(path.join(baseDir, 'Dockerfile'), 'FROM scratch\nCOPY busybox /bin/busybox\n');
-  const base = `${registryHost}/${namespace}/base:busybox`;
-  buildxPush(baseDir, base);
-  const logger = recorder();
-  const out = await prepare(
-    copyDir(path.join(ROOT, 'examples/hello-build')),
-    { buildArgs: { BASE: base } },
-    logger,
-  );
-  const image = out.images[0]!;
-  expect(image).toMatchObject({
-    name: `${registryHost}/${namespace}/hello-build`,
-    built: true,
-    pushed: true,
-  });
-  // busybox:1.36, the default base, cannot be pulled here: the build succeeding shows BASE was used.
-  expect(logger.lines).toContainEqual(
-    expect.stringMatching(new RegExp(`^#\\d+ \\[[a-z0-9 -]*1/\\d\\] FROM ${base}@sha256:`)),
-  );
-  expect((await inRegistry(`${namespace}/hello-build`, image.tag))?.digest).toBe(image.digest);
-  const kinds = out.objects.map((o) => `${o.object.kind}/${o.object.metadata.name}`).sort();
-  expect(kinds).toEqual(['Deployment/hello-build', 'Service/hello-build']);
-  const deployment = out.objects.find((o) => o.object.kind === 'Deployment')!.object;
-  expect(JSON.stringify(deployment)).toContain(`"image":"${image.reference}"`);
-});
+test(
+  'examples/hello-build builds with a BASE build arg naming a local image, and deploys pinned',
+  needs('docker', 'registry'),
+  async () => {
+    // A local busybox base image, built FROM scratch: the example's default base cannot be pulled here.
+    const baseDir = mkdtempSync(path.join(tmpdir(), 'spread-base-'));
+    copyFileSync(BUSYBOX, path.join(baseDir, 'busybox'));
+    writeFileSync(path.join(baseDir, 'Dockerfile'), 'FROM scratch\nCOPY busybox /bin/busybox\n');
+    const base = `${registryHost}/${namespace}/base:busybox`;
+    buildxPush(baseDir, base);
+    const logger = recorder();
+    const out = await prepare(
+      copyDir(path.join(ROOT, 'examples/hello-build')),
+      { buildArgs: { BASE: base } },
+      logger,
+    );
+    const image = out.images[0]!;
+    expect(image).toMatchObject({
+      name: `${registryHost}/${namespace}/hello-build`,
+      built: true,
+      pushed: true,
+    });
+    // busybox:1.36, the default base, cannot be pulled here: the build succeeding shows BASE was used.
+    expect(logger.lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^#\\d+ \\[[a-z0-9 -]*1/\\d\\] FROM ${base}@sha256:`)),
+    );
+    expect((await inRegistry(`${namespace}/hello-build`, image.tag))?.digest).toBe(image.digest);
+    const kinds = out.objects.map((o) => `${o.object.kind}/${o.object.metadata.name}`).sort();
+    expect(kinds).toEqual(['Deployment/hello-build', 'Service/hello-build']);
+    const deployment = out.objects.find((o) => o.object.kind === 'Deployment')!.object;
+    expect(JSON.stringify(deployment)).toContain(`"image":"${image.reference}"`);
+  },
+);
 
-describe('failing builds and several images', () => {
+describe('failing builds and several images', needs('docker', 'registry'), () => {
   test.each([
     ['broken-copy', '[2/2] COPY missing.txt /missing.txt', /missing\.txt/],
     [
@@ -492,36 +500,40 @@ describe('failing builds and several images', () => {
   });
 });
 
-test('a TLS registry on loopback whose certificate is not trusted: the TLS error is reported, not the 400 of plain HTTP', async () => {
-  const { createServer } = await import('node:https');
-  const { RegistryClient } = await import('../../src/image/registry.js');
-  const { clusterDir } = await import('./env.js');
-  // The local API server's certificate names 127.0.0.1; its CA is not one Node trusts.
-  const pki = path.join(clusterDir(), 'pki');
-  const tlsServer = createServer(
-    {
-      cert: readFileSync(path.join(pki, 'apiserver.crt')),
-      key: readFileSync(path.join(pki, 'apiserver.key')),
-    },
-    (_req, res) => res.writeHead(404).end(),
-  );
-  // As a Go server does (Debian's docker-registry with TLS): plain HTTP on the TLS port gets a 400.
-  const { createServer: createTcpServer } = await import('node:net');
-  const server = createTcpServer((socket) => {
-    socket.once('data', (first: Buffer) => {
-      socket.pause();
-      socket.unshift(first);
-      if (first[0] === 0x16) tlsServer.emit('connection', socket);
-      else socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+test(
+  'a TLS registry on loopback whose certificate is not trusted: the TLS error is reported, not the 400 of plain HTTP',
+  needs('docker', 'harnessFiles'),
+  async () => {
+    const { createServer } = await import('node:https');
+    const { RegistryClient } = await import('../../src/image/registry.js');
+    const { clusterDir } = await import('./env.js');
+    // The local API server's certificate names 127.0.0.1; its CA is not one Node trusts.
+    const pki = path.join(clusterDir(), 'pki');
+    const tlsServer = createServer(
+      {
+        cert: readFileSync(path.join(pki, 'apiserver.crt')),
+        key: readFileSync(path.join(pki, 'apiserver.key')),
+      },
+      (_req, res) => res.writeHead(404).end(),
+    );
+    // As a Go server does (Debian's docker-registry with TLS): plain HTTP on the TLS port gets a 400.
+    const { createServer: createTcpServer } = await import('node:net');
+    const server = createTcpServer((socket) => {
+      socket.once('data', (first: Buffer) => {
+        socket.pause();
+        socket.unshift(first);
+        if (first[0] === 0x16) tlsServer.emit('connection', socket);
+        else socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      });
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
-    const error = await new RegistryClient(host).manifest('a', 'b').catch((e: Error) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(new RegExp(`^cannot reach registry ${host}: .*certificate`));
-  } finally {
-    server.close();
-  }
-});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+      const error = await new RegistryClient(host).manifest('a', 'b').catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(new RegExp(`^cannot reach registry ${host}: .*certificate`));
+    } finally {
+      server.close();
+    }
+  },
+);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deploy } from '../../src/frontend/deploy.js';
 import type { RenderRequest } from '../../src/input/index.js';
+import { needs } from './harness.js';
 import { kubectl, localDeploy, ROOT, runNode, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('plain-inputs');
@@ -49,8 +50,11 @@ describe('inputs other than the convention, deployed', () => {
     expect(status.stdout).toContain('not deployed (no Kubernetes object): docker-compose.yml');
   });
 
-  test('"&web" in k8s/deployment-web.yaml is built from k8s/, pinned by digest; editing service.yaml there rebuilds nothing', async () => {
-    const deployment = `apiVersion: apps/v1
+  test(
+    '"&web" in k8s/deployment-web.yaml is built from k8s/, pinned by digest; editing service.yaml there rebuilds nothing',
+    needs('buildkit', 'registry'),
+    async () => {
+      const deployment = `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: plainbuild-web
@@ -66,49 +70,50 @@ spec:
         - name: web
           image: "&plain-web"
 `;
-    const service = (port: number) =>
-      `apiVersion: v1\nkind: Service\nmetadata:\n  name: plainbuild-web\nspec:\n  ports: [{port: ${port}}]\n`;
-    const base = process.env.SPREAD_BASE_IMAGE_REF ?? 'localhost:5000/spread/busybox:1';
-    const files = {
-      'k8s/Dockerfile': `FROM ${base}\nCOPY . /app\n`,
-      'k8s/index.html': 'hello\n',
-      'k8s/deployment-web.yaml': deployment,
-    };
-    // One tag for both deploys: the second finds the image of the first by its context digest.
-    const tag = uniqueName('plain');
-    // One folder for both deploys, edited in between, as a user's checkout is: a deployment
-    // records the folder it comes from, and another folder of the same name is refused.
-    const root = writeDir('plainbuild', { ...files, 'k8s/service.yaml': service(80) });
-    const deployTo = (port: number) => {
-      writeFileSync(path.join(root, 'k8s/service.yaml'), service(port));
-      return runNode('dist/cli/index.js', [
-        'deploy',
-        root,
-        'spread-local',
-        '-n',
-        ns,
-        '--name',
-        'plainbuild',
-        '--tag',
-        tag,
-      ]);
-    };
-    const first = await deployTo(80);
-    expect([first.code, first.code ? first.stderr : '']).toEqual([0, '']);
-    expect(first.stdout).toMatch(
-      /image localhost:5000\/plain-web:\S+@sha256:[0-9a-f]{64} built and pushed {2}\(k8s\/deployment-web\.yaml:15\)/,
-    );
-    const image = (await get('deployments')).items.find(
-      (o) => o.metadata.name === 'plainbuild-web',
-    ) as unknown as {
-      spec: { template: { spec: { containers: { image: string }[] } } };
-    };
-    expect(image.spec.template.spec.containers[0]?.image).toMatch(/^localhost:5000\/plain-web:\S+@sha256:/);
-    const second = await deployTo(8080);
-    expect([second.code, second.code ? second.stderr : '']).toEqual([0, '']);
-    expect(second.stdout).toMatch(/image localhost:5000\/plain-web:\S+ unchanged/);
-    expect(second.stdout).toContain('service/plainbuild-web configured');
-  });
+      const service = (port: number) =>
+        `apiVersion: v1\nkind: Service\nmetadata:\n  name: plainbuild-web\nspec:\n  ports: [{port: ${port}}]\n`;
+      const base = process.env.SPREAD_BASE_IMAGE_REF ?? 'localhost:5000/spread/busybox:1';
+      const files = {
+        'k8s/Dockerfile': `FROM ${base}\nCOPY . /app\n`,
+        'k8s/index.html': 'hello\n',
+        'k8s/deployment-web.yaml': deployment,
+      };
+      // One tag for both deploys: the second finds the image of the first by its context digest.
+      const tag = uniqueName('plain');
+      // One folder for both deploys, edited in between, as a user's checkout is: a deployment
+      // records the folder it comes from, and another folder of the same name is refused.
+      const root = writeDir('plainbuild', { ...files, 'k8s/service.yaml': service(80) });
+      const deployTo = (port: number) => {
+        writeFileSync(path.join(root, 'k8s/service.yaml'), service(port));
+        return runNode('dist/cli/index.js', [
+          'deploy',
+          root,
+          'spread-local',
+          '-n',
+          ns,
+          '--name',
+          'plainbuild',
+          '--tag',
+          tag,
+        ]);
+      };
+      const first = await deployTo(80);
+      expect([first.code, first.code ? first.stderr : '']).toEqual([0, '']);
+      expect(first.stdout).toMatch(
+        /image localhost:5000\/plain-web:\S+@sha256:[0-9a-f]{64} built and pushed {2}\(k8s\/deployment-web\.yaml:15\)/,
+      );
+      const image = (await get('deployments')).items.find(
+        (o) => o.metadata.name === 'plainbuild-web',
+      ) as unknown as {
+        spec: { template: { spec: { containers: { image: string }[] } } };
+      };
+      expect(image.spec.template.spec.containers[0]?.image).toMatch(/^localhost:5000\/plain-web:\S+@sha256:/);
+      const second = await deployTo(8080);
+      expect([second.code, second.code ? second.stderr : '']).toEqual([0, '']);
+      expect(second.stdout).toMatch(/image localhost:5000\/plain-web:\S+ unchanged/);
+      expect(second.stdout).toContain('service/plainbuild-web configured');
+    },
+  );
 
   test('a mixed Application (convention, plain, rendered) is one ApplySet; dropping the rendered folder prunes exactly its objects', async () => {
     const files = {

@@ -9,6 +9,7 @@ import { ApplyError } from '../../src/engine/apply/errors.js';
 import { deploy } from '../../src/frontend/deploy.js';
 import { runActionStep } from './action-runner.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
+import { needs } from './harness.js';
 import { kubeconfigContent, kubectl, localDeploy, ROOT, runNode, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('messages');
@@ -137,7 +138,7 @@ describe("a field the server refuses is reported at the field's line", () => {
   });
 });
 
-describe('a forbidden write', () => {
+describe('a forbidden write', needs('teamA'), () => {
   test('names the verb, resource and namespace, and the Role rule that allows it', async () => {
     // team-a-deployer may write in team-a only (scripts/cluster/team-a.yaml).
     const root = writeDir(uniqueName('messages-forbid'), {

@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/base/logger.js';
 import { DeployError, type DeployRequest as DeployOptions, deploy } from '../../src/frontend/deploy.js';
 import { history, rollback } from '../../src/frontend/manage.js';
 import { clusterDir } from './env.js';
+import { needs } from './harness.js';
 import { kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
 
 // Acceptance of the "operating deployments" issue on the local cluster: failed rollouts fail fast
@@ -338,7 +339,10 @@ describe('interrupted deploys converge', () => {
     expect(after.stdout.split('\n').filter((l) => l.startsWith('configmap/killed-'))).toHaveLength(150);
   });
 
-  test('the API server stopped during a deploy: non-zero, says what was and was not applied, prunes nothing; a re-run converges', async () => {
+  test('the API server stopped during a deploy: non-zero, says what was and was not applied, prunes nothing; a re-run converges', {
+    ...needs('restart'),
+    timeout: 400_000,
+  }, async () => {
     // The API server of the cluster this run was given (SPREAD_CLUSTER_DIR), never another one.
     const pidFile = path.join(clusterDir(), 'run/kube-apiserver.pid');
     const resume = () => process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGCONT');
@@ -384,5 +388,5 @@ describe('interrupted deploys converge', () => {
     expect(report.objects.filter((o) => o.action === 'pruned').map((o) => o.name)).toEqual(['keep-0']);
     const after = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmaps', '-o', 'name']);
     expect(after.stdout.split('\n').filter((l) => l.startsWith('configmap/outage-'))).toHaveLength(120);
-  }, 400_000);
+  });
 });

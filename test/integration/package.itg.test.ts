@@ -19,6 +19,7 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { needs } from './harness.js';
 import { kubectl, ROOT, uniqueName } from './helpers.js';
 
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -251,7 +252,7 @@ describe('npm install --global of the tarball', () => {
   );
 });
 
-describe('the installed spread against the local cluster', () => {
+describe('the installed spread against the local cluster', needs('docker', 'registry'), () => {
   const ns = uniqueName('itg-pkg');
   afterAll(async () => {
     await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {

@@ -9,13 +9,15 @@ import { applySetFor } from '../../src/engine/inventory/applyset.js';
 import { listRevisions } from '../../src/engine/inventory/history.js';
 import { LIST_THRESHOLD } from '../../src/engine/plan/live.js';
 import { deploy } from '../../src/frontend/deploy.js';
+import { clusterDir } from './env.js';
+import { needs } from './harness.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName } from './helpers.js';
 
 // The plan reads a namespace's Secrets with one LIST that leaves spread's revision Secrets out
 // (`fieldSelector=type!=…`), and the revisions are listed as metadata only: both asked of the real
 // API server, which must take the selector and the PartialObjectMetadataList form.
 const ns = uniqueName('itg-revlist');
-const AUDIT = path.join(process.env.SPREAD_CLUSTER_DIR!, 'logs/audit.log');
+const AUDIT = path.join(clusterDir(), 'logs/audit.log');
 const ctx = ['--context', 'spread-local'];
 const root = path.join(mkdtempSync(path.join(tmpdir(), 'spread-revlist-')), 'vault');
 const secrets = LIST_THRESHOLD + 2;
@@ -35,7 +37,7 @@ function write(first: string): void {
 
 const run = () => deploy(localDeploy(root, ns, { wait: false, timeoutMs: 60_000, commit: 'feedbee' }));
 
-describe('revision Secrets beside a set of Secrets', () => {
+describe('revision Secrets beside a set of Secrets', needs('audit'), () => {
   beforeAll(async () => {
     await kubectl([...ctx, 'create', 'namespace', ns]);
     client = new KubeClient(loadKubeconfig({ paths: [kubeconfigPath()] }, 'spread-local').kubeConfig);
