@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROBE_GROUP } from './differential-corpus.js';
-import { uniqueName } from './helpers.js';
+import { runNode, uniqueName } from './helpers.js';
 
 const exec = promisify(execFile);
 
@@ -34,6 +34,25 @@ export async function kubectlRun(args: readonly string[]): Promise<Run> {
     const e = error as { stdout?: string; stderr?: string; code?: number };
     return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
+}
+
+/** kubectl's side of a state: `kubectl apply --server-side --prune` of `source` (`-f DIR -R`, `-k DIR`…) as the ApplySet. */
+export function kubectlApply(ns: string, source: readonly string[]): Promise<Run> {
+  return kubectlRun(['apply', '--server-side', '--prune', `--applyset=${APPLYSET}`, '-n', ns, ...source]);
+}
+
+/** spread's side of a state: `spread deploy DIR` into `ns` under the ApplySet's name, without waiting. */
+export function spreadDeploy(
+  dir: string,
+  ns: string,
+  flags: readonly string[] = [],
+  env?: NodeJS.ProcessEnv,
+): Promise<Run> {
+  return runNode(
+    'dist/cli/index.js',
+    ['deploy', dir, CONTEXT, '-n', ns, '--name', APPLYSET, '--no-wait', ...flags],
+    env,
+  );
 }
 
 /** One side of the comparison: a tool, its namespace and its copy of the directory. */

@@ -12,13 +12,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { kustomizeRenderer } from '../../src/input/kustomize.js';
 import {
-  APPLYSET,
   CONTEXT,
   differentialSides,
   exitDisagreement,
+  kubectlApply,
   kubectlRun,
   type Run,
   type Side,
+  spreadDeploy,
   stored,
   storedDisagreements,
 } from './differential-compare.js';
@@ -56,22 +57,8 @@ function writeTree(root: string, tree: Tree): void {
 
 async function apply(side: Side, overlay: string): Promise<Run> {
   const dir = path.join(side.root, overlay);
-  if (side.tool === 'kubectl')
-    return kubectlRun([
-      'apply',
-      '--server-side',
-      '--prune',
-      `--applyset=${APPLYSET}`,
-      '-n',
-      side.ns,
-      '-k',
-      dir,
-    ]);
-  return runNode(
-    'dist/cli/index.js',
-    ['deploy', dir, CONTEXT, '-n', side.ns, '--name', APPLYSET, '--no-wait'],
-    spreadEnv(),
-  );
+  if (side.tool === 'kubectl') return kubectlApply(side.ns, ['-k', dir]);
+  return spreadDeploy(dir, side.ns, [], spreadEnv());
 }
 
 /** The uid of every object of the ApplySet in a namespace, by `Kind/name`. */

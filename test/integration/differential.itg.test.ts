@@ -10,14 +10,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   APPLYSET,
-  CONTEXT,
   differences,
   differentialSides,
   exitDisagreement,
+  kubectlApply,
   kubectlRun,
   type Run,
   type Side,
   type Stored,
+  spreadDeploy,
   stored,
   storedDisagreements,
 } from './differential-compare.js';
@@ -57,27 +58,8 @@ function writeState(root: string, state: State): void {
 }
 
 async function apply(side: Side): Promise<Run> {
-  if (side.tool === 'kubectl')
-    return kubectlRun([
-      'apply',
-      '--server-side',
-      '--prune',
-      `--applyset=${APPLYSET}`,
-      '-n',
-      side.ns,
-      '-f',
-      path.join(side.root, '.k2e'),
-    ]);
-  return runNode('dist/cli/index.js', [
-    'deploy',
-    side.root,
-    CONTEXT,
-    '-n',
-    side.ns,
-    '--name',
-    APPLYSET,
-    '--no-wait',
-  ]);
+  if (side.tool === 'kubectl') return kubectlApply(side.ns, ['-f', path.join(side.root, '.k2e')]);
+  return spreadDeploy(side.root, side.ns);
 }
 
 /** The case an object or file belongs to: the longest case id its name starts with. */
@@ -135,28 +117,9 @@ async function renderedState(
 ): Promise<{ failed?: string; kubectl: Stored; spread: Stored; disagreements: string[] }> {
   mkdirSync(k.root, { recursive: true });
   writeFileSync(path.join(k.root, 'objects.yaml'), rendered);
-  const rk = await kubectlRun([
-    'apply',
-    '--server-side',
-    '--prune',
-    `--applyset=${APPLYSET}`,
-    '-n',
-    k.ns,
-    '-f',
-    path.join(k.root, 'objects.yaml'),
-  ]);
+  const rk = await kubectlApply(k.ns, ['-f', path.join(k.root, 'objects.yaml')]);
   const [dir, ...flags] = deploy;
-  const rs = await runNode('dist/cli/index.js', [
-    'deploy',
-    dir!,
-    CONTEXT,
-    '-n',
-    s.ns,
-    '--name',
-    APPLYSET,
-    '--no-wait',
-    ...flags,
-  ]);
+  const rs = await spreadDeploy(dir!, s.ns, flags);
   const failed = exitDisagreement(label, rk, rs);
   if (failed) return { failed, kubectl: new Map(), spread: new Map(), disagreements: [] };
   const [sk, ss] = [await stored(k), await stored(s)];
@@ -291,17 +254,7 @@ describe('Differential: spread deploy stores what kubectl apply --server-side st
           writeFileSync(path.join(side.root, file), content);
         }
       }
-      const rk = await kubectlRun([
-        'apply',
-        '--server-side',
-        '--prune',
-        `--applyset=${APPLYSET}`,
-        '-n',
-        k.ns,
-        '-f',
-        k.root,
-        '-R',
-      ]);
+      const rk = await kubectlApply(k.ns, ['-f', k.root, '-R']);
       const rs = await apply(s);
       expect([step, rk.code, rk.code ? rk.stderr : '', rs.code, rs.code ? rs.stderr : '']).toEqual([
         step,
