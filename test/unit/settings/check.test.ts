@@ -1,29 +1,13 @@
 // scripts/settings.mjs --check (in npm run lint) on a copy of the files it checks, each changed the
 // way a forgotten edit would change it: the check fails, naming the file and the setting.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const copies: string[] = [];
-afterAll(() => {
-  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
-});
+import { describe, expect, test } from 'vitest';
+import { checkoutCopyWith, ROOT } from './checkout-copy.js';
 
 /** Runs the check on a copy of the checkout with `edit` applied to `file`. */
 function checkWith(file: string, edit: (text: string) => string) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spread-settings-'));
-  copies.push(dir);
-  for (const f of ['action.yml', 'README.md', 'docs', 'package.json', 'scripts', 'src', 'templates'])
-    cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  const target = path.join(dir, file);
-  const before = readFileSync(target, 'utf8');
-  const after = edit(before);
-  expect(after).not.toBe(before);
-  writeFileSync(target, after);
+  const dir = checkoutCopyWith('spread-settings-', file, edit);
   const r = spawnSync(process.execPath, [path.join(dir, 'scripts/settings.mjs'), '--check'], {
     encoding: 'utf8',
   });

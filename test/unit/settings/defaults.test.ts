@@ -2,32 +2,16 @@
 // of the checkout), it reaches the CLI's parsed flags, the Action's parsed inputs, and action.yml and
 // templates/deploy.yml once regenerated, with no other edit; a default restated anywhere fails here.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const copies: string[] = [];
-afterAll(() => {
-  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
-});
+import { checkoutCopyWith } from './checkout-copy.js';
 
 /** A copy of what scripts/settings.mjs reads and writes, with `edit` applied to the settings rows. */
 function copyWith(edit: (rows: string) => string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spread-defaults-'));
-  copies.push(dir);
-  for (const f of ['action.yml', 'README.md', 'docs', 'package.json', 'scripts', 'src', 'templates'])
-    if (existsSync(path.join(ROOT, f))) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  const file = path.join(dir, 'src/base/settings.ts');
-  const before = readFileSync(file, 'utf8');
-  const after = edit(before);
-  expect(after).not.toBe(before);
-  writeFileSync(file, after);
-  return dir;
+  return checkoutCopyWith('spread-defaults-', 'src/base/settings.ts', edit);
 }
 
 /** What the copy's front ends parse when given nothing: `spread COMMAND`'s flags and the Action's inputs. */
