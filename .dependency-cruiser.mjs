@@ -5,6 +5,7 @@
 const LAYERS = [
   { name: 'base', paths: ['src/base/', 'src/version\\.ts$'] },
   { name: 'decode', paths: ['src/decode/'] },
+  { name: 'project', paths: ['src/project/'] },
   { name: 'entity', paths: ['src/entity/'] },
   { name: 'input', paths: ['src/input/'] },
   { name: 'deployment', paths: ['src/deployment/'] },

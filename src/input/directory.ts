@@ -16,6 +16,7 @@ import {
 } from '../entity/build.js';
 import type { Application, NotDeployedFile } from '../entity/entity.js';
 import { CONTROLLERS, type ControllerKind, controllerOfStem } from '../entity/kinds.js';
+import { PROJECT_FILE } from '../project/file.js';
 import { byName, CONFIG_FILE, child, isBrokenLink, isFile, readDecoded, statOrUndefined } from './files.js';
 import type { Input } from './input.js';
 import { readObjectDir } from './objects-dir.js';
@@ -212,6 +213,9 @@ function readDirectory(
     } else if (entry.name.startsWith('.'))
       // Tools' own configuration (.gitlab-ci.yml, .pre-commit-config.yaml), skipped as hidden folders are.
       trace?.(`${file}: skipped (hidden file)`);
+    else if (rel === '.' && entry.name === PROJECT_FILE)
+      // The project file says how to deploy (src/project/), read by the front ends, not an object file.
+      trace?.(`${file}: the project file (environments, health and drift rules)`);
     else if (CONFIG_FILE.test(entry.name)) plainFiles.push(entry.name);
     else if (CONFIG_FILE.test(entry.name.toLowerCase()))
       issues.warning(
