@@ -5,6 +5,7 @@ import type { SourcedObject } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { ApplyError, type ObjectFailure } from '../../engine/apply/errors.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
+import type { DeployLease } from '../../engine/inventory/deploy-lease.js';
 import {
   type EncodedObjectSet,
   encodeObjectSet,
@@ -22,7 +23,6 @@ import type { PlannedObject } from '../../engine/shared/planned.js';
 import type { ObjectReport } from '../../report/report.js';
 import { appliedRef, type Converged, converge, pruneRefs } from '../converge.js';
 import { failedAt } from './failure.js';
-import type { DeployLease } from './lock.js';
 import type { ReportBase, Run } from './options.js';
 import type { PlannedForApply } from './plan.js';
 import type { DirectoryRead } from './read.js';
