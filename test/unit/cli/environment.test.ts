@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { pullRequestNumber } from '../../../src/cli/environment.js';
+import { environmentsHint, pullRequestNumber } from '../../../src/cli/environment.js';
 import { plansText } from '../../../src/cli/plan-all.js';
 
 describe('pullRequestNumber', () => {
@@ -24,5 +27,17 @@ describe('plansText', () => {
     expect(text).toBe(
       '== environment pr ==\nnot planned: a preview, and this run has no pull request\n\n== environment staging (context a, namespace web) ==\nerror: cannot reach a\n',
     );
+  });
+});
+
+describe('environmentsHint', () => {
+  test('names the declared environments when none was given; nothing otherwise', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spread-hint-'));
+    expect(environmentsHint(dir, {})).toBeUndefined();
+    writeFileSync(join(dir, 'spread.yaml'), 'environments:\n  staging: {}\n  production: {}\n');
+    expect(environmentsHint(dir, {})).toBe(
+      `hint: ${dir}/spread.yaml declares environments (staging, production): give one with --environment NAME`,
+    );
+    expect(environmentsHint(dir, { environment: 'staging' })).toBeUndefined();
   });
 });
