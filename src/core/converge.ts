@@ -11,6 +11,7 @@ import { SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
 import { patchedBy } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
+import { formatPlace, placeOf } from '../deployment/phases.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
 import {
@@ -305,10 +306,17 @@ export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
     ...(m.namespace ? { namespace: m.namespace } : {}),
     // Before the server named it (a plan): its generateName prefix, as `smoke-*`.
     name: nameOf(o.object),
+    ...phaseRef(o.object),
     source: `${o.source.line > 0 ? `${o.source.file}:${o.source.line}` : o.source.file}${patchedBy(o.source)}`,
   };
 }
 
 function describe(a: AppliedObject): string {
   return formatObjectRef(sourceRef(a));
+}
+
+/** An object's phase and wave for its report line, when not the main phase's wave 0. */
+function phaseRef(object: KubeObject): { phase?: string } {
+  const p = placeOf(object);
+  return p.phase === 'main' && p.wave === 0 ? {} : { phase: formatPlace(p) };
 }

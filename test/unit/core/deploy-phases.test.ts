@@ -17,6 +17,7 @@ import {
   type DeployOptions,
   deploy,
 } from '../../../src/core/deploy/index.js';
+import { formatReportText } from '../../../src/report/report.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
 const NS = 'shop';
@@ -211,6 +212,22 @@ describe('phases and waves on the in-memory API server', () => {
     const again = await deploy(options());
     expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({ replaced: true });
     expect(writes().slice(0, 2)).toEqual(['DELETE jobs/migrate', 'PATCH jobs/migrate']);
+  });
+
+  test('the plan shows the phase and wave of each object, the text and the report alike', async () => {
+    write({
+      'web.yaml': web('web:1', '{spread.rsprd.com/wave: "2"}'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+      'cm.yaml': configMap('plain'),
+    });
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(Object.fromEntries(plan.objects.map((o) => [o.name, o.phase]))).toEqual({
+      migrate: 'pre',
+      web: 'main wave 2',
+      plain: undefined,
+    });
+    expect(formatReportText(plan)).toContain('job.batch/migrate create -n shop [pre]  (.k2e/migrate.yaml:1)');
+    expect(writes()).toEqual([]);
   });
 
   test('bad phase and wave values: input errors at their files, all at once, nothing written', async () => {
