@@ -234,3 +234,17 @@ export function recreateOf(object: KubeObject): 'always' | 'immutable' | undefin
   if (p.phase !== 'main' && object.kind === 'Job') return 'immutable';
   return undefined;
 }
+
+/**
+ * Why a Helm hook does not run on this deploy, if it does not: Helm runs `pre-install`/`post-install`
+ * hooks only on a release's first install and `pre-upgrade`/`post-upgrade` ones only on an upgrade.
+ * spread's first deploy of a deployment (no revision yet) is the install; every later one an upgrade.
+ */
+export function helmHookSkipped(object: KubeObject, event: 'install' | 'upgrade'): string | undefined {
+  const value = object.metadata.annotations?.[PHASE_ANNOTATIONS.helmHook];
+  if (value === undefined || object.metadata.annotations?.[PHASE_ANNOTATIONS.phase] !== undefined)
+    return undefined;
+  const events = listOf(value).filter((e) => HELM_EVENTS[e] !== undefined);
+  if (events.length === 0 || events.some((e) => e.endsWith(`-${event}`))) return undefined;
+  return `a Helm hook of ${events.join(', ')} only, and this deploy is ${event === 'install' ? 'the first (an install)' : 'an upgrade'}: not run`;
+}

@@ -180,21 +180,45 @@ describe('phases and waves on the in-memory API server', () => {
     expect(lines).toContain('## Wait for main wave 1');
   });
 
-  test('Helm hooks: pre-upgrade in pre, weights as waves, hook-succeeded deleted, test hooks not deployed', async () => {
+  test('Helm hooks: pre-upgrade in pre on upgrades only, weights as waves, hook-succeeded deleted, test hooks not deployed', async () => {
     write({
       'web.yaml': web('web:1'),
       'migrate.yaml': job(
         'migrate',
         '{helm.sh/hook: pre-upgrade, helm.sh/hook-weight: "5", helm.sh/hook-delete-policy: hook-succeeded}',
       ),
+      'seed.yaml': job('seed', '{helm.sh/hook: post-install}'),
       'test.yaml': job('smoke-test', '{helm.sh/hook: test}'),
     });
-    kube.job = migrate(true);
+    kube.job = () => ({ succeeds: true, log: ['ok'] });
+    // The first deploy is the install: the pre-upgrade hook does not run, the post-install one does.
+    const installed = await deploy(options());
+    expect(installed.objects.map((o) => `${o.name} ${o.phase ?? ''}`).sort()).toEqual(['seed post', 'web ']);
+    expect(lines).toContain(
+      'Job migrate (.k2e/migrate.yaml:1): a Helm hook of pre-upgrade only, and this deploy is the first (an install): not run',
+    );
+    // An upgrade: the pre-upgrade hook runs, in wave 5, and is deleted once it succeeded.
+    write({
+      'web.yaml': web('web:2'),
+      'migrate.yaml': job(
+        'migrate',
+        '{helm.sh/hook: pre-upgrade, helm.sh/hook-weight: "5", helm.sh/hook-delete-policy: hook-succeeded}',
+      ),
+      'seed.yaml': job('seed', '{helm.sh/hook: post-install}'),
+    });
+    kube.log.length = 0;
     const r = await deploy(options());
     expect(r.objects.map((o) => o.name)).not.toContain('smoke-test');
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
     expect(lines).toContain('## Wait for pre wave 5');
-    expect(writes()).toContain('DELETE jobs/migrate');
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([
+      'PATCH jobs/migrate',
+      'DELETE jobs/migrate',
+    ]);
+    expect(writes().filter((l) => l.includes('deployments/web'))).toEqual(['PATCH deployments/web']);
+    expect(writes().findIndex((l) => l.includes('jobs/migrate'))).toBeLessThan(
+      writes().findIndex((l) => l.includes('deployments/web')),
+    );
     // Run again: the hook runs again (it was deleted, so it is created anew).
     kube.log.length = 0;
     await deploy(options());
