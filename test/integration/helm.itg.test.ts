@@ -136,6 +136,26 @@ describe.each([
     ]);
     expect(s.stdout).toContain('ConfigMap shop-cache  charts/cache/templates/configmap.yaml:2');
     expect(s.stdout).toContain(`CustomResourceDefinition widgets.${group}  crds/widgets.yaml:2`);
+    // An upgrade: the pre-upgrade hook runs again (before-hook-creation: re-created), the
+    // post-install one does not run.
+    const upgrade = await spread([
+      'deploy',
+      dir,
+      'spread-local',
+      '-n',
+      ns,
+      '--helm',
+      helm,
+      '--helm-values',
+      'values-prod.yaml',
+      '--no-wait',
+    ]);
+    expect([upgrade.code, upgrade.stderr]).toEqual([0, expect.any(String)]);
+    const said = upgrade.stdout + upgrade.stderr;
+    expect(said).toMatch(/job\.batch\/shop-migrate configured \(replaced\) -n \S+ \[pre\]/);
+    expect(said).toContain(
+      'Job shop-smoke (templates/smoke.yaml:3): a Helm hook of post-install only, and this deploy is an upgrade: not run',
+    );
   });
 
   test('.Capabilities: the Kubernetes version and API versions helm install --dry-run=server reads from the cluster', async () => {
