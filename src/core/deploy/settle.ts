@@ -209,8 +209,7 @@ async function rollBackAfterFailure(
     set: step.set,
     stored,
     target,
-    // A rollback applies the revision as it was, running no phase again (as Helm's runs no upgrade hook).
-    apply: { ...step.applyOptions, recreate: () => undefined },
+    apply: step.applyOptions,
     ...(options.wait
       ? {
           wait: {

@@ -312,7 +312,10 @@ async function planDryRun(
     after = await dryRunTakingOver(client, resource, object, takesOver, options);
     if (live && takesOver.length > 0) after = await afterTakeover(client, path, live, after, options);
   } catch (error) {
-    const replaces = options.replace || options.recreate?.(o.object) !== undefined;
+    const recreate = options.recreate?.(o.object);
+    if (live && recreate === 'keep' && isImmutableFieldError(error))
+      return { ...o, object: live, resource, action: 'unchanged', after: live, live };
+    const replaces = options.replace || (recreate !== undefined && recreate !== 'keep');
     if (!live || !replaces || !isImmutableFieldError(error)) throw error;
     // Never a CRD: deleting it deletes every custom resource of it.
     if (isCrd(o.object))

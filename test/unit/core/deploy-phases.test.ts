@@ -167,6 +167,27 @@ describe('phases and waves on the in-memory API server', () => {
     expect(image).toBe('web:1');
   });
 
+  test('a rollback runs no phase: a pre Job whose template changed is kept as it is', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre, 'migrate:1') });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({
+      'web.yaml': web('web:2'),
+      'migrate.yaml': job('migrate', pre, 'migrate:2'),
+      'smoke.yaml': job('smoke', '{spread.rsprd.com/phase: post}'),
+    });
+    kube.job = (o) => migrate(!o.metadata.name?.startsWith('smoke'))(o);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const image = (o: KubeObject | undefined) =>
+      (o?.spec as { template: { spec: { containers: { image: string }[] } } } | undefined)?.template.spec
+        .containers[0]?.image;
+    expect(image(kube.get('Deployment', NS, 'web'))).toBe('web:1');
+    expect(image(kube.get('Job', NS, 'migrate'))).toBe('migrate:2');
+    expect(kube.get('Job', NS, 'smoke')).toBeUndefined();
+  });
+
   test('waves: each wave written after the one before, kind order inside a wave', async () => {
     write({
       'a.yaml': configMap('a', '{spread.rsprd.com/wave: "2"}'),
