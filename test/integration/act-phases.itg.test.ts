@@ -10,6 +10,8 @@ import { kubeconfigContent, kubectl, uniqueName } from './helpers.js';
 import { type StandIn, startKubelet } from './kubelet-standin.js';
 
 const ns = uniqueName('phases-act');
+/** `${{ x }}`, an expression of the workflow. */
+const expr = (x: string) => `\${{ ${x} }}`;
 let kubelet: StandIn | undefined;
 
 beforeAll(async () => {
@@ -63,7 +65,7 @@ describe('Integration: the Action under act, a failed pre Job', () => {
                 id: 'deploy',
                 uses: './',
                 with: {
-                  kubeconfig: '${{ secrets.KUBECONFIG }}',
+                  kubeconfig: expr('secrets.KUBECONFIG'),
                   context: 'spread-local',
                   namespace: ns,
                   path: 'deploy/shop',
