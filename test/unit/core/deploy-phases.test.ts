@@ -17,6 +17,7 @@ import {
   type DeployOptions,
   deploy,
 } from '../../../src/core/deploy/index.js';
+import { status } from '../../../src/core/status.js';
 import { formatReportText } from '../../../src/report/report.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
@@ -240,6 +241,25 @@ describe('phases and waves on the in-memory API server', () => {
     expect(writes().findIndex((l) => l.includes('jobs/migrate'))).toBeLessThan(
       writes().findIndex((l) => l.includes('deployments/web')),
     );
+    // status: the hook deleted by its policy and the install-only hook are no drift.
+    const s = await status({
+      path: path.join(dir, 'shop'),
+      cluster: { connection: cluster },
+      logger: silentLogger,
+    });
+    const found: { name: string; state: string; message?: string }[] = [];
+    JSON.stringify(s, (_k, v: unknown) => {
+      if (v && typeof v === 'object' && 'kind' in v && 'state' in v)
+        found.push(v as unknown as (typeof found)[number]);
+      return v;
+    });
+    const states = Object.fromEntries(found.map((o) => [o.name, `${o.state}: ${o.message ?? ''}`]));
+    expect(states).toMatchObject({
+      migrate: expect.stringMatching(
+        /^in sync: finished and removed by its hook-delete-policy hook-succeeded after revision 2/,
+      ),
+      seed: 'in sync: a Helm hook of post-install only, and this deploy is an upgrade: a deploy does not run it',
+    });
     // Run again: the hook runs again (it was deleted, so it is created anew).
     kube.log.length = 0;
     await deploy(options());
