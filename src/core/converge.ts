@@ -11,6 +11,7 @@ import { SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
 import { patchedBy } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
+import { formatPlace, placeOf } from '../deployment/phases.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
 import {
@@ -32,6 +33,9 @@ import { type ApplyOptions, FIELD_MANAGER } from '../engine/shared/options.js';
 import type { PlannedObject } from '../engine/shared/planned.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
 import type { ObjectReport, RolloutReport } from '../report/report.js';
+import { type Halted, type Steps, stepper } from './steps.js';
+
+export type { Halted, StepOutcome, Steps } from './steps.js';
 
 /** Options of {@link converge}. */
 export interface ConvergeOptions {
@@ -58,6 +62,8 @@ export interface ConvergeOptions {
   readonly keepFingerprints?: ReadonlySet<string>;
   /** After a complete apply (and prune), record the fingerprints of the applied states in the parent. */
   readonly recordFingerprints?: boolean;
+  /** The deploy's phases and waves (see {@link Steps}); absent, the plan is one step. */
+  readonly steps?: Steps;
 }
 
 /** What {@link converge} did: what it applied, and what prune deleted and kept. */
@@ -65,6 +71,8 @@ export interface Converged extends PruneDecision {
   readonly applied: AppliedObject[];
   /** The fingerprints the parent holds after the converge (see objectFingerprint). */
   readonly fingerprints: readonly string[];
+  /** The step that failed, when one did: what came after it was not applied, nothing was pruned. */
+  readonly halted?: Halted;
 }
 
 /**
@@ -81,6 +89,7 @@ export interface Converged extends PruneDecision {
  *
  * @throws ApplyError (objects applied before the failure are in it), LockLostError, KubeApiError.
  */
+// over 80 lines because it is kubectl's ApplySet order in one place: parent, apply step by step, prune, parent.
 export async function converge(
   client: ClusterPort,
   discovery: Discovery,
@@ -108,26 +117,35 @@ export async function converge(
   };
   if (!parentNamespaceIsNew) await write(union);
   let parentWritten = !parentNamespaceIsNew;
+  const stepping = stepper(options.steps, options.groupOf, plan);
   const applied = await logger.group('Apply', () =>
-    applyObjects(
-      client,
-      discovery,
-      plan,
-      options.groupOf,
-      {
-        ...options.apply,
-        afterGroup: async (group) => {
-          if (!parentWritten) {
-            await write(union);
-            parentWritten = true;
-          }
-          await options.afterGroup?.(group);
+    stepping.run(() =>
+      applyObjects(
+        client,
+        discovery,
+        plan,
+        stepping.groupOf,
+        {
+          ...options.apply,
+          afterGroup: async (group) => {
+            if (!parentWritten) {
+              await write(union);
+              parentWritten = true;
+            }
+            await options.afterGroup?.(group);
+            await stepping.afterGroup(group);
+          },
         },
-      },
-      (a) => logger.info(`${describe(a)} ${a.action}${a.replaced ? ' (replaced)' : ''}`),
+        (a) => {
+          stepping.applied(a);
+          logger.info(`${describe(a)} ${a.action}${a.replaced ? ' (replaced)' : ''}`);
+        },
+      ),
     ),
   );
   if (!parentWritten) await write(union);
+  if (stepping.halted)
+    return { applied, pruned: [], kept: [], notes: new Map(), fingerprints: [], halted: stepping.halted };
   const prints = options.recordFingerprints
     ? fingerprintsOf(plan, applied, options.apply.fieldManager)
     : undefined;
@@ -288,10 +306,17 @@ export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
     ...(m.namespace ? { namespace: m.namespace } : {}),
     // Before the server named it (a plan): its generateName prefix, as `smoke-*`.
     name: nameOf(o.object),
+    ...phaseRef(o.object),
     source: `${o.source.line > 0 ? `${o.source.file}:${o.source.line}` : o.source.file}${patchedBy(o.source)}`,
   };
 }
 
 function describe(a: AppliedObject): string {
   return formatObjectRef(sourceRef(a));
+}
+
+/** An object's phase and wave for its report line, when not the main phase's wave 0. */
+function phaseRef(object: KubeObject): { phase?: string } {
+  const p = placeOf(object);
+  return p.phase === 'main' && p.wave === 0 ? {} : { phase: formatPlace(p) };
 }

@@ -21,9 +21,10 @@ import {
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
 import type { ObjectReport } from '../../report/report.js';
-import { appliedRef, type Converged, converge, pruneRefs } from '../converge.js';
+import { appliedRef, type Converged, converge, pruneRefs, type Steps } from '../converge.js';
 import { failedAt } from './failure.js';
 import type { ReportBase, Run } from './options.js';
+import { deploySteps } from './phases.js';
 import type { PlannedForApply } from './plan.js';
 import type { DirectoryRead } from './read.js';
 import { type ApplyingObject, forSettle, type SettlingConverged } from './trim.js';
@@ -84,6 +85,7 @@ export async function applyStage(
     ...(nothingToChange ? { keepFingerprints: previous.fingerprints } : {}),
     recordFingerprints: true,
     afterGroup: () => lease.takeOnceNamespaceExists(read.name),
+    ...withSteps(deploySteps(run, plan)),
   }).catch((error: unknown) => {
     throw failedAt(error, run, read.name, true);
   });
@@ -244,4 +246,8 @@ export function helmReleasesTakenOver(plan: readonly PlannedObject[]): string[] 
     (r) =>
       `${r.objects} object${r.objects === 1 ? '' : 's'} of Helm release ${r.name} (namespace ${r.namespace}) taken over; Helm's release records are left as they were: remove them with kubectl delete secret -n ${r.namespace} -l owner=helm,name=${r.name} (not helm uninstall, which deletes the objects)`,
   );
+}
+
+function withSteps(steps: Steps | undefined): { steps?: Steps } {
+  return steps ? { steps } : {};
 }

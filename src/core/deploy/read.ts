@@ -1,9 +1,11 @@
 // The read stage: the directory read and checked against the cluster before any image is built
 // (removed APIs, the URL's object, the namespace, the deployment's identity), and how its objects
 // will be planned and applied. Its output, DirectoryRead, is all that later stages know of the input.
+
 import path from 'node:path';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
+import { recreateOf } from '../../deployment/phases.js';
 import { objectWarnings } from '../../deployment/warnings.js';
 import { ApplyError } from '../../engine/apply/errors.js';
 import { type ApplySet, applySetFor } from '../../engine/inventory/applyset.js';
@@ -100,6 +102,7 @@ function applyOptionsOf(run: Run, read: ReadResult, set: ApplySet): ApplyOptions
     fieldManager: FIELD_MANAGER,
     forceConflicts: options.forceConflicts,
     replace: options.replace ?? false,
+    recreate: recreateOf,
     // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
     // declare them, so server-side apply removes the ones spread set before.
     preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],

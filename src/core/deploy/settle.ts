@@ -27,6 +27,7 @@ import { rollbackTo } from '../rollback.js';
 import type { Settling } from './apply.js';
 import { DeployError } from './failure.js';
 import type { DeployOptions, Run } from './options.js';
+import { PhaseError } from './phases.js';
 import type { SettlingConverged } from './trim.js';
 
 /** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
@@ -38,6 +39,9 @@ export async function settleStage(
   const { api: client, options } = run;
   const { converged, reported, revisionBefore, toRecord, base } = settling;
   let rollout: RolloutResult[];
+  const halted = converged.halted?.error;
+  if (halted instanceof PhaseError && halted.place.phase === 'pre') throw preFailed(run, settling, halted);
+  if (halted instanceof RolloutError) return failedRollout(run, settling, lock, halted);
   try {
     rollout = await settle(client, converged, options);
   } catch (error) {
@@ -67,6 +71,21 @@ export async function settleStage(
     rollout: rollout.map(rolloutRef),
     durationMs: Date.now() - run.started,
   };
+}
+
+/**
+ * The pre phase failed: nothing of the main phase was written, so the deployment is still at its
+ * revision, and none is recorded (nor rolled back to: nothing changed that a rollback would undo).
+ */
+function preFailed(run: Run, settling: Settling, error: PhaseError): DeployError {
+  return new DeployError(error, {
+    ...settling.base,
+    mode: 'deploy',
+    ...(settling.revisionBefore !== undefined ? { revision: settling.revisionBefore } : {}),
+    objects: settling.reported,
+    rollout: error.results.map(rolloutRef),
+    durationMs: Date.now() - run.started,
+  });
 }
 
 /** What a revision records of the parent the converge left: its fingerprints' digest. */
