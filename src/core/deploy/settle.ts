@@ -20,6 +20,7 @@ import type { DeployLock } from '../../engine/inventory/lock.js';
 import type { ClusterPort } from '../../engine/kube-api.js';
 import { fingerprintsDigest } from '../../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../../engine/wait/waiter.js';
+import type { HealthRules } from '../../project/health.js';
 import { countActions, type DeployReport, type ObjectReport } from '../../report/report.js';
 import { applicationUrl, urlKindOf } from '../../report/url.js';
 import { rolloutRef } from '../converge.js';
@@ -39,7 +40,7 @@ export async function settleStage(
   const { converged, reported, revisionBefore, toRecord, base } = settling;
   let rollout: RolloutResult[];
   try {
-    rollout = await settle(client, converged, options);
+    rollout = await settle(client, converged, options, settling.health);
   } catch (error) {
     if (error instanceof RolloutError) return failedRollout(run, settling, lock, error);
     if (options.signal?.aborted) throw interruptedWait(error, reported);
@@ -173,7 +174,7 @@ async function failedRollout(
  */
 async function rollBackAfterFailure(
   run: Run,
-  step: Pick<Settling, 'set' | 'applyOptions'>,
+  step: Pick<Settling, 'set' | 'applyOptions' | 'health'>,
   lock: DeployLock | undefined,
   target: number,
   error: RolloutError,
@@ -196,6 +197,7 @@ async function rollBackAfterFailure(
           wait: {
             timeoutMs: options.timeoutMs,
             ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+            health: step.health,
           },
         }
       : {}),
@@ -233,6 +235,7 @@ async function settle(
   client: ClusterPort,
   converged: SettlingConverged,
   options: DeployOptions,
+  health: HealthRules,
 ): Promise<RolloutResult[]> {
   if (!options.wait) return [];
   const { logger } = options;
@@ -242,6 +245,7 @@ async function settle(
       onProgress: (line) => logger.info(line),
       ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      health,
     }),
   );
 }
