@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/base/logger.js';
 import { poll } from '../../src/base/poll.js';
 import { DeployError, deploy } from '../../src/frontend/deploy.js';
-import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+import { status } from '../../src/frontend/manage.js';
+import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 // A custom resource whose status follows no convention (a `phase`, no conditions) is waited on by
 // the CEL rule of spread.yaml's `health` section. The test plays the controller: it patches the
@@ -127,6 +128,21 @@ describe('a health rule in spread.yaml decides when a custom resource is ready',
     expect(String((error as Error).message)).toMatch(
       /Database\.\S+ \S+\/db: failed by its health rule of Database\.\S+ \(spread\.yaml:3\): failed: has\(status\.phase\) && status\.phase == 'Failed': disk quota exceeded/,
     );
+
+    // spread status reads the same rule: the Database's health, beside its state against the directory.
+    const seen = await status({
+      path: dir(2, true),
+      name: 'dbs',
+      namespace: ns,
+      logger: silentLogger,
+      cluster: { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local' },
+    });
+    expect(seen.root.objects.find((o) => o.kind === 'Database')?.health).toEqual({
+      status: 'Failed',
+      message: expect.stringMatching(
+        /^failed by its health rule of Database\.\S+ \(spread\.yaml:3\): failed: /,
+      ),
+    });
 
     // The same Database without the rule: no condition, no observedGeneration: ready once applied.
     const third = startDeploy(3, false);
