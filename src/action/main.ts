@@ -310,6 +310,7 @@ async function runDelete(
       lockTimeoutMs: inputs.lockTimeoutMs,
       lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
       pruneCrds: inputs.pruneCrds,
+      includeKept: inputs.includeKept,
       holder: defaultHolder(runLinks(runner).runUrl),
       logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
       signal,

@@ -27,6 +27,7 @@ import {
 import { findForeignObjects } from '../engine/inventory/foreign.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
 import { type KeptObject, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
+import { releaseFromApplySet } from '../engine/inventory/prune-policy.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../engine/shared/options.js';
@@ -82,7 +83,8 @@ export interface Converged extends PruneDecision {
  *    an interrupted deploy still knows every object it may have created;
  * 2. server-side apply, group after group;
  * 3. prune (only after every object applied, and only while the lock is held) of the set's objects
- *    that the plan does not hold; a Namespace still holding objects of the set is kept;
+ *    that the plan does not hold; a Namespace still holding objects of the set is kept, and an
+ *    object whose annotations keep it (splitPrune) is kept and released from the set;
  * 4. the parent lists exactly what is applied, and the fingerprints of the applied states
  *    (`recordFingerprints`), which the parent held only through step 1 when nothing changes.
  * When the parent's own namespace is created by this apply, the parent is written after the first group.
@@ -166,11 +168,12 @@ export async function converge(
     prune(client, discovery, set, previous, plan, applied, options),
   );
   // Kept objects stay in the set's group-kinds, so a later deploy still finds them (and prunes a
-  // kept Namespace once it is empty of ours).
+  // kept Namespace once it is empty of ours); those released by their annotation left the set.
+  const held = kept.filter((k) => !k.released);
   await write(
     parentObject(
       set,
-      [...gks(plan), ...kept.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
+      [...gks(plan), ...held.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
       nss(plan),
       prints,
     ),
@@ -208,10 +211,12 @@ async function prune(
       foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
     },
   );
-  for (const k of decision.kept)
-    logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
   // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).
   const limit = pLimit(options.apply.concurrency);
+  const released = decision.kept.filter((k) => k.released);
+  await Promise.all(released.map((k) => limit(() => releaseFromApplySet(client, set, k.candidate))));
+  for (const k of decision.kept)
+    logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
   await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
   for (const c of decision.pruned) {
     const note = decision.notes.get(c);

@@ -20,6 +20,7 @@ import {
 } from '../../engine/inventory/revision-check.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
+import type { HealthRules } from '../../project/health.js';
 import type { ObjectReport } from '../../report/report.js';
 import { appliedRef, type Converged, converge, pruneRefs, type Steps } from '../converge.js';
 import { failedAt } from './failure.js';
@@ -120,6 +121,8 @@ export interface Settling {
   readonly unchanged: boolean;
   /** The stored revisions, listed beside the converge (see {@link Applied}). */
   readonly revisionsPending: Promise<RevisionSummary[]> | undefined;
+  /** The project file's health rules, for the wait (and a rollback's). */
+  readonly health: HealthRules;
   readonly base: ReportBase;
 }
 
@@ -133,7 +136,7 @@ export async function settlingOf(
 ): Promise<Settling> {
   const { reported, revisionBefore, unchanged, revisionsPending } = applied;
   const toRecord = await forRecord(run, read.set, objects, applied);
-  const converged = forSettle(applied.converged, run.options);
+  const converged = forSettle(applied.converged, { ...run.options, health: read.read.health });
   const { set, applyOptions } = read;
   return {
     set,
@@ -145,6 +148,7 @@ export async function settlingOf(
     unchanged,
     revisionsPending,
     base,
+    health: read.read.health,
   };
 }
 

@@ -78,7 +78,7 @@ export async function planForApply(
   prepared: readonly SourcedObject[],
 ): Promise<PlannedForApply> {
   const { planned, ...plan } = await planStage(run, read, prepared);
-  return { ...plan, planned: planned.map((p) => forApply(p, run.options)) };
+  return { ...plan, planned: planned.map((p) => forApply(p, { ...run.options, health: read.read.health })) };
 }
 
 /** `spread plan`'s report: the plan, and what a deploy would prune or keep. */

@@ -20,6 +20,7 @@ import type { DeployLock } from '../../engine/inventory/lock.js';
 import type { ClusterPort } from '../../engine/kube-api.js';
 import { fingerprintsDigest } from '../../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../../engine/wait/waiter.js';
+import type { HealthRules } from '../../project/health.js';
 import { countActions, type DeployReport, type ObjectReport } from '../../report/report.js';
 import { applicationUrl, urlKindOf } from '../../report/url.js';
 import { rolloutRef } from '../converge.js';
@@ -43,7 +44,7 @@ export async function settleStage(
   if (halted instanceof PhaseError && halted.place.phase === 'pre') throw preFailed(run, settling, halted);
   if (halted instanceof RolloutError) return failedRollout(run, settling, lock, halted);
   try {
-    rollout = await settle(client, converged, options);
+    rollout = await settle(client, converged, options, settling.health);
   } catch (error) {
     if (error instanceof RolloutError) return failedRollout(run, settling, lock, error);
     if (options.signal?.aborted) throw interruptedWait(error, reported);
@@ -192,7 +193,7 @@ async function failedRollout(
  */
 async function rollBackAfterFailure(
   run: Run,
-  step: Pick<Settling, 'set' | 'applyOptions'>,
+  step: Pick<Settling, 'set' | 'applyOptions' | 'health'>,
   lock: DeployLock | undefined,
   target: number,
   error: RolloutError,
@@ -215,6 +216,7 @@ async function rollBackAfterFailure(
           wait: {
             timeoutMs: options.timeoutMs,
             ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+            health: step.health,
           },
         }
       : {}),
@@ -252,6 +254,7 @@ async function settle(
   client: ClusterPort,
   converged: SettlingConverged,
   options: DeployOptions,
+  health: HealthRules,
 ): Promise<RolloutResult[]> {
   if (!options.wait) return [];
   const { logger } = options;
@@ -261,6 +264,7 @@ async function settle(
       onProgress: (line) => logger.info(line),
       ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      health,
     }),
   );
 }
