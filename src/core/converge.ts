@@ -14,6 +14,7 @@ import type { Discovery } from '../cluster/discovery.js';
 import { formatPlace, placeOf } from '../deployment/phases.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
+import { type Halted, type Steps, stepper } from '../engine/apply/steps.js';
 import {
   type ApplySet,
   deleteObjects,
@@ -34,9 +35,8 @@ import { type ApplyOptions, FIELD_MANAGER } from '../engine/shared/options.js';
 import type { PlannedObject } from '../engine/shared/planned.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
 import type { ObjectReport, RolloutReport } from '../report/report.js';
-import { type Halted, type Steps, stepper } from './steps.js';
 
-export type { Halted, StepOutcome, Steps } from './steps.js';
+export type { Halted, StepOutcome, Steps } from '../engine/apply/steps.js';
 
 /** Options of {@link converge}. */
 export interface ConvergeOptions {

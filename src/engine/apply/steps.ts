@@ -1,9 +1,9 @@
 // The steps of a converge: a deploy's phases and waves (docs/phases.md) turned into apply groups, so
 // that the applier's order (step, then kind) holds, and a wait after each step's last group. Without
 // steps the converge is exactly the one-step apply it always was.
-import type { SourcedObject } from '../base/kube-object.js';
-import type { AppliedObject } from '../engine/apply/applied.js';
-import type { PlannedObject } from '../engine/shared/planned.js';
+import type { SourcedObject } from '../../base/kube-object.js';
+import type { PlannedObject } from '../shared/planned.js';
+import type { AppliedObject } from './applied.js';
 
 /**
  * The steps of a deploy (its phases and waves), numbered from 0: each step's objects are applied
