@@ -13,6 +13,7 @@ import { trapInterrupts } from '../frontend/interrupts.js';
 import { deletes, NotFoundError } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
+import { runDrift } from './drift.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
@@ -48,6 +49,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     if (context === undefined) return;
     const kube = prepareKubeconfig(inputs.kubeconfig, context, runner);
     cleanup = kube.cleanup;
+    if (inputs.mode === 'drift') {
+      await runDrift(inputs, runner, {
+        kubeconfig: kube.source,
+        context: context || undefined,
+        signal: interrupts.signal,
+      });
+      return;
+    }
     if (inputs.mode === 'delete') {
       await runDelete(inputs, runner, kube.source, context, interrupts.signal);
       return;

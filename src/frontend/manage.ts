@@ -4,11 +4,13 @@
 import type { Logger } from '../base/logger.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import * as remove from '../core/delete.js';
+import * as driftCore from '../core/drift.js';
 import * as manage from '../core/manage.js';
 import * as core from '../core/status.js';
 import { clusterClient, connectClient } from './cluster.js';
 
 export type { DeleteReport } from '../core/delete.js';
+export type { DriftReport, DriftResult } from '../core/drift.js';
 export {
   type DeploymentSummary,
   type HistoryReport,
@@ -85,6 +87,22 @@ export async function status(request: StatusRequest): Promise<core.StatusReport>
   const connection = await connectClient(client, resolved, { explain: false });
   try {
     return await core.status({ ...request, cluster: { ...compare, connection } });
+  } finally {
+    connection.close();
+  }
+}
+
+/** Options of {@link drift}: those of {@link status}, with a cluster to compare with. */
+export type DriftRequest = StatusRequest & { readonly cluster: NonNullable<StatusRequest['cluster']> };
+
+/** {@link driftCore.drift}, connected to the cluster of `request.cluster`. */
+export async function drift(request: DriftRequest): Promise<driftCore.DriftResult> {
+  const { kubeconfig, context, ...compare } = request.cluster;
+  const resolved = loadKubeconfig(kubeconfig, context);
+  const client = clusterClient(resolved, { logger: request.logger });
+  const connection = await connectClient(client, resolved, { explain: false });
+  try {
+    return await driftCore.drift({ ...request, cluster: { ...compare, connection } });
   } finally {
     connection.close();
   }

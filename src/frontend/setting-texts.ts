@@ -515,6 +515,16 @@ export const SETTING_TEXTS = {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template.
     action: { default: '${{ github.token }}' },
   },
+  'fail-on-drift': {
+    description:
+      'In mode `drift`, fail the step when the deployment drifted (after the issue is opened or updated). Off by default: the drift issue is the report, and a permanently red scheduled run gets ignored (`true`/`false`). Example: `true`.',
+    action: true,
+  },
+  heal: {
+    description:
+      "In mode `drift`, when the deployment drifted, deploy its last good revision again (from the deployment's history, not the branch head; the rollback path, taking back the fields other managers changed) and say so in the issue (`true`/`false`). Example: `true`.",
+    action: true,
+  },
   target: { description: 'Dockerfile stage to build', cli: { flags: '--target <stage>' } },
   output: {
     description: 'report format on stdout',
