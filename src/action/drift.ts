@@ -19,7 +19,7 @@ import { type DriftResult, drift, history, rollback } from '../frontend/manage.j
 import { deploymentOrigin } from '../frontend/origin.js';
 import type { Inputs } from './inputs.js';
 import { type IssueResult, syncDriftIssue } from './issues.js';
-import { createActionLogger } from './logger.js';
+import { actionText, createActionLogger } from './logger.js';
 import { type RunnerEnv, runLinks } from './runner.js';
 
 /** Where mode drift compares: the kubeconfig and context the step prepared. */
@@ -58,38 +58,48 @@ export async function runDrift(inputs: Inputs, runner: RunnerEnv, target: DriftT
       },
       logger,
     });
-  let result = await logger.group('Compare', compare);
+  const found = await logger.group('Compare', compare);
+  let result = found;
   let heal: HealNote | undefined;
-  if (result.drift.drifted && inputs.heal) {
-    heal = await logger.group('Heal', () => healDeployment(result, inputs, target));
+  if (found.drift.drifted && inputs.heal) {
+    heal = await logger.group('Heal', () => healDeployment(found, inputs, target));
     if (!heal.error) result = await logger.group('Compare again', compare);
   }
-  const { drift: report } = result;
+  const report = found.drift;
   const subject: DriftSubject = {
     deployment: report.deployment || defaultDeploymentName(origin),
     namespace: report.namespace,
   };
   const runUrl = runLinks(runner).runUrl;
   const time = new Date();
-  const drifted = report.drifted;
-  core.info(drifted ? `${report.objects.length} objects drifted` : 'the cluster matches the directory');
-  const body = drifted
-    ? driftIssueBody(report, { subject, time, ...(runUrl ? { runUrl } : {}), ...(heal ? { heal } : {}) })
+  const remains = result.drift.drifted;
+  core.info(
+    report.drifted
+      ? `${report.objects.length} objects drifted${heal ? (remains ? '; the heal did not make them match' : '; healed') : ''}`
+      : 'the cluster matches the directory',
+  );
+  // The drift as found (and the heal, if any); healed and matching again, the issue is then closed,
+  // so the record of what changed and who changed it stays.
+  // Notes name settings as the Action's inputs (`the input force-conflicts: true`).
+  const body = report.drifted
+    ? actionText(
+        driftIssueBody(report, { subject, time, ...(runUrl ? { runUrl } : {}), ...(heal ? { heal } : {}) }),
+      )
     : undefined;
-  const healed = heal && !heal.error ? `${healText(heal)} ` : '';
-  const issue = await keepIssue(inputs, runner, {
+  const issue = {
     title: driftIssueTitle(subject),
     label: DRIFT_LABEL,
     marker: driftMarker(subject),
-    ...(body !== undefined ? { body } : {}),
-    closeComment: `${healed}${driftClosedComment(time, runUrl)}`,
-  });
-  core.setOutput('drifted', String(drifted));
-  core.setOutput('issue', issue?.number !== undefined ? String(issue.number) : '');
-  await writeSummary(body, drifted, issue, heal);
-  if (drifted && inputs.failOnDrift)
+    closeComment: `${heal && !remains ? `${healText(heal)} ` : ''}${driftClosedComment(time, runUrl)}`,
+  };
+  let kept = await keepIssue(inputs, runner, { ...issue, ...(body !== undefined ? { body } : {}) });
+  if (body !== undefined && !remains) kept = (await keepIssue(inputs, runner, issue)) ?? kept;
+  core.setOutput('drifted', String(report.drifted));
+  core.setOutput('issue', kept?.number !== undefined ? String(kept.number) : '');
+  await writeSummary(body, remains, kept, heal);
+  if (remains && inputs.failOnDrift)
     core.setFailed(
-      `deployment ${subject.deployment} in ${subject.namespace} drifted${issue?.url ? `: ${issue.url}` : ''}`,
+      `deployment ${subject.deployment} in ${subject.namespace} drifted${kept?.url ? `: ${kept.url}` : ''}`,
     );
 }
 
@@ -158,8 +168,8 @@ async function writeSummary(
     const link = issue?.url ? ` Issue: ${issue.url} (${issue.action}).` : '';
     const healed = heal && !heal.error && !drifted ? ` ${healText(heal)}` : '';
     core.summary.addHeading('🔎 spread drift', 2);
-    core.summary.addRaw(drifted ? (body ?? '') : `The cluster matches the directory.${healed}${link}`, true);
-    if (drifted && link) core.summary.addRaw(link, true);
+    if (body !== undefined) core.summary.addRaw(body, true);
+    core.summary.addRaw(drifted ? link : `The cluster matches the directory.${healed}${link}`, true);
     await core.summary.write();
   } catch (error) {
     core.warning(`could not write the job summary: ${(error as Error).message}`);
