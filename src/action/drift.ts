@@ -15,7 +15,8 @@ import {
   driftMarker,
   type HealNote,
 } from '../frontend/drift-issue.js';
-import { type DriftResult, drift, history, rollback } from '../frontend/manage.js';
+import { type DriftTarget as DriftTargetOf, driftTargets } from '../frontend/drift-targets.js';
+import { type DriftReport, type DriftResult, drift, history, rollback } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import type { Inputs } from './inputs.js';
 import { type IssueResult, syncDriftIssue } from './issues.js';
@@ -37,24 +38,79 @@ export interface DriftTarget {
  * paths, ConfigMap values, Secret values redacted, never the kubeconfig.
  */
 export async function runDrift(inputs: Inputs, runner: RunnerEnv, target: DriftTarget): Promise<void> {
+  const dir = path.resolve(runner.workspace, inputs.path);
+  const results: OneDrift[] = [];
+  for (const t of driftTargets(dir, inputs.environment || undefined)) {
+    const label = t.environment ? `environment ${t.environment}` : undefined;
+    if (t.skipped || t.error) {
+      if (t.error) throw new Error(`${label}: ${t.error}`);
+      core.info(`${label}: not compared, ${t.skipped}`);
+      continue;
+    }
+    results.push(
+      await (label
+        ? core.group(label, () => driftOne(inputs, runner, target, t))
+        : driftOne(inputs, runner, target, t)),
+    );
+  }
+  core.setOutput('drifted', String(results.some((r) => r.drifted)));
+  core.setOutput(
+    'issue',
+    results
+      .map((r) => r.issue?.number)
+      .filter((n) => n !== undefined)
+      .join(','),
+  );
+  const remaining = results.filter((r) => r.remains);
+  if (remaining.length > 0 && inputs.failOnDrift)
+    core.setFailed(
+      remaining.map((r) => `${r.what} drifted${r.issue?.url ? `: ${r.issue.url}` : ''}`).join('; '),
+    );
+}
+
+/** What one comparison of a drift run found and did. */
+interface OneDrift {
+  /** `web in shop (production)`. */
+  readonly what: string;
+  readonly drifted: boolean;
+  /** Still drifted after the heal (without heal: drifted). */
+  readonly remains: boolean;
+  readonly issue?: IssueResult | undefined;
+}
+
+/** One deployment (of one environment): compare, heal, keep its issue, add to the job summary. */
+async function driftOne(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  given: DriftTarget,
+  t: DriftTargetOf,
+): Promise<OneDrift> {
   const logger = createActionLogger({ annotate: inputs.annotate, locate: (f) => f });
   const dir = path.resolve(runner.workspace, inputs.path);
   const origin = deploymentOrigin(process.env, dir);
+  const env = t.target;
+  const context = env ? env.context : given.context;
+  const target = { ...given, context };
   const compare = () =>
     drift({
-      path: dir,
+      path: env?.path ?? dir,
       name: inputs.name || undefined,
       origin,
-      namespace: inputs.namespace || undefined,
-      charts: { helm: inputs.helm || undefined, helmValues: inputs.helmValues, helmSet: inputs.helmSet },
-      kustomize: { ...(inputs.kustomize ? { command: inputs.kustomize } : {}), signal: target.signal },
+      namespace: env ? env.namespace : inputs.namespace || undefined,
+      charts: {
+        helm: inputs.helm || undefined,
+        helmValues: env?.helmValues ?? inputs.helmValues,
+        helmSet: env?.helmSet ?? inputs.helmSet,
+      },
+      kustomize: { ...(inputs.kustomize ? { command: inputs.kustomize } : {}), signal: given.signal },
       cluster: {
-        kubeconfig: target.kubeconfig,
-        ...(target.context ? { context: target.context } : {}),
+        kubeconfig: given.kubeconfig,
+        ...(context ? { context } : {}),
         images: {
           ...(inputs.registry ? { registry: inputs.registry } : {}),
           ...(inputs.tag ? { tag: inputs.tag } : {}),
         },
+        ...(env?.expect ? { expectCluster: env.expect } : {}),
       },
       logger,
     });
@@ -69,18 +125,34 @@ export async function runDrift(inputs: Inputs, runner: RunnerEnv, target: DriftT
   const subject: DriftSubject = {
     deployment: report.deployment || defaultDeploymentName(origin),
     namespace: report.namespace,
+    ...(t.environment ? { environment: t.environment } : {}),
   };
-  const runUrl = runLinks(runner).runUrl;
-  const time = new Date();
   const remains = result.drift.drifted;
   core.info(
     report.drifted
       ? `${report.objects.length} objects drifted${heal ? (remains ? '; the heal did not make them match' : '; healed') : ''}`
       : 'the cluster matches the directory',
   );
-  // The drift as found (and the heal, if any); healed and matching again, the issue is then closed,
-  // so the record of what changed and who changed it stays.
-  // Notes name settings as the Action's inputs (`the input force-conflicts: true`).
+  const { body, issue } = await keepDriftIssue(inputs, runner, report, subject, heal, remains);
+  await writeSummary(body, remains, issue, heal);
+  return { what: driftIssueTitle(subject).replace(/^Drift: /, ''), drifted: report.drifted, remains, issue };
+}
+
+/**
+ * The issue of one deployment: the drift as found (and the heal, if any) as its body; healed and
+ * matching again, closed after, so the record of what changed and who changed it stays. Notes name
+ * settings as the Action's inputs (`the input force-conflicts: true`).
+ */
+async function keepDriftIssue(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  report: DriftReport,
+  subject: DriftSubject,
+  heal: HealNote | undefined,
+  remains: boolean,
+): Promise<{ body?: string; issue?: IssueResult | undefined }> {
+  const runUrl = runLinks(runner).runUrl;
+  const time = new Date();
   const body = report.drifted
     ? actionText(
         driftIssueBody(report, { subject, time, ...(runUrl ? { runUrl } : {}), ...(heal ? { heal } : {}) }),
@@ -94,13 +166,7 @@ export async function runDrift(inputs: Inputs, runner: RunnerEnv, target: DriftT
   };
   let kept = await keepIssue(inputs, runner, { ...issue, ...(body !== undefined ? { body } : {}) });
   if (body !== undefined && !remains) kept = (await keepIssue(inputs, runner, issue)) ?? kept;
-  core.setOutput('drifted', String(report.drifted));
-  core.setOutput('issue', kept?.number !== undefined ? String(kept.number) : '');
-  await writeSummary(body, remains, kept, heal);
-  if (remains && inputs.failOnDrift)
-    core.setFailed(
-      `deployment ${subject.deployment} in ${subject.namespace} drifted${kept?.url ? `: ${kept.url}` : ''}`,
-    );
+  return { ...(body !== undefined ? { body } : {}), issue: kept };
 }
 
 async function keepIssue(

@@ -195,6 +195,7 @@ export const SETTING_ROWS = [
   },
   { key: 'allow-empty', passedAs: 'allowEmpty', type: 'boolean', modes: ['deploy', 'plan'] },
   { key: 'show-secrets', type: 'boolean', modes: ['render'] },
+  { key: 'all-environments', type: 'boolean', modes: ['status'] },
   {
     key: 'verbose',
     type: 'boolean',

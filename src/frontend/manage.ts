@@ -92,9 +92,33 @@ export type StatusRequest = Omit<core.StatusOptions, 'cluster'> & {
 /** {@link core.status}, connected to the cluster of `request.cluster` when given. */
 export async function status(request: StatusRequest): Promise<core.StatusReport> {
   if (!request.cluster) return core.status({ ...request, cluster: undefined });
-  const { kubeconfig, context, expectCluster, ...compare } = request.cluster;
+  return withStatusCluster(request.cluster, request.logger, (cluster) =>
+    core.status({ ...request, cluster }),
+  );
+}
+
+/** Options of {@link drift}: those of {@link status}, with a cluster to compare with. */
+export type DriftRequest = StatusRequest & { readonly cluster: NonNullable<StatusRequest['cluster']> };
+
+/** {@link driftCore.drift}, connected to the cluster of `request.cluster`. */
+export function drift(request: DriftRequest): Promise<driftCore.DriftResult> {
+  return withStatusCluster(request.cluster, request.logger, (cluster) =>
+    driftCore.drift({ ...request, cluster }),
+  );
+}
+
+/**
+ * Runs `fn` with the comparison's cluster options, connected (discovery loaded), after checking an
+ * environment's declared cluster; closed after.
+ */
+async function withStatusCluster<T>(
+  given: NonNullable<StatusRequest['cluster']>,
+  logger: Logger,
+  fn: (cluster: NonNullable<core.StatusOptions['cluster']>) => Promise<T>,
+): Promise<T> {
+  const { kubeconfig, context, expectCluster, ...compare } = given;
   const resolved = loadKubeconfig(kubeconfig, context);
-  const client = clusterClient(resolved, { logger: request.logger });
+  const client = clusterClient(resolved, { logger });
   const connection = await connectClient(client, resolved, { explain: false });
   try {
     if (expectCluster !== undefined)
@@ -103,23 +127,7 @@ export async function status(request: StatusRequest): Promise<core.StatusReport>
         { server: kubeconfigServer(resolved.kubeConfig), context: resolved.context },
         expectCluster,
       );
-    return await core.status({ ...request, cluster: { ...compare, connection } });
-  } finally {
-    connection.close();
-  }
-}
-
-/** Options of {@link drift}: those of {@link status}, with a cluster to compare with. */
-export type DriftRequest = StatusRequest & { readonly cluster: NonNullable<StatusRequest['cluster']> };
-
-/** {@link driftCore.drift}, connected to the cluster of `request.cluster`. */
-export async function drift(request: DriftRequest): Promise<driftCore.DriftResult> {
-  const { kubeconfig, context, ...compare } = request.cluster;
-  const resolved = loadKubeconfig(kubeconfig, context);
-  const client = clusterClient(resolved, { logger: request.logger });
-  const connection = await connectClient(client, resolved, { explain: false });
-  try {
-    return await driftCore.drift({ ...request, cluster: { ...compare, connection } });
+    return await fn({ ...compare, connection });
   } finally {
     connection.close();
   }

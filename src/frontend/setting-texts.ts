@@ -556,6 +556,11 @@ export const SETTING_TEXTS = {
     description: 'let an input with no objects prune every object of the deployment',
     cli: { flags: '--allow-empty' },
   },
+  'all-environments': {
+    description:
+      "compare every environment the directory's spread.yaml declares, each in its own context and namespace, and report each one's drift (as --environment all; -o json: { environments: [...] })",
+    cli: { flags: '--all-environments' },
+  },
   'show-secrets': {
     description: 'print Secret values instead of <redacted>',
     cli: { flags: '--show-secrets' },

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runActionStep, type StepResult } from './action-runner.js';
+import { repositoryEnv, runActionStep, type StepResult } from './action-runner.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
-import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+import { kubeconfigContent, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
 
 const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
 const ns = uniqueName('drift-itg');
@@ -210,5 +210,85 @@ describe('mode drift, scheduled', () => {
     expect(r.code, r.log).toBe(0);
     expect(r.outputs.drifted).toBe('false');
     expect(api.issues.filter((i) => i.title.includes('auto'))).toEqual([]);
+  });
+});
+
+describe('drift per declared environment', () => {
+  const staging = `${ns}-staging`;
+  const production = `${ns}-production`;
+  const dir = 'deploy/envs';
+  const cli = (...args: string[]) =>
+    runNode('dist/cli/index.js', args, { ...process.env, ...repositoryEnv(workspace) });
+
+  beforeAll(async () => {
+    api ??= await startGitHubApi();
+    for (const n of [staging, production])
+      await kubectl(['--context', 'spread-local', 'create', 'namespace', n]);
+    write(dir, {
+      'deployment.yaml': deployment('shop'),
+      'spread.yaml': [
+        'environments:',
+        `  staging: {context: spread-local, namespace: ${staging}}`,
+        `  production: {context: spread-local, namespace: ${production}}`,
+        '',
+      ].join('\n'),
+    });
+    for (const e of ['staging', 'production']) {
+      const r = await cli('deploy', path.join(workspace, dir), '--environment', e, '--no-wait');
+      expect(r.code, r.stderr).toBe(0);
+    }
+    await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      production,
+      'scale',
+      'deployment/shop',
+      '--replicas=2',
+    ]);
+  });
+  afterAll(async () => {
+    for (const n of [staging, production])
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', n, '--wait=false'], {
+        allowFail: true,
+      });
+  });
+
+  test('the Action: one issue for the environment that drifted, named by it', async () => {
+    const before = api.issues.length;
+    const r = await runActionStep({
+      entry: ENTRY,
+      workspace,
+      inputs: { kubeconfig: kubeconfigContent(), path: dir, mode: 'drift' },
+      event: schedule,
+      env: { GITHUB_API_URL: api.url, 'INPUT_GITHUB-TOKEN': TOKEN },
+    });
+    expect(r.code, r.log).toBe(0);
+    const opened = api.issues.slice(before);
+    expect(opened.map((i) => i.title)).toEqual([`Drift: envs in ${production} (production)`]);
+    expect(r.outputs).toMatchObject({ drifted: 'true', issue: String(opened[0]!.number) });
+    expect(r.log).toContain('::group::environment staging');
+  });
+
+  test('spread status --all-environments -o json: each environment with its drift', async () => {
+    const r = await cli('status', path.join(workspace, dir), '--all-environments', '-o', 'json');
+    expect(r.code, r.stderr).toBe(2);
+    const { environments } = JSON.parse(r.stdout) as {
+      environments: {
+        environment: string;
+        drift: {
+          drifted: boolean;
+          objects: { fields: { path: string; changedBy: { manager: string }[] }[] }[];
+        };
+      }[];
+    };
+    expect(environments.map((e) => [e.environment, e.drift.drifted])).toEqual([
+      ['staging', false],
+      ['production', true],
+    ]);
+    expect(environments[1]!.drift.objects[0]!.fields[0]).toMatchObject({
+      path: 'spec.replicas',
+      changedBy: [{ manager: 'kubectl', operation: 'Update', subresource: 'scale' }],
+    });
   });
 });
