@@ -20,7 +20,8 @@ export interface EnvironmentStatus {
 }
 
 /**
- * Compares every declared environment (or the deployment as given, without a declaration) and
+ * Compares every declared environment (or, without a declaration, the deployment as given: its
+ * context and namespace flags) and
  * prints each (`--output json`: `{ environments: EnvironmentStatus[] }`). Exit code 1 when one
  * failed, else 2 when one drifted, else 0.
  */
@@ -35,13 +36,15 @@ export async function statusAll(
     target: EnvironmentTarget | undefined,
   ) => StatusRequest & { cluster: NonNullable<StatusRequest['cluster']> },
 ): Promise<void> {
-  if (flags.context || flags.namespace)
+  const targets = driftTargets(dir, 'all');
+  // Without a declaration, the one deployment is compared as given (the GitLab component's drift).
+  if ((flags.context || flags.namespace) && targets.some((t) => t.environment))
     throw new Error(
-      '--all-environments compares each environment in its own context and namespace: give no --context or --namespace',
+      '--all-environments compares each declared environment in its own context and namespace: give no --context or --namespace',
     );
   const { drift } = await import('../frontend/manage.js');
   const out: EnvironmentStatus[] = [];
-  for (const t of driftTargets(dir, 'all')) {
+  for (const t of targets) {
     const where = {
       ...(t.environment ? { environment: t.environment } : {}),
       ...(t.target?.context ? { context: t.target.context } : {}),

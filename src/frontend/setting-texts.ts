@@ -158,11 +158,11 @@ export const SETTING_TEXTS = {
   },
   mode: {
     description:
-      '`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment. Example: `plan`.',
+      '`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md). Example: `plan`.',
     action: true,
     gitlab: {
       description:
-        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`).",
+        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`); `drift`, for a scheduled pipeline, compares each environment spread.yaml declares (else the deployment) with its cluster and keeps one issue per drifted deployment (docs/drift.md).",
       variable: 'SPREAD_INPUT_MODE',
       argument: true,
     },
@@ -533,6 +533,11 @@ export const SETTING_TEXTS = {
     description:
       'In mode `drift`, fail the step when the deployment drifted (after the issue is opened or updated). Off by default: the drift issue is the report, and a permanently red scheduled run gets ignored (`true`/`false`). Example: `true`.',
     action: true,
+    gitlab: {
+      description:
+        'In mode `drift`, fail the job when a deployment drifted (after its issue is opened or updated; needs SPREAD_GITLAB_TOKEN for the issue). Off by default: the issue is the report.',
+      variable: 'SPREAD_INPUT_FAIL_ON_DRIFT',
+    },
   },
   heal: {
     description:
