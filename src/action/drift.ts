@@ -94,6 +94,7 @@ async function driftOne(
   const compare = () =>
     drift({
       path: env?.path ?? dir,
+      projectDir: dir,
       name: inputs.name || undefined,
       origin,
       namespace: env ? env.namespace : inputs.namespace || undefined,

@@ -35,6 +35,7 @@ export function defineStatus(cmd: Command): Command {
     const logger = createCliLogger(flags.verbose);
     const request = (target: EnvironmentTarget | undefined) => ({
       path: target?.path ?? dir,
+      projectDir: dir,
       name: flags.name,
       origin: deploymentOrigin(process.env, dir),
       namespace: target ? target.namespace : flags.namespace,

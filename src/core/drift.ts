@@ -11,7 +11,11 @@ import { type StatusOptions, type StatusReport, status } from './status.js';
 export type { DriftedObject, DriftField, DriftReport, IgnoredField } from './drift-rules.js';
 
 /** Options of {@link drift}: those of status, with a cluster to compare with. */
-export type DriftOptions = StatusOptions & { readonly cluster: NonNullable<StatusOptions['cluster']> };
+export type DriftOptions = StatusOptions & {
+  readonly cluster: NonNullable<StatusOptions['cluster']>;
+  /** The folder of spread.yaml when `path` is an environment's folder inside it; default `path`. */
+  readonly projectDir?: string | undefined;
+};
 
 /** What {@link drift} found: the drift, and the status it comes from. */
 export interface DriftResult {
@@ -29,7 +33,7 @@ export interface DriftResult {
  * @throws InputError for a bad input or drift section (before the cluster is asked); what status throws.
  */
 export async function drift(options: DriftOptions): Promise<DriftResult> {
-  const project = readProjectFile(options.path);
+  const project = readProjectFile(options.projectDir ?? options.path);
   const section = parseDriftSection(project.project?.sections.drift);
   const issues = [...project.issues, ...section.issues];
   if (issues.some((i) => i.severity === 'error') || !section.rules) throw new InputError(issues);

@@ -36,7 +36,7 @@ export function driftMarker(s: DriftSubject): string {
 
 /**
  * The issue's body: a line saying how many objects differ and when this was seen, then per object
- * its fields as the plan prints them (`~ path: cluster → directory`, Secret values `(redacted)`) with
+ * its fields as the plan prints them (`~ path: cluster → directory`, Secret values `<redacted>`) with
  * the field managers that changed them and when, then what the rules left out, and the heal.
  */
 export function driftIssueBody(

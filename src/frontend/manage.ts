@@ -98,7 +98,11 @@ export async function status(request: StatusRequest): Promise<core.StatusReport>
 }
 
 /** Options of {@link drift}: those of {@link status}, with a cluster to compare with. */
-export type DriftRequest = StatusRequest & { readonly cluster: NonNullable<StatusRequest['cluster']> };
+export type DriftRequest = StatusRequest & {
+  readonly cluster: NonNullable<StatusRequest['cluster']>;
+  /** The folder of spread.yaml, when `path` is an environment's folder inside it. */
+  readonly projectDir?: string | undefined;
+};
 
 /** {@link driftCore.drift}, connected to the cluster of `request.cluster`. */
 export function drift(request: DriftRequest): Promise<driftCore.DriftResult> {

@@ -15,6 +15,7 @@ const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js'
 const ns = uniqueName('drift-itg');
 const TOKEN = `ghs_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 const PASSWORD = `pw-${Math.random().toString(36).slice(2)}-drift`;
+const NEW_PASSWORD = `pw-${Math.random().toString(36).slice(2)}-changed`;
 const workspace = mkdtempSync(path.join(tmpdir(), 'spread-drift-ws-'));
 const schedule = { name: 'schedule', refName: 'main', payload: { schedule: '0 * * * *' } };
 let api: GitHubApi;
@@ -79,7 +80,8 @@ function secrets(): string[] {
     .split('\n')
     .filter((l) => /key-data|token|password/.test(l))
     .map((l) => l.replace(/^.*?:\s*/, ''));
-  return [kubeconfig, Buffer.from(kubeconfig).toString('base64'), ...keyLines, PASSWORD, TOKEN];
+  const values = [PASSWORD, NEW_PASSWORD].flatMap((p) => [p, Buffer.from(p).toString('base64')]);
+  return [kubeconfig, Buffer.from(kubeconfig).toString('base64'), ...keyLines, ...values, TOKEN];
 }
 
 function expectNoSecret(r: StepResult): void {
@@ -121,6 +123,8 @@ describe('mode drift, scheduled', () => {
   test('kubectl scale and kubectl edit: one issue naming both objects, the fields and the managers', async () => {
     await k('scale', 'deployment/web', '--replicas=2');
     await kubectlEdit('configmap/web-settings', 'version: "1"', 'version: "7"');
+    // A Secret's value changed by hand: drift, its values never shown.
+    await k('patch', 'secret/web-db', '-p', JSON.stringify({ stringData: { password: NEW_PASSWORD } }));
     const r = await step({ path: 'deploy/web', mode: 'drift' });
     expect(r.code, r.log).toBe(0);
     expect(api.issues).toHaveLength(1);
@@ -134,7 +138,9 @@ describe('mode drift, scheduled', () => {
     expect(issue.body).toContain('~ data.version: "7" → "1"');
     expect(issue.body).toContain('`spec.replicas`: changed by **kubectl** (Update, subresource scale)');
     expect(issue.body).toMatch(/`data.version`: changed by \*\*kubectl-edit\*\* \(Update\) at \d{4}-/);
-    expect(issue.body).not.toContain('Secret/web-db');
+    expect(issue.body).toContain(`### Secret/web-db in ${ns} — differs`);
+    expect(issue.body).toContain('~ data.password: <redacted> → <redacted>');
+    expect(issue.body).toContain('`data.password`: changed by **kubectl-patch** (Update)');
     // A note names the setting as the Action's input, not in the core's placeholder.
     expect(issue.body).toContain('a deploy takes them back only with the input force-conflicts');
     expect(issue.body).not.toContain('⟦');
@@ -221,7 +227,7 @@ describe('drift per declared environment', () => {
     runNode('dist/cli/index.js', args, { ...process.env, ...repositoryEnv(workspace) });
 
   beforeAll(async () => {
-    api ??= await startGitHubApi();
+    api = await startGitHubApi();
     for (const n of [staging, production])
       await kubectl(['--context', 'spread-local', 'create', 'namespace', n]);
     write(dir, {
@@ -248,6 +254,7 @@ describe('drift per declared environment', () => {
     ]);
   });
   afterAll(async () => {
+    await api?.close();
     for (const n of [staging, production])
       await kubectl(['--context', 'spread-local', 'delete', 'namespace', n, '--wait=false'], {
         allowFail: true,
