@@ -524,7 +524,7 @@ export const SETTING_TEXTS = {
   },
   'github-token': {
     description:
-      "Token for the pull request comment and the GitHub deployment; it needs `pull-requests: write` and, with `deployment: true`, `deployments: write` (a fork's pull request gets a read-only token: the step then only warns). Default: the job's token (`github.token`). Example: the secret BOT_TOKEN (`secrets.BOT_TOKEN` in an expression).",
+      "Token for the pull request comment, the GitHub deployment and mode `drift`'s issue; it needs `pull-requests: write`, with `deployment: true` `deployments: write`, and in mode `drift` `issues: write` (a fork's pull request gets a read-only token: the step then only warns). Default: the job's token (`github.token`). Example: the secret BOT_TOKEN (`secrets.BOT_TOKEN` in an expression).",
     // The runner evaluates the expression; the parser takes an empty input as none.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template.
     action: { default: '${{ github.token }}' },
