@@ -17,18 +17,16 @@ export interface DriftTarget {
 
 /**
  * The comparisons for `dir`: each declared environment in declaration order (only `named`, when
- * given and not `all`), else one without an environment. Preview environments are skipped: they
- * exist per pull request, and a scheduled run has none.
+ * given and not `all`), else one without an environment (`named` then ignored). Preview
+ * environments are skipped: they exist per pull request, and a scheduled run has none.
  *
- * @throws Error when `named` names no declared environment; InputError for a bad spread.yaml.
+ * @throws Error when the directory declares environments and `named` is none of them; InputError
+ *   for a bad spread.yaml.
  */
 export function driftTargets(dir: string, named?: string): DriftTarget[] {
   const declaration = loadEnvironments(dir);
-  if (declaration === undefined || declaration.environments.length === 0) {
-    if (named && named !== 'all')
-      throw new Error(`environment ${named}: the directory's spread.yaml declares no environments`);
-    return [{}];
-  }
+  // Without a declaration a name is only the GitHub environment's (the Action's input environment).
+  if (declaration === undefined || declaration.environments.length === 0) return [{}];
   const chosen = declaration.environments.filter((e) => !named || named === 'all' || e.name === named);
   if (chosen.length === 0)
     throw new Error(
