@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { formatSource, type Source } from '../base/source.js';
 import type { KubeClient } from '../cluster/client.js';
 import {
+  ALL_ENVIRONMENTS,
   type Environment,
   type EnvironmentCluster,
   type EnvironmentsDeclaration,
@@ -55,11 +56,15 @@ export interface EnvironmentTarget {
  * Looks `name` up in the environments `dir`'s spread.yaml declares and resolves it for one deploy.
  *
  * @param dir the deployment's directory (holding spread.yaml).
- * @throws InputError for a project file with problems; Error when the directory declares no
+ * @throws InputError for a project file with problems; Error for `all`, when the directory declares no
  *   environments, names none called `name`, when `given` contradicts the environment (a context or
  *   namespace of its own), or a preview has no pull request number.
  */
 export function resolveEnvironment(dir: string, name: string, given: EnvironmentGiven): EnvironmentTarget {
+  if (name === ALL_ENVIRONMENTS)
+    throw new Error(
+      'environment all: only a plan (spread plan, the mode plan of the Action) takes every environment; this takes one',
+    );
   return targetOf(dir, environmentOf(requireDeclaration(dir, name), name), given);
 }
 
@@ -168,7 +173,7 @@ export async function checkCluster(
       .getOrUndefined<{ metadata?: { uid?: string } }>('/api/v1/namespaces/kube-system', signal)
       .catch((error: unknown) => {
         throw new Error(
-          `environment ${expected.environment} names its cluster's kube-system uid, and context ${reached.context} cannot read the kube-system Namespace to compare (${(error as Error).message}); nothing was built or written`,
+          `environment ${expected.environment} names its cluster's kube-system uid, and context ${reached.context} cannot read the kube-system Namespace to compare (${(error as Error).message}); nothing was written, nothing built`,
         );
       });
     const uid = ns?.metadata?.uid ?? 'none (no kube-system namespace)';
@@ -178,6 +183,6 @@ export async function checkCluster(
   }
   if (problems.length === 0) return;
   throw new Error(
-    `wrong cluster: environment ${expected.environment} is ${want.join(', ')} (${formatSource(expected.source)}), but context ${reached.context} reaches ${got.join(', ')}; nothing was built or written`,
+    `wrong cluster: environment ${expected.environment} is ${want.join(', ')} (${formatSource(expected.source)}), but context ${reached.context} reaches ${got.join(', ')}; nothing was written, nothing built`,
   );
 }
