@@ -20,6 +20,7 @@ import { type DriftReport, type DriftResult, drift, history, rollback } from '..
 import { deploymentOrigin } from '../frontend/origin.js';
 import type { Inputs } from './inputs.js';
 import { type IssueResult, syncDriftIssue } from './issues.js';
+import { prepareKubeconfig } from './kubeconfig.js';
 import { actionText, createActionLogger } from './logger.js';
 import { type RunnerEnv, runLinks } from './runner.js';
 
@@ -35,9 +36,20 @@ export interface DriftTarget {
  * last good revision deployed again and compared once more; then the drift issue kept (with
  * `github-token`), the outputs `drifted` and `issue`, a job summary; with `fail-on-drift`, a drift
  * that remains fails the step. The issue and the summary hold what the status report holds: field
- * paths, ConfigMap values, Secret values redacted, never the kubeconfig.
+ * paths, ConfigMap values, Secret values redacted, never the kubeconfig (prepared as for a deploy:
+ * its values masked, a file it needs removed after). Each environment spread.yaml declares (or the
+ * one the input environment names) is compared, whatever the branch.
  */
-export async function runDrift(inputs: Inputs, runner: RunnerEnv, target: DriftTarget): Promise<void> {
+export async function runDrift(inputs: Inputs, runner: RunnerEnv, signal: AbortSignal): Promise<void> {
+  const kube = prepareKubeconfig(inputs.kubeconfig, inputs.context, runner);
+  try {
+    await driftAll(inputs, runner, { kubeconfig: kube.source, context: inputs.context || undefined, signal });
+  } finally {
+    kube.cleanup();
+  }
+}
+
+async function driftAll(inputs: Inputs, runner: RunnerEnv, target: DriftTarget): Promise<void> {
   const dir = path.resolve(runner.workspace, inputs.path);
   const results: OneDrift[] = [];
   for (const t of driftTargets(dir, inputs.environment || undefined)) {

@@ -54,19 +54,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       await runPlanAll(inputs, runner, interrupts.signal, locate, env);
       return;
     }
+    // Drift compares every declared environment (or the one named), whatever the branch picks.
+    if (inputs.mode === 'drift') return await runDrift(inputs, runner, interrupts.signal);
     const chosen = chooseTarget(inputs, runner);
     if (chosen === undefined) return;
     const { context, target } = chosen;
     const kube = prepareKubeconfig(inputs.kubeconfig, context, runner);
     cleanup = kube.cleanup;
-    if (inputs.mode === 'drift') {
-      await runDrift(inputs, runner, {
-        kubeconfig: kube.source,
-        context: context || undefined,
-        signal: interrupts.signal,
-      });
-      return;
-    }
     if (inputs.mode === 'delete') {
       await runDelete(inputs, runner, kube.source, context, interrupts.signal, target);
       return;
