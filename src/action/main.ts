@@ -54,7 +54,6 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       await runPlanAll(inputs, runner, interrupts.signal, locate, env);
       return;
     }
-    // Drift compares every declared environment (or the one named), whatever the branch picks.
     if (inputs.mode === 'drift') return await runDrift(inputs, runner, interrupts.signal);
     const chosen = chooseTarget(inputs, runner);
     if (chosen === undefined) return;
@@ -313,6 +312,7 @@ async function runDelete(
       lockTimeoutMs: inputs.lockTimeoutMs,
       lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
       pruneCrds: inputs.pruneCrds,
+      includeKept: inputs.includeKept,
       holder: defaultHolder(runLinks(runner).runUrl),
       logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
       signal,

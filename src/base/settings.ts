@@ -135,6 +135,12 @@ export const SETTING_ROWS = [
     modes: ['deploy', 'plan', 'delete'],
     default: 'false',
   },
+  {
+    key: 'include-kept',
+    type: 'boolean',
+    modes: ['delete'],
+    default: 'false',
+  },
   { key: 'wait', passedAs: 'wait', type: 'boolean', modes: ['deploy', 'rollback'], default: 'true' },
   { key: 'timeout', passedAs: 'timeoutMs', type: 'duration', modes: ['deploy', 'rollback'], default: '5m' },
   {

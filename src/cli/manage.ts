@@ -239,6 +239,7 @@ export function defineDelete(cmd: Command): void {
       lockTimeoutMs: flags.lockTimeout,
       ...lockOption(flags),
       pruneCrds: flags.pruneCrds,
+      includeKept: flags.includeKept,
     });
     print(flags, report, () => formatDeleteText(report));
   });
