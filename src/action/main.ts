@@ -16,6 +16,7 @@ import { deploymentOrigin } from '../frontend/origin.js';
 import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { declaredEnvironment } from './declared.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
+import { runDrift } from './drift.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
@@ -53,6 +54,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       await runPlanAll(inputs, runner, interrupts.signal, locate, env);
       return;
     }
+    if (inputs.mode === 'drift') return await runDrift(inputs, runner, interrupts.signal);
     const chosen = chooseTarget(inputs, runner);
     if (chosen === undefined) return;
     const { context, target } = chosen;

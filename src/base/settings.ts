@@ -14,7 +14,8 @@ export type Command =
   | 'status'
   | 'history'
   | 'rollback'
-  | 'list';
+  | 'list'
+  | 'drift';
 
 /**
  * What a setting's value is, which decides how each front end parses it: `string` is trimmed,
@@ -102,8 +103,8 @@ export const SETTING_ROWS = [
   {
     key: 'mode',
     type: 'choice',
-    choices: ['deploy', 'plan', 'delete'],
-    modes: ['deploy', 'plan', 'delete'],
+    choices: ['deploy', 'plan', 'delete', 'drift'],
+    modes: ['deploy', 'plan', 'delete', 'drift'],
     default: 'deploy',
   },
   { key: 'registry', type: 'registry', modes: ['deploy', 'plan', 'build', 'status'] },
@@ -187,7 +188,9 @@ export const SETTING_ROWS = [
   { key: 'deployment', type: 'boolean', modes: ['deploy', 'delete'], default: 'false' },
   { key: 'environment', type: 'string', modes: ['deploy', 'plan', 'delete', 'render', 'status'] },
   { key: 'deploy-comment', type: 'boolean', modes: ['deploy'], default: 'false' },
-  { key: 'github-token', type: 'secret', modes: ['deploy', 'plan', 'delete'] },
+  { key: 'github-token', type: 'secret', modes: ['deploy', 'plan', 'delete', 'drift'] },
+  { key: 'fail-on-drift', type: 'boolean', modes: ['drift'], default: 'false' },
+  { key: 'heal', type: 'boolean', modes: ['drift'], default: 'false' },
   { key: 'target', type: 'string', modes: ['deploy', 'plan', 'build', 'status'] },
   {
     key: 'output',
@@ -198,6 +201,7 @@ export const SETTING_ROWS = [
   },
   { key: 'allow-empty', passedAs: 'allowEmpty', type: 'boolean', modes: ['deploy', 'plan'] },
   { key: 'show-secrets', type: 'boolean', modes: ['render'] },
+  { key: 'all-environments', type: 'boolean', modes: ['status'] },
   {
     key: 'verbose',
     type: 'boolean',

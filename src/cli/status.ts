@@ -1,14 +1,17 @@
 // The `spread status [PATH]` command: its flags, and printing the report as text or JSON with an exit
 // code a script can test (in sync or not).
 import type { Command } from 'commander';
+import type { EnvironmentTarget } from '../frontend/environment.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { environmentTarget } from './environment.js';
 import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings, type CliFlags } from './options.js';
 import { kustomizeOptions } from './renderers.js';
+import { driftText, statusAll } from './status-all.js';
 import { formatStatusText } from './status-text.js';
 
 /**
@@ -30,12 +33,9 @@ export function defineStatus(cmd: Command): Command {
     'status',
   ).action(async (dir: string, flags: CliFlags<'status'>) => {
     const logger = createCliLogger(flags.verbose);
-    const target = environmentTarget(dir, flags, undefined, process.env);
-    const compare = flags.context !== undefined || flags.kubeconfig !== undefined || target !== undefined;
-    const context = target ? target.context : flags.context;
-    const { status, statusExitCode } = await import('../frontend/manage.js');
-    const report = await status({
+    const request = (target: EnvironmentTarget | undefined) => ({
       path: target?.path ?? dir,
+      projectDir: dir,
       name: flags.name,
       origin: deploymentOrigin(process.env, dir),
       namespace: target ? target.namespace : flags.namespace,
@@ -45,21 +45,32 @@ export function defineStatus(cmd: Command): Command {
         helmSet: target?.helmSet ?? flags.helmSet,
       },
       kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
-      ...(compare
-        ? {
-            cluster: {
-              kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
-              context,
-              // `&` images are looked up as deploy pins them: the same registry, tag and build options.
-              images: imageStageOptions(flags, undefined, process.env),
-              ...(target?.expect ? { expectCluster: target.expect } : {}),
-            },
-          }
-        : {}),
+      cluster: {
+        kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
+        context: target ? target.context : flags.context,
+        // `&` images are looked up as deploy pins them: the same registry, tag and build options.
+        images: imageStageOptions(flags, undefined, process.env),
+        ...(target?.expect ? { expectCluster: target.expect } : {}),
+      },
       logger,
     });
+    if (flags.allEnvironments || flags.environment === ALL_ENVIRONMENTS) {
+      await statusAll(dir, flags, request);
+      return;
+    }
+    const target = environmentTarget(dir, flags, undefined, process.env);
+    const compare = flags.context !== undefined || flags.kubeconfig !== undefined || target !== undefined;
+    const { drift, status, statusExitCode } = await import('../frontend/manage.js');
+    const { cluster, ...read } = request(target);
+    // Compared with a cluster, the report says what drifted and who changed it (`drift`).
+    const found = compare ? await drift({ ...read, cluster }) : undefined;
+    const report = found ? { ...found.status, drift: found.drift } : await status(read);
     process.stdout.write(
-      cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStatusText(report)),
+      cliText(
+        flags.output === 'json'
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${formatStatusText(report)}${found ? driftText(found.drift) : ''}`,
+      ),
     );
     process.exitCode = statusExitCode(report);
   });

@@ -8,11 +8,13 @@ import {
   type SourcedObject,
 } from '../base/kube-object.js';
 import { formatIssue, formatSource } from '../base/source.js';
+import { type FieldManagerEntry, managersOf } from '../cluster/managers.js';
 import type { Deployment } from '../deployment/deployment.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
 import { foreignNote } from '../engine/plan/takeover.js';
-import type { PlannedObject } from '../engine/shared/planned.js';
+import { FIELD_MANAGER } from '../engine/shared/options.js';
+import type { ForeignFields, PlannedObject } from '../engine/shared/planned.js';
 import { rolloutState, ruleOf } from '../engine/status/registry.js';
 import {
   type Application,
@@ -60,6 +62,13 @@ export interface ObjectStatus {
   readonly changes?: readonly FieldChange[];
   /** For `rejected`: the server's reason; for `missing`/`differs`, a note (e.g. why no dry run ran). */
   readonly message?: string;
+  /**
+   * For `differs`: the live object's other field managers (its managedFields entries but spread's
+   * own Apply entry): who changed it, how and when, and the fields each owns.
+   */
+  readonly managers?: readonly FieldManagerEntry[];
+  /** For `differs`: fields other managers set that the directory does not declare (a deploy leaves them). */
+  readonly foreign?: readonly ForeignFields[];
   /** The input that produced it, for an object of the tree; absent: the spread convention. */
   readonly input?: InputKind;
   /** Its health by its GroupKind's health rule (spread.yaml's, or one spread ships), when it has one and exists. */
@@ -159,6 +168,8 @@ export interface ClusterState {
   readonly state: ObjectState;
   readonly changes?: readonly FieldChange[];
   readonly message?: string;
+  readonly managers?: readonly FieldManagerEntry[];
+  readonly foreign?: readonly ForeignFields[];
   readonly health?: ObjectHealth;
 }
 
@@ -194,13 +205,14 @@ export function statesOfPlan(
     if (p.action === 'create')
       out.set(key, { state: 'missing', ...(p.deferred ? { message: p.deferred } : {}) });
     else if (p.action === 'unchanged' && p.foreign)
-      out.set(key, { state: 'differs', message: foreignNote(p.foreign) });
+      out.set(key, { state: 'differs', message: foreignNote(p.foreign), ...whoChanged(p) });
     else if (p.action === 'unchanged') out.set(key, { state: 'in sync' });
     else
       out.set(key, {
         state: 'differs',
         ...(p.changes ? { changes: p.changes } : {}),
         ...(p.deferred ? { message: p.deferred } : {}),
+        ...whoChanged(p),
       });
   }
   for (const f of failures) out.set(objectKey(f.object), { state: 'rejected', message: f.message });
@@ -209,6 +221,15 @@ export function statesOfPlan(
     if (state) out.set(key, { ...state, health: h });
   }
   return out;
+}
+
+/** The live object's other field managers and the foreign fields of a differing object, when known. */
+function whoChanged(p: PlannedObject): Pick<ClusterState, 'managers' | 'foreign'> {
+  const managers = p.live ? managersOf(p.live, FIELD_MANAGER) : [];
+  return {
+    ...(managers.length > 0 ? { managers } : {}),
+    ...(p.foreign && p.foreign.length > 0 ? { foreign: p.foreign } : {}),
+  };
 }
 
 /**
@@ -309,6 +330,8 @@ function objectStatusOf(
           state: cluster.state,
           ...(cluster.changes && cluster.changes.length > 0 ? { changes: cluster.changes } : {}),
           ...(cluster.message ? { message: cluster.message } : {}),
+          ...(cluster.managers ? { managers: cluster.managers } : {}),
+          ...(cluster.foreign ? { foreign: cluster.foreign } : {}),
           ...(cluster.health ? { health: cluster.health } : {}),
         }
       : {}),

@@ -4,12 +4,14 @@
 import type { Logger } from '../base/logger.js';
 import { type KubeconfigSource, loadKubeconfig } from '../cluster/kubeconfig.js';
 import * as remove from '../core/delete.js';
+import * as driftCore from '../core/drift.js';
 import * as manage from '../core/manage.js';
 import * as core from '../core/status.js';
 import { clusterClient, connectClient } from './cluster.js';
 import { checkCluster, type ExpectedCluster, kubeconfigServer } from './environment.js';
 
 export type { DeleteReport } from '../core/delete.js';
+export type { DriftReport, DriftResult } from '../core/drift.js';
 export {
   type DeploymentSummary,
   type HistoryReport,
@@ -90,9 +92,37 @@ export type StatusRequest = Omit<core.StatusOptions, 'cluster'> & {
 /** {@link core.status}, connected to the cluster of `request.cluster` when given. */
 export async function status(request: StatusRequest): Promise<core.StatusReport> {
   if (!request.cluster) return core.status({ ...request, cluster: undefined });
-  const { kubeconfig, context, expectCluster, ...compare } = request.cluster;
+  return withStatusCluster(request.cluster, request.logger, (cluster) =>
+    core.status({ ...request, cluster }),
+  );
+}
+
+/** Options of {@link drift}: those of {@link status}, with a cluster to compare with. */
+export type DriftRequest = StatusRequest & {
+  readonly cluster: NonNullable<StatusRequest['cluster']>;
+  /** The folder of spread.yaml, when `path` is an environment's folder inside it. */
+  readonly projectDir?: string | undefined;
+};
+
+/** {@link driftCore.drift}, connected to the cluster of `request.cluster`. */
+export function drift(request: DriftRequest): Promise<driftCore.DriftResult> {
+  return withStatusCluster(request.cluster, request.logger, (cluster) =>
+    driftCore.drift({ ...request, cluster }),
+  );
+}
+
+/**
+ * Runs `fn` with the comparison's cluster options, connected (discovery loaded), after checking an
+ * environment's declared cluster; closed after.
+ */
+async function withStatusCluster<T>(
+  given: NonNullable<StatusRequest['cluster']>,
+  logger: Logger,
+  fn: (cluster: NonNullable<core.StatusOptions['cluster']>) => Promise<T>,
+): Promise<T> {
+  const { kubeconfig, context, expectCluster, ...compare } = given;
   const resolved = loadKubeconfig(kubeconfig, context);
-  const client = clusterClient(resolved, { logger: request.logger });
+  const client = clusterClient(resolved, { logger });
   const connection = await connectClient(client, resolved, { explain: false });
   try {
     if (expectCluster !== undefined)
@@ -101,7 +131,7 @@ export async function status(request: StatusRequest): Promise<core.StatusReport>
         { server: kubeconfigServer(resolved.kubeConfig), context: resolved.context },
         expectCluster,
       );
-    return await core.status({ ...request, cluster: { ...compare, connection } });
+    return await fn({ ...compare, connection });
   } finally {
     connection.close();
   }

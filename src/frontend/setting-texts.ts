@@ -158,11 +158,11 @@ export const SETTING_TEXTS = {
   },
   mode: {
     description:
-      '`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment. Example: `plan`.',
+      '`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md). Example: `plan`.',
     action: true,
     gitlab: {
       description:
-        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`).",
+        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`); `drift`, for a scheduled pipeline, compares each environment spread.yaml declares (else the deployment) with its cluster and keeps one issue per drifted deployment (docs/drift.md).",
       variable: 'SPREAD_INPUT_MODE',
       argument: true,
     },
@@ -538,10 +538,25 @@ export const SETTING_TEXTS = {
   },
   'github-token': {
     description:
-      "Token for the pull request comment and the GitHub deployment; it needs `pull-requests: write` and, with `deployment: true`, `deployments: write` (a fork's pull request gets a read-only token: the step then only warns). Default: the job's token (`github.token`). Example: the secret BOT_TOKEN (`secrets.BOT_TOKEN` in an expression).",
+      "Token for the pull request comment, the GitHub deployment and mode `drift`'s issue; it needs `pull-requests: write`, with `deployment: true` `deployments: write`, and in mode `drift` `issues: write` (a fork's pull request gets a read-only token: the step then only warns). Default: the job's token (`github.token`). Example: the secret BOT_TOKEN (`secrets.BOT_TOKEN` in an expression).",
     // The runner evaluates the expression; the parser takes an empty input as none.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template.
     action: { default: '${{ github.token }}' },
+  },
+  'fail-on-drift': {
+    description:
+      'In mode `drift`, fail the step when the deployment drifted (after the issue is opened or updated). Off by default: the drift issue is the report, and a permanently red scheduled run gets ignored (`true`/`false`). Example: `true`.',
+    action: true,
+    gitlab: {
+      description:
+        'In mode `drift`, fail the job when a deployment drifted (after its issue is opened or updated; needs SPREAD_GITLAB_TOKEN for the issue). Off by default: the issue is the report.',
+      variable: 'SPREAD_INPUT_FAIL_ON_DRIFT',
+    },
+  },
+  heal: {
+    description:
+      "In mode `drift`, when the deployment drifted, deploy its last good revision again (from the deployment's history, not the branch head; the rollback path, taking back the fields other managers changed) and say so in the issue (`true`/`false`). Example: `true`.",
+    action: true,
   },
   target: { description: 'Dockerfile stage to build', cli: { flags: '--target <stage>' } },
   output: {
@@ -559,6 +574,11 @@ export const SETTING_TEXTS = {
   'allow-empty': {
     description: 'let an input with no objects prune every object of the deployment',
     cli: { flags: '--allow-empty' },
+  },
+  'all-environments': {
+    description:
+      "compare every environment the directory's spread.yaml declares, each in its own context and namespace, and report each one's drift (as --environment all; -o json: { environments: [...] })",
+    cli: { flags: '--all-environments' },
   },
   'show-secrets': {
     description: 'print Secret values instead of <redacted>',

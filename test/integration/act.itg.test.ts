@@ -681,6 +681,84 @@ describe('the Action under act', needs('act', 'docker', 'registry'), () => {
     expectNoCredential(pr);
   });
 
+  test('schedule: mode drift opens one issue naming kubectl scale and kubectl edit, heal puts the objects back and closes it; no credential or Secret value anywhere', async () => {
+    const password = `pw-${Math.random().toString(36).slice(2)}-act`;
+    const files = {
+      'deploy/drifting/deployment.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: drifting}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: drifting}}\n  template:\n    metadata: {labels: {app: drifting}}\n    spec: {containers: [{name: c, image: "registry.k8s.io/pause:3.10"}]}\n',
+      'deploy/drifting/.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: drifting}\ndata: {level: "1"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: drifting}\nstringData: {password: "${password}"}\n`,
+    };
+    const deploy = await scratchRepo({
+      action: true,
+      files,
+      workflow: workflow(['push'], [spread('deploy', { ...target(), path: 'deploy/drifting' })]),
+    });
+    const pushed = await runAct({ repo: deploy, env, secrets });
+    expect(pushed.code, pushed.log).toBe(0);
+    // What someone does by hand: kubectl scale, and kubectl edit with an editor that changes the value.
+    await kubectl(['--context', 'spread-local', '-n', ns, 'scale', 'deployment/drifting', '--replicas=2']);
+    const editor = path.join(deploy, 'editor.sh');
+    writeFileSync(editor, `#!/bin/sh\nsed -i 's/level: "1"/level: "5"/' "$1"\n`, { mode: 0o755 });
+    execFileSync(
+      process.env.SPREAD_KUBECTL ?? 'kubectl',
+      ['--context', 'spread-local', '-n', ns, 'edit', 'configmap/drifting'],
+      {
+        env: { ...process.env, EDITOR: editor, KUBE_EDITOR: editor },
+      },
+    );
+    const scheduled = await scratchRepo({
+      action: true,
+      files,
+      workflow: workflow(
+        ['schedule'],
+        [
+          spread('drift', { ...target(), path: 'deploy/drifting', mode: 'drift', 'fail-on-drift': 'false' }),
+          {
+            id: 'read',
+            run: `test "${expr('steps.drift.outputs.drifted')}" = true && test -n "${expr('steps.drift.outputs.issue')}"`,
+          },
+          spread('heal', {
+            ...target(),
+            path: 'deploy/drifting',
+            mode: 'drift',
+            heal: 'true',
+            'fail-on-drift': 'true',
+          }),
+        ],
+      ),
+    });
+    const before = api.issues.length;
+    const run = await runAct({
+      repo: scheduled,
+      event: 'schedule',
+      payload: { schedule: '17 * * * *' },
+      env,
+      secrets,
+    });
+    expect(run.code, run.log).toBe(0);
+    expect(run.step('read').result).toBe('success');
+    const opened = api.issues.slice(before);
+    expect(opened).toHaveLength(1);
+    const issue = opened[0]!;
+    expect(run.step('drift').outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
+    expect(run.step('heal').outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
+    expect(issue.title).toBe(`Drift: drifting in ${ns}`);
+    expect(issue.body).toContain('`spec.replicas`: changed by **kubectl** (Update, subresource scale)');
+    expect(issue.body).toMatch(/`data.level`: changed by \*\*kubectl-edit\*\* \(Update\) at /);
+    expect(issue.body).toMatch(/\*\*Healed\*\*: revision \d+ \(the last good deploy\) was deployed again/);
+    expect(issue.state).toBe('closed');
+    expect(await live('deployment', 'drifting', '{.spec.replicas}')).toBe('1');
+    expect(await live('configmap', 'drifting', '{.data.level}')).toBe('1');
+    expect(run.step('drift').summary).toContain('Deployment/drifting');
+    const texts = [run.log, ...run.steps.map((s) => s.summary), ...opened.map((i) => i.body)];
+    texts.push(...api.comments.filter((c) => c.issue === issue.number).map((c) => c.body));
+    for (const text of texts) expect(text.includes(password), 'the Secret value leaked').toBe(false);
+    expectNoCredential(run);
+    for (const secret of credentials())
+      for (const text of texts)
+        expect(text.includes(secret), `a credential leaked: ${secret.slice(0, 8)}…`).toBe(false);
+  });
+
   test('every input of action.yml was given through the runner by a workflow of this file', () => {
     const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
       inputs: Record<string, unknown>;

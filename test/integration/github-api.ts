@@ -1,6 +1,7 @@
 // A stand-in for the GitHub REST API on 127.0.0.1, for one repository: the issue comments the
-// Action's pull request plan comment uses (list, create, update), and the Deployments API of the
-// input `deployment` (create a deployment, list them by environment, create and list statuses).
+// Action's pull request plan comment uses (list, create, update), the Deployments API of the
+// input `deployment` (create a deployment, list them by environment, create and list statuses), and
+// the Issues API of mode drift (list by label and state, create, update, comment, close).
 // Point GITHUB_API_URL at `url`.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +37,17 @@ export interface Deployment {
   statuses: DeploymentStatus[];
 }
 
+/** An issue, as the REST API returns it (labels as objects with a name). */
+export interface Issue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason: string | null;
+  labels: { name: string }[];
+  html_url: string;
+}
+
 /** The running stand-in and what it has seen. */
 export interface GitHubApi {
   /** Its base URL, `http://127.0.0.1:PORT` (GITHUB_API_URL). */
@@ -57,6 +69,8 @@ export interface GitHubApi {
   commitPulls: Record<string, number[]>;
   /** Tokens (`token X` Authorization values) without `deployments: write`: their Deployments calls answer 403. */
   noDeploymentsWrite: Set<string>;
+  /** The issues (not pull requests), in the order they were created; their comments are in `comments`. */
+  issues: Issue[];
   close(): Promise<void>;
 }
 
@@ -84,7 +98,9 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
   const deploymentCalls: string[] = [];
   const noDeploymentsWrite = new Set<string>();
   const commitPulls: Record<string, number[]> = {};
+  const issues: Issue[] = [];
   let nextId = 1000;
+  let nextIssue = 100;
   const prefix = `/repos/${repository}/issues/`;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -156,6 +172,53 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
       }
       return json(404, { message: 'Not Found' });
     }
+    // The Issues API: GET lists by `labels` (comma-separated, all required) and `state` (default
+    // open), newest first as GitHub does; POST creates; PATCH /issues/{n} changes title, body, state.
+    if (url.pathname === `/repos/${repository}/issues`) {
+      if (req.method === 'GET') {
+        const labels = (url.searchParams.get('labels') ?? '').split(',').filter((l) => l);
+        const state = url.searchParams.get('state') ?? 'open';
+        return json(
+          200,
+          [...issues]
+            .reverse()
+            .filter((i) => state === 'all' || i.state === state)
+            .filter((i) => labels.every((l) => i.labels.some((x) => x.name === l))),
+        );
+      }
+      if (req.method === 'POST') {
+        const b = await body(req);
+        if (typeof b.title !== 'string' || !b.title) return json(422, { message: 'Validation Failed' });
+        const number = nextIssue++;
+        const issue: Issue = {
+          number,
+          title: b.title,
+          body: String(b.body ?? ''),
+          state: 'open',
+          state_reason: null,
+          labels: ((b.labels as string[] | undefined) ?? []).map((name) => ({ name })),
+          html_url: `https://gh/${repository}/issues/${number}`,
+        };
+        issues.push(issue);
+        return json(201, issue);
+      }
+    }
+    const issueNumber = url.pathname.startsWith(prefix)
+      ? /^(\d+)$/.exec(url.pathname.slice(prefix.length))
+      : null;
+    if (issueNumber) {
+      const issue = issues.find((i) => i.number === Number(issueNumber[1]));
+      if (!issue) return json(404, { message: 'Not Found' });
+      if (req.method === 'GET') return json(200, issue);
+      if (req.method === 'PATCH') {
+        const b = await body(req);
+        if (typeof b.title === 'string') issue.title = b.title;
+        if (typeof b.body === 'string') issue.body = b.body;
+        if (b.state === 'open' || b.state === 'closed') issue.state = b.state;
+        if (typeof b.state_reason === 'string') issue.state_reason = b.state_reason;
+        return json(200, issue);
+      }
+    }
     const rest = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : '';
     const list = /^(\d+)\/comments$/.exec(rest);
     // Pull request 500: GitHub having a bad moment.
@@ -196,6 +259,7 @@ export function startGitHubApi(repository = 'acme/shop'): Promise<GitHubApi> {
         deploymentCalls,
         noDeploymentsWrite,
         commitPulls,
+        issues,
         close: () => new Promise<void>((done) => server.close(() => done())),
       }),
     ),

@@ -46,6 +46,8 @@ const DEFAULTS: Inputs = {
   deployment: false,
   environment: '',
   deployComment: false,
+  failOnDrift: false,
+  heal: false,
 };
 
 const parse = (map: Record<string, string>) => parseInputs((name) => map[name] ?? '');
@@ -159,7 +161,7 @@ describe('parseInputs', () => {
   });
 
   test.each<[string, Record<string, string>, RegExp]>([
-    ['unknown mode', { mode: 'apply' }, /^input mode: expected deploy, plan or delete, got "apply"/],
+    ['unknown mode', { mode: 'apply' }, /^input mode: expected deploy, plan, delete or drift, got "apply"/],
     ['boolean', { wait: 'yes' }, /^input wait: expected true or false, got "yes"/],
     ['duration', { timeout: '5 minutes' }, /^input timeout: invalid duration/],
     ['lock-timeout', { 'lock-timeout': 'soon' }, /^input lock-timeout: invalid duration/],

@@ -42,6 +42,7 @@ describe('statesOfPlan: plan action → state', () => {
         state: 'differs',
         message:
           'helm owns data.b, which the directory does not declare: a deploy leaves it; adopting takes it over and removes it (⟦adopt⟧), or declare it in the directory',
+        foreign: [{ manager: 'helm', fields: ['data.b'] }],
       },
     ],
     ['update', { changes: [change] }, { state: 'differs', changes: [change] }],

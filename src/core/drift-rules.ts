@@ -1,0 +1,196 @@
+// Drift from a status report, without I/O: per object, the fields that differ and who changed them
+// (field managers and times), less what is not drift: the built-in rules (an HPA's replicas, fields
+// other managers set that the directory never declared, `kubectl rollout restart`) and spread.yaml's.
+import { type FieldManagerEntry, ownersOf, pathSteps } from '../cluster/managers.js';
+import type { FieldChange } from '../deployment/diff.js';
+import type { DriftIgnoreRule } from '../project/drift.js';
+import type { EntityStatus, ObjectStatus, StatusReport } from './status-report.js';
+
+/** Who changed a field: one of the live object's field managers. */
+export type ChangedBy = Omit<FieldManagerEntry, 'fields'>;
+
+/** A field that differs, with the managers that own it now (empty: nobody but spread, e.g. a removal). */
+export interface DriftField extends FieldChange {
+  readonly changedBy: readonly ChangedBy[];
+}
+
+/** A difference that is not drift, and the rule that says so. */
+export interface IgnoredField {
+  readonly path: string;
+  /** `hpa`, `restarted-at`, `undeclared` (built in), or `spread.yaml:LINE`. */
+  readonly rule: string;
+  readonly reason: string;
+}
+
+/**
+ * How an object drifted: `missing` (deleted, or never deployed), `differs` (fields below), `rejected`
+ * (the server refused the dry run: `message`), `not in directory` (a deploy would prune it).
+ */
+export type DriftState = 'missing' | 'differs' | 'rejected' | 'not in directory';
+
+/** One object of the deployment and how it drifted; `fields` hold no Secret value. */
+export interface DriftedObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly source: string;
+  readonly state: DriftState;
+  readonly fields: readonly DriftField[];
+  readonly message?: string;
+}
+
+/** The drift of one deployment (`spread status --all-environments -o json` prints one per environment). */
+export interface DriftReport {
+  readonly deployment: string;
+  readonly namespace: string;
+  readonly context?: string;
+  /** Whether anything drifted (what is ignored does not count). */
+  readonly drifted: boolean;
+  readonly objects: readonly DriftedObject[];
+  /** Differences that are not drift, per object (`Kind/name`). */
+  readonly ignored: readonly (IgnoredField & { readonly object: string })[];
+}
+
+/** What {@link driftOf} needs besides the status. */
+export interface DriftContext {
+  /** Objects a HorizontalPodAutoscaler targets (`scaleTargetRef`), as `Kind/namespace/name`. */
+  readonly hpaTargets: ReadonlySet<string>;
+  /** spread.yaml's `drift.ignoreDifferences`. */
+  readonly rules: readonly DriftIgnoreRule[];
+}
+
+/** The annotation `kubectl rollout restart` sets on a pod template (kubectl's polymorphichelpers). */
+export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
+
+const SCALED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
+
+/**
+ * The drift of a status report compared with a cluster: every object not `in sync`, each differing
+ * field with its owners ({@link ownersOf}), less the fields a rule ignores; an object whose every
+ * difference is ignored is not drifted. Built-in rules, each where kubectl and Argo CD agree or the
+ * cluster itself says so (docs/drift.md gives the reasons):
+ * - `undeclared`: fields another manager set that the directory does not declare (a webhook's sidecar,
+ *   a label added by hand): a deploy leaves them, and neither `kubectl diff` nor Argo CD shows them;
+ * - `restarted-at`: the pod template's `kubectl.kubernetes.io/restartedAt` of `kubectl rollout restart`;
+ * - `hpa`: `spec.replicas` of an object a HorizontalPodAutoscaler targets.
+ */
+export function driftOf(report: StatusReport, context: DriftContext): DriftReport {
+  const objects: DriftedObject[] = [];
+  const ignored: (IgnoredField & { object: string })[] = [];
+  for (const o of objectsOf(report.root)) {
+    if (o.state === undefined || o.state === 'in sync') continue;
+    const ref = `${o.kind}/${o.name}`;
+    const base = identity(o);
+    if (o.state !== 'differs') {
+      objects.push({ ...base, state: o.state, fields: [], ...(o.message ? { message: o.message } : {}) });
+      continue;
+    }
+    for (const f of o.foreign ?? [])
+      for (const path of f.fields)
+        ignored.push({
+          object: ref,
+          path,
+          rule: 'undeclared',
+          reason: `set by ${f.manager}; the directory does not declare it and a deploy leaves it`,
+        });
+    const fields: DriftField[] = [];
+    for (const change of o.changes ?? []) {
+      const owners = ownersOf(change.path, o.managers ?? []);
+      const rule = ignoreRule(o, change.path, owners, context);
+      if (rule) ignored.push({ object: ref, path: change.path, ...rule });
+      else fields.push({ ...change, changedBy: owners.map(({ fields: _, ...m }) => m) });
+    }
+    // A difference the dry run could not list (its Namespace or CRD comes with the deploy) is drift.
+    if (fields.length > 0 || (!o.changes && !o.foreign))
+      objects.push({
+        ...base,
+        state: 'differs',
+        fields,
+        ...(o.message && !o.foreign ? { message: o.message } : {}),
+      });
+  }
+  for (const o of report.notInDirectory ?? [])
+    objects.push({ ...identity(o), state: 'not in directory', fields: [], message: 'a deploy prunes it' });
+  return {
+    deployment: report.deployment,
+    namespace: report.namespace,
+    ...(report.context !== undefined ? { context: report.context } : {}),
+    drifted: objects.length > 0,
+    objects,
+    ignored,
+  };
+}
+
+/** The rule that makes a changed field no drift, or undefined. */
+function ignoreRule(
+  o: ObjectStatus,
+  path: string,
+  owners: readonly FieldManagerEntry[],
+  context: DriftContext,
+): Omit<IgnoredField, 'path'> | undefined {
+  const steps = pathSteps(path, true);
+  const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
+  if (SCALED_KINDS.has(o.kind) && sameSteps(steps, ['spec', 'replicas']) && context.hpaTargets.has(key))
+    return { rule: 'hpa', reason: 'a HorizontalPodAutoscaler targets the object and sets its replicas' };
+  if (sameSteps(steps, ['spec', 'template', 'metadata', 'annotations', RESTARTED_AT]))
+    return {
+      rule: 'restarted-at',
+      reason: 'kubectl rollout restart restarts pods; it changes no configuration',
+    };
+  for (const r of context.rules) {
+    if (!ruleSelects(r, o)) continue;
+    if (r.jsonPointers.some((p) => pointerCovers(p, steps)))
+      return { rule: r.source, reason: 'a jsonPointers rule of spread.yaml' };
+    const managers = new Set(r.managedFieldsManagers);
+    if (owners.length > 0 && owners.every((m) => managers.has(m.manager)))
+      return {
+        rule: r.source,
+        reason: `set by ${owners.map((m) => m.manager).join(', ')} (managedFieldsManagers of spread.yaml)`,
+      };
+  }
+  return undefined;
+}
+
+/** Whether rule `r` names object `o` (its group, kind, name, namespace; `*` for any group or kind). */
+export function ruleSelects(
+  r: DriftIgnoreRule,
+  o: Pick<ObjectStatus, 'apiVersion' | 'kind' | 'name' | 'namespace'>,
+): boolean {
+  const group = o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : '';
+  return (
+    (r.group === '*' || r.group === group) &&
+    (r.kind === '*' || r.kind === o.kind) &&
+    (r.name === undefined || r.name === o.name) &&
+    (r.namespace === undefined || r.namespace === (o.namespace ?? ''))
+  );
+}
+
+/** Whether the JSON pointer (RFC 6901) names the field at `steps` or a map or list that holds it. */
+export function pointerCovers(pointer: string, steps: readonly string[]): boolean {
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return tokens.length <= steps.length && tokens.every((t, i) => t === steps[i]);
+}
+
+function sameSteps(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+function objectsOf(e: EntityStatus): ObjectStatus[] {
+  return [...(e.object ? [e.object] : []), ...e.objects, ...e.children.flatMap(objectsOf)];
+}
+
+function identity(
+  o: ObjectStatus,
+): Pick<DriftedObject, 'apiVersion' | 'kind' | 'namespace' | 'name' | 'source'> {
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+    name: o.name,
+    source: o.source,
+  };
+}

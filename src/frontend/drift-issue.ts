@@ -1,0 +1,107 @@
+// The text of a drift issue (GitHub or GitLab, both Markdown): its stable title, the marker a later run
+// finds it by, its body (per object the fields, cluster → directory, and who changed them) and the
+// comment that closes it. Values come from the status report, so Secret values are already redacted.
+import type { ChangedBy, DriftedObject, DriftReport } from '../core/drift-rules.js';
+import { formatChange } from '../report/diff.js';
+
+/** The label every drift issue carries, and by which a run lists the open ones. */
+export const DRIFT_LABEL = 'spread-drift';
+
+/** What a heal did, for the issue: the revision applied again. */
+export interface HealNote {
+  readonly revision: number;
+  /** The revision the rollback recorded. */
+  readonly recorded?: number;
+  /** Set when the heal failed: why. */
+  readonly error?: string;
+}
+
+/** The deployment an issue is about: its identity across runs. */
+export interface DriftSubject {
+  readonly deployment: string;
+  readonly namespace: string;
+  /** The environment of the declaration, when there is one. */
+  readonly environment?: string;
+}
+
+/** `Drift: web in shop` (`… (production)` with an environment): one title per deployment, never changing. */
+export function driftIssueTitle(s: DriftSubject): string {
+  return `Drift: ${s.deployment} in ${s.namespace}${s.environment ? ` (${s.environment})` : ''}`;
+}
+
+/** The HTML comment in the body that a later run finds the issue by (titles can be edited by hand). */
+export function driftMarker(s: DriftSubject): string {
+  return `<!-- spread-drift ${s.environment ? `${s.environment}/` : ''}${s.namespace}/${s.deployment} -->`;
+}
+
+/**
+ * The issue's body: a line saying how many objects differ and when this was seen, then per object
+ * its fields as the plan prints them (`~ path: cluster → directory`, Secret values `<redacted>`) with
+ * the field managers that changed them and when, then what the rules left out, and the heal.
+ */
+export function driftIssueBody(
+  report: DriftReport,
+  options: {
+    readonly subject: DriftSubject;
+    readonly time: Date;
+    readonly runUrl?: string;
+    readonly heal?: HealNote;
+  },
+): string {
+  const n = report.objects.length;
+  const where = `\`${report.deployment}\` in namespace \`${report.namespace}\`${report.context ? ` (context \`${report.context}\`)` : ''}`;
+  const run = options.runUrl ? ` ([run](${options.runUrl}))` : '';
+  const lines = [
+    driftMarker(options.subject),
+    `**${n} ${n === 1 ? 'object' : 'objects'}** of deployment ${where} differ from the directory, as of ${options.time.toISOString()}${run}.`,
+    '',
+    'Each field reads `cluster → directory`: a deploy sets the directory’s value again.',
+    '',
+  ];
+  for (const o of report.objects) lines.push(...objectLines(o), '');
+  if (report.ignored.length > 0) {
+    lines.push(`<details><summary>${report.ignored.length} differences are not drift</summary>`, '');
+    for (const i of report.ignored)
+      lines.push(`- ${i.object} \`${i.path}\`: ${i.reason} (rule \`${i.rule}\`)`);
+    lines.push('', '</details>', '');
+  }
+  if (options.heal) lines.push(healLine(options.heal), '');
+  lines.push(
+    'This issue is updated by each drift run and closed when the cluster matches the directory again.',
+  );
+  return lines.join('\n');
+}
+
+function objectLines(o: DriftedObject): string[] {
+  const ns = o.namespace ? ` in ${o.namespace}` : '';
+  const head = `### ${o.kind}/${o.name}${ns} — ${o.state} (\`${o.source}\`)`;
+  const out = [head];
+  if (o.message) out.push('', o.message);
+  if (o.fields.length === 0) return out;
+  out.push('', '```diff');
+  for (const f of o.fields) out.push(formatChange(f));
+  out.push('```', '');
+  for (const f of o.fields) out.push(`- \`${f.path}\`: ${changedByText(f.changedBy)}`);
+  return out;
+}
+
+/** `changed by kubectl (Update, subresource scale) at 2026-…`, or who else there is to say. */
+export function changedByText(by: readonly ChangedBy[]): string {
+  if (by.length === 0) return 'no other field manager owns it (spread’s own field, changed or removed)';
+  return `changed by ${by
+    .map((m) => {
+      const how = [m.operation, m.subresource ? `subresource ${m.subresource}` : undefined].filter(Boolean);
+      return `**${m.manager}**${how.length ? ` (${how.join(', ')})` : ''}${m.time ? ` at ${m.time}` : ''}`;
+    })
+    .join(', ')}`;
+}
+
+function healLine(h: HealNote): string {
+  if (h.error) return `**Heal failed**: redeploying revision ${h.revision} did not complete: ${h.error}`;
+  return `**Healed**: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}; the next run shows whether the cluster matches.`;
+}
+
+/** The comment that closes the issue: the cluster matches the directory again. */
+export function driftClosedComment(time: Date, runUrl?: string): string {
+  return `The cluster matches the directory again as of ${time.toISOString()}${runUrl ? ` ([run](${runUrl}))` : ''}: closing.`;
+}

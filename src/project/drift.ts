@@ -1,0 +1,129 @@
+// The `drift` section of spread.yaml: fields that are not drift on this deployment's objects, shaped
+// like Argo CD's `ignoreDifferences` (group, kind, name, namespace; jsonPointers, managedFieldsManagers),
+// checked at once with every problem at its line.
+import { type InputIssue, IssueList } from '../base/source.js';
+import { isMapping, type LocatedValue } from '../decode/decode.js';
+
+/**
+ * One rule of `drift.ignoreDifferences`: on the objects of GroupKind `group`/`kind` (`*` for any; the
+ * core group is `""`), optionally only `name` and `namespace`, the fields at `jsonPointers` (RFC 6901,
+ * `/spec/replicas`, `~1` for `/` in a key) and the fields whose owners are all among
+ * `managedFieldsManagers` are not drift. Argo CD's `jqPathExpressions` are not taken.
+ */
+export interface DriftIgnoreRule {
+  readonly group: string;
+  readonly kind: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly jsonPointers: readonly string[];
+  readonly managedFieldsManagers: readonly string[];
+  /** Where it is declared: `spread.yaml:12`. */
+  readonly source: string;
+}
+
+/** The drift section as spread uses it. */
+export interface DriftRules {
+  readonly ignoreDifferences: readonly DriftIgnoreRule[];
+}
+
+const RULE_KEYS = ['group', 'kind', 'name', 'namespace', 'jsonPointers', 'managedFieldsManagers'];
+
+/**
+ * Checks the `drift` section (absent: no rules) and returns its rules, or every problem at its
+ * file:line and no rules.
+ */
+export function parseDriftSection(section: LocatedValue | undefined): {
+  rules?: DriftRules;
+  issues: readonly InputIssue[];
+} {
+  if (section === undefined) return { rules: { ignoreDifferences: [] }, issues: [] };
+  const issues = new IssueList();
+  const at = (path: (string | number)[]) => section.sourceAt(path);
+  if (!isMapping(section.value)) {
+    issues.error(section.source, 'drift: expected a mapping with ignoreDifferences');
+    return { issues: issues.issues };
+  }
+  for (const key of Object.keys(section.value))
+    if (key !== 'ignoreDifferences')
+      issues.error(
+        at([key]),
+        `drift: unknown key ${JSON.stringify(key)}; the section holds ignoreDifferences`,
+      );
+  const list = section.value.ignoreDifferences;
+  const rules: DriftIgnoreRule[] = [];
+  if (list !== undefined && !Array.isArray(list))
+    issues.error(at(['ignoreDifferences']), 'drift.ignoreDifferences: expected a list of rules');
+  for (const [i, item] of (Array.isArray(list) ? list : []).entries()) {
+    const path = ['ignoreDifferences', i];
+    const where = `drift.ignoreDifferences[${i}]`;
+    if (!isMapping(item)) {
+      issues.error(at(path), `${where}: expected a mapping (group, kind, jsonPointers…)`);
+      continue;
+    }
+    const rule = parseRule(item, where, (k) => at([...path, k]), issues);
+    const line = at(path);
+    if (rule) rules.push({ ...rule, source: `${line.file}:${line.line}` });
+  }
+  if (issues.hasErrors) return { issues: issues.issues };
+  return { rules: { ignoreDifferences: rules }, issues: issues.issues };
+}
+
+function parseRule(
+  item: Record<string, unknown>,
+  where: string,
+  at: (key: string) => { file: string; line: number },
+  issues: IssueList,
+): Omit<DriftIgnoreRule, 'source'> | undefined {
+  const before = issues.issues.length;
+  for (const key of Object.keys(item)) {
+    if (key === 'jqPathExpressions')
+      issues.error(at(key), `${where}: jqPathExpressions are not taken; name the fields with jsonPointers`);
+    else if (!RULE_KEYS.includes(key))
+      issues.error(
+        at(key),
+        `${where}: unknown key ${JSON.stringify(key)}; a rule holds ${RULE_KEYS.join(', ')}`,
+      );
+  }
+  const text = (key: string, required: boolean): string | undefined => {
+    const v = item[key];
+    if (v === undefined || v === null) {
+      if (required)
+        issues.error(at(key), `${where}: ${key} is required (\`*\` for any; the core group is "")`);
+      return undefined;
+    }
+    if (typeof v !== 'string') issues.error(at(key), `${where}.${key}: expected a string`);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const list = (key: string): string[] => {
+    const v = item[key];
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s === '')) {
+      issues.error(at(key), `${where}.${key}: expected a list of strings`);
+      return [];
+    }
+    return v as string[];
+  };
+  const group = text('group', true);
+  const kind = text('kind', true);
+  const name = text('name', false);
+  const namespace = text('namespace', false);
+  const jsonPointers = list('jsonPointers');
+  for (const p of jsonPointers)
+    if (!p.startsWith('/'))
+      issues.error(
+        at('jsonPointers'),
+        `${where}.jsonPointers: "${p}" is not a JSON pointer (it starts with /)`,
+      );
+  const managedFieldsManagers = list('managedFieldsManagers');
+  if (jsonPointers.length === 0 && managedFieldsManagers.length === 0 && !('jqPathExpressions' in item))
+    issues.error(at('kind'), `${where}: give jsonPointers or managedFieldsManagers (what is not drift)`);
+  if (issues.issues.length > before || group === undefined || kind === undefined) return undefined;
+  return {
+    group,
+    kind,
+    ...(name !== undefined ? { name } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
+    jsonPointers,
+    managedFieldsManagers,
+  };
+}

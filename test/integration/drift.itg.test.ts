@@ -1,0 +1,301 @@
+// Mode drift of the bundled Action, as a scheduled run runs it, against the local cluster and the
+// GitHub REST stand-in: the real `kubectl scale` and `kubectl edit` (an EDITOR script) make the drift,
+// one issue is opened, updated, closed after a deploy; an HPA's replicas are not drift; heal.
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { repositoryEnv, runActionStep, type StepResult } from './action-runner.js';
+import { type GitHubApi, startGitHubApi } from './github-api.js';
+import { kubeconfigContent, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
+
+const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
+const ns = uniqueName('drift-itg');
+const TOKEN = `ghs_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+const PASSWORD = `pw-${Math.random().toString(36).slice(2)}-drift`;
+const NEW_PASSWORD = `pw-${Math.random().toString(36).slice(2)}-changed`;
+const workspace = mkdtempSync(path.join(tmpdir(), 'spread-drift-ws-'));
+const schedule = { name: 'schedule', refName: 'main', payload: { schedule: '0 * * * *' } };
+let api: GitHubApi;
+
+function step(inputs: Record<string, string>): Promise<StepResult> {
+  return runActionStep({
+    entry: ENTRY,
+    workspace,
+    inputs: {
+      kubeconfig: kubeconfigContent(),
+      context: 'spread-local',
+      namespace: ns,
+      wait: 'false',
+      ...inputs,
+    },
+    event: schedule,
+    env: { GITHUB_API_URL: api.url, 'INPUT_GITHUB-TOKEN': TOKEN },
+  });
+}
+
+const k = (...args: string[]) => kubectl(['--context', 'spread-local', '-n', ns, ...args]);
+
+/** `kubectl edit` as a person runs it, the editor a script that changes `from` into `to`. */
+async function kubectlEdit(ref: string, from: string, to: string): Promise<void> {
+  const editor = path.join(workspace, 'editor.sh');
+  writeFileSync(editor, `#!/bin/sh\nsed -i 's/${from}/${to}/' "$1"\n`);
+  chmodSync(editor, 0o755);
+  await promisify(execFile)(
+    process.env.SPREAD_KUBECTL ?? 'kubectl',
+    ['--context', 'spread-local', '-n', ns, 'edit', ref],
+    {
+      env: { ...process.env, EDITOR: editor, KUBE_EDITOR: editor },
+    },
+  );
+}
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(workspace, dir, file)), { recursive: true });
+    writeFileSync(path.join(workspace, dir, file), text);
+  }
+}
+
+const deployment = (name: string) =>
+  [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    `metadata: {name: ${name}}`,
+    'spec:',
+    '  replicas: 1',
+    `  selector: {matchLabels: {app: ${name}}}`,
+    '  template:',
+    `    metadata: {labels: {app: ${name}}}`,
+    `    spec: {containers: [{name: ${name}, image: "registry.k8s.io/pause:3.10"}]}`,
+    '',
+  ].join('\n');
+
+/** Every secret of the test: the kubeconfig and its key lines, the Secret's value, the token. */
+function secrets(): string[] {
+  const kubeconfig = kubeconfigContent();
+  const keyLines = kubeconfig
+    .split('\n')
+    .filter((l) => /key-data|token|password/.test(l))
+    .map((l) => l.replace(/^.*?:\s*/, ''));
+  const values = [PASSWORD, NEW_PASSWORD].flatMap((p) => [p, Buffer.from(p).toString('base64')]);
+  return [kubeconfig, Buffer.from(kubeconfig).toString('base64'), ...keyLines, ...values, TOKEN];
+}
+
+function expectNoSecret(r: StepResult): void {
+  const log = r.log
+    .split('\n')
+    .filter((l) => !l.startsWith('::add-mask::'))
+    .join('\n');
+  const bodies = api.issues.map((i) => i.body).join('\n') + api.comments.map((c) => c.body).join('\n');
+  for (const text of [log, r.outputsText, r.summary, bodies])
+    for (const s of secrets())
+      expect(text.includes(s), `a secret value leaked: ${s.slice(0, 12)}…`).toBe(false);
+}
+
+describe('mode drift, scheduled', () => {
+  beforeAll(async () => {
+    api = await startGitHubApi();
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+    write('deploy/web', {
+      'deployment.yaml': deployment('web'),
+      '.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-settings}\ndata: {version: "1"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: web-db}\nstringData: {password: "${PASSWORD}"}\n`,
+    });
+    const r = await step({ path: 'deploy/web' });
+    expect(r.code, r.log).toBe(0);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test('in sync: no issue', async () => {
+    const r = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs).toMatchObject({ drifted: 'false', issue: '' });
+    expect(api.issues).toEqual([]);
+  });
+
+  test('kubectl scale and kubectl edit: one issue naming both objects, the fields and the managers', async () => {
+    await k('scale', 'deployment/web', '--replicas=2');
+    await kubectlEdit('configmap/web-settings', 'version: "1"', 'version: "7"');
+    // A Secret's value changed by hand: drift, its values never shown.
+    await k('patch', 'secret/web-db', '-p', JSON.stringify({ stringData: { password: NEW_PASSWORD } }));
+    const r = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(r.code, r.log).toBe(0);
+    expect(api.issues).toHaveLength(1);
+    const issue = api.issues[0]!;
+    expect(r.outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
+    expect(issue.title).toBe(`Drift: web in ${ns}`);
+    expect(issue.labels).toEqual([{ name: 'spread-drift' }]);
+    expect(issue.body).toContain(`### Deployment/web in ${ns} — differs`);
+    expect(issue.body).toContain(`### ConfigMap/web-settings in ${ns} — differs`);
+    expect(issue.body).toContain('~ spec.replicas: 2 → 1');
+    expect(issue.body).toContain('~ data.version: "7" → "1"');
+    expect(issue.body).toContain('`spec.replicas`: changed by **kubectl** (Update, subresource scale)');
+    expect(issue.body).toMatch(/`data.version`: changed by \*\*kubectl-edit\*\* \(Update\) at \d{4}-/);
+    expect(issue.body).toContain(`### Secret/web-db in ${ns} — differs`);
+    expect(issue.body).toContain('~ data.password: <redacted> → <redacted>');
+    expect(issue.body).toContain('`data.password`: changed by **kubectl-patch** (Update)');
+    // A note names the setting as the Action's input, not in the core's placeholder.
+    expect(issue.body).toContain('a deploy takes them back only with the input force-conflicts');
+    expect(issue.body).not.toContain('⟦');
+    expect(r.summary).toContain('Deployment/web');
+    expectNoSecret(r);
+  });
+
+  test('the next run updates the same issue, not a second one; fail-on-drift fails the step', async () => {
+    const before = api.issues[0]!.body;
+    const r = await step({ path: 'deploy/web', mode: 'drift', 'fail-on-drift': 'true' });
+    expect(r.code).toBe(1);
+    expect(api.issues).toHaveLength(1);
+    expect(api.issues[0]!.state).toBe('open');
+    expect(api.issues[0]!.body).not.toBe(before);
+    expect(api.requests).toContain(`PATCH /repos/acme/shop/issues/${api.issues[0]!.number}`);
+    expect(r.outputs).toMatchObject({ drifted: 'true', issue: String(api.issues[0]!.number) });
+  });
+
+  test('a deploy puts it back: the next run closes the issue with a comment', async () => {
+    const d = await step({ path: 'deploy/web', 'force-conflicts': 'true' });
+    expect(d.code, d.log).toBe(0);
+    const r = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(r.code, r.log).toBe(0);
+    const issue = api.issues[0]!;
+    expect(r.outputs).toMatchObject({ drifted: 'false', issue: String(issue.number) });
+    expect(issue.state).toBe('closed');
+    expect(issue.state_reason).toBe('completed');
+    expect(api.comments.filter((c) => c.issue === issue.number).map((c) => c.body)).toEqual([
+      expect.stringContaining('The cluster matches the directory again'),
+    ]);
+  });
+
+  test('heal: the last good revision deployed again, the issue says so and is closed', async () => {
+    await k('scale', 'deployment/web', '--replicas=3');
+    await kubectlEdit('configmap/web-settings', 'version: "1"', 'version: "9"');
+    const r = await step({ path: 'deploy/web', mode: 'drift', heal: 'true', timeout: '2m' });
+    expect(r.code, r.log).toBe(0);
+    expect(api.issues).toHaveLength(2);
+    const issue = api.issues[1]!;
+    expect(issue.body).toContain('~ spec.replicas: 3 → 1');
+    expect(issue.body).toMatch(/\*\*Healed\*\*: revision \d+ \(the last good deploy\) was deployed again/);
+    expect(issue.state).toBe('closed');
+    expect((await k('get', 'deployment/web', '-o', 'jsonpath={.spec.replicas}')).stdout).toBe('1');
+    expect((await k('get', 'configmap/web-settings', '-o', 'jsonpath={.data.version}')).stdout).toBe('1');
+    expectNoSecret(r);
+  });
+
+  test('replicas an HPA sets are not drift', async () => {
+    write('deploy/auto', {
+      'deployment.yaml': deployment('auto'),
+      '.k2e/hpa.yaml': [
+        'apiVersion: autoscaling/v2',
+        'kind: HorizontalPodAutoscaler',
+        'metadata: {name: auto}',
+        'spec:',
+        '  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: auto}',
+        '  minReplicas: 2',
+        '  maxReplicas: 3',
+        '  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}}]',
+        '',
+      ].join('\n'),
+    });
+    const d = await step({ path: 'deploy/auto' });
+    expect(d.code, d.log).toBe(0);
+    // The HPA controller raises the replicas to minReplicas (no metrics needed for that).
+    for (let i = 0; i < 60; i++) {
+      if ((await k('get', 'deployment/auto', '-o', 'jsonpath={.spec.replicas}')).stdout === '2') break;
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+    const managers = (await k('get', 'deployment/auto', '--show-managed-fields', '-o', 'json')).stdout;
+    expect(managers).toContain('"subresource": "scale"');
+    const r = await step({ path: 'deploy/auto', mode: 'drift' });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.drifted).toBe('false');
+    expect(api.issues.filter((i) => i.title.includes('auto'))).toEqual([]);
+  });
+});
+
+describe('drift per declared environment', () => {
+  const staging = `${ns}-staging`;
+  const production = `${ns}-production`;
+  const dir = 'deploy/envs';
+  const cli = (...args: string[]) =>
+    runNode('dist/cli/index.js', args, { ...process.env, ...repositoryEnv(workspace) });
+
+  beforeAll(async () => {
+    api = await startGitHubApi();
+    for (const n of [staging, production])
+      await kubectl(['--context', 'spread-local', 'create', 'namespace', n]);
+    write(dir, {
+      'deployment.yaml': deployment('shop'),
+      'spread.yaml': [
+        'environments:',
+        `  staging: {context: spread-local, namespace: ${staging}}`,
+        `  production: {context: spread-local, namespace: ${production}}`,
+        '',
+      ].join('\n'),
+    });
+    for (const e of ['staging', 'production']) {
+      const r = await cli('deploy', path.join(workspace, dir), '--environment', e, '--no-wait');
+      expect(r.code, r.stderr).toBe(0);
+    }
+    await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      production,
+      'scale',
+      'deployment/shop',
+      '--replicas=2',
+    ]);
+  });
+  afterAll(async () => {
+    await api?.close();
+    for (const n of [staging, production])
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', n, '--wait=false'], {
+        allowFail: true,
+      });
+  });
+
+  test('the Action: one issue for the environment that drifted, named by it', async () => {
+    const before = api.issues.length;
+    const r = await runActionStep({
+      entry: ENTRY,
+      workspace,
+      inputs: { kubeconfig: kubeconfigContent(), path: dir, mode: 'drift' },
+      event: schedule,
+      env: { GITHUB_API_URL: api.url, 'INPUT_GITHUB-TOKEN': TOKEN },
+    });
+    expect(r.code, r.log).toBe(0);
+    const opened = api.issues.slice(before);
+    expect(opened.map((i) => i.title)).toEqual([`Drift: envs in ${production} (production)`]);
+    expect(r.outputs).toMatchObject({ drifted: 'true', issue: String(opened[0]!.number) });
+    expect(r.log).toContain('::group::environment staging');
+  });
+
+  test('spread status --all-environments -o json: each environment with its drift', async () => {
+    const r = await cli('status', path.join(workspace, dir), '--all-environments', '-o', 'json');
+    expect(r.code, r.stderr).toBe(2);
+    const { environments } = JSON.parse(r.stdout) as {
+      environments: {
+        environment: string;
+        drift: {
+          drifted: boolean;
+          objects: { fields: { path: string; changedBy: { manager: string }[] }[] }[];
+        };
+      }[];
+    };
+    expect(environments.map((e) => [e.environment, e.drift.drifted])).toEqual([
+      ['staging', false],
+      ['production', true],
+    ]);
+    expect(environments[1]!.drift.objects[0]!.fields[0]).toMatchObject({
+      path: 'spec.replicas',
+      changedBy: [{ manager: 'kubectl', operation: 'Update', subresource: 'scale' }],
+    });
+  });
+});

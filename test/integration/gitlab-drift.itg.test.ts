@@ -1,0 +1,157 @@
+// The GitLab component's mode drift (templates/deploy.yml) run by gitlab-ci-local's shell executor
+// against the local cluster, with a local stand-in for GitLab's Issues API (CI_API_V4_URL): one issue
+// per drifted deployment, opened, updated, closed when the cluster matches again.
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { stringify } from 'yaml';
+import { type GitLabApi, startGitLabApi } from './gitlab-api.js';
+import { needs } from './harness.js';
+import { kubectl, ROOT, uniqueName } from './helpers.js';
+
+const GCL = path.join(ROOT, 'node_modules/.bin/gitlab-ci-local');
+const ns = uniqueName('drift-gitlab');
+const project = mkdtempSync(path.join(tmpdir(), 'spread-gitlab-drift-'));
+const TOKEN = `glpat-${Math.random().toString(36).slice(2)}`;
+const hasRsync = (() => {
+  try {
+    execFileSync('rsync', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+let api: GitLabApi;
+
+function gcl(job: string): Promise<{ code: number; log: string }> {
+  const variablesFile = path.join(project, '.home/variables.yml');
+  writeFileSync(
+    variablesFile,
+    stringify({ CI_API_V4_URL: api.url, CI_PROJECT_ID: '42', SPREAD_GITLAB_TOKEN: TOKEN }),
+  );
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        GCL,
+        '--force-shell-executor',
+        '--variables-file',
+        variablesFile,
+        '--no-color',
+        '--home',
+        path.join(project, '.home'),
+        job,
+      ],
+      { env: process.env, cwd: project },
+    );
+    let log = '';
+    child.stdout.on('data', (d) => (log += d));
+    child.stderr.on('data', (d) => (log += d));
+    child.on('close', (code) => resolve({ code: code ?? 1, log }));
+  });
+}
+
+const dotenv = (job: string) =>
+  Object.fromEntries(
+    readFileSync(
+      path.join(project, '.gitlab-ci-local/artifacts', job, '.gitlab-ci-reports/dotenv/.spread/spread.env'),
+      'utf8',
+    )
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+
+describe.skipIf(!existsSync(GCL) || !hasRsync)(
+  'the GitLab component, mode drift',
+  needs('gitlabCiLocal'),
+  () => {
+    beforeAll(async () => {
+      api = await startGitLabApi();
+      await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+      cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
+      mkdirSync(path.join(project, 'settings/.k2e'), { recursive: true });
+      mkdirSync(path.join(project, '.home'));
+      writeFileSync(
+        path.join(project, 'settings/.k2e/settings.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: "1"}\n',
+      );
+      const common = { path: 'settings', context: 'spread-local', namespace: ns, package: ROOT, wait: false };
+      const jobs = [
+        { ...common, stage: 'deploy', 'job-name': 'deploy', 'force-conflicts': true },
+        { ...common, stage: 'drift', 'job-name': 'drift', mode: 'drift', 'resource-group': 'spread-drift' },
+      ];
+      writeFileSync(
+        path.join(project, '.gitlab-ci.yml'),
+        `stages: [deploy, drift]\ninclude:\n${jobs
+          .map(
+            (inputs) =>
+              `  - local: templates/deploy.yml\n    inputs:\n${Object.entries(inputs)
+                .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`)
+                .join('\n')}\n`,
+          )
+          .join('')}`,
+      );
+      execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project });
+      execFileSync('git', ['remote', 'add', 'origin', 'https://gitlab.example/acme/shop.git'], {
+        cwd: project,
+      });
+      execFileSync('git', ['add', '-A'], { cwd: project });
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init'], {
+        cwd: project,
+      });
+      const r = await gcl('deploy');
+      expect(r.code, r.log).toBe(0);
+    });
+    afterAll(async () => {
+      await api?.close();
+      await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+        allowFail: true,
+      });
+    });
+
+    test('in sync: no issue; kubectl patch: one issue; again: the same one; a deploy: closed with a note', async () => {
+      const clean = await gcl('drift');
+      expect(clean.code, clean.log).toBe(0);
+      expect(api.issues).toEqual([]);
+      expect(dotenv('drift')).toMatchObject({ SPREAD_DRIFTED: 'false', SPREAD_DRIFT_ISSUES: '' });
+
+      await kubectl([
+        '--context',
+        'spread-local',
+        '-n',
+        ns,
+        'patch',
+        'configmap',
+        'settings',
+        '-p',
+        '{"data":{"a":"2"}}',
+      ]);
+      const drifted = await gcl('drift');
+      expect(drifted.code, drifted.log).toBe(0);
+      expect(api.issues).toHaveLength(1);
+      const issue = api.issues[0]!;
+      expect(issue.labels).toEqual(['spread-drift']);
+      expect(issue.title).toMatch(new RegExp(`^Drift: .* in ${ns}$`));
+      expect(issue.description).toContain('~ data.a: "2" → "1"');
+      expect(issue.description).toContain('`data.a`: changed by **kubectl-patch** (Update)');
+      expect(dotenv('drift')).toMatchObject({ SPREAD_DRIFTED: 'true', SPREAD_DRIFT_ISSUES: '1' });
+      expect(drifted.log).not.toContain(TOKEN);
+
+      const again = await gcl('drift');
+      expect(again.code, again.log).toBe(0);
+      expect(api.issues).toHaveLength(1);
+      expect(api.requests).toContain(`PUT /api/v4/projects/42/issues/1`);
+
+      const deployed = await gcl('deploy');
+      expect(deployed.code, deployed.log).toBe(0);
+      const closed = await gcl('drift');
+      expect(closed.code, closed.log).toBe(0);
+      expect(issue.state).toBe('closed');
+      expect(issue.notes).toEqual([expect.stringContaining('The cluster matches the directory again')]);
+      expect([...api.tokens]).toEqual([TOKEN]);
+    });
+  },
+);

@@ -1,0 +1,226 @@
+// Drift from a status report: who changed each field (managedFields as the API server records kubectl
+// scale, kubectl edit, an HPA and kubectl rollout restart), and what the built-in and project rules leave out.
+import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { managersOf, ownersOf, pathSteps } from '../../../src/cluster/managers.js';
+import { driftOf, pointerCovers } from '../../../src/core/drift-rules.js';
+import type { ObjectStatus, StatusReport } from '../../../src/core/status-report.js';
+import type { DriftIgnoreRule } from '../../../src/project/drift.js';
+
+// managedFields as kube-apiserver 1.34 recorded them after `kubectl scale`, an HPA's scale and
+// `kubectl rollout restart` on a Deployment applied by spread (seen on the local cluster).
+const deployment: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: {
+    name: 'web',
+    namespace: 'shop',
+    managedFields: [
+      {
+        manager: 'spread',
+        operation: 'Apply',
+        time: '2026-12-07T07:24:53Z',
+        fieldsV1: {
+          'f:spec': {
+            'f:selector': {},
+            'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {} } } } },
+          },
+        },
+      },
+      {
+        manager: 'kubectl',
+        operation: 'Update',
+        subresource: 'scale',
+        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      },
+      {
+        manager: 'kube-controller-manager',
+        operation: 'Update',
+        subresource: 'status',
+        time: '2026-12-07T07:25:26Z',
+        fieldsV1: { 'f:status': { 'f:replicas': {} } },
+      },
+      {
+        manager: 'kubectl-rollout',
+        operation: 'Update',
+        time: '2026-12-07T07:25:26Z',
+        fieldsV1: {
+          'f:spec': {
+            'f:template': {
+              'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/restartedAt': {} } },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+const configMap: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: {
+    name: 'cfg',
+    namespace: 'shop',
+    managedFields: [
+      {
+        manager: 'kubectl-edit',
+        operation: 'Update',
+        time: '2026-12-07T07:24:54Z',
+        fieldsV1: { 'f:data': { 'f:a': {} } },
+      },
+    ],
+  },
+};
+
+describe('managersOf', () => {
+  test('every manager but spread’s Apply and status, with fields in the notation of a change', () => {
+    expect(managersOf(deployment, 'spread')).toEqual([
+      { manager: 'kubectl', operation: 'Update', subresource: 'scale', fields: ['spec.replicas'] },
+      {
+        manager: 'kubectl-rollout',
+        operation: 'Update',
+        time: '2026-12-07T07:25:26Z',
+        fields: ['spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]'],
+      },
+    ]);
+  });
+
+  test('a change is owned by the manager whose field it is, list items matched by any key', () => {
+    const m = [{ manager: 'x', fields: ['spec.template.spec.containers[name=c].image'] }];
+    expect(ownersOf('spec.template.spec.containers[0].image', m)).toHaveLength(1);
+    expect(ownersOf('spec.template.spec.containers[0].name', m)).toHaveLength(0);
+    expect(pathSteps('a["b.c"][2].d', true)).toEqual(['a', 'b.c', '2', 'd']);
+  });
+});
+
+function objectStatus(o: Partial<ObjectStatus> & Pick<ObjectStatus, 'kind' | 'name'>): ObjectStatus {
+  return { apiVersion: 'v1', namespace: 'shop', source: 'x.yaml:1', state: 'differs', ...o };
+}
+
+function report(objects: ObjectStatus[]): StatusReport {
+  return {
+    deployment: 'web',
+    namespace: 'shop',
+    context: 'prod',
+    root: { type: 'Application', name: 'web', source: '.', objects, children: [] },
+    counts: { objects: objects.length, compared: true, missing: 0, inSync: 0, differs: 0, rejected: 0 },
+    warnings: [],
+  } as unknown as StatusReport;
+}
+
+const scaled = objectStatus({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  name: 'web',
+  source: 'deployment.yaml:1',
+  changes: [{ op: 'change', path: 'spec.replicas', before: '2', after: '1' }],
+  managers: managersOf(deployment, 'spread'),
+  foreign: [
+    {
+      manager: 'kubectl-rollout',
+      fields: ['spec.template.metadata.annotations.kubectl.kubernetes.io/restartedAt'],
+    },
+  ],
+});
+const edited = objectStatus({
+  kind: 'ConfigMap',
+  name: 'cfg',
+  changes: [{ op: 'change', path: 'data.a', before: '"2"', after: '"1"' }],
+  managers: managersOf(configMap, 'spread'),
+});
+
+describe('driftOf', () => {
+  test('kubectl scale and kubectl edit: both objects, their fields and who changed them', () => {
+    const d = driftOf(
+      report([scaled, edited, objectStatus({ kind: 'Service', name: 's', state: 'in sync' })]),
+      {
+        hpaTargets: new Set(),
+        rules: [],
+      },
+    );
+    expect(d.drifted).toBe(true);
+    expect(
+      d.objects.map((o) => [
+        o.kind,
+        o.name,
+        o.fields.map((f) => [f.path, f.changedBy.map((m) => m.manager)]),
+      ]),
+    ).toEqual([
+      ['Deployment', 'web', [['spec.replicas', ['kubectl']]]],
+      ['ConfigMap', 'cfg', [['data.a', ['kubectl-edit']]]],
+    ]);
+    expect(d.objects[1]?.fields[0]?.changedBy[0]).toEqual({
+      manager: 'kubectl-edit',
+      operation: 'Update',
+      time: '2026-12-07T07:24:54Z',
+    });
+    // The rollout restart's annotation was never declared: not drift, and said why.
+    expect(d.ignored.map((i) => [i.object, i.rule])).toEqual([['Deployment/web', 'undeclared']]);
+  });
+
+  test('replicas of an object an HPA targets are not drift', () => {
+    const d = driftOf(report([scaled]), { hpaTargets: new Set(['Deployment/shop/web']), rules: [] });
+    expect(d.drifted).toBe(false);
+    expect(d.ignored.map((i) => [i.path, i.rule])).toContainEqual(['spec.replicas', 'hpa']);
+  });
+
+  test('a declared restartedAt annotation changed by kubectl rollout restart is not drift', () => {
+    const restarted = objectStatus({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      changes: [
+        {
+          op: 'change',
+          path: 'spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]',
+          before: '"b"',
+          after: '"a"',
+        },
+      ],
+    });
+    expect(driftOf(report([restarted]), { hpaTargets: new Set(), rules: [] }).drifted).toBe(false);
+  });
+
+  test('project rules: jsonPointers and managedFieldsManagers, only on the objects they select', () => {
+    const rule = (r: Partial<DriftIgnoreRule>): DriftIgnoreRule => ({
+      group: '*',
+      kind: '*',
+      jsonPointers: [],
+      managedFieldsManagers: [],
+      source: 'spread.yaml:3',
+      ...r,
+    });
+    const by = (rules: DriftIgnoreRule[]) =>
+      driftOf(report([scaled, edited]), { hpaTargets: new Set(), rules }).objects.map((o) => o.name);
+    expect(by([rule({ group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] })])).toEqual([
+      'cfg',
+    ]);
+    expect(
+      by([rule({ group: 'apps', kind: 'Deployment', name: 'other', jsonPointers: ['/spec/replicas'] })]),
+    ).toEqual(['web', 'cfg']);
+    expect(by([rule({ group: '', kind: 'ConfigMap', managedFieldsManagers: ['kubectl-edit'] })])).toEqual([
+      'web',
+    ]);
+    expect(by([rule({ group: 'apps', kind: 'ConfigMap', managedFieldsManagers: ['kubectl-edit'] })])).toEqual(
+      ['web', 'cfg'],
+    );
+  });
+
+  test('missing and rejected objects and what a deploy would prune are drift', () => {
+    const r = {
+      ...report([objectStatus({ kind: 'Secret', name: 'gone', state: 'missing' })]),
+      notInDirectory: [objectStatus({ kind: 'ConfigMap', name: 'old', state: undefined })],
+    };
+    expect(driftOf(r, { hpaTargets: new Set(), rules: [] }).objects.map((o) => [o.name, o.state])).toEqual([
+      ['gone', 'missing'],
+      ['old', 'not in directory'],
+    ]);
+  });
+
+  test('JSON pointers: ~1 is a slash, a pointer covers what is below it', () => {
+    expect(pointerCovers('/metadata/annotations/a~1b', ['metadata', 'annotations', 'a/b'])).toBe(true);
+    expect(pointerCovers('/spec', ['spec', 'replicas'])).toBe(true);
+    expect(pointerCovers('/spec/replicas', ['spec'])).toBe(false);
+  });
+});
