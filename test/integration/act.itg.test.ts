@@ -185,7 +185,13 @@ const deployWorkflow = workflow(
       push: 'false',
       comment: 'false',
     }),
-    spread('delete', { ...target(), path: 'deploy/hello-build', name: 'hello-build', mode: 'delete' }),
+    spread('delete', {
+      ...target(),
+      path: 'deploy/hello-build',
+      name: 'hello-build',
+      mode: 'delete',
+      'include-kept': 'true',
+    }),
   ],
 );
 
