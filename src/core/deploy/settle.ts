@@ -26,9 +26,9 @@ import { applicationUrl, urlKindOf } from '../../report/url.js';
 import { rolloutRef } from '../converge.js';
 import { rollbackTo } from '../rollback.js';
 import type { Settling } from './apply.js';
+import { PhaseError } from './apply.js';
 import { DeployError } from './failure.js';
 import type { DeployOptions, Run } from './options.js';
-import { PhaseError } from './phases.js';
 import type { SettlingConverged } from './trim.js';
 
 /** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
