@@ -179,7 +179,7 @@ export const SETTING_ROWS = [
   { key: 'comment', type: 'boolean', modes: ['plan'], default: 'true' },
   { key: 'url-from', type: 'url-from', modes: ['deploy'] },
   { key: 'deployment', type: 'boolean', modes: ['deploy', 'delete'], default: 'false' },
-  { key: 'environment', type: 'string', modes: ['deploy', 'plan', 'delete'] },
+  { key: 'environment', type: 'string', modes: ['deploy', 'plan', 'delete', 'render', 'status'] },
   { key: 'deploy-comment', type: 'boolean', modes: ['deploy'], default: 'false' },
   { key: 'github-token', type: 'secret', modes: ['deploy', 'plan', 'delete'] },
   { key: 'target', type: 'string', modes: ['deploy', 'plan', 'build', 'status'] },
