@@ -82,9 +82,16 @@ function environmentOf(declaration: EnvironmentsDeclaration, name: string): Envi
   return environment;
 }
 
-/** {@link resolveEnvironment} for an environment already looked up (`--environment all` resolves each). */
-export function targetOf(dir: string, environment: Environment, given: EnvironmentGiven): EnvironmentTarget {
-  const cluster = singleCluster(environment);
+/**
+ * {@link resolveEnvironment} for an environment already looked up (`--environment all` resolves each),
+ * on `cluster`, one of its clusters (a fleet's leg); default its one cluster.
+ */
+export function targetOf(
+  dir: string,
+  environment: Environment,
+  given: EnvironmentGiven,
+  cluster: EnvironmentCluster = singleCluster(environment),
+): EnvironmentTarget {
   const at = formatSource(cluster.source);
   const context = agree('context', given.context, cluster.context, environment.name, at);
   const declared = previewOf(environment, given.pullRequest) ?? cluster.namespace ?? environment.namespace;
@@ -104,8 +111,8 @@ export function targetOf(dir: string, environment: Environment, given: Environme
     path: environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path),
     ...(context !== undefined ? { context } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
-    helmValues: [...environment.helmValues, ...(given.helmValues ?? [])],
-    helmSet: { ...environment.helmSet, ...(given.helmSet ?? {}) },
+    helmValues: [...environment.helmValues, ...(cluster.helmValues ?? []), ...(given.helmValues ?? [])],
+    helmSet: { ...environment.helmSet, ...cluster.helmSet, ...(given.helmSet ?? {}) },
     ...(expect !== undefined ? { expect } : {}),
   };
 }
