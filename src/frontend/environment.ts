@@ -175,7 +175,7 @@ export async function checkCluster(
       .getOrUndefined<{ metadata?: { uid?: string } }>('/api/v1/namespaces/kube-system', signal)
       .catch((error: unknown) => {
         throw new Error(
-          `environment ${expected.environment} names its cluster's kube-system uid, and context ${reached.context} cannot read the kube-system Namespace to compare (${(error as Error).message}); nothing was built or written`,
+          `environment ${expected.environment} names its cluster's kube-system uid, and context ${reached.context} cannot read the kube-system Namespace to compare (${(error as Error).message}); nothing was written, nothing built`,
         );
       });
     const uid = ns?.metadata?.uid ?? 'none (no kube-system namespace)';
@@ -185,6 +185,6 @@ export async function checkCluster(
   }
   if (problems.length === 0) return;
   throw new Error(
-    `wrong cluster: environment ${expected.environment} is ${want.join(', ')} (${formatSource(expected.source)}), but context ${reached.context} reaches ${got.join(', ')}; nothing was built or written`,
+    `wrong cluster: environment ${expected.environment} is ${want.join(', ')} (${formatSource(expected.source)}), but context ${reached.context} reaches ${got.join(', ')}; nothing was written, nothing built`,
   );
 }

@@ -101,7 +101,7 @@ describe('checkCluster (the wrong-cluster guard)', () => {
     await expect(
       checkCluster(client(UID_A), { server: 'https://a.example.com:6443', context: 'a' }, expected),
     ).rejects.toThrow(
-      `wrong cluster: environment production is server https://b.example.com:6443, kube-system uid ${UID_B} (spread.yaml:11), but context a reaches server https://a.example.com:6443, kube-system uid ${UID_A}; nothing was built or written`,
+      `wrong cluster: environment production is server https://b.example.com:6443, kube-system uid ${UID_B} (spread.yaml:11), but context a reaches server https://a.example.com:6443, kube-system uid ${UID_A}; nothing was written, nothing built`,
     );
   });
 
