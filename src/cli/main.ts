@@ -51,6 +51,12 @@ async function runDeploy(
       deployRequest(mode, dir, undefined, { ...flags, context: undefined }, target),
     );
   }
+  const { fleetEnvironment, runFleet } = await import('./fleet.js');
+  const fleet = fleetEnvironment(dir ?? '.', flags);
+  if (fleet !== undefined)
+    return runFleet(mode, dir ?? '.', fleet, context, flags, (target: EnvironmentTarget) =>
+      deployRequest(mode, dir, undefined, { ...flags, context: undefined }, target),
+    );
   const target = environmentTarget(dir ?? '.', flags, context, process.env);
   const print = (report: DeployReport) =>
     process.stdout.write(

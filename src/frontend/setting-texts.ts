@@ -517,6 +517,14 @@ export const SETTING_TEXTS = {
       variable: 'SPREAD_INPUT_ENVIRONMENT',
     },
   },
+  cluster: {
+    description:
+      'With `environment` naming a fleet (an environment listing several clusters in spread.yaml): deploy only these of its clusters (comma-separated names), in their waves; the others are left as they are (docs/fleets.md). Empty: every cluster. Example: `eu-1`.',
+    cli: {
+      flags: '--cluster <names>',
+      help: 'with --environment naming a fleet: only these of its clusters (comma-separated), e.g. to deploy a failed one again',
+    },
+  },
   'deploy-comment': {
     description:
       "After a successful deploy, update the deployment's plan comment on its pull request to say what was deployed, where, the `url` and the revision, instead of leaving a stale plan: the event's pull request, or on `push` those the commit belongs to (the merged one), through the REST API (created when the plan posted none). Needs `pull-requests: write`; problems only warn (`true`/`false`). Example: `true`.",

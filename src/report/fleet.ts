@@ -47,14 +47,18 @@ export interface FleetWaveReport {
 /** A fleet deploy: fields are only ever added, never renamed (as DeployReport's). */
 export interface FleetReport {
   readonly environment: string;
+  /** `plan`: every cluster planned, nothing written (`succeeded` then means planned). */
+  readonly mode: 'deploy' | 'plan';
   readonly status: 'succeeded' | 'failed';
   readonly waves: readonly FleetWaveReport[];
   readonly durationMs: number;
 }
 
-/** The changes of a deploy report, counted. */
+/** The changes of a deploy report, counted; of a plan, what the deploy would do (replace counts as configured). */
 export function legChanges(report: DeployReport): LegChanges {
   const c = countActions(report);
+  if (report.mode === 'plan')
+    return { created: c.create, configured: c.update + c.replace, unchanged: c.unchanged, pruned: c.prune };
   return { created: c.created, configured: c.configured, unchanged: c.unchanged, pruned: c.pruned };
 }
 
@@ -70,27 +74,32 @@ export function formatFleetText(report: FleetReport): string {
   const lines: string[] = [];
   const legs = report.waves.flatMap((w) => w.clusters);
   const width = Math.max(...legs.map((l) => l.cluster.length), 7);
-  lines.push(`Fleet ${report.environment}: ${legs.length} cluster(s) in ${report.waves.length} wave(s)`);
+  const verb = report.mode === 'plan' ? 'Plan for fleet' : 'Fleet';
+  lines.push(`${verb} ${report.environment}: ${legs.length} cluster(s) in ${report.waves.length} wave(s)`);
   for (const wave of report.waves) {
     const soak = wave.soakMs ? `, soak ${(wave.soakMs / 1000).toFixed(0)}s` : '';
     lines.push(`wave ${wave.name} (${wave.status}${soak})`);
-    for (const leg of wave.clusters) lines.push(`  ${leg.cluster.padEnd(width)}  ${legLine(leg)}`);
+    for (const leg of wave.clusters)
+      lines.push(`  ${leg.cluster.padEnd(width)}  ${legLine(leg, report.mode)}`);
   }
   const count = (s: LegStatus) => legs.filter((l) => l.status === s).length;
   lines.push(
-    `${report.status === 'succeeded' ? 'fleet deployed' : 'fleet FAILED'}: ${count('succeeded')} succeeded, ${count('failed')} failed, ${count('skipped')} skipped in ${(report.durationMs / 1000).toFixed(1)}s`,
+    `${report.status === 'succeeded' ? `fleet ${report.mode === 'plan' ? 'planned' : 'deployed'}` : 'fleet FAILED'}: ${count('succeeded')} succeeded, ${count('failed')} failed, ${count('skipped')} skipped in ${(report.durationMs / 1000).toFixed(1)}s`,
   );
   return `${lines.join('\n')}\n`;
 }
 
-function legLine(leg: FleetLegReport): string {
-  const parts: string[] = [leg.status === 'failed' ? 'FAILED' : leg.status];
+function legLine(leg: FleetLegReport, mode: FleetReport['mode']): string {
+  const status = leg.status === 'succeeded' && mode === 'plan' ? 'planned' : leg.status;
+  const parts: string[] = [status === 'failed' ? 'FAILED' : status];
   if (leg.context) parts.push(`context ${leg.context}`);
   if (leg.revision !== undefined) parts.push(`revision ${leg.revision}`);
   if (leg.changes) {
     const c = leg.changes;
     parts.push(
-      `${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned`,
+      mode === 'plan'
+        ? `${c.created} to create, ${c.configured} to update, ${c.unchanged} unchanged, ${c.pruned} to prune`
+        : `${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned`,
     );
   }
   if (leg.rollout) parts.push(`rollout ${leg.rollout}`);

@@ -47,6 +47,11 @@ export interface FleetWavePlan {
 /** Options of {@link deployFleet}. */
 export interface FleetOptions {
   readonly environment: string;
+  /**
+   * `plan` plans every cluster (each leg's options say plan too): no cluster's failure stops the
+   * others, and nothing is soaked. Default `deploy`.
+   */
+  readonly mode?: 'deploy' | 'plan';
   readonly waves: readonly FleetWavePlan[];
   /** Lines of each leg are prefixed with its cluster's name. */
   readonly logger: Logger;
@@ -80,10 +85,11 @@ export async function deployFleet(options: FleetOptions): Promise<FleetReport> {
     }
     const report = await runWave(wave, options);
     waves.push(report);
-    if (report.status !== 'succeeded') stoppedBy = wave.name;
+    if (report.status !== 'succeeded' && options.mode !== 'plan') stoppedBy = wave.name;
   }
   return {
     environment: options.environment,
+    mode: options.mode ?? 'deploy',
     status: stoppedBy === undefined ? 'succeeded' : 'failed',
     waves,
     durationMs: Date.now() - started,
@@ -101,14 +107,17 @@ async function runWave(wave: FleetWavePlan, options: FleetOptions): Promise<Flee
       if (leg.report.status === 'failed') failed = true;
       return leg;
     },
-    () => failed || options.signal?.aborted === true,
+    () => (failed && options.mode !== 'plan') || options.signal?.aborted === true,
   );
   try {
     const reports = legs.map(
       (leg, i) =>
         leg?.report ?? skippedLeg(wave.clusters[i]!, wave.name, 'not started: a cluster of its wave failed'),
     );
-    const soaked = failed || !wave.soakMs ? reports : await soakWave(wave, legs, reports, options);
+    const soaked =
+      failed || !wave.soakMs || options.mode === 'plan'
+        ? reports
+        : await soakWave(wave, legs, reports, options);
     const status = soaked.every((l) => l.status === 'succeeded') ? 'succeeded' : 'failed';
     return { name: wave.name, status, ...(wave.soakMs ? { soakMs: wave.soakMs } : {}), clusters: soaked };
   } finally {
