@@ -15,6 +15,7 @@ import {
   previewNamespace,
   singleCluster,
 } from '../project/environments.js';
+import { clusterNamed } from '../project/fleet-waves.js';
 
 /** What the user gave beside the environment's name, which the environment must not contradict. */
 export interface EnvironmentGiven {
@@ -55,12 +56,20 @@ export interface EnvironmentTarget {
  * Looks `name` up in the environments `dir`'s spread.yaml declares and resolves it for one deploy.
  *
  * @param dir the deployment's directory (holding spread.yaml).
+ * @param cluster the name of one of a fleet's clusters to deploy to; absent: the environment's one.
  * @throws InputError for a project file with problems; Error when the directory declares no
  *   environments, names none called `name`, when `given` contradicts the environment (a context or
  *   namespace of its own), or a preview has no pull request number.
  */
-export function resolveEnvironment(dir: string, name: string, given: EnvironmentGiven): EnvironmentTarget {
-  return targetOf(dir, environmentOf(requireDeclaration(dir, name), name), given);
+export function resolveEnvironment(
+  dir: string,
+  name: string,
+  given: EnvironmentGiven,
+  cluster?: string,
+): EnvironmentTarget {
+  const environment = environmentOf(requireDeclaration(dir, name), name);
+  // One cluster of a fleet (a CI matrix leg), else the environment's one cluster.
+  return targetOf(dir, environment, given, cluster ? clusterNamed(environment, cluster) : undefined);
 }
 
 /** The declaration of `dir`, which `--environment NAME` needs. */

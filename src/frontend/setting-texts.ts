@@ -519,7 +519,8 @@ export const SETTING_TEXTS = {
   },
   cluster: {
     description:
-      'With `environment` naming a fleet (an environment listing several clusters in spread.yaml): deploy only these of its clusters (comma-separated names), in their waves; the others are left as they are (docs/fleets.md). Empty: every cluster. Example: `eu-1`.',
+      'With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet\'s matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Empty: the CLI deploys every cluster; the Action needs one. Example: `eu-1`.',
+    action: true,
     cli: {
       flags: '--cluster <names>',
       help: 'with --environment naming a fleet: only these of its clusters (comma-separated), e.g. to deploy a failed one again',

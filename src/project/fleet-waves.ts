@@ -167,3 +167,16 @@ export function fleetWaves(env: Environment): readonly FleetWave[] {
   const source: Source = env.source;
   return [{ name: 'all', clusters: env.clusters.map((c) => c.name), source }];
 }
+
+/**
+ * The cluster of `env` named `name` (a fleet's leg: `--cluster`, the Action's input `cluster`).
+ * @throws Error naming the environment's clusters when it lists none of that name.
+ */
+export function clusterNamed(env: Environment, name: string): EnvironmentCluster {
+  const cluster = env.clusters.find((c) => c.name === name);
+  if (cluster === undefined)
+    throw new Error(
+      `cluster ${name}: environment ${env.name} lists no such cluster (its clusters: ${env.clusters.map((c) => c.name).join(', ')})`,
+    );
+  return cluster;
+}

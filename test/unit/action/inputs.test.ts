@@ -44,6 +44,7 @@ const DEFAULTS: Inputs = {
   urlFrom: undefined,
   deployment: false,
   environment: '',
+  cluster: '',
   deployComment: false,
 };
 
