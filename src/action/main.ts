@@ -13,12 +13,14 @@ import type { EnvironmentTarget } from '../frontend/environment.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { deletes, NotFoundError } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { declaredEnvironment } from './declared.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionText, createActionLogger } from './logger.js';
+import { planEnvironments, publishPlans } from './plan-comment-all.js';
 import { type ActionFailure, publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 import type { SummaryReport } from './summary.js';
@@ -46,6 +48,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const given = inputs;
     annotate = inputs.annotate;
     locate = (file) => workspacePath(runner.workspace, given.path, file);
+    if (inputs.mode === 'plan' && inputs.environment === ALL_ENVIRONMENTS) {
+      published = true;
+      await runPlanAll(inputs, runner, interrupts.signal, locate, env);
+      return;
+    }
     const chosen = chooseTarget(inputs, runner);
     if (chosen === undefined) return;
     const { context, target } = chosen;
@@ -218,6 +225,35 @@ function chooseTarget(
   }
   const context = targetContext(inputs, runner);
   return context === undefined ? undefined : { context };
+}
+
+/**
+ * Mode `plan` with `environment: all` (./plan-comment-all.ts): each declared environment planned in
+ * its own context, one summary section and one comment. Fails the step when any plan failed.
+ */
+async function runPlanAll(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  signal: AbortSignal,
+  locate: (file: string) => string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const dir = path.resolve(runner.workspace, inputs.path);
+  const plans = await planEnvironments(dir, inputs, runner, async (target) => {
+    const kube = prepareKubeconfig(inputs.kubeconfig, target.context ?? '', runner);
+    try {
+      const options = deployOptions(inputs, runner, kube.source, target.context ?? '', signal, locate, env);
+      return await deploy({ ...options, ...environmentOptions(target, inputs) });
+    } finally {
+      kube.cleanup();
+    }
+  });
+  core.setOutput('skipped', 'false');
+  const deployment = inputs.name || defaultDeploymentName(deploymentOrigin(process.env, dir));
+  await publishPlans(deployment, plans, inputs, runner);
+  const failed = plans.filter((p) => p.error !== undefined).map((p) => `${p.environment}: ${p.error}`);
+  if (failed.length > 0)
+    throw new Error(`the plan failed in ${failed.length} environment(s):\n${failed.join('\n')}`);
 }
 
 /** What an environment changes in the deploy's options: its folder, namespace, Helm values, cluster. */

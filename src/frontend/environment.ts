@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { formatSource, type Source } from '../base/source.js';
 import type { KubeClient } from '../cluster/client.js';
 import {
+  ALL_ENVIRONMENTS,
   type Environment,
   type EnvironmentCluster,
   type EnvironmentsDeclaration,
@@ -57,7 +58,7 @@ export interface EnvironmentTarget {
  *
  * @param dir the deployment's directory (holding spread.yaml).
  * @param cluster the name of one of a fleet's clusters to deploy to; absent: the environment's one.
- * @throws InputError for a project file with problems; Error when the directory declares no
+ * @throws InputError for a project file with problems; Error for `all`, when the directory declares no
  *   environments, names none called `name`, when `given` contradicts the environment (a context or
  *   namespace of its own), or a preview has no pull request number.
  */
@@ -67,6 +68,10 @@ export function resolveEnvironment(
   given: EnvironmentGiven,
   cluster?: string,
 ): EnvironmentTarget {
+  if (name === ALL_ENVIRONMENTS)
+    throw new Error(
+      'environment all: only a plan (spread plan, the mode plan of the Action) takes every environment; this takes one',
+    );
   const environment = environmentOf(requireDeclaration(dir, name), name);
   // One cluster of a fleet (a CI matrix leg), else the environment's one cluster.
   return targetOf(dir, environment, given, cluster ? clusterNamed(environment, cluster) : undefined);

@@ -498,7 +498,7 @@ export const SETTING_TEXTS = {
   },
   environment: {
     description:
-      "The environment to deploy to, one name for both: the one of that name the deployment's `spread.yaml` declares (its context, namespace, folder, Helm values and the cluster it must be: docs/environments.md), and the GitHub environment of the deployment (`deployment: true`). Without a declaration, only the GitHub environment's name. Empty: the declared environment whose `branches` match the branch (on a pull request, the declared preview); without a declaration, the context deployed to, or on a pull request whose head branch `environments` maps, `CONTEXT/BRANCH` (a transient preview), else `production`. Example: `staging`.",
+      "The environment to deploy to, one name for both: the one of that name the deployment's `spread.yaml` declares (its context, namespace, folder, Helm values and the cluster it must be: docs/environments.md), and the GitHub environment of the deployment (`deployment: true`). Without a declaration, only the GitHub environment's name. Empty: the declared environment whose `branches` match the branch (on a pull request, the declared preview); without a declaration, the context deployed to, or on a pull request whose head branch `environments` maps, `CONTEXT/BRANCH` (a transient preview), else `production`. With mode `plan`, `all` plans every declared environment into one comment. Example: `staging`.",
     action: true,
     cli: {
       flags: '--environment <name>',
