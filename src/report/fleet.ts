@@ -104,6 +104,12 @@ function legLine(leg: FleetLegReport, mode: FleetReport['mode']): string {
   }
   if (leg.rollout) parts.push(`rollout ${leg.rollout}`);
   if (leg.url) parts.push(leg.url);
-  if (leg.error) parts.push(`${leg.status === 'skipped' ? '' : 'error: '}${leg.error.split('\n')[0]}`);
+  if (leg.error) parts.push(`${leg.status === 'skipped' ? '' : 'error: '}${firstLine(leg.error)}`);
   return parts.join(' · ');
+}
+
+/** The error's first line, with the next one when the first only introduces it (`rollout failed:`). */
+function firstLine(error: string): string {
+  const [first = '', second] = error.split('\n');
+  return first.endsWith(':') && second ? `${first} ${second.trim()}` : first;
 }
