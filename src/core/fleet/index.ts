@@ -15,6 +15,9 @@ import {
 import { soak } from './soak.js';
 import { runLimited } from './waves.js';
 
+/** What stopped the fleet when an interrupt did, not a failed wave. */
+const INTERRUPTED = Symbol('interrupted');
+
 /** A cluster connected for one leg; `close()` ends its sockets. */
 export interface LegConnection {
   readonly cluster: DeployCluster;
@@ -77,10 +80,12 @@ interface Leg {
 export async function deployFleet(options: FleetOptions): Promise<FleetReport> {
   const started = Date.now();
   const waves: FleetWaveReport[] = [];
-  let stoppedBy: string | undefined;
+  let stoppedBy: string | typeof INTERRUPTED | undefined;
   for (const wave of options.waves) {
+    if (stoppedBy === undefined && options.signal?.aborted) stoppedBy = INTERRUPTED;
     if (stoppedBy !== undefined) {
-      waves.push(skippedWave(wave, `not started: wave ${stoppedBy} failed`));
+      const why = stoppedBy === INTERRUPTED ? 'interrupted' : `wave ${stoppedBy} failed`;
+      waves.push(skippedWave(wave, `not started: ${why}`));
       continue;
     }
     const report = await runWave(wave, options);
@@ -90,7 +95,7 @@ export async function deployFleet(options: FleetOptions): Promise<FleetReport> {
   return {
     environment: options.environment,
     mode: options.mode ?? 'deploy',
-    status: stoppedBy === undefined ? 'succeeded' : 'failed',
+    status: stoppedBy === undefined && waves.every((w) => w.status === 'succeeded') ? 'succeeded' : 'failed',
     waves,
     durationMs: Date.now() - started,
   };
@@ -112,7 +117,12 @@ async function runWave(wave: FleetWavePlan, options: FleetOptions): Promise<Flee
   try {
     const reports = legs.map(
       (leg, i) =>
-        leg?.report ?? skippedLeg(wave.clusters[i]!, wave.name, 'not started: a cluster of its wave failed'),
+        leg?.report ??
+        skippedLeg(
+          wave.clusters[i]!,
+          wave.name,
+          failed ? 'not started: a cluster of its wave failed' : 'not started: interrupted',
+        ),
     );
     const soaked =
       failed || !wave.soakMs || options.mode === 'plan'
@@ -132,7 +142,7 @@ async function soakWave(
   options: FleetOptions,
 ): Promise<FleetLegReport[]> {
   options.logger.info(`wave ${wave.name}: soaking for ${Math.round(wave.soakMs! / 1000)}s`);
-  const problems = await soak(
+  const soaking = soak(
     legs.flatMap((l, i) =>
       l?.connection && l.deployed
         ? [{ name: wave.clusters[i]!.name, cluster: l.connection.cluster, report: l.deployed }]
@@ -142,6 +152,12 @@ async function soakWave(
     options.soakIntervalMs ?? 5000,
     options.signal,
   );
+  // An interrupt during the soak ends it: the wave is not known healthy, so it counts as failed.
+  const problems = await soaking.catch((error: unknown) => {
+    if (!options.signal?.aborted) throw error;
+    const why = `interrupted during the soak: ${(error as Error).message}`;
+    return new Map(reports.map((r) => [r.cluster, why]));
+  });
   return reports.map((r) => {
     const problem = problems.get(r.cluster);
     return problem === undefined ? r : { ...r, status: 'failed', error: problem };

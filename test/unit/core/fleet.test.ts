@@ -83,6 +83,16 @@ function waves(...spec: [string, string[], Partial<FleetWavePlan>?][]): FleetWav
   return spec.map(([name, clusters, extra]) => ({ name, clusters: clusters.map(cluster), ...extra }));
 }
 
+/** Resolves once cluster `name`'s deploy ended: its Lease deleted, the soak begun. */
+const deployed = (name: string) =>
+  new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (kubes[name]!.log.some((l) => l.startsWith('DELETE') && l.includes('leases'))) {
+        clearInterval(timer);
+        resolve(undefined);
+      }
+    }, 5);
+  });
 const writes = (name: string) => kubes[name]!.log.filter((l) => /^(PATCH|POST|PUT|DELETE) (?!dry)/.test(l));
 const statuses = (r: Awaited<ReturnType<typeof deployFleet>>) =>
   Object.fromEntries(r.waves.flatMap((w) => w.clusters.map((c) => [c.cluster, c.status])));
@@ -183,20 +193,32 @@ describe('deployFleet', () => {
     });
     // Once the canary is deployed, its Deployment loses its replicas during the soak.
     const kube = kubes['eu-1']!;
-    await new Promise((resolve) => {
-      const timer = setInterval(() => {
-        if (kube.log.some((l) => l.startsWith('DELETE') && l.includes('leases'))) {
-          clearInterval(timer);
-          resolve(undefined);
-        }
-      }, 5);
-    });
+    await deployed('eu-1');
     kube.setRollout('/apis/apps/v1/namespaces/shop/deployments/web', 'stuck');
     const report = await run;
     expect(statuses(report)).toEqual({ 'eu-1': 'failed', 'us-1': 'skipped' });
     expect(report.waves[0]!.clusters[0]!.error).toMatch(
       /^Deployment\/web failed during the soak: .*progress deadline/,
     );
+    expect(kubes['us-1']!.log).toEqual([]);
+  });
+
+  test('an interrupt during the soak fails the wave and returns the report; the next wave is not started', async () => {
+    const interrupt = new AbortController();
+    const plan = waves(['canary', ['eu-1'], { soakMs: 5_000 }], ['rest', ['us-1']]);
+    const run = deployFleet({
+      environment: 'production',
+      waves: plan,
+      logger: silentLogger,
+      soakIntervalMs: 20,
+      signal: interrupt.signal,
+    });
+    await deployed('eu-1');
+    interrupt.abort(new Error('interrupted by SIGINT'));
+    const report = await run;
+    expect(statuses(report)).toEqual({ 'eu-1': 'failed', 'us-1': 'skipped' });
+    expect(report.waves[0]!.clusters[0]!.error).toBe('interrupted during the soak: interrupted by SIGINT');
+    expect(report.waves[1]!.clusters[0]!.error).toBe('not started: wave canary failed');
     expect(kubes['us-1']!.log).toEqual([]);
   });
 
@@ -210,6 +232,28 @@ describe('deployFleet', () => {
     });
     expect(statuses(report)).toEqual({ 'eu-1': 'succeeded', 'us-1': 'succeeded' });
     expect(report.waves[0]!.soakMs).toBe(100);
+  });
+
+  test('an interrupt during wave 1: the running deploys stop, no other cluster or wave is started', async () => {
+    const interrupt = new AbortController();
+    const plan = waves(['canary', ['eu-1', 'eu-2'], { maxParallel: 1 }], ['rest', ['us-1']]);
+    kubes['eu-1']!.refuse = (req) => {
+      if (req.method === 'PATCH' && !req.path.includes('dryRun'))
+        interrupt.abort(new Error('interrupted by SIGTERM'));
+      return undefined;
+    };
+    const report = await deployFleet({
+      environment: 'production',
+      waves: plan,
+      logger: silentLogger,
+      signal: interrupt.signal,
+    });
+    expect(report.status).toBe('failed');
+    expect(statuses(report)).toEqual({ 'eu-1': 'failed', 'eu-2': 'skipped', 'us-1': 'skipped' });
+    expect(report.waves[0]!.clusters[0]!.error).toMatch(/interrupted by SIGTERM/);
+    expect(kubes['eu-1']!.get('Lease', NS, 'spread.shop')).toBeUndefined();
+    expect(kubes['eu-2']!.log).toEqual([]);
+    expect(kubes['us-1']!.log).toEqual([]);
   });
 
   test('rerunning the failed cluster alone after a fix converges it; the others are left alone', async () => {
