@@ -42,7 +42,9 @@ export function fleetEnvironment(dir: string, flags: FleetFlags): Environment | 
  * Deploys (or plans) the fleet and prints its report; `request` builds one cluster's deploy as for a
  * single-cluster environment.
  *
- * @throws Error naming the failed clusters when the fleet failed (after the report is printed).
+ * When a cluster failed, sets exit code 1 after printing the report and a line naming the failed ones.
+ *
+ * @throws what resolving the fleet throws (a contradiction, a missing context): nothing was deployed.
  */
 export async function runFleet(
   mode: 'deploy' | 'plan',
@@ -82,8 +84,13 @@ export async function runFleet(
   );
   if (report.status === 'failed') {
     const failed = report.waves.flatMap((w) => w.clusters.filter((c) => c.status === 'failed'));
-    throw new Error(
-      `fleet ${environment.name}: ${failed.map((c) => `${c.cluster} (wave ${c.wave})`).join(', ')} failed${mode === 'deploy' ? '; later waves were not started' : ''}`,
+    const which = failed.map((c) => `${c.cluster} (wave ${c.wave})`).join(', ') || 'not every cluster ran';
+    // The report is on stdout already (JSON readers have it whole): a line and the exit code say it failed.
+    process.stderr.write(
+      cliText(
+        `error: fleet ${environment.name}: ${which}${failed.length > 0 ? ' failed' : ''}${mode === 'deploy' ? '; later waves were not started' : ''}\n`,
+      ),
     );
+    process.exitCode = 1;
   }
 }

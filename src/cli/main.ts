@@ -56,7 +56,11 @@ async function runDeploy(
   if (fleet !== undefined)
     return runFleet(mode, dir ?? '.', fleet, context, flags, (target: EnvironmentTarget) =>
       deployRequest(mode, dir, undefined, { ...flags, context: undefined }, target),
-    );
+    ).catch(async (error: unknown) => {
+      // The fleet could not start (nothing was deployed): JSON readers still get `{error, failures}`.
+      if (flags.output === 'json') await printJsonFailure(error);
+      throw error;
+    });
   const target = environmentTarget(dir ?? '.', flags, context, process.env);
   const print = (report: DeployReport) =>
     process.stdout.write(
