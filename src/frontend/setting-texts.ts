@@ -525,6 +525,11 @@ export const SETTING_TEXTS = {
       flags: '--cluster <names>',
       help: 'with --environment naming a fleet: only these of its clusters (comma-separated), e.g. to deploy a failed one again',
     },
+    gitlab: {
+      description:
+        "With `environment` naming a fleet in spread.yaml: the clusters this job deploys (comma-separated), e.g. `$CLUSTER` of a `parallel:matrix` job, one leg per cluster (docs/fleets.md). Empty: every cluster of the fleet, wave by wave.",
+      variable: 'SPREAD_INPUT_CLUSTER',
+    },
   },
   'deploy-comment': {
     description:
