@@ -519,7 +519,7 @@ export const SETTING_TEXTS = {
   },
   cluster: {
     description:
-      'With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet\'s matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Empty: the CLI deploys every cluster; the Action needs one. Example: `eu-1`.',
+      "With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet's matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Empty: the CLI deploys every cluster; the Action needs one. Example: `eu-1`.",
     action: true,
     cli: {
       flags: '--cluster <names>',
@@ -527,7 +527,7 @@ export const SETTING_TEXTS = {
     },
     gitlab: {
       description:
-        "With `environment` naming a fleet in spread.yaml: the clusters this job deploys (comma-separated), e.g. `$CLUSTER` of a `parallel:matrix` job, one leg per cluster (docs/fleets.md). Empty: every cluster of the fleet, wave by wave.",
+        'With `environment` naming a fleet in spread.yaml: the clusters this job deploys (comma-separated), e.g. `$CLUSTER` of a `parallel:matrix` job, one leg per cluster (docs/fleets.md). Empty: every cluster of the fleet, wave by wave.',
       variable: 'SPREAD_INPUT_CLUSTER',
     },
   },
