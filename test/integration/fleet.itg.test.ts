@@ -3,7 +3,7 @@
 // value; a canary cluster whose image cannot be pulled stops the fleet with nothing written to the
 // second wave; that cluster deployed again alone after the fix, then the fleet completed; a cluster
 // whose API server cannot be reached fails alone. The CLI is run from dist/ as a user runs it.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ensureClusters, type LocalClusters } from './clusters.js';
@@ -68,7 +68,7 @@ describe('a fleet of four clusters in two waves', needs('clusters'), () => {
       .filter((l) => l && l !== 'configmap/kube-root-ca.crt');
 
   /** A directory whose spread.yaml declares the fleet in namespace `ns`, cluster eu-2 with `eu2`'s values. */
-  async function fleetDir(ns: string, eu2 = 'region: eu-2', extra = '', kubeSystemUIDs = true) {
+  async function fleetDir(ns: string, eu2 = 'region: eu-2', extra = '', kubeSystemUIDs = true, soak = '') {
     namespaces.push(ns);
     for (let n = 0; n < 4; n++) await on(n, 'create', 'namespace', ns);
     const cluster = (n: number, set: string) =>
@@ -80,14 +80,18 @@ describe('a fleet of four clusters in two waves', needs('clusters'), () => {
     namespace: ${ns}
     clusters:
 ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cluster(3, 'region: us-2')}${extra}    waves:
-      - { name: canary, clusters: [eu-1, eu-2] }
+      - { name: canary, clusters: [eu-1, eu-2]${soak ? `, soak: ${soak}` : ''} }
       - { name: rest, maxParallel: 1 }
 `,
     });
   }
 
   beforeAll(async () => {
-    local = await ensureClusters(4);
+    const shared = await ensureClusters(4);
+    // A copy: a concurrent clusters.sh with a smaller count rewrites the shared kubeconfig without
+    // contexts 3 and 4 (their clusters keep running).
+    const copy = path.join(writeDir('kube', { config: readFileSync(shared.kubeconfig, 'utf8') }), 'config');
+    local = { ...shared, kubeconfig: copy };
   }, 600_000);
 
   afterAll(async () => {
@@ -115,6 +119,20 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
     }
   }, 300_000);
 
+  test('a soaked canary wave: its rollout state is read on the real clusters for the soak before wave 2', async () => {
+    const ns = uniqueName('fleet-soak');
+    const dir = await fleetDir(ns, 'region: eu-2', '', true, '6s');
+    const started = Date.now();
+    const run = await spread(['deploy', dir, '--environment', 'production']);
+    expect(run.code).toBe(0);
+    expect(run.fleet.waves.map((w) => [w.name, w.status, (w as { soakMs?: number }).soakMs])).toEqual([
+      ['canary', 'succeeded', 6000],
+      ['rest', 'succeeded', undefined],
+    ]);
+    expect(run.stderr).toContain('wave canary: soaking for 6s');
+    expect(Date.now() - started).toBeGreaterThan(6000);
+  }, 300_000);
+
   test('a canary that cannot pull its image stops the fleet: nothing is written to wave 2; rerunning it alone after the fix, then the fleet, completes it', async () => {
     const ns = uniqueName('fleet-broken');
     const dir = await fleetDir(ns, 'region: eu-2, image: unpullable.invalid/web:1');
@@ -139,10 +157,7 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
     expect(await objectsIn(0, ns)).toContain('deployment.apps/web');
 
     const fixed = path.join(dir, 'spread.yaml');
-    writeFileSync(
-      fixed,
-      (await import('node:fs')).readFileSync(fixed, 'utf8').replace(', image: unpullable.invalid/web:1', ''),
-    );
+    writeFileSync(fixed, readFileSync(fixed, 'utf8').replace(', image: unpullable.invalid/web:1', ''));
     const rerun = await spread(['deploy', dir, '--environment', 'production', '--cluster', 'eu-2']);
     expect(rerun.code).toBe(0);
     expect(legs(rerun.fleet)).toEqual({ 'eu-2': 'succeeded' });
