@@ -26,7 +26,8 @@ export function declaredEnvironment(
   inputs: Pick<
     Inputs,
     'environment' | 'environments' | 'context' | 'namespace' | 'helmValues' | 'helmSet' | 'mode'
-  >,
+  > &
+    Partial<Pick<Inputs, 'cluster'>>,
   runner: RunnerEnv,
 ): DeclaredChoice {
   if (inputs.environments.length > 0) return { kind: 'none' };
@@ -41,7 +42,7 @@ export function declaredEnvironment(
   };
   const resolve = (name: string, why: string): DeclaredChoice => ({
     kind: 'environment',
-    target: resolveEnvironment(dir, name, given),
+    target: resolveEnvironment(dir, name, given, inputs.cluster || undefined),
     why,
   });
   if (inputs.environment) return resolve(inputs.environment, 'the input environment');

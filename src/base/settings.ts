@@ -187,6 +187,7 @@ export const SETTING_ROWS = [
   { key: 'url-from', type: 'url-from', modes: ['deploy'] },
   { key: 'deployment', type: 'boolean', modes: ['deploy', 'delete'], default: 'false' },
   { key: 'environment', type: 'string', modes: ['deploy', 'plan', 'delete', 'render', 'status'] },
+  { key: 'cluster', type: 'string', modes: ['deploy', 'plan'] },
   { key: 'deploy-comment', type: 'boolean', modes: ['deploy'], default: 'false' },
   { key: 'github-token', type: 'secret', modes: ['deploy', 'plan', 'delete', 'drift'] },
   { key: 'fail-on-drift', type: 'boolean', modes: ['drift'], default: 'false' },

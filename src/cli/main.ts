@@ -52,6 +52,16 @@ async function runDeploy(
       deployRequest(mode, dir, undefined, { ...flags, context: undefined }, target),
     );
   }
+  const { fleetEnvironment, runFleet } = await import('./fleet.js');
+  const fleet = fleetEnvironment(dir ?? '.', flags);
+  if (fleet !== undefined)
+    return runFleet(mode, dir ?? '.', fleet, context, flags, (target: EnvironmentTarget) =>
+      deployRequest(mode, dir, undefined, { ...flags, context: undefined }, target),
+    ).catch(async (error: unknown) => {
+      // The fleet could not start (nothing was deployed): JSON readers still get `{error, failures}`.
+      if (flags.output === 'json') await printJsonFailure(error);
+      throw error;
+    });
   const target = environmentTarget(dir ?? '.', flags, context, process.env);
   const print = (report: DeployReport) =>
     process.stdout.write(

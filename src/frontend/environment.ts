@@ -16,6 +16,7 @@ import {
   previewNamespace,
   singleCluster,
 } from '../project/environments.js';
+import { clusterNamed } from '../project/fleet-waves.js';
 
 /** What the user gave beside the environment's name, which the environment must not contradict. */
 export interface EnvironmentGiven {
@@ -56,16 +57,24 @@ export interface EnvironmentTarget {
  * Looks `name` up in the environments `dir`'s spread.yaml declares and resolves it for one deploy.
  *
  * @param dir the deployment's directory (holding spread.yaml).
+ * @param cluster the name of one of a fleet's clusters to deploy to; absent: the environment's one.
  * @throws InputError for a project file with problems; Error for `all`, when the directory declares no
  *   environments, names none called `name`, when `given` contradicts the environment (a context or
  *   namespace of its own), or a preview has no pull request number.
  */
-export function resolveEnvironment(dir: string, name: string, given: EnvironmentGiven): EnvironmentTarget {
+export function resolveEnvironment(
+  dir: string,
+  name: string,
+  given: EnvironmentGiven,
+  cluster?: string,
+): EnvironmentTarget {
   if (name === ALL_ENVIRONMENTS)
     throw new Error(
       'environment all: only a plan (spread plan, the mode plan of the Action) takes every environment; this takes one',
     );
-  return targetOf(dir, environmentOf(requireDeclaration(dir, name), name), given);
+  const environment = environmentOf(requireDeclaration(dir, name), name);
+  // One cluster of a fleet (a CI matrix leg), else the environment's one cluster.
+  return targetOf(dir, environment, given, cluster ? clusterNamed(environment, cluster) : undefined);
 }
 
 /** The declaration of `dir`, which `--environment NAME` needs. */
@@ -87,9 +96,16 @@ function environmentOf(declaration: EnvironmentsDeclaration, name: string): Envi
   return environment;
 }
 
-/** {@link resolveEnvironment} for an environment already looked up (`--environment all` resolves each). */
-export function targetOf(dir: string, environment: Environment, given: EnvironmentGiven): EnvironmentTarget {
-  const cluster = singleCluster(environment);
+/**
+ * {@link resolveEnvironment} for an environment already looked up (`--environment all` resolves each),
+ * on `cluster`, one of its clusters (a fleet's leg); default its one cluster.
+ */
+export function targetOf(
+  dir: string,
+  environment: Environment,
+  given: EnvironmentGiven,
+  cluster: EnvironmentCluster = singleCluster(environment),
+): EnvironmentTarget {
   const at = formatSource(cluster.source);
   const context = agree('context', given.context, cluster.context, environment.name, at);
   const declared = previewOf(environment, given.pullRequest) ?? cluster.namespace ?? environment.namespace;
@@ -109,8 +125,8 @@ export function targetOf(dir: string, environment: Environment, given: Environme
     path: environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path),
     ...(context !== undefined ? { context } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
-    helmValues: [...environment.helmValues, ...(given.helmValues ?? [])],
-    helmSet: { ...environment.helmSet, ...(given.helmSet ?? {}) },
+    helmValues: [...environment.helmValues, ...(cluster.helmValues ?? []), ...(given.helmValues ?? [])],
+    helmSet: { ...environment.helmSet, ...cluster.helmSet, ...(given.helmSet ?? {}) },
     ...(expect !== undefined ? { expect } : {}),
   };
 }

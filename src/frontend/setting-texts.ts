@@ -531,6 +531,20 @@ export const SETTING_TEXTS = {
       variable: 'SPREAD_INPUT_ENVIRONMENT',
     },
   },
+  cluster: {
+    description:
+      "With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet's matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Empty: the CLI deploys every cluster; the Action needs one. Example: `eu-1`.",
+    action: true,
+    cli: {
+      flags: '--cluster <names>',
+      help: 'with --environment naming a fleet: only these of its clusters (comma-separated), e.g. to deploy a failed one again',
+    },
+    gitlab: {
+      description:
+        'With `environment` naming a fleet in spread.yaml: the clusters this job deploys (comma-separated), e.g. `$CLUSTER` of a `parallel:matrix` job, one leg per cluster (docs/fleets.md). Empty: every cluster of the fleet, wave by wave.',
+      variable: 'SPREAD_INPUT_CLUSTER',
+    },
+  },
   'deploy-comment': {
     description:
       "After a successful deploy, update the deployment's plan comment on its pull request to say what was deployed, where, the `url` and the revision, instead of leaving a stale plan: the event's pull request, or on `push` those the commit belongs to (the merged one), through the REST API (created when the plan posted none). Needs `pull-requests: write`; problems only warn (`true`/`false`). Example: `true`.",

@@ -4,8 +4,17 @@
 import type { IssueList, Source } from '../base/source.js';
 import { isMapping, type LocatedValue, type ValuePath } from '../decode/decode.js';
 import type { Environment, EnvironmentCluster, PreviewRule } from './environment-types.js';
+import { readWaves } from './fleet-waves.js';
 
-const CLUSTER_KEYS = ['name', 'context', 'namespace', 'server', 'kubeSystemUID'] as const;
+const CLUSTER_KEYS = [
+  'name',
+  'context',
+  'namespace',
+  'server',
+  'kubeSystemUID',
+  'helmValues',
+  'helmSet',
+] as const;
 const ENVIRONMENT_KEYS = [
   'context',
   'namespace',
@@ -18,6 +27,7 @@ const ENVIRONMENT_KEYS = [
   'branches',
   'after',
   'preview',
+  'waves',
 ] as const;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -52,18 +62,21 @@ function fieldsOf(
   const namespace = f.string(['namespace']);
   const preview = previewAt === undefined ? undefined : readPreview(f, name, namespace);
   if (namespace !== undefined && preview === undefined) f.namespace(['namespace'], namespace);
+  const clusters = readClusters(f, name);
+  const waves = readWaves(at, clusters, name, issues);
   const env: Environment = {
     name,
     index,
     source,
     ...(namespace !== undefined && preview === undefined ? { namespace } : {}),
-    clusters: readClusters(f, name),
+    clusters,
     ...optional('path', f.path(['path'])),
     helmValues: f.strings(['helmValues']),
     helmSet: f.stringMap(['helmSet']),
     branches: f.strings(['branches']),
     ...optional('after', f.string(['after'])),
     ...(preview !== undefined ? { preview } : {}),
+    ...(waves !== undefined ? { waves } : {}),
   };
   if (preview !== undefined && env.after !== undefined)
     issues.error(at.sourceAt(['after']), 'a preview environment is not promoted to: drop after:', name);
@@ -155,6 +168,8 @@ function readCluster(f: Fields, path: ValuePath, env: string, short: boolean): E
     ...optional('namespace', namespace),
     ...optional('server', server),
     ...optional('kubeSystemUID', uid),
+    ...(!short && f.has([...path, 'helmValues']) ? { helmValues: f.strings([...path, 'helmValues']) } : {}),
+    ...(!short && f.has([...path, 'helmSet']) ? { helmSet: f.stringMap([...path, 'helmSet']) } : {}),
     source: path.length === 0 ? f.at.source : f.at.sourceAt(path),
   };
 }

@@ -21,7 +21,29 @@ export interface EnvironmentCluster {
   readonly server?: string;
   /** The uid of the cluster's `kube-system` Namespace, which stays the same whatever URL reaches it. */
   readonly kubeSystemUID?: string;
+  /** Helm values files for this cluster only, after the environment's (a fleet's per-cluster values). */
+  readonly helmValues?: readonly string[];
+  /** Helm `--set` values for this cluster only, over the environment's (`region: eu-west-1`). */
+  readonly helmSet?: Readonly<Record<string, string>>;
   /** Where the cluster is declared in spread.yaml. */
+  readonly source: Source;
+}
+
+/**
+ * One wave of a fleet (docs/fleets.md): clusters deployed together, each one its own deploy, at most
+ * `maxParallel` at once; the next wave starts only when every one of them succeeded and stayed
+ * healthy for `soakMs`.
+ */
+export interface FleetWave {
+  /** A DNS label: `canary`, `rest`; `all` for the one wave of a fleet that declares none. */
+  readonly name: string;
+  /** The names of its clusters (EnvironmentCluster.name), in the order listed. */
+  readonly clusters: readonly string[];
+  /** How many of its clusters deploy at once; absent: all of them. */
+  readonly maxParallel?: number;
+  /** How long, in milliseconds, spread keeps reading the wave's rollout state after it succeeded. */
+  readonly soakMs?: number;
+  /** Where the wave is declared (the environment's line for the implicit wave). */
   readonly source: Source;
 }
 
@@ -62,6 +84,8 @@ export interface Environment {
   readonly branches: readonly string[];
   /** The environment promotion comes from (declared before this one); absent: none. */
   readonly after?: string;
+  /** The fleet's waves, in order (`waves:`); absent: one wave of every cluster (fleet-waves.ts). */
+  readonly waves?: readonly FleetWave[];
   /** Set when this environment is a preview per pull request. */
   readonly preview?: PreviewRule;
 }

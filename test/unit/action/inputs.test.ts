@@ -45,6 +45,7 @@ const DEFAULTS: Inputs = {
   urlFrom: undefined,
   deployment: false,
   environment: '',
+  cluster: '',
   deployComment: false,
   failOnDrift: false,
   heal: false,

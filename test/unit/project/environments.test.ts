@@ -111,7 +111,7 @@ describe('readEnvironments', () => {
       [
         [
           3,
-          'a: unknown field "replicas": an environment holds context, namespace, server, kubeSystemUID, clusters, path, helmValues, helmSet, branches, after, preview',
+          'a: unknown field "replicas": an environment holds context, namespace, server, kubeSystemUID, clusters, path, helmValues, helmSet, branches, after, preview, waves',
         ],
       ],
     ],

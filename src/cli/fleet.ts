@@ -1,0 +1,96 @@
+// `spread deploy --environment NAME` (and plan) when NAME is a fleet, or `--cluster` picks some of its
+// clusters: the fleet deployed wave by wave (src/frontend/fleet.ts, src/core/fleet), printed as one
+// fleet report in text or JSON; the command fails when any cluster failed.
+import type { DeployRequest } from '../frontend/deploy.js';
+import type { EnvironmentTarget } from '../frontend/environment.js';
+import { requireDeclaration } from '../frontend/environment.js';
+import { interruptSignal } from '../frontend/interrupts.js';
+import { ALL_ENVIRONMENTS, type Environment, environmentNamed } from '../project/environments.js';
+import { contextOf } from './args.js';
+import { pullRequestNumber } from './environment.js';
+import { cliText, createCliLogger } from './logger.js';
+
+/** The flags a fleet deploy reads besides those of one cluster's deploy. */
+export interface FleetFlags {
+  readonly environment?: string | undefined;
+  readonly cluster?: string | undefined;
+  readonly context?: string | undefined;
+  readonly namespace?: string | undefined;
+  readonly helmValues?: readonly string[] | undefined;
+  readonly helmSet?: Readonly<Record<string, string>> | undefined;
+  readonly output?: string | undefined;
+  readonly verbose?: boolean | undefined;
+}
+
+/**
+ * The fleet `--environment` names, when it is one (several clusters) or `--cluster` is given;
+ * undefined for a single-cluster environment (deployed as before) or without `--environment`.
+ *
+ * @throws Error for `--cluster` without `--environment`.
+ */
+export function fleetEnvironment(dir: string, flags: FleetFlags): Environment | undefined {
+  if (!flags.environment || flags.environment === ALL_ENVIRONMENTS) {
+    if (flags.cluster) throw new Error('--cluster picks clusters of a fleet: give --environment NAME too');
+    return undefined;
+  }
+  const environment = environmentNamed(requireDeclaration(dir, flags.environment), flags.environment);
+  if (environment === undefined) return undefined;
+  return environment.clusters.length > 1 || flags.cluster ? environment : undefined;
+}
+
+/**
+ * Deploys (or plans) the fleet and prints its report; `request` builds one cluster's deploy as for a
+ * single-cluster environment.
+ *
+ * When a cluster failed, sets exit code 1 after printing the report and a line naming the failed ones.
+ *
+ * @throws what resolving the fleet throws (a contradiction, a missing context): nothing was deployed.
+ */
+export async function runFleet(
+  mode: 'deploy' | 'plan',
+  dir: string,
+  environment: Environment,
+  context: string | undefined,
+  flags: FleetFlags,
+  request: (target: EnvironmentTarget) => DeployRequest,
+): Promise<void> {
+  const [{ deployFleet }, { formatFleetText }] = await Promise.all([
+    import('../frontend/fleet.js'),
+    import('../report/fleet.js'),
+  ]);
+  const signal = interruptSignal();
+  const only = (flags.cluster ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const report = await deployFleet({
+    dir,
+    environment,
+    given: {
+      context: contextOf(context, flags.context),
+      namespace: flags.namespace,
+      helmValues: flags.helmValues,
+      helmSet: flags.helmSet,
+      pullRequest: pullRequestNumber(process.env),
+    },
+    only,
+    request,
+    logger: createCliLogger(flags.verbose ?? false),
+    ...(signal ? { signal } : {}),
+    ...(mode === 'plan' ? { mode } : {}),
+  });
+  process.stdout.write(
+    cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatFleetText(report)),
+  );
+  if (report.status === 'failed') {
+    const failed = report.waves.flatMap((w) => w.clusters.filter((c) => c.status === 'failed'));
+    const which = failed.map((c) => `${c.cluster} (wave ${c.wave})`).join(', ') || 'not every cluster ran';
+    // The report is on stdout already (JSON readers have it whole): a line and the exit code say it failed.
+    process.stderr.write(
+      cliText(
+        `error: fleet ${environment.name}: ${which}${failed.length > 0 ? ' failed' : ''}${mode === 'deploy' ? '; later waves were not started' : ''}\n`,
+      ),
+    );
+    process.exitCode = 1;
+  }
+}

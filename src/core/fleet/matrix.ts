@@ -1,0 +1,96 @@
+// The fleet in the CI's own terms, for a fleet deployed by a CI matrix (one job per cluster, a job per
+// wave chained with `needs`): the matrix of each wave, and the fleet report gathered from the report
+// file each leg wrote (the Action's `report-file`, the CLI's `-o json`), since a matrix keeps one
+// leg's outputs only. The Action's modes fleet-plan and fleet-report are to be built on these.
+import type { Environment } from '../../project/environments.js';
+import { fleetWaves } from '../../project/fleet-waves.js';
+import type { FleetLegReport, FleetReport, FleetWaveReport } from '../../report/fleet.js';
+import { legChanges, rolloutSummary } from '../../report/fleet.js';
+import type { DeployReport } from '../../report/report.js';
+
+/** One job of a wave's matrix: a cluster, for the leg's `cluster` input. */
+export interface MatrixEntry {
+  readonly cluster: string;
+  readonly wave: string;
+  readonly context?: string;
+  readonly namespace?: string;
+}
+
+/** A wave's `strategy`: GitHub's `matrix.include` and `max-parallel`. */
+export interface WaveMatrix {
+  readonly include: readonly MatrixEntry[];
+  readonly 'max-parallel'?: number;
+}
+
+/**
+ * Each wave's matrix, by wave name in the declared order (`fromJSON(needs.plan.outputs.matrix).canary`).
+ */
+export function fleetMatrix(env: Environment): Record<string, WaveMatrix> {
+  const matrix: Record<string, WaveMatrix> = {};
+  for (const wave of fleetWaves(env)) {
+    const include = wave.clusters.map((name) => {
+      const c = env.clusters.find((x) => x.name === name)!;
+      const namespace = c.namespace ?? env.namespace;
+      return {
+        cluster: name,
+        wave: wave.name,
+        ...(c.context !== undefined ? { context: c.context } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+      };
+    });
+    matrix[wave.name] = { include, ...(wave.maxParallel ? { 'max-parallel': wave.maxParallel } : {}) };
+  }
+  return matrix;
+}
+
+/** A leg's report file: a DeployReport, or `{error, report?}` after a failure (the CLI's `-o json`). */
+export type LegFile = DeployReport | { readonly error: string; readonly report?: DeployReport };
+
+/**
+ * The fleet report of legs run as separate jobs: each cluster's report file by cluster name; a
+ * cluster without one did not run (`skipped`: its wave was not started, or its job was cancelled).
+ * The fleet succeeded only when every cluster did.
+ */
+export function gatherFleet(env: Environment, legs: ReadonlyMap<string, LegFile>): FleetReport {
+  const waves: FleetWaveReport[] = fleetWaves(env).map((wave) => {
+    const clusters = wave.clusters.map((name) => legOf(name, wave.name, legs.get(name)));
+    const status = clusters.every((c) => c.status === 'succeeded')
+      ? 'succeeded'
+      : clusters.some((c) => c.status === 'failed')
+        ? 'failed'
+        : 'skipped';
+    return { name: wave.name, status, clusters };
+  });
+  const all = waves.flatMap((w) => w.clusters);
+  return {
+    environment: env.name,
+    mode: all.some((c) => c.report?.mode === 'plan') ? 'plan' : 'deploy',
+    status: all.every((c) => c.status === 'succeeded') ? 'succeeded' : 'failed',
+    waves,
+    durationMs: Math.max(0, ...all.map((c) => c.report?.durationMs ?? 0)),
+  };
+}
+
+function legOf(cluster: string, wave: string, file: LegFile | undefined): FleetLegReport {
+  if (file === undefined)
+    return { cluster, wave, status: 'skipped', error: 'no report: the leg did not run' };
+  const report = 'error' in file ? file.report : file;
+  const rollout = report ? rolloutSummary(report) : undefined;
+  return {
+    cluster,
+    wave,
+    status: 'error' in file ? 'failed' : 'succeeded',
+    ...(report
+      ? {
+          context: report.context,
+          namespace: report.namespace,
+          ...(report.revision !== undefined ? { revision: report.revision } : {}),
+          changes: legChanges(report),
+          ...(rollout !== undefined ? { rollout } : {}),
+          ...(report.url !== undefined ? { url: report.url } : {}),
+          report,
+        }
+      : {}),
+    ...('error' in file ? { error: file.error } : {}),
+  };
+}

@@ -1,0 +1,103 @@
+// A fleet in the CI's terms (src/core/fleet/matrix.ts): each wave's matrix from spread.yaml, and the
+// fleet report gathered from the legs' report files, a missing one counting as a leg that did not run.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { fleetMatrix, gatherFleet, type LegFile } from '../../../src/core/fleet/matrix.js';
+import { environmentNamed, loadEnvironments } from '../../../src/project/environments.js';
+import type { DeployReport } from '../../../src/report/report.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spread-matrix-'));
+writeFileSync(
+  join(dir, 'spread.yaml'),
+  `environments:
+  production:
+    namespace: web
+    clusters:
+      - { name: eu-1, context: a }
+      - { name: eu-2, context: b, namespace: web-eu }
+      - { name: us-1, context: c }
+    waves:
+      - { name: canary, clusters: [eu-1] }
+      - { name: rest, maxParallel: 2 }
+`,
+);
+const production = environmentNamed(loadEnvironments(dir)!, 'production')!;
+
+const report = (context: string, revision: number): DeployReport => ({
+  deployment: 'web',
+  namespace: 'web',
+  context,
+  mode: 'deploy',
+  objects: [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      namespace: 'web',
+      action: 'configured',
+      source: 'web.yaml:1',
+    },
+  ],
+  rollout: [
+    { kind: 'Deployment', name: 'web', namespace: 'web', ready: true, message: 'ready', durationMs: 10 },
+  ],
+  revision,
+  durationMs: 1200,
+});
+
+describe('fleetMatrix', () => {
+  test("each wave's matrix, in order, with max-parallel", () => {
+    expect(fleetMatrix(production)).toEqual({
+      canary: { include: [{ cluster: 'eu-1', wave: 'canary', context: 'a', namespace: 'web' }] },
+      rest: {
+        include: [
+          { cluster: 'eu-2', wave: 'rest', context: 'b', namespace: 'web-eu' },
+          { cluster: 'us-1', wave: 'rest', context: 'c', namespace: 'web' },
+        ],
+        'max-parallel': 2,
+      },
+    });
+    expect(Object.keys(fleetMatrix(production))).toEqual(['canary', 'rest']);
+  });
+});
+
+describe('gatherFleet', () => {
+  test('every leg reported: the fleet succeeded, each cluster with its revision and changes', () => {
+    const legs = new Map<string, LegFile>([
+      ['eu-1', report('a', 3)],
+      ['eu-2', report('b', 2)],
+      ['us-1', report('c', 5)],
+    ]);
+    const fleet = gatherFleet(production, legs);
+    expect(fleet.status).toBe('succeeded');
+    expect(
+      fleet.waves.flatMap((w) =>
+        w.clusters.map((c) => [c.cluster, c.status, c.revision, c.changes?.configured]),
+      ),
+    ).toEqual([
+      ['eu-1', 'succeeded', 3, 1],
+      ['eu-2', 'succeeded', 2, 1],
+      ['us-1', 'succeeded', 5, 1],
+    ]);
+  });
+
+  test('a failed leg fails the fleet; a leg without a report did not run', () => {
+    const legs = new Map<string, LegFile>([
+      ['eu-1', report('a', 3)],
+      ['eu-2', { error: 'rollout failed: ImagePullBackOff', report: report('b', 2) }],
+    ]);
+    const fleet = gatherFleet(production, legs);
+    expect(fleet.status).toBe('failed');
+    expect(fleet.waves.map((w) => [w.name, w.status])).toEqual([
+      ['canary', 'succeeded'],
+      ['rest', 'failed'],
+    ]);
+    expect(fleet.waves[1]!.clusters.map((c) => [c.cluster, c.status, c.error])).toEqual([
+      ['eu-2', 'failed', 'rollout failed: ImagePullBackOff'],
+      ['us-1', 'skipped', 'no report: the leg did not run'],
+    ]);
+    expect(gatherFleet(production, new Map([['eu-1', report('a', 1)]])).status).toBe('failed');
+  });
+});
