@@ -27,7 +27,7 @@ export type SummaryReport = DeployReport & {
 };
 
 /** What a run of spread did: the word its summary's heading uses. */
-export type Operation = 'deploy' | 'plan' | 'delete';
+export type Operation = 'deploy' | 'plan' | 'delete' | 'promote';
 
 /** Options of {@link addDeploySummary}. */
 export interface SummaryOptions {
@@ -212,7 +212,7 @@ function addRollout(summary: typeof core.summary, rollout: SummaryReport['rollou
   ]);
 }
 
-const MARKS: Record<Operation, string> = { deploy: '🚀', plan: '📋', delete: '🗑️' };
+const MARKS: Record<Operation, string> = { deploy: '🚀', plan: '📋', delete: '🗑️', promote: '⏩' };
 
 /** A failure to show in {@link addFailureSummary}: a message, and where it is when it has a place. */
 export interface SummaryFailure {

@@ -13,6 +13,7 @@ import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { addSettings, type CliFlags, passedOptions } from './options.js';
+import { definePromote } from './promote.js';
 import { kustomizeOptions } from './renderers.js';
 import { defineStatus } from './status.js';
 
@@ -197,6 +198,7 @@ const commands: readonly CommandSpec[] = [
       defineStatus(cmd);
     },
   },
+  { name: 'promote', define: definePromote },
   { name: 'history', define: defineHistory },
   { name: 'rollback', define: defineRollback },
   { name: 'list', define: defineList },
