@@ -271,4 +271,25 @@ describe('spread promote --to production', needs('docker', 'registry'), () => {
     writeFileSync(dockerfile, good);
     writeFileSync(file, overlay(1));
   });
+  test('refused when a digest staging ran is gone from the registry', async () => {
+    const deployed = await deployStaging(C);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const image = await imageOf(staging);
+    const [name, digest] = image.split('@') as [string, string];
+    const [host, ...rest] = name.split('/');
+    const password = readFileSync(process.env.SPREAD_REGISTRY_PASSWORD_FILE!, 'utf8').trim();
+    const authorization = `Basic ${Buffer.from(`${process.env.SPREAD_REGISTRY_USER}:${password}`).toString('base64')}`;
+    const deleted = await fetch(`http://${host}/v2/${rest.join('/').split(':')[0]}/manifests/${digest}`, {
+      method: 'DELETE',
+      headers: { authorization },
+    });
+    expect(deleted.status).toBe(202);
+    const before = await get(production, 'deployment/web');
+    const promoted = await promote(C);
+    expect(promoted.code).toBe(1);
+    expect(promoted.stderr).toContain(`${image} (&web) is gone from the registry`);
+    expect((await get(production, 'deployment/web')).metadata.resourceVersion).toBe(
+      before.metadata.resourceVersion,
+    );
+  });
 });
