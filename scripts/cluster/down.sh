@@ -19,6 +19,14 @@ esac
 exec 9>"$RUN_DIR/lock"
 flock -w 600 9 || die "another up.sh or down.sh holds $RUN_DIR/lock"
 
+# The extra clusters of clusters.sh first (their components are named NAME-N), each in reverse order.
+for pidfile in "$RUN_DIR"/kube-apiserver-[0-9].pid; do
+  [ -e "$pidfile" ] || continue
+  n=${pidfile%.pid}
+  n=${n##*-}
+  for c in kwok kube-scheduler kube-controller-manager kube-apiserver; do stop_component "$c-$n"; done
+done
+rm -f "$CLUSTER_DIR/clusters.env"
 for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do
   stop_component "${COMPONENTS[i]}"
 done

@@ -52,41 +52,6 @@ umask 077
 mkdir -p "$CLUSTER_DIR/kubeconfigs" "$CLUSTER_DIR/etcd" "$CLUSTER_DIR/kwok" "$CLUSTER_DIR/bin" \
   "$DOCKER_DIR/data" "$REGISTRY_DIR/data"
 
-# Replaces FILE with standard input when the content differs, atomically (a process reading it, e.g. a
-# test run's kubectl, never sees half a file); unchanged files keep their timestamps.
-write_if_changed() {
-  local f=$1
-  cat >"$f.new"
-  if cmp -s "$f.new" "$f"; then rm -f "$f.new"; else mv -f "$f.new" "$f"; fi
-}
-
-b64() { base64 -w0 <"$1"; }
-
-# kube_start NAME PORT [INPUT_FILE...] -- ARG...: start_component for the Kubernetes component NAME of
-# $SPREAD_KUBE_VERSION with ARGs plus the version's own flags (kube_version_flags in versions.sh).
-# Every flag is first checked against the binary's --help, so a flag that a minor renamed or removed
-# fails the start at once, naming the flag and the version, instead of a crash in the component's log.
-kube_start() {
-  local name=$1 port=$2 inputs=() extra=() unknown=() help a flag
-  shift 2
-  while [ "$1" != -- ]; do
-    inputs+=("$1")
-    shift
-  done
-  shift
-  mapfile -t extra < <(kube_version_flags "$name" "$SPREAD_KUBE_VERSION")
-  set -- "$@" "${extra[@]}"
-  help=$("$KUBE_BIN_DIR/$name" --help 2>&1) || true
-  for a in "$@"; do
-    [[ $a == --* ]] || continue
-    flag=${a%%=*}
-    grep -qE -- "^ +(-[a-z], )?$flag( |$)" <<<"$help" || unknown+=("$flag")
-  done
-  [ ${#unknown[@]} -eq 0 ] ||
-    die "$name of Kubernetes $SPREAD_KUBE_VERSION does not know ${unknown[*]}: set the flags of this minor in kube_version_flags (scripts/cluster/versions.sh)"
-  start_component "$name" "$port" "${inputs[@]}" -- "$KUBE_BIN_DIR/$name" "$@"
-}
-
 # ---- kubeconfigs: one per component, and the user's with two contexts ------------------------------
 kubeconfig_user() { # NAME CERT_BASENAME
   cat <<EOF

@@ -9,9 +9,11 @@ import { locatedFailures } from '../core/errors.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { DeployError, type DeployRequest, deploy, failureTarget } from '../frontend/deploy.js';
+import type { EnvironmentTarget } from '../frontend/environment.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { deletes, NotFoundError } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { declaredEnvironment } from './declared.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
@@ -44,17 +46,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const given = inputs;
     annotate = inputs.annotate;
     locate = (file) => workspacePath(runner.workspace, given.path, file);
-    const context = targetContext(inputs, runner);
-    if (context === undefined) return;
+    const chosen = chooseTarget(inputs, runner);
+    if (chosen === undefined) return;
+    const { context, target } = chosen;
     const kube = prepareKubeconfig(inputs.kubeconfig, context, runner);
     cleanup = kube.cleanup;
     if (inputs.mode === 'delete') {
-      await runDelete(inputs, runner, kube.source, context, interrupts.signal);
+      await runDelete(inputs, runner, kube.source, context, interrupts.signal, target);
       return;
     }
-    const options = deployOptions(inputs, runner, kube.source, context, interrupts.signal, locate, env);
+    const options = {
+      ...deployOptions(inputs, runner, kube.source, context, interrupts.signal, locate, env),
+      ...(target ? environmentOptions(target, inputs) : {}),
+    };
     let report: SummaryReport;
-    const github = await startGitHubDeployment(inputs, runner, context);
+    const github = await startGitHubDeployment(inputs, runner, context, target);
     try {
       report = await deploy(options);
     } catch (error) {
@@ -188,6 +194,43 @@ export function attestationsOf(choice: 'false' | 'provenance' | 'true'): boolean
 }
 
 /**
+ * Where to deploy: the environment spread.yaml declares for this run (src/action/declared.ts) with its
+ * context, else the context of {@link targetContext}. Undefined when nothing is deployed (a notice
+ * said why, and the output `skipped` is `true`).
+ */
+function chooseTarget(
+  inputs: Inputs,
+  runner: RunnerEnv,
+): { readonly context: string; readonly target?: EnvironmentTarget } | undefined {
+  const declared = declaredEnvironment(path.resolve(runner.workspace, inputs.path), inputs, runner);
+  if (declared.kind === 'skip') {
+    core.notice(declared.why);
+    core.setOutput('skipped', 'true');
+    return undefined;
+  }
+  if (declared.kind === 'environment') {
+    core.setOutput('skipped', 'false');
+    const { target } = declared;
+    core.info(
+      `environment ${target.environment.name} (${declared.why}): context ${target.context ?? '(current)'}, namespace ${target.namespace ?? "(the context's)"}`,
+    );
+    return { context: target.context ?? '', target };
+  }
+  const context = targetContext(inputs, runner);
+  return context === undefined ? undefined : { context };
+}
+
+/** What an environment changes in the deploy's options: its folder, namespace, Helm values, cluster. */
+function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<DeployRequest> {
+  return {
+    path: target.path,
+    namespace: target.namespace,
+    charts: { helm: inputs.helm || undefined, helmValues: target.helmValues, helmSet: target.helmSet },
+    ...(target.expect ? { expectCluster: target.expect } : {}),
+  };
+}
+
+/**
  * The context to deploy to: the `context` input, or the `environments` rule matching the branch.
  * Undefined when the rules map the branch to nothing: the step then ends with a notice and the
  * output `skipped` set to `true`.
@@ -218,13 +261,16 @@ async function runDelete(
   kubeconfig: KubeconfigSource,
   context: string | undefined,
   signal: AbortSignal,
+  target: EnvironmentTarget | undefined,
 ) {
   const dir = path.resolve(runner.workspace, inputs.path);
+  const namespace = target ? target.namespace : inputs.namespace;
   const remove = (name: string) =>
     deletes(name, {
       kubeconfig,
       ...(context ? { context } : {}),
-      ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
+      ...(namespace ? { namespace } : {}),
+      ...(target?.expect ? { expectCluster: target.expect } : {}),
       lockTimeoutMs: inputs.lockTimeoutMs,
       lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
       pruneCrds: inputs.pruneCrds,
@@ -241,17 +287,18 @@ async function runDelete(
     return remove(folderName);
   });
   await publish({ ...result, mode: 'deploy', rollout: [] }, inputs, runner, { operation: 'delete' });
-  const target = deploymentTarget(inputs, runner, context ?? '');
-  if (target) {
-    const marked = await markInactive(target, (m) => core.warning(m));
+  const github = deploymentTarget(inputs, runner, context ?? '', target);
+  if (github) {
+    const marked = await markInactive(github, (m) => core.warning(m));
     core.info(
-      `GitHub deployments of ${target.environment} marked inactive: ${marked.length > 0 ? marked.join(', ') : 'none'}`,
+      `GitHub deployments of ${github.environment} marked inactive: ${marked.length > 0 ? marked.join(', ') : 'none'}`,
     );
   }
 }
 
 /**
- * The GitHub environment the input `deployment` records to: the input `environment`, else the context
+ * The GitHub environment the input `deployment` records to: the input `environment`, else the declared
+ * environment deployed to (a preview's name is `NAME/pr-N`, a transient environment), else the context
  * deployed to (on a pull request's head-branch deploy through `environments`, `CONTEXT/BRANCH`, a
  * transient preview), else GitHub's default `production`. Undefined when the input is off or there is
  * no token (said with a notice).
@@ -260,15 +307,19 @@ function deploymentTarget(
   inputs: Inputs,
   runner: RunnerEnv,
   context: string,
+  declared?: EnvironmentTarget,
 ): (DeploymentTarget & { transient: boolean }) | undefined {
   if (!inputs.deployment) return undefined;
   if (!inputs.githubToken) {
     core.notice('no github-token: no GitHub deployment is recorded');
     return undefined;
   }
-  const preview = inputs.environments.length > 0 && runner.pullRequest !== undefined;
+  const declaredPreview = declared?.environment.preview !== undefined;
+  const preview = declaredPreview || (inputs.environments.length > 0 && runner.pullRequest !== undefined);
   const environment =
+    (declaredPreview && declared ? `${declared.environment.name}/pr-${runner.pullRequest?.number}` : '') ||
     inputs.environment ||
+    declared?.environment.name ||
     (preview ? `${context}/${branchFor(runner, inputs.mode)}` : context) ||
     'production';
   return {
@@ -285,8 +336,9 @@ async function startGitHubDeployment(
   inputs: Inputs,
   runner: RunnerEnv,
   context: string,
+  declared: EnvironmentTarget | undefined,
 ): Promise<DeploymentRun | undefined> {
-  const target = deploymentTarget(inputs, runner, context);
+  const target = deploymentTarget(inputs, runner, context, declared);
   if (!target) return undefined;
   const name =
     inputs.name ||

@@ -3,12 +3,16 @@
 import { Command } from 'commander';
 import type { ChartSettings } from '../core/read.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
+import type { DeployRequest } from '../frontend/deploy.js';
+import type { EnvironmentTarget } from '../frontend/environment.js';
 import { interruptSignal, trapInterrupts } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import { version } from '../version.js';
 import { contextOf } from './args.js';
+import { environmentTarget } from './environment.js';
 import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
@@ -42,8 +46,13 @@ async function runDeploy(
   context: string | undefined,
   flags: ClusterFlags,
 ) {
-  const logger = createCliLogger(flags.verbose);
-  const ci = ciContext(process.env, dir ?? '.');
+  if (mode === 'plan' && flags.environment === ALL_ENVIRONMENTS) {
+    const { planAll } = await import('./plan-all.js');
+    return planAll(dir ?? '.', context, flags, (target: EnvironmentTarget) =>
+      deployRequest(mode, dir, undefined, { ...flags, context: undefined }, target),
+    );
+  }
+  const target = environmentTarget(dir ?? '.', flags, context, process.env);
   const print = (report: DeployReport) =>
     process.stdout.write(
       cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report)),
@@ -52,29 +61,7 @@ async function runDeploy(
   const { DeployError, deploy } = await import('../frontend/deploy.js');
   let report: DeployReport;
   try {
-    report = await deploy({
-      path: dir ?? '.',
-      kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
-      context: contextOf(context, flags.context),
-      namespace: flags.namespace,
-      name: flags.name,
-      origin: deploymentOrigin(process.env, dir ?? '.'),
-      mode,
-      // wait, timeoutMs, prune, adopt, concurrency, lockTimeoutMs…: the flags' values as they are.
-      // plan takes no flag of the wait (nor of the lock): it never waits, so no limit is read.
-      ...(mode === 'deploy'
-        ? passedOptions('deploy', flags as CliFlags<'deploy'>)
-        : { wait: false, timeoutMs: 0, ...passedOptions('plan', flags) }),
-      charts: chartsOf(flags),
-      images: imageStageOptions(flags, ci.commit, process.env),
-      kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
-      ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),
-      ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
-      ...(ci.commit ? { commit: ci.commit } : {}),
-      ...(ci.runUrl ? { runUrl: ci.runUrl } : {}),
-      ...(flags.annotate ? { annotations: deployAnnotations(ci, new Date()) } : {}),
-      logger,
-    });
+    report = await deploy(deployRequest(mode, dir, context, flags, target));
   } catch (error) {
     if (flags.output === 'json') {
       // After a failed rollout, also the report of what was applied.
@@ -86,6 +73,49 @@ async function runDeploy(
     throw error;
   }
   print(report);
+}
+
+/**
+ * The deploy (or plan) the flags ask for; with an environment, its folder, context, namespace, Helm
+ * values and the cluster it must be (the deployment's name and origin stay the directory's).
+ */
+function deployRequest(
+  mode: 'deploy' | 'plan',
+  dir: string | undefined,
+  context: string | undefined,
+  flags: ClusterFlags,
+  target: EnvironmentTarget | undefined,
+): DeployRequest {
+  const logger = createCliLogger(flags.verbose);
+  const ci = ciContext(process.env, dir ?? '.');
+  const chosenContext = target ? target.context : contextOf(context, flags.context);
+  const namespace = target ? target.namespace : flags.namespace;
+  return {
+    path: target?.path ?? dir ?? '.',
+    kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
+    ...(chosenContext ? { context: chosenContext } : {}),
+    namespace,
+    name: flags.name,
+    origin: deploymentOrigin(process.env, dir ?? '.'),
+    mode,
+    // wait, timeoutMs, prune, adopt, concurrency, lockTimeoutMs…: the flags' values as they are.
+    // plan takes no flag of the wait (nor of the lock): it never waits, so no limit is read.
+    ...(mode === 'deploy'
+      ? passedOptions('deploy', flags as CliFlags<'deploy'>)
+      : { wait: false, timeoutMs: 0, ...passedOptions('plan', flags) }),
+    charts: target
+      ? { helm: flags.helm, helmValues: target.helmValues, helmSet: target.helmSet }
+      : chartsOf(flags),
+    images: imageStageOptions(flags, ci.commit, process.env),
+    kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
+    ...(target?.expect ? { expectCluster: target.expect } : {}),
+    ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),
+    ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
+    ...(ci.commit ? { commit: ci.commit } : {}),
+    ...(ci.runUrl ? { runUrl: ci.runUrl } : {}),
+    ...(flags.annotate ? { annotations: deployAnnotations(ci, new Date()) } : {}),
+    logger,
+  };
 }
 
 /**
@@ -136,16 +166,27 @@ const commands: readonly CommandSpec[] = [
           )
           .argument('[path]', 'directory in spread layout', '.'),
         'render',
-      ).action(async (dir: string, flags: CliFlags<'render'>) => {
+      ).action(async (dir: string, flags: CliFlags<'render'>, cmd: Command) => {
         const [{ readDeployment }, { render }, { notDeployedLine, renderedLine }] = await Promise.all([
           import('../core/read.js'),
           import('../deployment/index.js'),
           import('../report/report.js'),
         ]);
-        const read = await readDeployment(dir, {
-          namespace: flags.namespace,
+        // render's namespace has a default (`default`), which an environment's own namespace replaces.
+        const givenNamespace =
+          cmd.getOptionValueSource('namespace') === 'default' ? undefined : flags.namespace;
+        const target = environmentTarget(
+          dir,
+          { ...flags, namespace: givenNamespace },
+          undefined,
+          process.env,
+        );
+        const read = await readDeployment(target?.path ?? dir, {
+          namespace: target?.namespace ?? flags.namespace,
           name: flags.name,
-          charts: chartsOf(flags),
+          charts: target
+            ? { helm: flags.helm, helmValues: target.helmValues, helmSet: target.helmSet }
+            : chartsOf(flags),
           kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
           logger: createCliLogger(flags.verbose),
         });

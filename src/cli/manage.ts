@@ -12,6 +12,7 @@ import { deploymentOrigin } from '../frontend/origin.js';
 import { ROLLBACK_DEFAULT_REVISION } from '../frontend/settings.js';
 import { formatReportText } from '../report/report.js';
 import { contextOf } from './args.js';
+import { environmentTarget } from './environment.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings, type CliFlags } from './options.js';
 
@@ -243,8 +244,16 @@ export function defineDelete(cmd: Command): void {
     'delete',
   ).action(async (name: string, context: string | undefined, flags: CliFlags<'delete'>) => {
     const { deletes } = await import('../frontend/manage.js');
+    // A NAME with a / is the deployed folder, holding spread.yaml; else the current directory does.
+    const target = environmentTarget(name.includes('/') ? name : '.', flags, context, process.env);
+    const where = target
+      ? {
+          ...base(target.context, { ...flags, context: undefined, namespace: target.namespace }),
+          ...(target.expect ? { expectCluster: target.expect } : {}),
+        }
+      : base(context, flags);
     const report = await deletes(deleteTarget(name, process.env), {
-      ...base(context, flags),
+      ...where,
       lockTimeoutMs: flags.lockTimeout,
       ...lockOption(flags),
       pruneCrds: flags.pruneCrds,

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { environmentTarget } from './environment.js';
 import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings, type CliFlags } from './options.js';
@@ -29,22 +30,29 @@ export function defineStatus(cmd: Command): Command {
     'status',
   ).action(async (dir: string, flags: CliFlags<'status'>) => {
     const logger = createCliLogger(flags.verbose);
-    const compare = flags.context !== undefined || flags.kubeconfig !== undefined;
+    const target = environmentTarget(dir, flags, undefined, process.env);
+    const compare = flags.context !== undefined || flags.kubeconfig !== undefined || target !== undefined;
+    const context = target ? target.context : flags.context;
     const { status, statusExitCode } = await import('../frontend/manage.js');
     const report = await status({
-      path: dir,
+      path: target?.path ?? dir,
       name: flags.name,
       origin: deploymentOrigin(process.env, dir),
-      namespace: flags.namespace,
-      charts: { helm: flags.helm, helmValues: flags.helmValues, helmSet: flags.helmSet },
+      namespace: target ? target.namespace : flags.namespace,
+      charts: {
+        helm: flags.helm,
+        helmValues: target?.helmValues ?? flags.helmValues,
+        helmSet: target?.helmSet ?? flags.helmSet,
+      },
       kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
       ...(compare
         ? {
             cluster: {
               kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
-              context: flags.context,
+              context,
               // `&` images are looked up as deploy pins them: the same registry, tag and build options.
               images: imageStageOptions(flags, undefined, process.env),
+              ...(target?.expect ? { expectCluster: target.expect } : {}),
             },
           }
         : {}),

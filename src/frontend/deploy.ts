@@ -12,6 +12,7 @@ import {
 } from '../core/deploy/index.js';
 import type { DeployReport } from '../report/report.js';
 import { type ClusterConnection, clusterClient, connectClient } from './cluster.js';
+import { checkCluster, type ExpectedCluster, kubeconfigServer } from './environment.js';
 
 export { DeployError, type FailureTarget, failureTarget } from '../core/deploy/index.js';
 
@@ -20,6 +21,8 @@ export type DeployRequest = Omit<DeployOptions, 'cluster'> & {
   readonly kubeconfig: KubeconfigSource;
   /** kubeconfig context; the current context when absent. */
   readonly context?: string;
+  /** The cluster an environment declares (`--environment`): any other fails before anything is built. */
+  readonly expectCluster?: ExpectedCluster;
 };
 
 /**
@@ -30,7 +33,7 @@ export type DeployRequest = Omit<DeployOptions, 'cluster'> & {
  *   deploy throws.
  */
 export async function deploy(request: DeployRequest): Promise<DeployReport> {
-  const { kubeconfig, context, ...options } = request;
+  const { kubeconfig, context, expectCluster, ...options } = request;
   checkDeploymentName(options.name);
   const resolved = loadKubeconfig(kubeconfig, context);
   checkNamespaceName(options.namespace || resolved.namespace);
@@ -42,6 +45,15 @@ export async function deploy(request: DeployRequest): Promise<DeployReport> {
     throw nothingWritten(interruptOf(error, options.signal));
   }
   try {
+    if (expectCluster !== undefined)
+      await checkCluster(
+        cluster.client,
+        { server: kubeconfigServer(resolved.kubeConfig), context: resolved.context },
+        expectCluster,
+        options.signal,
+      ).catch((error: unknown) => {
+        throw nothingWritten(error);
+      });
     return await deployTo({ ...options, cluster });
   } finally {
     cluster.close();

@@ -7,6 +7,7 @@ import * as remove from '../core/delete.js';
 import * as manage from '../core/manage.js';
 import * as core from '../core/status.js';
 import { clusterClient, connectClient } from './cluster.js';
+import { checkCluster, type ExpectedCluster, kubeconfigServer } from './environment.js';
 
 export type { DeleteReport } from '../core/delete.js';
 export {
@@ -22,6 +23,8 @@ export interface ClusterRequest {
   readonly kubeconfig: KubeconfigSource;
   readonly context?: string | undefined;
   readonly logger: Logger;
+  /** The cluster an environment declares (`--environment`): any other fails before anything is done. */
+  readonly expectCluster?: ExpectedCluster | undefined;
 }
 
 /** Options `O` of a core operation with the kubeconfig and context to connect with instead of a cluster. */
@@ -35,6 +38,12 @@ async function withCluster<T>(
   const resolved = loadKubeconfig(request.kubeconfig, request.context);
   const client = clusterClient(resolved, { logger: request.logger });
   try {
+    if (request.expectCluster !== undefined)
+      await checkCluster(
+        client,
+        { server: kubeconfigServer(resolved.kubeConfig), context: resolved.context },
+        request.expectCluster,
+      );
     return await fn({ api: client, context: resolved.context, namespace: resolved.namespace });
   } finally {
     client.close();
@@ -73,17 +82,25 @@ export type StatusRequest = Omit<core.StatusOptions, 'cluster'> & {
   readonly cluster?: Omit<NonNullable<core.StatusOptions['cluster']>, 'connection'> & {
     readonly kubeconfig: KubeconfigSource;
     readonly context?: string | undefined;
+    /** The cluster an environment declares (`--environment`): any other fails the status. */
+    readonly expectCluster?: ExpectedCluster | undefined;
   };
 };
 
 /** {@link core.status}, connected to the cluster of `request.cluster` when given. */
 export async function status(request: StatusRequest): Promise<core.StatusReport> {
   if (!request.cluster) return core.status({ ...request, cluster: undefined });
-  const { kubeconfig, context, ...compare } = request.cluster;
+  const { kubeconfig, context, expectCluster, ...compare } = request.cluster;
   const resolved = loadKubeconfig(kubeconfig, context);
   const client = clusterClient(resolved, { logger: request.logger });
   const connection = await connectClient(client, resolved, { explain: false });
   try {
+    if (expectCluster !== undefined)
+      await checkCluster(
+        client,
+        { server: kubeconfigServer(resolved.kubeConfig), context: resolved.context },
+        expectCluster,
+      );
     return await core.status({ ...request, cluster: { ...compare, connection } });
   } finally {
     connection.close();

@@ -526,10 +526,24 @@ export const SETTING_TEXTS = {
   },
   environment: {
     description:
-      'The GitHub environment of that deployment. Empty: the context deployed to; on a pull request whose head branch `environments` maps, `CONTEXT/BRANCH`, a transient preview environment; with neither, `production`. Example: `staging`.',
+      "The environment to deploy to, one name for both: the one of that name the deployment's `spread.yaml` declares (its context, namespace, folder, Helm values and the cluster it must be: docs/environments.md), and the GitHub environment of the deployment (`deployment: true`). Without a declaration, only the GitHub environment's name. Empty: the declared environment whose `branches` match the branch (on a pull request, the declared preview); without a declaration, the context deployed to, or on a pull request whose head branch `environments` maps, `CONTEXT/BRANCH` (a transient preview), else `production`. Example: `staging`.",
     action: true,
+    cli: {
+      flags: '--environment <name>',
+      help: "an environment the directory's spread.yaml declares: its context, namespace, folder, Helm values and cluster (plan: `all` plans every one)",
+      helpIn: {
+        delete:
+          'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
+      },
+    },
     // A GitLab job's `environment:` needs a name; the Action's empty default names the context.
-    gitlab: { description: "The GitLab environment's name.", default: 'production', job: true },
+    gitlab: {
+      description:
+        "The GitLab environment's name; when the deployment's `spread.yaml` declares environments, also the one deployed to (its context, namespace, folder, Helm values and cluster).",
+      default: 'production',
+      job: true,
+      variable: 'SPREAD_INPUT_ENVIRONMENT',
+    },
   },
   'deploy-comment': {
     description:

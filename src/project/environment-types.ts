@@ -40,7 +40,7 @@ export interface Environment {
   readonly name: string;
   /** Its place in declaration order (0-based): environments are listed, planned and promoted in it. */
   readonly index: number;
-  /** Where it is declared (the line of its name). */
+  /** Where it is declared: the line its settings start at. */
   readonly source: Source;
   /** The namespace deployed to; absent: the context's, else `default` (as without environments). */
   readonly namespace?: string;

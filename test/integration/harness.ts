@@ -23,6 +23,7 @@ export const HARNESS_PARTS = {
   act: 'runs GitHub workflows under act, whose jobs run in the Docker engine of .cluster/env',
   gitlabCiLocal: 'runs the GitLab component under gitlab-ci-local with the Docker engine of .cluster/env',
   harnessFiles: "reads the harness's own files (.cluster/env, kubeconfig contexts, PKI)",
+  clusters: 'deploys to several local clusters side by side (scripts/cluster/clusters.sh)',
 } as const;
 
 /** One of the harness's own components. */
