@@ -227,6 +227,8 @@ function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<
     namespace: target.namespace,
     charts: { helm: inputs.helm || undefined, helmValues: target.helmValues, helmSet: target.helmSet },
     ...(target.expect ? { expectCluster: target.expect } : {}),
+    // The revision records the environment it was deployed to (spread history, mode promote).
+    provenance: { environment: target.environment.name },
   };
 }
 

@@ -109,6 +109,8 @@ function deployRequest(
     images: imageStageOptions(flags, ci.commit, process.env),
     kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
     ...(target?.expect ? { expectCluster: target.expect } : {}),
+    // The revision records the environment it was deployed to (spread history, spread promote).
+    ...(target ? { provenance: { environment: target.environment.name } } : {}),
     ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),
     ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
     ...(ci.commit ? { commit: ci.commit } : {}),

@@ -33,14 +33,15 @@ export function definePromote(cmd: Command): void {
       .argument('[path]', 'the directory holding spread.yaml', '.'),
     'promote',
   ).action(async (dir: string, flags: CliFlags<'promote'>) => {
-    if (!flags.to) throw new Error('spread promote needs --to ENVIRONMENT (the environment promoted to)');
+    const to = flags.to || flags.environment;
+    if (!to) throw new Error('spread promote needs --to ENVIRONMENT (the environment promoted to)');
     const logger = createCliLogger(flags.verbose);
     const ci = ciContext(process.env, dir);
     const { promote } = await import('../frontend/promote.js');
     const report = await promote({
       dir,
       from: flags.from,
-      to: flags.to,
+      to,
       name: flags.name,
       kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
       ...(flags.fromKubeconfig ? { fromKubeconfig: { paths: [flags.fromKubeconfig] } } : {}),

@@ -532,6 +532,7 @@ export const SETTING_TEXTS = {
       flags: '--environment <name>',
       help: "an environment the directory's spread.yaml declares: its context, namespace, folder, Helm values and cluster (plan: `all` plans every one)",
       helpIn: {
+        promote: 'the environment promoted to, as --to',
         delete:
           'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
       },

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ensureClusters, type LocalClusters } from './clusters.js';
 import { missingHarness, needs } from './harness.js';
 import { kubectl, runNode, uniqueName, writeDir } from './helpers.js';
 
@@ -12,20 +13,26 @@ const base = uniqueName('promote-itg');
 const staging = `${base}-staging`;
 const production = `${base}-production`;
 let registry: string;
+let local: LocalClusters;
+let dir: string;
+
+/** kubectl on local cluster `n` (0: staging's, 1: production's). */
+const on = (n: number, ...args: string[]) =>
+  kubectl(['--kubeconfig', local.kubeconfig, '--context', local.clusters[n]!.context, ...args]);
 
 beforeAll(async () => {
-  if (missingHarness('docker', 'registry')) return;
+  if (missingHarness('docker', 'registry', 'clusters')) return;
   registry = `${process.env.SPREAD_REGISTRY!}/${uniqueName('promote-itg')}`;
-  for (const ns of [staging, production])
-    await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
-});
+  local = await ensureClusters(2);
+  dir = writeDir('shop', files(local));
+  await on(0, 'create', 'namespace', staging);
+  await on(1, 'create', 'namespace', production);
+}, 240_000);
 
 afterAll(async () => {
-  if (missingHarness('docker', 'registry')) return;
-  for (const ns of [staging, production])
-    await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
-      allowFail: true,
-    });
+  if (missingHarness('docker', 'registry', 'clusters')) return;
+  await on(0, 'delete', 'namespace', staging, '--wait=false').catch(() => undefined);
+  await on(1, 'delete', 'namespace', production, '--wait=false').catch(() => undefined);
 });
 
 /** An overlay: the base, `replicas` of web, its ingress.yaml, and `patches`. */
@@ -35,8 +42,9 @@ function overlay(replicas: number, patches = ''): string {
 const ingress = (host: string) =>
   `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  rules:\n    - host: ${host}\n      http:\n        paths:\n          - path: /\n            pathType: Prefix\n            backend:\n              service:\n                name: web\n                port:\n                  number: 80\n`;
 
-const dir = writeDir('shop', {
-  'spread.yaml': `environments:\n  staging:\n    context: spread-local\n    namespace: ${staging}\n    path: overlays/staging\n  production:\n    context: spread-local\n    namespace: ${production}\n    path: overlays/production\n    after: staging\n`,
+/** The repository: spread.yaml naming each environment's cluster, the base and its two overlays. */
+const files = ({ clusters: [a, b] }: LocalClusters) => ({
+  'spread.yaml': `environments:\n  staging:\n    context: ${a!.context}\n    namespace: ${staging}\n    path: overlays/staging\n    kubeSystemUID: ${a!.kubeSystemUID}\n  production:\n    context: ${b!.context}\n    namespace: ${production}\n    path: overlays/production\n    server: ${b!.server}\n    kubeSystemUID: ${b!.kubeSystemUID}\n    after: staging\n`,
   'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n  - service.yaml\n',
   'base/deployment.yaml': `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: { app: web }\n  template:\n    metadata:\n      labels: { app: web }\n    spec:\n      containers:\n        - name: web\n          image: "&web"\n          command: ["sh", "-c", "sleep 3600"]\n`,
   'base/service.yaml':
@@ -57,23 +65,12 @@ const A = 'a1'.repeat(20);
 const B = 'b2'.repeat(20);
 const C = 'c3'.repeat(20);
 
-/** `spread deploy overlays/staging` as staging's job would, at commit `sha`. */
+/** `spread deploy --environment staging` as staging's job would, at commit `sha`. */
 function deployStaging(sha: string, ...extra: string[]) {
   return runNode(
     'dist/cli/index.js',
-    [
-      'deploy',
-      path.join(dir, 'overlays/staging'),
-      'spread-local',
-      '-n',
-      staging,
-      '--name',
-      'shop',
-      '--registry',
-      registry,
-      ...extra,
-    ],
-    { ...process.env, GITHUB_SHA: sha },
+    ['deploy', dir, '--environment', 'staging', '--name', 'shop', '--registry', registry, ...extra],
+    { ...process.env, KUBECONFIG: local.kubeconfig, GITHUB_SHA: sha },
   );
 }
 
@@ -84,6 +81,7 @@ function deployStaging(sha: string, ...extra: string[]) {
 function promote(sha: string, ...extra: string[]) {
   return runNode('dist/cli/index.js', ['promote', dir, '--to', 'production', '--name', 'shop', ...extra], {
     ...process.env,
+    KUBECONFIG: local.kubeconfig,
     GITHUB_SHA: sha,
     DOCKER_HOST: 'unix:///nonexistent/docker.sock',
     BUILDX_BUILDER: 'no-such-builder',
@@ -91,8 +89,11 @@ function promote(sha: string, ...extra: string[]) {
   });
 }
 
+/** Cluster 1 holds staging's namespace, cluster 2 production's. */
+const clusterOf = (ns: string) => (ns === staging ? 0 : 1);
+
 async function get(ns: string, what: string) {
-  const out = await kubectl(['--context', 'spread-local', '-n', ns, 'get', what, '-o', 'json']);
+  const out = await on(clusterOf(ns), '-n', ns, 'get', what, '-o', 'json');
   return JSON.parse(out.stdout) as {
     metadata: { resourceVersion: string; annotations?: Record<string, string> };
     spec: {
@@ -103,8 +104,17 @@ async function get(ns: string, what: string) {
   };
 }
 
+/** `spread history shop` on the cluster of `ns`, as text or (`json`) parsed. */
+function historyRun(ns: string, ...extra: string[]) {
+  return runNode(
+    'dist/cli/index.js',
+    ['history', 'shop', local.clusters[clusterOf(ns)]!.context, '-n', ns, ...extra],
+    { ...process.env, KUBECONFIG: local.kubeconfig },
+  );
+}
+
 async function history(ns: string) {
-  const out = await runNode('dist/cli/index.js', ['history', 'shop', 'spread-local', '-n', ns, '-o', 'json']);
+  const out = await historyRun(ns, '-o', 'json');
   expect(out.code, out.stderr).toBe(0);
   return JSON.parse(out.stdout) as {
     current: number;
@@ -159,7 +169,7 @@ async function moveTag(reference: string): Promise<void> {
 const imageOf = async (ns: string) =>
   (await get(ns, 'deployment/web')).spec.template!.spec.containers[0]!.image;
 
-describe('spread promote --to production', needs('docker', 'registry'), () => {
+describe('spread promote --to production', needs('docker', 'registry', 'clusters'), () => {
   let stagingImage: string;
 
   test("staging deployed, then promoted: production runs staging's digest with its own settings, nothing built", async () => {
@@ -170,6 +180,7 @@ describe('spread promote --to production', needs('docker', 'registry'), () => {
     const stagingHistory = await history(staging);
     expect(stagingHistory.revisions[0]).toMatchObject({
       commit: A,
+      environment: 'staging',
       marks: [{ mark: '&web', reference: stagingImage, digest: stagingImage.split('@')[1] }],
     });
 
@@ -204,7 +215,7 @@ describe('spread promote --to production', needs('docker', 'registry'), () => {
       promotedFrom: { environment: 'staging', revision: stagingHistory.current },
       marks: [{ mark: '&web', reference: stagingImage }],
     });
-    const text = await runNode('dist/cli/index.js', ['history', 'shop', 'spread-local', '-n', production]);
+    const text = await historyRun(production);
     expect(text.stdout).toMatch(/production\s+a1a1a1a1a1a1\s+\d+\s+\S+\s+promoted from staging revision 1/);
   });
 
@@ -291,5 +302,25 @@ describe('spread promote --to production', needs('docker', 'registry'), () => {
     expect((await get(production, 'deployment/web')).metadata.resourceVersion).toBe(
       before.metadata.resourceVersion,
     );
+  });
+  test("refused before anything is read or written when production's context reaches another cluster", async () => {
+    const file = path.join(dir, 'spread.yaml');
+    const declared = readFileSync(file, 'utf8');
+    const [a, b] = local.clusters;
+    // Production says it is cluster 1; its context reaches cluster 2.
+    writeFileSync(
+      file,
+      declared.replace(`kubeSystemUID: ${b!.kubeSystemUID}`, `kubeSystemUID: ${a!.kubeSystemUID}`),
+    );
+    try {
+      const promoted = await promote(C);
+      expect(promoted.code).toBe(1);
+      expect(promoted.stderr).toContain(
+        `wrong cluster: environment production is server ${b!.server}, kube-system uid ${a!.kubeSystemUID}`,
+      );
+      expect(promoted.stderr).toContain(`reaches server ${b!.server}, kube-system uid ${b!.kubeSystemUID}`);
+    } finally {
+      writeFileSync(file, declared);
+    }
   });
 });
