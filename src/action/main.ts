@@ -19,6 +19,7 @@ import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionText, createActionLogger } from './logger.js';
+import { runPromote } from './promote.js';
 import { type ActionFailure, publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 import type { SummaryReport } from './summary.js';
@@ -53,6 +54,22 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     cleanup = kube.cleanup;
     if (inputs.mode === 'delete') {
       await runDelete(inputs, runner, kube.source, context, interrupts.signal, target);
+      return;
+    }
+    if (inputs.mode === 'promote') {
+      const report = await runPromote(inputs, runner, kube.source, interrupts.signal, locate, env).catch(
+        async (error: unknown) => {
+          if (error instanceof DeployError) {
+            published = true;
+            await publish(error.report, inputs!, runner, {
+              error: failureOf(error, locate),
+              operation: 'promote',
+            });
+          }
+          throw error;
+        },
+      );
+      await publish(report, inputs, runner, { operation: 'promote' });
       return;
     }
     const options = {
