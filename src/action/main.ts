@@ -13,13 +13,15 @@ import type { EnvironmentTarget } from '../frontend/environment.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { deletes, NotFoundError } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
+import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { declaredEnvironment } from './declared.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { actionText, createActionLogger } from './logger.js';
-import { runPromote } from './promote.js';
+import { planEnvironments, publishPlans } from './plan-comment-all.js';
+import { isPublished, promote } from './promote.js';
 import { type ActionFailure, publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 import type { SummaryReport } from './summary.js';
@@ -47,6 +49,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const given = inputs;
     annotate = inputs.annotate;
     locate = (file) => workspacePath(runner.workspace, given.path, file);
+    if (inputs.mode === 'plan' && inputs.environment === ALL_ENVIRONMENTS) {
+      published = true;
+      await runPlanAll(inputs, runner, interrupts.signal, locate, env);
+      return;
+    }
     const chosen = chooseTarget(inputs, runner);
     if (chosen === undefined) return;
     const { context, target } = chosen;
@@ -56,22 +63,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       await runDelete(inputs, runner, kube.source, context, interrupts.signal, target);
       return;
     }
-    if (inputs.mode === 'promote') {
-      const report = await runPromote(inputs, runner, kube.source, interrupts.signal, locate, env).catch(
-        async (error: unknown) => {
-          if (error instanceof DeployError) {
-            published = true;
-            await publish(error.report, inputs!, runner, {
-              error: failureOf(error, locate),
-              operation: 'promote',
-            });
-          }
-          throw error;
-        },
-      );
-      await publish(report, inputs, runner, { operation: 'promote' });
-      return;
-    }
+    if (inputs.mode === 'promote') return await promote(inputs, runner, kube.source, interrupts.signal, env);
     const options = {
       ...deployOptions(inputs, runner, kube.source, context, interrupts.signal, locate, env),
       ...(target ? environmentOptions(target, inputs) : {}),
@@ -101,7 +93,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
     // A run that failed before it had a report (bad input, unknown context, a failed plan) still
     // gets a job summary and a report file, with the error.
-    if (!published) await publishFailure(failure, inputs, runner);
+    if (!published && !isPublished(error)) await publishFailure(failure, inputs, runner);
     core.setFailed(failure.error);
   } finally {
     cleanup();
@@ -237,6 +229,35 @@ function chooseTarget(
   return context === undefined ? undefined : { context };
 }
 
+/**
+ * Mode `plan` with `environment: all` (./plan-comment-all.ts): each declared environment planned in
+ * its own context, one summary section and one comment. Fails the step when any plan failed.
+ */
+async function runPlanAll(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  signal: AbortSignal,
+  locate: (file: string) => string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const dir = path.resolve(runner.workspace, inputs.path);
+  const plans = await planEnvironments(dir, inputs, runner, async (target) => {
+    const kube = prepareKubeconfig(inputs.kubeconfig, target.context ?? '', runner);
+    try {
+      const options = deployOptions(inputs, runner, kube.source, target.context ?? '', signal, locate, env);
+      return await deploy({ ...options, ...environmentOptions(target, inputs) });
+    } finally {
+      kube.cleanup();
+    }
+  });
+  core.setOutput('skipped', 'false');
+  const deployment = inputs.name || defaultDeploymentName(deploymentOrigin(process.env, dir));
+  await publishPlans(deployment, plans, inputs, runner);
+  const failed = plans.filter((p) => p.error !== undefined).map((p) => `${p.environment}: ${p.error}`);
+  if (failed.length > 0)
+    throw new Error(`the plan failed in ${failed.length} environment(s):\n${failed.join('\n')}`);
+}
+
 /** What an environment changes in the deploy's options: its folder, namespace, Helm values, cluster. */
 function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<DeployRequest> {
   return {
@@ -244,7 +265,6 @@ function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<
     namespace: target.namespace,
     charts: { helm: inputs.helm || undefined, helmValues: target.helmValues, helmSet: target.helmSet },
     ...(target.expect ? { expectCluster: target.expect } : {}),
-    // The revision records the environment it was deployed to (spread history, mode promote).
     provenance: { environment: target.environment.name },
   };
 }

@@ -3,12 +3,15 @@
 // front end's promote (frontend/promote.ts) does the rest; the summary says what was promoted.
 import path from 'node:path';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
+import { locatedFailures } from '../core/errors.js';
 import { deployAnnotations } from '../frontend/ci.js';
-import { type PromoteReport, promote } from '../frontend/promote.js';
+import { DeployError } from '../frontend/deploy.js';
+import { type PromoteReport, promote as promoteTo } from '../frontend/promote.js';
 import { type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
-import { createActionLogger } from './logger.js';
-import { type RunnerEnv, runLinks } from './runner.js';
+import { actionText, createActionLogger } from './logger.js';
+import { publish } from './publish.js';
+import { type RunnerEnv, runLinks, workspacePath } from './runner.js';
 
 /**
  * Runs `spread promote` as the inputs say, on the kubeconfig prepared for the target.
@@ -31,7 +34,7 @@ export async function runPromote(
   // Masked, and written for an exec plugin when it needs one, as the input kubeconfig is.
   const source = inputs.fromKubeconfig ? prepareKubeconfig(inputs.fromKubeconfig, '', runner) : undefined;
   try {
-    return await promote({
+    return await promoteTo({
       dir: path.resolve(runner.workspace, inputs.path),
       from: inputs.from || undefined,
       to: inputs.environment,
@@ -61,4 +64,44 @@ export async function runPromote(
   } finally {
     source?.cleanup();
   }
+}
+
+/** Errors whose report {@link promote} published already (a failed rollout's). */
+const published = new WeakSet<object>();
+
+/** Whether {@link promote} published `error`'s report already, so the step adds no second summary. */
+export function isPublished(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && published.has(error);
+}
+
+/**
+ * Mode promote as a step: {@link runPromote}, then the report file, outputs and job summary (operation
+ * `promote`); a failed rollout publishes what was applied, then the error goes on to fail the step.
+ */
+export async function promote(
+  inputs: Inputs,
+  runner: RunnerEnv,
+  kubeconfig: KubeconfigSource,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const locate = (file: string) => workspacePath(runner.workspace, inputs.path, file);
+  const report = await runPromote(inputs, runner, kubeconfig, signal, locate, env).catch(
+    async (error: unknown) => {
+      if (error instanceof DeployError) {
+        const failures = locatedFailures(error).map((f) => ({
+          ...f,
+          message: actionText(f.message),
+          ...(f.file ? { file: locate(f.file) } : {}),
+        }));
+        await publish(error.report, inputs, runner, {
+          error: { error: actionText(error.message), failures },
+          operation: 'promote',
+        });
+        published.add(error);
+      }
+      throw error;
+    },
+  );
+  await publish(report, inputs, runner, { operation: 'promote' });
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { formatSource, type Source } from '../base/source.js';
 import type { KubeClient } from '../cluster/client.js';
 import {
+  ALL_ENVIRONMENTS,
   type Environment,
   type EnvironmentCluster,
   type EnvironmentsDeclaration,
@@ -55,11 +56,15 @@ export interface EnvironmentTarget {
  * Looks `name` up in the environments `dir`'s spread.yaml declares and resolves it for one deploy.
  *
  * @param dir the deployment's directory (holding spread.yaml).
- * @throws InputError for a project file with problems; Error when the directory declares no
+ * @throws InputError for a project file with problems; Error for `all`, when the directory declares no
  *   environments, names none called `name`, when `given` contradicts the environment (a context or
  *   namespace of its own), or a preview has no pull request number.
  */
 export function resolveEnvironment(dir: string, name: string, given: EnvironmentGiven): EnvironmentTarget {
+  if (name === ALL_ENVIRONMENTS)
+    throw new Error(
+      'environment all: only a plan (spread plan, the mode plan of the Action) takes every environment; this takes one',
+    );
   return targetOf(dir, environmentOf(requireDeclaration(dir, name), name), given);
 }
 

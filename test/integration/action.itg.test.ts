@@ -334,6 +334,56 @@ describe('the bundled Action, as the runner runs it', () => {
     expect(r.outputs.context).toBe('spread-local');
   });
 
+  test('declared environments: the branch picks one, and a wrong cluster fails before anything is written', async () => {
+    writeApp('deploy/envs', '1', SECRET_V1, 'envs');
+    const { stdout: uid } = await kubectl([
+      '--context',
+      'spread-local',
+      'get',
+      'namespace',
+      'kube-system',
+      '-o',
+      'jsonpath={.metadata.uid}',
+    ]);
+    writeFileSync(
+      path.join(workspace, 'deploy/envs/spread.yaml'),
+      [
+        'environments:',
+        '  staging:',
+        '    context: spread-local',
+        `    namespace: ${ns}`,
+        `    kubeSystemUID: ${uid.trim()}`,
+        '    branches: [main]',
+        '  production:',
+        '    context: spread-local',
+        `    namespace: ${ns}`,
+        '    kubeSystemUID: 00000000-0000-4000-8000-000000000000',
+        '    branches: ["release/*"]',
+        '',
+      ].join('\n'),
+    );
+    const inputs = { kubeconfig: base.kubeconfig, wait: 'false', path: 'deploy/envs' };
+    const staging = await step(inputs, { name: 'push', refName: 'main' });
+    expect(staging.code, staging.log).toBe(0);
+    expect(staging.log).toContain(
+      'environment staging (branch "main" matches the branches of environment staging)',
+    );
+    expect(staging.outputs.namespace).toBe(ns);
+
+    const production = await step(inputs, { name: 'push', refName: 'release/2' });
+    expect(production.code, production.log).toBe(1);
+    expect(production.log).toContain(
+      `wrong cluster: environment production is kube-system uid 00000000-0000-4000-8000-000000000000 (spread.yaml:8), but context spread-local reaches kube-system uid ${uid.trim()}; nothing was written, nothing built`,
+    );
+    const named = await step({ ...inputs, environment: 'production' }, { name: 'push', refName: 'main' });
+    expect(named.code, named.log).toBe(1);
+    expect(named.log).toContain('wrong cluster: environment production');
+
+    const skipped = await step(inputs, { name: 'push', refName: 'feature/z' });
+    expect(skipped.code, skipped.log).toBe(0);
+    expect(skipped.outputs.skipped).toBe('true');
+  });
+
   test('mode delete removes every object of the deployment and its records', async () => {
     writeApp('deploy/gone', '1', SECRET_V1, 'gone');
     const deployed = await step({ ...base, path: 'deploy/gone', wait: 'false' });

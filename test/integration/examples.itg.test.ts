@@ -6,6 +6,7 @@ import { deploy } from '../../src/frontend/deploy.js';
 import { status } from '../../src/frontend/manage.js';
 import { DirectoryInput } from '../../src/input/index.js';
 import { kustomizeRenderer } from '../../src/input/kustomize.js';
+import { loadEnvironments } from '../../src/project/environments.js';
 import { kustomizeBinary } from './env.js';
 import { copyDir, kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName } from './helpers.js';
 
@@ -27,6 +28,13 @@ async function examples(): Promise<{ name: string; dir: string; skip?: string }[
     const dir = path.join(examplesDir, name);
     if (!statSync(dir).isDirectory()) continue;
     if (NOT_LAYOUTS.has(name)) continue;
+    // An example that declares environments (examples/environments) is deployed one environment's
+    // folder at a time, each into this test's namespace on the local cluster.
+    const declared = loadEnvironments(dir)?.environments.filter((e) => e.path !== undefined) ?? [];
+    if (declared.length > 0) {
+      for (const e of declared) out.push({ name: `${name} (${e.name})`, dir: path.join(dir, e.path ?? '.') });
+      continue;
+    }
     const app = await new DirectoryInput(dir, { renderers: { kustomize: kustomizeRenderer(kustomize) } })
       .entity()
       .catch(() => undefined);
@@ -57,7 +65,13 @@ afterAll(async () => {
 describe('Integration: the rendered set of every example deploys to the local cluster', () => {
   test('examples/ holds at least the mattermost and guestbook layouts and the kustomize overlays', () => {
     expect(all.filter((e) => !e.skip).map((e) => e.name)).toEqual(
-      expect.arrayContaining(['guestbook', 'kustomize', 'mattermost']),
+      expect.arrayContaining([
+        'guestbook',
+        'kustomize',
+        'mattermost',
+        'environments (staging)',
+        'environments (production)',
+      ]),
     );
     for (const e of all.filter((e) => e.skip)) console.info(`examples/${e.name} skipped: ${e.skip}`);
   });
@@ -66,7 +80,7 @@ describe('Integration: the rendered set of every example deploys to the local cl
     'examples/$name: created and ready, then unchanged',
     async ({ name, dir }) => {
       expect(existsSync(dir)).toBe(true);
-      const ns = uniqueName(`itg-ex-${name}`.slice(0, 40));
+      const ns = uniqueName(`itg-ex-${name.replace(/[^a-z0-9]+/g, '-')}`.slice(0, 40));
       namespaces.push(ns);
       await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
       const run = () => deploy(localDeploy(dir, ns, { kustomize }));

@@ -155,6 +155,25 @@ describe.skipIf(missing.length > 0)(
       writeFileSync(path.join(project, 'built/run.sh'), '#!/bin/sh\ncat /hello\n');
       writeFileSync(path.join(project, 'built/web.ctr'), 'name: web\nimage: "&web"\n');
       mkdirSync(path.join(project, '.home'));
+      // Environments declared in spread.yaml: the input environment also picks the declared one.
+      const { stdout: uid } = await kubectl([
+        '--context',
+        'spread-local',
+        'get',
+        'namespace',
+        'kube-system',
+        '-o',
+        'jsonpath={.metadata.uid}',
+      ]);
+      mkdirSync(path.join(project, 'declared'));
+      writeFileSync(
+        path.join(project, 'declared/configmap.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: declared\ndata:\n  a: b\n',
+      );
+      writeFileSync(
+        path.join(project, 'declared/spread.yaml'),
+        `environments:\n  staging:\n    context: spread-local\n    namespace: ${ns}\n    kubeSystemUID: ${uid.trim()}\n  production:\n    context: spread-local\n    namespace: ${ns}\n    kubeSystemUID: 00000000-0000-4000-8000-000000000000\n`,
+      );
       const common = { path: 'app', context: 'spread-local', namespace: ns, package: PACKAGE, wait: false };
       const settings = { ...common, path: 'settings', 'resource-group': 'spread-settings' };
       const jobs = [
@@ -183,6 +202,15 @@ describe.skipIf(missing.length > 0)(
           'job-name': 'broken',
           'resource-group': 'spread-broken',
         },
+        ...(['staging', 'production'] as const).map((environment) => ({
+          path: 'declared',
+          package: PACKAGE,
+          wait: false,
+          stage: 'deploy',
+          'job-name': `declared-${environment}`,
+          environment,
+          'resource-group': `spread-declared-${environment}`,
+        })),
         // Every input the CLI has beyond the first ones, on a deploy (they must reach the CLI, which
         // refuses unknown flags) and on a plan (which takes none of the deploy-only ones).
         ...(['deploy', 'plan'] as const).map((mode) => ({
@@ -317,6 +345,22 @@ describe.skipIf(missing.length > 0)(
         expect(out.reportJson().deployment).toBe('shop-app');
         expect(r.log).not.toContain('mattermost-example-password');
         await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'rc', 'mattermost']);
+      });
+
+      test('declared environments: the input environment deploys the declared one, and refuses the wrong cluster', async () => {
+        const staging = await gcl('declared-staging');
+        expect(staging.code, staging.log).toBe(0);
+        expect(artifacts('declared-staging').dotenv()).toMatchObject({
+          SPREAD_OUTCOME: 'success',
+          SPREAD_NAMESPACE: ns,
+          SPREAD_CONTEXT: 'spread-local',
+        });
+        await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'declared']);
+        const production = await gcl('declared-production');
+        expect(production.code).not.toBe(0);
+        expect(production.log).toContain(
+          'wrong cluster: environment production is kube-system uid 00000000-0000-4000-8000-000000000000',
+        );
       });
 
       test("a review environment: its URL read from the dotenv report (the Ingress's https host), passed on to a later job; mode delete as its on_stop job", async () => {

@@ -339,6 +339,48 @@ describe('GitHub deployment statuses (input deployment)', () => {
     ]);
   });
 
+  test('a preview declared in spread.yaml: its namespace from the pull request number, a transient environment, deleted on close', async () => {
+    const previewNs = `${ns}-pr-12`;
+    write('declared-preview', {
+      'spread.yaml': `environments:\n  preview:\n    context: spread-local\n    preview:\n      namespace: ${ns}-pr-{pr}\n`,
+      '.k2e/ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${previewNs}}\n`,
+      '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: preview}\ndata: {a: "1"}\n',
+    });
+    const pr: ActionEvent = {
+      name: 'pull_request',
+      refName: '12/merge',
+      headRef: 'feature/x',
+      baseRef: 'main',
+      payload: { number: 12, pull_request: { number: 12, head: { sha: 'feedface'.repeat(5) } } },
+    };
+    const inputs = {
+      kubeconfig: base.kubeconfig,
+      path: 'declared-preview',
+      deployment: 'true',
+      wait: 'false',
+    };
+    const up = await step(inputs, pr);
+    expect(up.code, up.log).toBe(0);
+    expect(up.outputs.namespace).toBe(previewNs);
+    await kubectl(['--context', 'spread-local', '-n', previewNs, 'get', 'configmap', 'preview']);
+    const preview = api.deployments.at(-1)!;
+    expect(preview).toMatchObject({ environment: 'preview/pr-12', transient_environment: true });
+    expect(preview.statuses.map((s) => s.state)).toEqual(['in_progress', 'success']);
+    const down = await step(
+      { ...inputs, mode: 'delete' },
+      { ...pr, payload: { ...(pr.payload as object), action: 'closed' } },
+    );
+    expect(down.code, down.log).toBe(0);
+    expect(preview.statuses.map((s) => s.state)).toEqual(['in_progress', 'success', 'inactive']);
+    const left = await kubectl(
+      ['--context', 'spread-local', '-n', previewNs, 'get', 'configmap', 'preview'],
+      {
+        allowFail: true,
+      },
+    );
+    expect(left.code).not.toBe(0);
+  });
+
   test('a token without deployments: write only warns, naming the permission; the deploy succeeds', async () => {
     api.noDeploymentsWrite.add(`token ${READ_ONLY}`);
     const before = api.deployments.length;

@@ -60,6 +60,7 @@ describe('resolveEnvironment', () => {
   });
 
   test.each([
+    ['all', {}, /environment all: only a plan .* takes every environment; this takes one/],
     ['qa', {}, /environment qa is not declared in spread.yaml \(declared: pr, staging, production\)/],
     [
       'staging',
