@@ -14,10 +14,15 @@
 : "${SPREAD_KUSTOMIZE_VERSION:=v5.8.2}"
 : "${SPREAD_BUILDX_VERSION:=v0.38.2}"
 : "${SPREAD_BUILDKIT_VERSION:=v0.34.2}"
+# The projects whose real CRDs the shipped health rules are tested against (scripts/cluster/fetch-crds.sh).
+: "${SPREAD_ARGO_ROLLOUTS_VERSION:=v1.8.3}"
+: "${SPREAD_CERT_MANAGER_VERSION:=v1.19.1}"
+: "${SPREAD_HELM_CONTROLLER_VERSION:=v1.4.0}"
 # Where built binaries and the Node 24 runtime are cached, outside the repository's tracked files.
 : "${SPREAD_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/spread}"
 export SPREAD_KUBE_VERSION SPREAD_ETCD_VERSION SPREAD_KWOK_VERSION SPREAD_NODE_VERSION SPREAD_ACT_VERSION SPREAD_CACHE
 export SPREAD_TOXIPROXY_VERSION SPREAD_HELM_VERSION SPREAD_HELM3_VERSION SPREAD_KUSTOMIZE_VERSION SPREAD_BUILDX_VERSION SPREAD_BUILDKIT_VERSION
+export SPREAD_ARGO_ROLLOUTS_VERSION SPREAD_CERT_MANAGER_VERSION SPREAD_HELM_CONTROLLER_VERSION
 
 # ---- Kubernetes versions -------------------------------------------------------------------------
 # The versions .ci/run runs the integration suite against: the oldest supported minor, the pinned

@@ -42,6 +42,36 @@ export function createActionLogger(options: ActionLoggerOptions): Logger {
     warn: (m, w) => core.warning(text(m, w), props(w)),
     error: (m, w) => core.error(text(m, w), props(w)),
     debug: (m) => core.debug(actionText(m)),
-    group: (name, fn) => core.group(name, fn),
+    group: (name, fn) => flatGroup(name, fn),
   };
+}
+
+/** The group open now in the runner's log, if any (see {@link flatGroup}). */
+let openGroup: string | undefined;
+
+/**
+ * `core.group`, kept flat: the runner's log has no nested groups (a `::group::` inside another ends
+ * it), so a group opened inside another (a phase's wait inside the apply) closes the outer one, and
+ * the outer one goes on after it as `NAME (continued)`.
+ */
+async function flatGroup<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const outer = openGroup;
+  if (outer === undefined) {
+    openGroup = name;
+    try {
+      return await core.group(name, fn);
+    } finally {
+      openGroup = undefined;
+    }
+  }
+  core.endGroup();
+  core.startGroup(name);
+  openGroup = name;
+  try {
+    return await fn();
+  } finally {
+    core.endGroup();
+    core.startGroup(`${outer} (continued)`);
+    openGroup = outer;
+  }
 }

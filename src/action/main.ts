@@ -5,10 +5,9 @@ import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';
 import { defaultDeploymentName } from '../base/origin.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
-import { locatedFailures } from '../core/errors.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
-import { DeployError, type DeployRequest, deploy, failureTarget } from '../frontend/deploy.js';
+import { DeployError, type DeployRequest, deploy } from '../frontend/deploy.js';
 import type { EnvironmentTarget } from '../frontend/environment.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { deletes, NotFoundError } from '../frontend/manage.js';
@@ -17,12 +16,13 @@ import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { declaredEnvironment } from './declared.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { branchFor, contextForBranch } from './environments.js';
+import { failureOf } from './failure.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
-import { actionText, createActionLogger } from './logger.js';
+import { createActionLogger } from './logger.js';
 import { planEnvironments, publishPlans } from './plan-comment-all.js';
 import { isPublished, promote } from './promote.js';
-import { type ActionFailure, publish, publishFailure } from './publish.js';
+import { publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 import type { SummaryReport } from './summary.js';
 
@@ -159,19 +159,6 @@ function deployOptions(
         }
       : {}),
     logger: createActionLogger({ annotate: inputs.annotate, locate }),
-  };
-}
-
-function failureOf(error: unknown, locate: (file: string) => string): ActionFailure {
-  const target = failureTarget(error);
-  return {
-    ...(target ? { target } : {}),
-    error: actionText((error as Error)?.message ?? String(error)),
-    failures: locatedFailures(error).map((f) => ({
-      ...f,
-      message: actionText(f.message),
-      ...(f.file ? { file: locate(f.file) } : {}),
-    })),
   };
 }
 
@@ -313,6 +300,7 @@ async function runDelete(
       lockTimeoutMs: inputs.lockTimeoutMs,
       lock: { leaseDurationSeconds: inputs.lockLeaseDurationSeconds },
       pruneCrds: inputs.pruneCrds,
+      includeKept: inputs.includeKept,
       holder: defaultHolder(runLinks(runner).runUrl),
       logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
       signal,

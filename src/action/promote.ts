@@ -3,13 +3,13 @@
 // front end's promote (frontend/promote.ts) does the rest; the summary says what was promoted.
 import path from 'node:path';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
-import { locatedFailures } from '../core/errors.js';
 import { deployAnnotations } from '../frontend/ci.js';
 import { DeployError } from '../frontend/deploy.js';
 import { type PromoteReport, promote as promoteTo } from '../frontend/promote.js';
+import { failureOf } from './failure.js';
 import { type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
-import { actionText, createActionLogger } from './logger.js';
+import { createActionLogger } from './logger.js';
 import { publish } from './publish.js';
 import { type RunnerEnv, runLinks, workspacePath } from './runner.js';
 
@@ -89,15 +89,8 @@ export async function promote(
   const report = await runPromote(inputs, runner, kubeconfig, signal, locate, env).catch(
     async (error: unknown) => {
       if (error instanceof DeployError) {
-        const failures = locatedFailures(error).map((f) => ({
-          ...f,
-          message: actionText(f.message),
-          ...(f.file ? { file: locate(f.file) } : {}),
-        }));
-        await publish(error.report, inputs, runner, {
-          error: { error: actionText(error.message), failures },
-          operation: 'promote',
-        });
+        const failure = failureOf(error, locate);
+        await publish(error.report, inputs, runner, { error: failure, operation: 'promote' });
         published.add(error);
       }
       throw error;

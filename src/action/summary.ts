@@ -312,7 +312,7 @@ export function addFailureSummary(
 
 function objectRow(o: ObjectReport): string[] {
   return [
-    `${ACTION_ICON[o.action] ?? ''} ${o.action}${o.replaced ? ' (replaced)' : ''}`,
+    `${ACTION_ICON[o.action] ?? ''} ${o.action}${o.replaced ? ' (replaced)' : ''}${o.phase ? ` [${escapeHtml(o.phase)}]` : ''}`,
     `<code>${escapeHtml(objectRef(o))}</code>${o.note ? ` (${escapeHtml(o.note)})` : ''}`,
     escapeHtml(o.namespace ?? ''),
     o.source ? `<code>${escapeHtml(o.source)}</code>` : '',

@@ -29,6 +29,11 @@ export const SPREAD = {
    * deployment takes it back without `--adopt`.
    */
   releasedFrom: 'spread.rsprd.com/released-from',
+  /**
+   * On an object: `keep` leaves it in the cluster when the directory drops it (and through `spread
+   * delete`), released from the ApplySet (engine/inventory/prune-policy.ts).
+   */
+  prune: 'spread.rsprd.com/prune',
   /** The object's file, relative to the deployed directory. */
   source: 'spread.rsprd.com/source',
   /** The commit, run URL and time of the deploy that last changed the object. */

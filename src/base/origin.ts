@@ -2,7 +2,7 @@
  * Where a deployment comes from (its origin: a repository and the path inside it, else an absolute
  * path), how the ApplySet parent records it, and the default deployment name it gives. Two
  * directories that share a deployment would prune each other's objects, so the origin is compared
- * before anything is written (core/identity.ts).
+ * before anything is written (core/identity.ts, checkedIdentity).
  */
 import { SPREAD } from './labels.js';
 import { toDnsLabel } from './names.js';

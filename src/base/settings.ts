@@ -144,6 +144,12 @@ export const SETTING_ROWS = [
     default: 'false',
   },
   {
+    key: 'include-kept',
+    type: 'boolean',
+    modes: ['delete'],
+    default: 'false',
+  },
+  {
     key: 'wait',
     passedAs: 'wait',
     type: 'boolean',

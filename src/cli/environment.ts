@@ -3,6 +3,7 @@
 // and the pull request number of a preview read from the CI's variables.
 import type { EnvironmentTarget } from '../frontend/environment.js';
 import { resolveEnvironment } from '../frontend/environment.js';
+import { loadEnvironments } from '../project/environments.js';
 import { contextOf } from './args.js';
 
 /** The flags that an environment sets, as the commands that take `--environment` have them. */
@@ -45,4 +46,19 @@ export function environmentTarget(
     helmSet: flags.helmSet,
     pullRequest: pullRequestNumber(env),
   });
+}
+
+/**
+ * A hint for a command that read `dir` whole and failed on its input, when the directory declares
+ * environments that deploy its folders one at a time (their overlays often share object names).
+ */
+export function environmentsHint(dir: string, flags: EnvironmentFlags): string | undefined {
+  if (flags.environment) return undefined;
+  try {
+    const names = loadEnvironments(dir)?.environments.map((e) => e.name) ?? [];
+    if (names.length === 0) return undefined;
+    return `hint: ${dir}/spread.yaml declares environments (${names.join(', ')}): give one with --environment NAME`;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,7 @@
 // The `spread` program: its subcommands and their flags, each command mapping flags to the core's typed
 // options and printing the result; `main` runs it and turns any error into an exit code.
 import { Command } from 'commander';
+import { InputError } from '../base/source.js';
 import type { ChartSettings } from '../core/read.js';
 import { ciContext, deployAnnotations } from '../frontend/ci.js';
 import type { DeployRequest } from '../frontend/deploy.js';
@@ -12,7 +13,7 @@ import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { type DeployReport, formatReportText, imageAction } from '../report/report.js';
 import { version } from '../version.js';
 import { contextOf } from './args.js';
-import { environmentTarget } from './environment.js';
+import { environmentsHint, environmentTarget } from './environment.js';
 import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
@@ -63,6 +64,8 @@ async function runDeploy(
   try {
     report = await deploy(deployRequest(mode, dir, context, flags, target));
   } catch (error) {
+    const hint = error instanceof InputError ? environmentsHint(dir ?? '.', flags) : undefined;
+    if (hint) process.stderr.write(`${hint}\n`);
     if (flags.output === 'json') {
       // After a failed rollout, also the report of what was applied.
       await printJsonFailure(error, error instanceof DeployError ? { report: error.report } : {});

@@ -257,6 +257,7 @@ export function defineDelete(cmd: Command): void {
       lockTimeoutMs: flags.lockTimeout,
       ...lockOption(flags),
       pruneCrds: flags.pruneCrds,
+      includeKept: flags.includeKept,
     });
     print(flags, report, () => formatDeleteText(report));
   });

@@ -89,6 +89,12 @@ function objectLine(o: ObjectStatus, namespace: string, input = ''): string {
 }
 
 function stateText(o: ObjectStatus): string {
+  const health = o.health ? `; health ${o.health.status}: ${o.health.message}` : '';
+  return `${clusterStateText(o)}${health}`;
+}
+
+/** The object's state against the directory (missing, in sync, differs, rejected) with its note. */
+function clusterStateText(o: ObjectStatus): string {
   // An `in sync` with a message is one that is so for a reason worth saying (a Job that deleted
   // itself once finished, the last run of a generateName object).
   if (o.state === 'rejected' || (o.message && (o.state === 'missing' || o.state === 'in sync')))

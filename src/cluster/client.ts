@@ -1,6 +1,7 @@
 // spread's one HTTP client of the Kubernetes API: objects sent and read as the user wrote them (not
 // through client-node's typed models, which drop unknown fields), with client-go's retry rules and a
 // new credential after a 401.
+// over 400 lines because it is the one client: requests, retries, credentials, and the streams' entry points.
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
@@ -11,7 +12,7 @@ import { sleep } from '../base/poll.js';
 import { KubeApiError, type KubeStatus, UnauthorizedError } from './api-error.js';
 import { type Authorization, KubeAuth } from './auth.js';
 import { exchange } from './exchange.js';
-import { streamWatch, tlsOptions, type WatchEvent, type WatchOptions } from './watch.js';
+import { streamLines, streamWatch, tlsOptions, type WatchEvent, type WatchOptions } from './watch.js';
 
 /** The HTTP verbs spread uses against the Kubernetes API. */
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -218,6 +219,16 @@ export class KubeClient {
    */
   watch(path: string, options: WatchOptions, onEvent: (event: WatchEvent) => void): Promise<void> {
     return streamWatch(this, path, options, onEvent);
+  }
+
+  /** Each line of a text answer as it comes, e.g. a pod's log followed (see {@link streamLines}). */
+  lines(
+    path: string,
+    query: Readonly<Record<string, string>>,
+    onLine: (line: string) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    return streamLines(this, path, query, onLine, signal);
   }
 
   /** Releases the sockets kept alive. */

@@ -189,3 +189,48 @@ export function tlsOptions(
     rejectUnauthorized: opts.rejectUnauthorized,
   };
 }
+
+/**
+ * Opens `GET <path>?<query>` and calls `onLine` for each line of its text answer as it comes (a
+ * pod's log with `follow=true`: the API server passes the kubelet's stream on), until the server ends
+ * it or `signal` aborts. One try: a log is worth less than the deploy it is shown beside.
+ *
+ * @throws KubeApiError on a non-2xx answer (the kubelet unreachable is the API server's 500 or 502);
+ *   the socket's error when the connection fails.
+ */
+export async function streamLines(
+  client: Pick<WatchCredentials, 'server' | 'authorize'>,
+  path: string,
+  query: Readonly<Record<string, string>>,
+  onLine: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (signal?.aborted) return;
+  const url = new URL(client.server.toString());
+  url.pathname = `${client.server.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  const opts = (await client.authorize()).options;
+  const transport = url.protocol === 'http:' ? http : https;
+  const r = transport.request(url, {
+    method: 'GET',
+    headers: { ...(opts.headers as Record<string, string>), Accept: '*/*', 'User-Agent': 'spread' },
+    agent: opts.agent ?? false,
+    ...tlsOptions(opts),
+    auth: opts.auth,
+    ...(signal ? { signal } : {}),
+  });
+  r.end();
+  try {
+    const [res] = (await once(r, 'response')) as [http.IncomingMessage];
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw await statusError(res, status, `GET ${path}`);
+    res.setEncoding('utf8');
+    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY }))
+      onLine(text);
+  } catch (error) {
+    if (signal?.aborted) return;
+    throw error;
+  } finally {
+    r.destroy();
+  }
+}

@@ -11,8 +11,10 @@ import { SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
 import { patchedBy } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
+import { formatPlace, placeOf } from '../deployment/phases.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
+import { type Halted, type Steps, stepper } from '../engine/apply/steps.js';
 import {
   type ApplySet,
   deleteObjects,
@@ -26,12 +28,15 @@ import {
 import { findForeignObjects } from '../engine/inventory/foreign.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
 import { type KeptObject, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
+import { releaseFromApplySet } from '../engine/inventory/prune-policy.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../engine/shared/options.js';
 import type { PlannedObject } from '../engine/shared/planned.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
 import type { ObjectReport, RolloutReport } from '../report/report.js';
+
+export type { Halted, StepOutcome, Steps } from '../engine/apply/steps.js';
 
 /** Options of {@link converge}. */
 export interface ConvergeOptions {
@@ -58,6 +63,8 @@ export interface ConvergeOptions {
   readonly keepFingerprints?: ReadonlySet<string>;
   /** After a complete apply (and prune), record the fingerprints of the applied states in the parent. */
   readonly recordFingerprints?: boolean;
+  /** The deploy's phases and waves (see {@link Steps}); absent, the plan is one step. */
+  readonly steps?: Steps;
 }
 
 /** What {@link converge} did: what it applied, and what prune deleted and kept. */
@@ -65,6 +72,8 @@ export interface Converged extends PruneDecision {
   readonly applied: AppliedObject[];
   /** The fingerprints the parent holds after the converge (see objectFingerprint). */
   readonly fingerprints: readonly string[];
+  /** The step that failed, when one did: what came after it was not applied, nothing was pruned. */
+  readonly halted?: Halted;
 }
 
 /**
@@ -74,13 +83,15 @@ export interface Converged extends PruneDecision {
  *    an interrupted deploy still knows every object it may have created;
  * 2. server-side apply, group after group;
  * 3. prune (only after every object applied, and only while the lock is held) of the set's objects
- *    that the plan does not hold; a Namespace still holding objects of the set is kept;
+ *    that the plan does not hold; a Namespace still holding objects of the set is kept, and an
+ *    object whose annotations keep it (splitPrune) is kept and released from the set;
  * 4. the parent lists exactly what is applied, and the fingerprints of the applied states
  *    (`recordFingerprints`), which the parent held only through step 1 when nothing changes.
  * When the parent's own namespace is created by this apply, the parent is written after the first group.
  *
  * @throws ApplyError (objects applied before the failure are in it), LockLostError, KubeApiError.
  */
+// over 80 lines because it is kubectl's ApplySet order in one place: parent, apply step by step, prune, parent.
 export async function converge(
   client: ClusterPort,
   discovery: Discovery,
@@ -108,26 +119,35 @@ export async function converge(
   };
   if (!parentNamespaceIsNew) await write(union);
   let parentWritten = !parentNamespaceIsNew;
+  const stepping = stepper(options.steps, options.groupOf, plan);
   const applied = await logger.group('Apply', () =>
-    applyObjects(
-      client,
-      discovery,
-      plan,
-      options.groupOf,
-      {
-        ...options.apply,
-        afterGroup: async (group) => {
-          if (!parentWritten) {
-            await write(union);
-            parentWritten = true;
-          }
-          await options.afterGroup?.(group);
+    stepping.run(() =>
+      applyObjects(
+        client,
+        discovery,
+        plan,
+        stepping.groupOf,
+        {
+          ...options.apply,
+          afterGroup: async (group) => {
+            if (!parentWritten) {
+              await write(union);
+              parentWritten = true;
+            }
+            await options.afterGroup?.(group);
+            await stepping.afterGroup(group);
+          },
         },
-      },
-      (a) => logger.info(`${describe(a)} ${a.action}${a.replaced ? ' (replaced)' : ''}`),
+        (a) => {
+          stepping.applied(a);
+          logger.info(`${describe(a)} ${a.action}${a.replaced ? ' (replaced)' : ''}`);
+        },
+      ),
     ),
   );
   if (!parentWritten) await write(union);
+  if (stepping.halted)
+    return { applied, pruned: [], kept: [], notes: new Map(), fingerprints: [], halted: stepping.halted };
   const prints = options.recordFingerprints
     ? fingerprintsOf(plan, applied, options.apply.fieldManager)
     : undefined;
@@ -148,11 +168,12 @@ export async function converge(
     prune(client, discovery, set, previous, plan, applied, options),
   );
   // Kept objects stay in the set's group-kinds, so a later deploy still finds them (and prunes a
-  // kept Namespace once it is empty of ours).
+  // kept Namespace once it is empty of ours); those released by their annotation left the set.
+  const held = kept.filter((k) => !k.released);
   await write(
     parentObject(
       set,
-      [...gks(plan), ...kept.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
+      [...gks(plan), ...held.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
       nss(plan),
       prints,
     ),
@@ -190,10 +211,12 @@ async function prune(
       foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
     },
   );
-  for (const k of decision.kept)
-    logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
   // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).
   const limit = pLimit(options.apply.concurrency);
+  const released = decision.kept.filter((k) => k.released);
+  await Promise.all(released.map((k) => limit(() => releaseFromApplySet(client, set, k.candidate))));
+  for (const k of decision.kept)
+    logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
   await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
   for (const c of decision.pruned) {
     const note = decision.notes.get(c);
@@ -288,10 +311,17 @@ export function sourceRef(o: SourcedObject): Omit<ObjectReport, 'action'> {
     ...(m.namespace ? { namespace: m.namespace } : {}),
     // Before the server named it (a plan): its generateName prefix, as `smoke-*`.
     name: nameOf(o.object),
+    ...phaseRef(o.object),
     source: `${o.source.line > 0 ? `${o.source.file}:${o.source.line}` : o.source.file}${patchedBy(o.source)}`,
   };
 }
 
 function describe(a: AppliedObject): string {
   return formatObjectRef(sourceRef(a));
+}
+
+/** An object's phase and wave for its report line, when not the main phase's wave 0. */
+function phaseRef(object: KubeObject): { phase?: string } {
+  const p = placeOf(object);
+  return p.phase === 'main' && p.wave === 0 ? {} : { phase: formatPlace(p) };
 }

@@ -1,7 +1,6 @@
 // `spread delete` (the seed's Stop): removes a whole deployment under its lock, its objects, revisions,
 // parent and Lease, but never a Namespace that still holds what is not the deployment's.
 import { isCoreNamespace } from '../base/kube-object.js';
-import { APPLYSET, DEPLOY_ANNOTATION_KEYS, MANAGED_BY_SPREAD, SPREAD } from '../base/labels.js';
 import { KubeApiError } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import {
@@ -14,9 +13,9 @@ import {
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import { deleteRevisions, listRevisions } from '../engine/inventory/history.js';
-import { foreignReason, type KeptObject, splitPrune } from '../engine/inventory/prune.js';
+import { foreignReason, type KeptObject, RELEASED, splitPrune } from '../engine/inventory/prune.js';
+import { keptByAnnotation, releaseFromApplySet } from '../engine/inventory/prune-policy.js';
 import type { ClusterPort } from '../engine/kube-api.js';
-import { FIELD_MANAGER } from '../engine/shared/options.js';
 import type { ObjectReport } from '../report/report.js';
 import { keptRef, prunedRef } from './converge.js';
 import { lockFor, type ManageWriteOptions, NotFoundError, ref, withClient } from './manage.js';
@@ -44,7 +43,9 @@ export interface DeleteReport {
  * A Namespace of the deployment that holds objects not of it ({@link findForeignObjects}: made by
  * hand, or another deployment's), or whose contents cannot all be listed, is not deleted, since that
  * would delete them too: it is kept, reported `kept` with a few of them named, and spread's labels
- * and annotations are removed from it, so that nothing claims it.
+ * and annotations are removed from it, so that nothing claims it. So is any object whose own
+ * annotations keep it (prune's policy: `spread.rsprd.com/prune: keep` and Helm's, Argo CD's, Flux's
+ * and kapp's equivalents), unless `includeKept`.
  *
  * @throws NotFoundError when there is no such deployment; LockTimeoutError; KubeApiError.
  */
@@ -56,6 +57,11 @@ export async function deletes(
      * kept (its labels removed, so nothing claims it) and reported kept, its custom resources counted.
      */
     readonly pruneCrds?: boolean;
+    /**
+     * Delete the objects whose annotations ask to be kept too (`--include-kept`). Default false:
+     * each is kept, released from the ApplySet, and reported kept with its annotation.
+     */
+    readonly includeKept?: boolean;
   },
 ): Promise<DeleteReport> {
   const started = Date.now();
@@ -85,27 +91,24 @@ export async function deletes(
         );
       // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
       const isNs = (c: PruneCandidate) => isCoreNamespace(c.object);
-      kept.push(...(await keptNamespaces(client, discovery, set, children.filter(isNs), options.signal)));
-      // A CRD goes only when asked for (prune's rule, Helm's): deleting it deletes every custom
-      // resource of it, the deployment's or not.
+      kept.push(...(await keptNamespaces(client, discovery, set, children.filter(isNs), options)));
+      // Prune's policy: what its annotations keep stays (unless --include-kept), and a CRD goes only
+      // when asked for (Helm's rule): deleting it deletes every custom resource of it, ours or not.
       const crds = await splitPrune(
         client,
         children.filter((c) => !isNs(c)),
         [],
-        { pruneCrds: options.pruneCrds ?? false },
+        { pruneCrds: options.pruneCrds ?? false, includeKept: options.includeKept ?? false },
       );
       kept.push(...crds.kept);
-      const isKept = (c: PruneCandidate) => kept.some((k) => k.candidate === c);
       await deleteObjects(client, crds.pruned);
-      for (const c of crds.pruned) {
-        const note = crds.notes.get(c);
-        options.logger.info(`${ref(c.object)} deleted${note ? ` (${note})` : ''}`);
-      }
+      for (const c of crds.pruned)
+        options.logger.info(`${ref(c.object)} deleted${crds.notes.has(c) ? ` (${crds.notes.get(c)})` : ''}`);
       revisions = await deleteRevisions(client, set);
       await deleteParent(client, set);
       await lock.release();
       for (const [i, k] of kept.entries()) kept[i] = await releaseKept(client, set, k, options.logger);
-      const doomed = children.filter((c) => isNs(c) && !isKept(c));
+      const doomed = children.filter((c) => isNs(c) && !kept.some((k) => k.candidate === c));
       await deleteObjects(client, doomed);
       for (const c of doomed) options.logger.info(`${ref(c.object)} deleted`);
     } finally {
@@ -127,8 +130,8 @@ export async function deletes(
 }
 
 /**
- * The deployment's Namespaces that delete keeps: deleting a Namespace deletes everything in it, so
- * one that holds objects not of this deployment (made by hand, another tool's or deployment's), or
+ * The deployment's Namespaces that delete keeps: one its annotations keep (prune's policy, unless
+ * `includeKept`); and, since deleting a Namespace deletes everything in it, one that holds objects not of this deployment (made by hand, another tool's or deployment's), or
  * whose contents cannot all be listed, stays, as prune keeps one still in use. Checked before
  * anything is deleted, while the deployment's Services still name their Endpoints.
  */
@@ -137,10 +140,16 @@ async function keptNamespaces(
   discovery: Discovery,
   set: ApplySet,
   namespaces: readonly PruneCandidate[],
-  signal: AbortSignal | undefined,
+  options: { readonly includeKept?: boolean | undefined; readonly signal?: AbortSignal | undefined },
 ): Promise<KeptObject[]> {
+  const { signal } = options;
   const kept: KeptObject[] = [];
   for (const c of namespaces) {
+    const annotated = options.includeKept ? undefined : keptByAnnotation(c.object);
+    if (annotated) {
+      kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
+      continue;
+    }
     const name = c.object.metadata.name ?? '';
     const contents = await findForeignObjects(client, discovery, name, set, {
       ...(signal ? { signal } : {}),
@@ -151,14 +160,14 @@ async function keptNamespaces(
   return kept;
 }
 
-/** Releases a kept object ({@link releaseObject}) and logs it, its reason saying who takes it back. */
+/** Releases a kept object ({@link releaseFromApplySet}) and logs it, its reason saying who takes it back. */
 async function releaseKept(
   client: ClusterPort,
   set: ApplySet,
   kept: KeptObject,
   logger: ManageWriteOptions['logger'],
 ): Promise<KeptObject> {
-  await releaseObject(client, set, kept.candidate);
+  await releaseFromApplySet(client, set, kept.candidate);
   const reason = `${kept.reason}; a later deploy of ${set.name} in ${set.namespace} takes it back`;
   logger.info(`${ref(kept.candidate.object)} kept: ${reason}`);
   return { ...kept, reason };
@@ -179,29 +188,4 @@ async function deleteParent(client: ClusterPort, set: ApplySet): Promise<void> {
 /** Why delete keeps a Namespace: {@link foreignReason}, and what was done with it. */
 export function keptNamespaceReason(namespace: string, contents: NamespaceContents): string {
   return `${foreignReason(contents)}; spread's labels were removed from it (kubectl delete namespace ${namespace} deletes it with everything in it)`;
-}
-
-/**
- * Removes spread's labels and annotations from an object this deployment leaves behind (a kept
- * Namespace or CRD), so that no ApplySet claims it: a JSON merge patch of just those keys; the object's
- * other labels (pod security levels, for instance) stay. It is annotated
- * `spread.rsprd.com/released-from: <ApplySet id>`, so that a later deploy of the same deployment
- * (same name and namespace) takes it back as its own, while any other deployment still refuses it.
- */
-async function releaseObject(client: ClusterPort, set: ApplySet, candidate: PruneCandidate): Promise<void> {
-  const { object } = candidate;
-  const labels: Record<string, null> = { [APPLYSET.partOf]: null };
-  if (object.metadata.labels?.[SPREAD.managedBy] === MANAGED_BY_SPREAD) labels[SPREAD.managedBy] = null;
-  const annotations: Record<string, string | null> = {
-    ...Object.fromEntries([SPREAD.source, ...DEPLOY_ANNOTATION_KEYS].map((k) => [k, null])),
-    // Recognisably this deployment's: its next deploy takes the object back without --adopt.
-    [SPREAD.releasedFrom]: set.id,
-  };
-  await client.request({
-    method: 'PATCH',
-    path: candidate.path,
-    query: { fieldManager: FIELD_MANAGER },
-    body: { metadata: { labels, annotations } },
-    contentType: 'application/merge-patch+json',
-  });
 }

@@ -126,3 +126,41 @@ export function elsewhereWarning(name: string, namespace: string, elsewhere: rea
   const [ns = '', other = ''] = (first ?? '').split('/');
   return `this folder is also deployed as ${elsewhere.join(', ')}; this deploy makes a new deployment ${name} in namespace ${namespace}, and the other keeps its objects. If the namespace changed (the context's), deploy to the old one with ${optionRef('namespace')} ${ns}, or remove that deployment (spread delete ${other} -n ${ns})`;
 }
+
+/** The deployment a deploy works on, with what the read stage reports of it once the directory is read. */
+export interface CheckedIdentity extends DeploymentIdentity {
+  /** Why this folder may not deploy it (another folder's deployment of that name), thrown after the read. */
+  readonly conflict: Error | undefined;
+  /** A first deploy's warning that the folder is deployed in other namespaces too, once listed. */
+  readonly elsewhere: Promise<string | undefined>;
+}
+
+/**
+ * The deploy's identity in one call: {@link deploymentIdentity}, its {@link originConflict}, and for a
+ * first deploy of a folder with an origin the search for its deployments elsewhere, started now so
+ * that its round trip runs beside the directory's read (a warning only: a failed list gives none).
+ */
+export async function checkedIdentity(
+  client: ClusterPort,
+  namespace: string,
+  options: {
+    readonly name?: string | undefined;
+    readonly origin?: DeploymentOrigin | undefined;
+    readonly path: string;
+    readonly adopt?: boolean | undefined;
+    readonly signal?: AbortSignal | undefined;
+  },
+  logger: Logger,
+): Promise<CheckedIdentity> {
+  const { name, parent } = await deploymentIdentity(client, namespace, options, logger);
+  const origin = options.origin;
+  const elsewhere =
+    !parent.exists && origin
+      ? sameOriginElsewhere(client, namespace, origin, options.signal).then((found) =>
+          found.length > 0 ? elsewhereWarning(name, namespace, found) : undefined,
+        )
+      : Promise.resolve(undefined);
+  elsewhere.catch(() => {});
+  const conflict = originConflict(name, namespace, parent, origin, options.adopt === true);
+  return { name, parent, conflict, elsewhere };
+}

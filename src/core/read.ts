@@ -4,15 +4,18 @@ import { basename, resolve } from 'node:path';
 import { type GroupKind, groupKindOf, type SourcedObject } from '../base/kube-object.js';
 import type { Logger } from '../base/logger.js';
 import { toDnsLabel } from '../base/names.js';
-import { issueText } from '../base/source.js';
+import { InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { applyGroup, deploymentOf } from '../deployment/deployment.js';
+import { pruneAnnotationIssues } from '../engine/inventory/prune-policy.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
 import { type HelmCapabilities, helmRenderer } from '../input/helm.js';
 import { type KustomizeOptions, kustomizeRenderer } from '../input/kustomize.js';
 import type { Renderers } from '../input/render.js';
+import { readProjectFile } from '../project/file.js';
+import { type HealthRules, readHealthRules } from '../project/health.js';
 
 /** How Helm charts are rendered: the settings `helm`, `helm-values` and `helm-set`. */
 export interface ChartSettings {
@@ -92,15 +95,48 @@ export interface ReadResult {
   readonly objects: readonly SourcedObject[];
   /** The apply group of an object (Namespaces 0, CRDs 1, … workloads 5, the rest 6). */
   readonly groupOf: (o: SourcedObject) => number;
+  /** The project file's health rules (spread.yaml `health`), compiled; empty without them. */
+  readonly health: HealthRules;
 }
 
 /**
  * The input, entity and deployment stages in one call: DirectoryInput → Application → Deployment.
- * Input warnings go to the logger with their file and line.
+ * Input warnings go to the logger with their file and line. The project file (spread.yaml) is read
+ * first; its sections' errors are thrown with the directory's, all at once, and so is a
+ * `spread.rsprd.com/prune` annotation that is not `keep`.
  *
- * @throws InputError with every problem of the input.
+ * @throws InputError with every problem of the input and the project file.
  */
 export async function readDeployment(dir: string, options: ReadOptions): Promise<ReadResult> {
+  const project = projectOf(dir);
+  try {
+    const read = await readObjects(dir, options);
+    const errors = [...project.errors, ...pruneAnnotationIssues(read.objects)];
+    if (errors.length > 0) throw new InputError(errors);
+    return { ...read, health: project.health };
+  } catch (error) {
+    // The directory's errors and the project file's, in one error.
+    if (
+      error instanceof InputError &&
+      project.errors.length > 0 &&
+      !error.issues.includes(project.errors[0]!)
+    )
+      throw new InputError([...project.errors, ...error.issues]);
+    throw error;
+  }
+}
+
+/** The project file's sections this read uses, checked: the health rules, and every error found. */
+function projectOf(dir: string): { health: HealthRules; errors: InputIssue[] } {
+  const file = readProjectFile(dir);
+  const health = readHealthRules(file.project?.sections.health);
+  return {
+    health: health.rules,
+    errors: [...file.issues, ...health.issues.issues].filter((i) => i.severity === 'error'),
+  };
+}
+
+async function readObjects(dir: string, options: ReadOptions): Promise<Omit<ReadResult, 'health'>> {
   const trace = (m: string) => options.logger.debug(m);
   // A chart's release is the deployment: named as the Application will be (a DNS-1123 label).
   const release = toDnsLabel(options.name ?? basename(resolve(dir)));

@@ -6,6 +6,7 @@ import type { Logger } from '../base/logger.js';
 import type { Source } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { applyGroup } from '../deployment/deployment.js';
+import { recreateOf } from '../deployment/phases.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { type ApplySet, readParent } from '../engine/inventory/applyset.js';
 import { type Revision, recordRollback } from '../engine/inventory/history.js';
@@ -70,6 +71,9 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
   const plan = await logger.group('Plan', () =>
     planObjects(client, discovery, objects, {
       ...step.apply,
+      // A rollback runs no phase (as Helm's runs no upgrade hook): a phase's Job or a hook whose
+      // revision differs from the one in the cluster is left as it is, neither re-created nor run.
+      recreate: (o) => (recreateOf(o) ? 'keep' : undefined),
       preserveAnnotations: DEPLOY_ANNOTATION_KEYS,
       keepUnlessChanged: [SPREAD.source],
     }),

@@ -13,6 +13,7 @@ import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
 import { foreignNote } from '../engine/plan/takeover.js';
 import type { PlannedObject } from '../engine/shared/planned.js';
+import { rolloutState, ruleOf } from '../engine/status/registry.js';
 import {
   type Application,
   type AttachedObject,
@@ -26,6 +27,7 @@ import {
   Pod,
   type RenderedFolder,
 } from '../entity/entity.js';
+import type { HealthRules } from '../project/health.js';
 
 // The status report of `spread status` and how it is made from an Application, without I/O;
 // status.ts reads the directory and the cluster for it.
@@ -60,6 +62,14 @@ export interface ObjectStatus {
   readonly message?: string;
   /** The input that produced it, for an object of the tree; absent: the spread convention. */
   readonly input?: InputKind;
+  /** Its health by its GroupKind's health rule (spread.yaml's, or one spread ships), when it has one and exists. */
+  readonly health?: ObjectHealth;
+}
+
+/** An object's health by its GroupKind's rule: kstatus's word and the rule's message. */
+export interface ObjectHealth {
+  readonly status: 'Current' | 'InProgress' | 'Failed';
+  readonly message: string;
 }
 
 /** What `spread status` knows of an image: the reference as written and whether spread builds it. */
@@ -149,6 +159,7 @@ export interface ClusterState {
   readonly state: ObjectState;
   readonly changes?: readonly FieldChange[];
   readonly message?: string;
+  readonly health?: ObjectHealth;
 }
 
 /**
@@ -163,15 +174,23 @@ export function objectKey(o: SourcedObject): string {
 /**
  * The state of each planned object: `create` → missing, `unchanged` → in sync, `update` and
  * `replace` → differs (with the changed fields); each failure → rejected with the server's message.
- * Pure.
+ * An existing object whose GroupKind has a health rule (`health`, else one spread ships) has its
+ * health by that rule. Pure.
  */
 export function statesOfPlan(
   plan: readonly PlannedObject[],
   failures: readonly ObjectFailure[] = [],
+  health?: HealthRules,
 ): Map<string, ClusterState> {
   const out = new Map<string, ClusterState>();
+  const healthOf = new Map<string, ObjectHealth>();
   for (const p of plan) {
     const key = objectKey(p);
+    const judged = p.live && ruleOf(formatGroupKind(groupKindOf(p.live)), health) ? p.live : undefined;
+    if (judged) {
+      const state = rolloutState(judged, { health });
+      healthOf.set(key, { status: state.status, message: state.message });
+    }
     if (p.action === 'create')
       out.set(key, { state: 'missing', ...(p.deferred ? { message: p.deferred } : {}) });
     else if (p.action === 'unchanged' && p.foreign)
@@ -185,6 +204,10 @@ export function statesOfPlan(
       });
   }
   for (const f of failures) out.set(objectKey(f.object), { state: 'rejected', message: f.message });
+  for (const [key, h] of healthOf) {
+    const state = out.get(key);
+    if (state) out.set(key, { ...state, health: h });
+  }
   return out;
 }
 
@@ -286,6 +309,7 @@ function objectStatusOf(
           state: cluster.state,
           ...(cluster.changes && cluster.changes.length > 0 ? { changes: cluster.changes } : {}),
           ...(cluster.message ? { message: cluster.message } : {}),
+          ...(cluster.health ? { health: cluster.health } : {}),
         }
       : {}),
   };

@@ -21,6 +21,7 @@ import { FIELD_MANAGER } from '../engine/shared/options.js';
 import { withTemplateHash } from '../engine/wait/rc-roll.js';
 import { type ImageOptions, prepareImages } from '../image/index.js';
 import type { KustomizeOptions } from '../input/kustomize.js';
+import type { HealthRules } from '../project/health.js';
 import type { DeployCluster } from './deploy/options.js';
 import { deploymentIdentity, originConflict } from './identity.js';
 import { type ChartSettings, capabilitiesOf, type ReadResult, readDeployment } from './read.js';
@@ -116,7 +117,13 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   }));
   const states = await absentNamespaceStates(client, objects);
   const toPlan = objects.filter((o) => !states.has(objectKey(o)));
-  for (const [k, v] of await planStates(client, discovery, toPlan, options.cluster.concurrency ?? 32))
+  for (const [k, v] of await planStates(
+    client,
+    discovery,
+    toPlan,
+    options.cluster.concurrency ?? 32,
+    read.health,
+  ))
     states.set(k, v);
   const previous = await readParent(client, set);
   await finishedJobs(client, set, previous, objects, states);
@@ -211,6 +218,7 @@ async function planStates(
   discovery: Discovery,
   objects: readonly SourcedObject[],
   concurrency: number,
+  health: HealthRules,
 ): Promise<Map<string, ClusterState>> {
   // `replace: true` only changes how the dry run reports an immutable field: as a planned replace
   // (differs) instead of a failure. Nothing is written either way.
@@ -225,7 +233,7 @@ async function planStates(
     keepUnlessChanged: [SPREAD.source],
   };
   try {
-    return statesOfPlan(await planObjects(client, discovery, objects, options));
+    return statesOfPlan(await planObjects(client, discovery, objects, options), [], health);
   } catch (error) {
     if (!(error instanceof ApplyError)) throw error;
     const failed = new Set(error.failures.map((f) => objectKey(f.object)));
@@ -234,13 +242,14 @@ async function planStates(
     const states = statesOfPlan(
       plan,
       error.failures.filter((f) => !f.conflict),
+      health,
     );
     // A field another manager changed (kubectl scale, kubectl edit) is a difference, not an error:
     // planned again with the conflict forced, to show what a deploy would set back.
     const conflicted = error.failures.filter((f) => f.conflict).map((f) => f.object);
     if (conflicted.length > 0) {
       const forced = await planObjects(client, discovery, conflicted, { ...options, forceConflicts: true });
-      for (const [key, state] of statesOfPlan(forced))
+      for (const [key, state] of statesOfPlan(forced, [], health))
         states.set(key, {
           ...state,
           message: `another field manager changed fields spread sets; a deploy takes them back only with ${optionRef('force-conflicts')}`,

@@ -2,6 +2,7 @@
 // Kubernetes kind), keyed by GroupKind, namespace and name, with namespaces defaulted, spread's labels
 // added, duplicates refused and every object given its apply group.
 // This file is over 400 lines because it is the whole object set (keys, namespaces, labels, duplicates, apply order).
+
 import {
   formatGroupKind,
   type GroupKind,
@@ -14,6 +15,7 @@ import {
 import { formatSource, type InputIssue, IssueList, type Trace } from '../base/source.js';
 import { isMapping } from '../decode/decode.js';
 import { Application, Controller, type Entity, Pod } from '../entity/entity.js';
+import { readPlace } from './phases.js';
 import { isBuiltinClusterScoped } from './scope.js';
 import { builtinHasStatus, dropServerFields, type ExportedFile, exportedWarning } from './server-fields.js';
 
@@ -187,6 +189,15 @@ export class Deployment {
     const problem = identityProblem(item.object);
     if (problem) {
       issues.error(item.source, problem);
+      return;
+    }
+    const where = readPlace(item.object);
+    const what = `${item.object.kind} ${nameOf(item.object)}`;
+    for (const e of where.errors) issues.error(item.source, `${what}: ${e}`);
+    for (const w of where.warnings) issues.warning(item.source, `${what}: ${w}`);
+    if (where.errors.length > 0) return;
+    if (where.skip) {
+      issues.warning(item.source, `${what} is not deployed: ${where.skip}`);
       return;
     }
     const object = owned ? item.object : structuredClone(item.object);

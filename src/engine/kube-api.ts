@@ -21,6 +21,16 @@ export interface ClusterPort {
   request<T = unknown>(req: KubeRequest): Promise<KubeResponse<T>>;
   getOrUndefined<T = unknown>(path: string, signal?: AbortSignal): Promise<T | undefined>;
   watch(path: string, options: WatchOptions, onEvent: (event: WatchEvent) => void): Promise<void>;
+  /**
+   * Each line of a text answer as it comes (a pod's log, `follow=true`); resolves when the server
+   * ends it or the signal aborts. Optional: without it, Jobs' logs are not shown.
+   */
+  lines?(
+    path: string,
+    query: Readonly<Record<string, string>>,
+    onLine: (line: string) => void,
+    signal?: AbortSignal,
+  ): Promise<void>;
 }
 
 /**

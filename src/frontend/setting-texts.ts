@@ -354,6 +354,20 @@ export const SETTING_TEXTS = {
       variable: 'SPREAD_INPUT_PRUNE',
     },
   },
+  'include-kept': {
+    description:
+      'With `mode: delete`, delete the objects whose annotations ask to be kept as well (`spread.rsprd.com/prune: keep`, `helm.sh/resource-policy: keep`, Argo CD `Prune=false`, Flux `prune: disabled`, kapp `delete-strategy: orphan`; `true`/`false`). By default they stay in the cluster, released from the deployment, and the report lists them as kept. Example: `true`.',
+    action: true,
+    cli: {
+      flags: '--include-kept',
+      help: 'delete objects annotated to be kept (spread.rsprd.com/prune: keep and its Helm, Argo CD, Flux, kapp equivalents) too',
+    },
+    gitlab: {
+      description:
+        'With mode delete, delete the objects annotated to be kept (spread.rsprd.com/prune: keep and its Helm, Argo CD, Flux, kapp equivalents) as well.',
+      variable: 'SPREAD_INPUT_INCLUDE_KEPT',
+    },
+  },
   'prune-crds': {
     description:
       'Prune CustomResourceDefinitions the directory dropped as well (`true`/`false`). Deleting a CRD deletes every custom resource of it, whoever made them, so by default a dropped CRD is kept and the plan and summary say so, with its custom resources counted; with `true` the plan lists how many go with it. Example: `true`.',

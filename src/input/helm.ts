@@ -132,8 +132,8 @@ export function missingDependencies(names: readonly string[], chartsEntries: rea
 
 /**
  * A {@link Renderer} for folders holding Chart.yaml. The Helm version is asked once per renderer and
- * named in every result (`helm v3.21.4`). Hooks (`helm.sh/hook`) are not deployed: each is reported
- * as a warning naming it, until spread maps them to its phases. `lookup` returns nothing, as in every
+ * named in every result (`helm v3.21.4`). Hooks (`helm.sh/hook`) are rendered with the release's
+ * objects and deployed in their phases (docs/phases.md). `lookup` returns nothing, as in every
  * `helm template` (Argo CD renders the same way).
  */
 export function helmRenderer(options: HelmOptions): Renderer {
@@ -250,17 +250,10 @@ async function renderChart(
     const out = readHelmOutput(run.stdout, chartName, request.dir);
     issues.add(out.issues);
     const read = (file: string) => readText(join(request.root, file));
-    for (const hook of placeLines(out.hooks, read)) {
-      const v = hook.value as {
-        kind?: string;
-        metadata?: { name?: string; annotations?: Record<string, string> };
-      };
-      issues.warning(
-        hook.source,
-        `${v.kind} ${v.metadata?.name} is a Helm hook (${v.metadata?.annotations?.['helm.sh/hook']}): not deployed; spread does not run Helm hooks yet`,
-      );
-    }
-    return { objects: placeLines(out.objects, read), issues: issues.issues };
+    // Hooks are deployed in the phase their event names (src/deployment/phases.ts reads
+    // helm.sh/hook, hook-weight and hook-delete-policy); a hook of an event spread does not run
+    // (test, rollback, delete) is reported there and left out.
+    return { objects: placeLines([...out.objects, ...out.hooks], read), issues: issues.issues };
   } finally {
     if (copy) rmSync(copy, { recursive: true, force: true });
   }

@@ -157,7 +157,8 @@ export function renderPlanComment(report: DeployReport, options: PlanMarkdownOpt
 function tableRow(o: Omit<ObjectReport, 'action'> & { readonly action: string }): string {
   const icon = ACTION_ICON[o.action] ?? '';
   const note = o.note ? ` (${cell(o.note)})` : '';
-  return `| ${icon} ${o.action} | \`${code(objectRef(o))}\`${note} | ${cell(o.namespace ?? '')} | ${o.source ? `\`${code(o.source)}\`` : ''} |`;
+  const phase = o.phase ? ` [${cell(o.phase)}]` : '';
+  return `| ${icon} ${o.action}${phase} | \`${code(objectRef(o))}\`${note} | ${cell(o.namespace ?? '')} | ${o.source ? `\`${code(o.source)}\`` : ''} |`;
 }
 
 function diffBlock(o: ObjectReport): string {

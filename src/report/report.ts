@@ -18,6 +18,11 @@ export interface ObjectReport {
   readonly action: ObjectAction | PlannedAction;
   /** `file:line` relative to the deployed directory. */
   readonly source: string;
+  /**
+   * Its phase and wave when not the main phase's wave 0 (docs/phases.md): `pre`, `main wave 2`,
+   * `post`.
+   */
+  readonly phase?: string;
   /** The object was deleted and created again because immutable fields changed (`--replace`). */
   readonly replaced?: boolean;
   /** Plan only, for `update`: the fields that change (Secret values redacted). */
@@ -177,7 +182,8 @@ export function formatReportText(report: DeployReport): string {
   lines.push(`${verb} ${report.deployment} to namespace ${report.namespace} (context ${report.context}):`);
   for (const o of report.objects) {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
-    lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}  (${o.source})`);
+    const phase = o.phase ? ` [${o.phase}]` : '';
+    lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}${phase}  (${o.source})`);
     for (const c of o.changes ?? []) lines.push(`      ${formatChange(c, '      ')}`);
     if (o.note) lines.push(`      (${o.note})`);
     if (report.mode === 'plan' && o.deferred)

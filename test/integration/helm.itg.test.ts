@@ -81,7 +81,7 @@ describe.each([
 ])('Integration: a Helm chart rendered by %s', (label, helm) => {
   const major = label === 'Helm 4' ? '4' : '3';
 
-  test('deploy: crds/ applied, the custom resource, the vendored dependency and values-prod.yaml; the hook reported and not deployed', async () => {
+  test('deploy: crds/ applied, the custom resource, the vendored dependency and values-prod.yaml; the hooks run in their phases', async () => {
     const ns = await namespace(`h${major}`);
     const { dir, group } = shopCopy(`h${major}`);
     const r = await spread([
@@ -97,12 +97,13 @@ describe.each([
       '--no-wait',
     ]);
     expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
-    // The hook is named, with its template, and is not in the cluster.
-    expect(r.stderr).toMatch(
-      /templates\/migrate\.yaml:3.*Job shop-migrate is a Helm hook \(pre-install,pre-upgrade\): not deployed/,
+    // The pre-install,pre-upgrade hook ran to completion in the pre phase, before the release's
+    // objects were written; the post-install hook was written after them, in the post phase.
+    expect(r.stdout + r.stderr).toMatch(
+      /job\/shop-migrate .*created[\s\S]*deployment\/shop-web .*created[\s\S]*job\/shop-smoke .*created/,
     );
-    const jobs = await getJson(['jobs', '-n', ns]);
-    expect(jobs.items).toEqual([]);
+    const migrate = await getJson(['job', 'shop-migrate', '-n', ns]);
+    expect((migrate.status as { succeeded?: number }).succeeded).toBe(1);
     const cache = await getJson(['configmap', 'shop-cache', '-n', ns]);
     expect((cache.data as Record<string, string>).size).toBe('512');
     const web = await getJson(['deployment', 'shop-web', '-n', ns]);
@@ -135,6 +136,26 @@ describe.each([
     ]);
     expect(s.stdout).toContain('ConfigMap shop-cache  charts/cache/templates/configmap.yaml:2');
     expect(s.stdout).toContain(`CustomResourceDefinition widgets.${group}  crds/widgets.yaml:2`);
+    // An upgrade: the pre-upgrade hook runs again (before-hook-creation: re-created), the
+    // post-install one does not run.
+    const upgrade = await spread([
+      'deploy',
+      dir,
+      'spread-local',
+      '-n',
+      ns,
+      '--helm',
+      helm,
+      '--helm-values',
+      'values-prod.yaml',
+      '--no-wait',
+    ]);
+    expect([upgrade.code, upgrade.stderr]).toEqual([0, expect.any(String)]);
+    const said = upgrade.stdout + upgrade.stderr;
+    expect(said).toMatch(/job\.batch\/shop-migrate configured \(replaced\) -n \S+ \[pre\]/);
+    expect(said).toContain(
+      'Job shop-smoke (templates/smoke.yaml:3): a Helm hook of post-install only, and this deploy is an upgrade: not run',
+    );
   });
 
   test('.Capabilities: the Kubernetes version and API versions helm install --dry-run=server reads from the cluster', async () => {
@@ -293,7 +314,7 @@ describe.each([
     const ns = await namespace(`adopt${label.at(-1)}`);
     const dir = copyDir(SHOP, 'shop');
     // crds/ is cluster-scoped and the hook Job would make helm install wait for it: left out here.
-    for (const f of ['crds', 'templates/widget.yaml', 'templates/migrate.yaml'])
+    for (const f of ['crds', 'templates/widget.yaml', 'templates/migrate.yaml', 'templates/smoke.yaml'])
       rmSync(path.join(dir, f), { recursive: true });
     await exec(helm, ['install', 'shop', dir, '-n', ns, '--kube-context', 'spread-local']);
     const live = await getJson(['deployment', 'shop-web', '-n', ns, '--show-managed-fields']);

@@ -5,6 +5,7 @@ import type { SourcedObject } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { ApplyError, type ObjectFailure } from '../../engine/apply/errors.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
+import type { DeployLease } from '../../engine/inventory/deploy-lease.js';
 import {
   type EncodedObjectSet,
   encodeObjectSet,
@@ -19,11 +20,12 @@ import {
 } from '../../engine/inventory/revision-check.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
+import type { HealthRules } from '../../project/health.js';
 import type { ObjectReport } from '../../report/report.js';
-import { appliedRef, type Converged, converge, pruneRefs } from '../converge.js';
+import { appliedRef, type Converged, converge, pruneRefs, type Steps } from '../converge.js';
 import { failedAt } from './failure.js';
-import type { DeployLease } from './lock.js';
 import type { ReportBase, Run } from './options.js';
+import { deploySteps } from './phases.js';
 import type { PlannedForApply } from './plan.js';
 import type { DirectoryRead } from './read.js';
 import { type ApplyingObject, forSettle, type SettlingConverged } from './trim.js';
@@ -84,6 +86,7 @@ export async function applyStage(
     ...(nothingToChange ? { keepFingerprints: previous.fingerprints } : {}),
     recordFingerprints: true,
     afterGroup: () => lease.takeOnceNamespaceExists(read.name),
+    ...withSteps(deploySteps(run, plan)),
   }).catch((error: unknown) => {
     throw failedAt(error, run, read.name, true);
   });
@@ -118,6 +121,8 @@ export interface Settling {
   readonly unchanged: boolean;
   /** The stored revisions, listed beside the converge (see {@link Applied}). */
   readonly revisionsPending: Promise<RevisionSummary[]> | undefined;
+  /** The project file's health rules, for the wait (and a rollback's). */
+  readonly health: HealthRules;
   readonly base: ReportBase;
 }
 
@@ -131,7 +136,7 @@ export async function settlingOf(
 ): Promise<Settling> {
   const { reported, revisionBefore, unchanged, revisionsPending } = applied;
   const toRecord = await forRecord(run, read.set, objects, applied);
-  const converged = forSettle(applied.converged, run.options);
+  const converged = forSettle(applied.converged, { ...run.options, health: read.read.health });
   const { set, applyOptions } = read;
   return {
     set,
@@ -143,6 +148,7 @@ export async function settlingOf(
     unchanged,
     revisionsPending,
     base,
+    health: read.read.health,
   };
 }
 
@@ -244,4 +250,8 @@ export function helmReleasesTakenOver(plan: readonly PlannedObject[]): string[] 
     (r) =>
       `${r.objects} object${r.objects === 1 ? '' : 's'} of Helm release ${r.name} (namespace ${r.namespace}) taken over; Helm's release records are left as they were: remove them with kubectl delete secret -n ${r.namespace} -l owner=helm,name=${r.name} (not helm uninstall, which deletes the objects)`,
   );
+}
+
+function withSteps(steps: Steps | undefined): { steps?: Steps } {
+  return steps ? { steps } : {};
 }

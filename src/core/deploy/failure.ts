@@ -3,8 +3,8 @@
 // after a failed rollout (DeployError), an interrupt as such, and a refused field at its own line.
 import { interruptOf } from '../../base/poll.js';
 import { InputError } from '../../base/source.js';
+import { withFieldSources } from '../../engine/apply/field-source.js';
 import type { DeployReport } from '../../report/report.js';
-import { withFieldSources } from '../field-source.js';
 import type { Run } from './options.js';
 
 /** The deployment a failed deploy or plan was of, known once its directory was read. */

@@ -2,11 +2,11 @@
 // apply, settle. Each stage is a file of this folder; each one's output type is all that later
 // stages may read of it. The cluster comes connected from the front end (src/frontend/cluster.ts).
 import { inputRead } from '../../base/heap.js';
+import { DeployLease } from '../../engine/inventory/deploy-lease.js';
 import type { DeployReport } from '../../report/report.js';
 import { applyStage, type Settling, settlingOf } from './apply.js';
 import { deployFailure, failedAt } from './failure.js';
 import { imagesStage } from './images.js';
-import { DeployLease } from './lock.js';
 import { type DeployOptions, type Run, startRun } from './options.js';
 import { planForApply, planReport, planStage } from './plan.js';
 import { readStage } from './read.js';
@@ -27,7 +27,7 @@ export { failureDescription } from './settle.js';
  */
 export async function deploy(options: DeployOptions): Promise<DeployReport> {
   const run = startRun(options);
-  const lease = new DeployLease(run);
+  const lease = new DeployLease({ ...options, ...run, deploying: options.mode === 'deploy' });
   try {
     const prepared = await readToApply(run, lease);
     if ('report' in prepared) return prepared.report;

@@ -1,7 +1,9 @@
 // The plan stage: the ApplySet parent read under the lock, and every object planned against it with a
 // server-side dry run (nothing is written if any fails). A deploy keeps of the plan only what the apply
 // reads (PlannedForApply, trim.ts); `spread plan` reports it whole, with what a deploy would prune.
-import { isGenerated, type SourcedObject } from '../../base/kube-object.js';
+import { isGenerated, nameOf, type SourcedObject } from '../../base/kube-object.js';
+import { formatSource } from '../../base/source.js';
+import { helmHookSkipped } from '../../deployment/phases.js';
 import {
   findPruneCandidates,
   labelForApplySet,
@@ -9,6 +11,7 @@ import {
   readParent,
 } from '../../engine/inventory/applyset.js';
 import { findForeignObjects } from '../../engine/inventory/foreign.js';
+import { revisionOfParent } from '../../engine/inventory/history.js';
 import { splitPrune } from '../../engine/inventory/prune.js';
 import { planObjects } from '../../engine/plan/planner.js';
 import { foreignNote } from '../../engine/plan/takeover.js';
@@ -52,7 +55,10 @@ export async function planStage(
   // Checked again under the lock: another folder may have deployed since the read.
   const conflict = originConflict(set.name, namespace, previous, options.origin, options.adopt === true);
   if (conflict) throw conflict;
-  const objects = prepared.map((o) => ({ ...o, object: withTemplateHash(labelForApplySet(o, set)) }));
+  const objects = forEvent(run, previous, prepared).map((o) => ({
+    ...o,
+    object: withTemplateHash(labelForApplySet(o, set)),
+  }));
   const planned = await logger.group(title, () =>
     planObjects(api, discovery, objects, {
       ...read.applyOptions,
@@ -72,7 +78,7 @@ export async function planForApply(
   prepared: readonly SourcedObject[],
 ): Promise<PlannedForApply> {
   const { planned, ...plan } = await planStage(run, read, prepared);
-  return { ...plan, planned: planned.map((p) => forApply(p, run.options)) };
+  return { ...plan, planned: planned.map((p) => forApply(p, { ...run.options, health: read.read.health })) };
 }
 
 /** `spread plan`'s report: the plan, and what a deploy would prune or keep. */
@@ -128,4 +134,17 @@ function plannedRef(p: PlannedObject): ObjectReport {
     // A replace's reason is its immutable-field error, not a check still to come.
     ...(p.deferred && p.action !== 'replace' ? { deferred: p.deferred } : {}),
   };
+}
+
+/**
+ * The objects without the Helm hooks that do not run on this deploy (see helmHookSkipped): an
+ * install-only hook on an upgrade, an upgrade-only one on the first deploy. Each is said in the log.
+ */
+function forEvent(run: Run, previous: ParentState, objects: readonly SourcedObject[]): SourcedObject[] {
+  const event = revisionOfParent(previous.object) === undefined ? 'install' : 'upgrade';
+  return objects.filter((o) => {
+    const why = helmHookSkipped(o.object, event);
+    if (why) run.logger.info(`${o.object.kind} ${nameOf(o.object)} (${formatSource(o.source)}): ${why}`);
+    return !why;
+  });
 }

@@ -1,9 +1,11 @@
 // The read stage: the directory read and checked against the cluster before any image is built
 // (removed APIs, the URL's object, the namespace, the deployment's identity), and how its objects
 // will be planned and applied. Its output, DirectoryRead, is all that later stages know of the input.
+
 import path from 'node:path';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
+import { recreateOf } from '../../deployment/phases.js';
 import { objectWarnings } from '../../deployment/warnings.js';
 import { ApplyError } from '../../engine/apply/errors.js';
 import { type ApplySet, applySetFor } from '../../engine/inventory/applyset.js';
@@ -11,7 +13,7 @@ import { namespaceExists } from '../../engine/plan/live.js';
 import { removedApiFailures } from '../../engine/plan/planner.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import { isUrlFrom } from '../../report/url.js';
-import { deploymentIdentity, elsewhereWarning, originConflict, sameOriginElsewhere } from '../identity.js';
+import { checkedIdentity } from '../identity.js';
 import { capabilitiesOf, type ReadResult, readDeployment } from '../read.js';
 import type { Run } from './options.js';
 
@@ -35,19 +37,13 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
   // Asked now, answered while the directory is read.
   const namespacePending = namespaceExists(run.api, namespace, options.signal);
   namespacePending.catch(() => {});
-  const identityPending = deploymentIdentity(run.api, namespace, options, logger);
+  const identityPending = checkedIdentity(run.api, namespace, options, logger);
   identityPending.catch(() => {});
   // The directory is read synchronously: let the request reach the socket first, so that its
   // round trip overlaps the read instead of following it.
   await new Promise((resolve) => setImmediate(resolve));
-  const { name, parent } = await identityPending;
-  // A first deploy's search for the folder's deployments elsewhere (a warning only, one list of every
-  // namespace's ApplySet parents) runs beside the read rather than after it: a round trip off the path.
-  const elsewherePending =
-    !parent.exists && options.origin
-      ? sameOriginElsewhere(run.api, namespace, options.origin, options.signal)
-      : undefined;
-  elsewherePending?.catch(() => {});
+  const identity = await identityPending;
+  const name = identity.name;
   const read = await logger.group('Read', () =>
     readDeployment(options.path, {
       namespace,
@@ -85,10 +81,9 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
       `namespace "${namespace}" not found in context ${context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
     );
   // Another folder's deployment of the same name fails now, before an image is built.
-  const conflict = originConflict(name, namespace, parent, options.origin, options.adopt === true);
-  if (conflict) throw conflict;
-  const elsewhere = (await elsewherePending) ?? [];
-  if (elsewhere.length > 0) logger.warn(elsewhereWarning(name, namespace, elsewhere));
+  if (identity.conflict) throw identity.conflict;
+  const elsewhere = await identity.elsewhere;
+  if (elsewhere) logger.warn(elsewhere);
   const set = applySetFor(name, namespace, options.origin);
   return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(run, read, set) };
 }
@@ -107,6 +102,7 @@ function applyOptionsOf(run: Run, read: ReadResult, set: ApplySet): ApplyOptions
     fieldManager: FIELD_MANAGER,
     forceConflicts: options.forceConflicts,
     replace: options.replace ?? false,
+    recreate: recreateOf,
     // Kept as they are live only when this deploy annotates: without annotations, a deploy does not
     // declare them, so server-side apply removes the ones spread set before.
     preserveAnnotations: Object.keys(options.annotations ?? {}).length > 0 ? DEPLOY_ANNOTATION_KEYS : [],

@@ -21,6 +21,7 @@ import { markedImages } from '../../engine/inventory/provenance.js';
 import type { ClusterPort } from '../../engine/kube-api.js';
 import { fingerprintsDigest } from '../../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../../engine/wait/waiter.js';
+import type { HealthRules } from '../../project/health.js';
 import { countActions, type DeployReport, type ObjectReport } from '../../report/report.js';
 import { applicationUrl, urlKindOf } from '../../report/url.js';
 import { rolloutRef } from '../converge.js';
@@ -28,6 +29,7 @@ import { rollbackTo } from '../rollback.js';
 import type { Settling } from './apply.js';
 import { DeployError } from './failure.js';
 import type { DeployOptions, Run } from './options.js';
+import { PhaseError } from './phases.js';
 import type { SettlingConverged } from './trim.js';
 
 /** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
@@ -39,8 +41,11 @@ export async function settleStage(
   const { api: client, options } = run;
   const { converged, reported, revisionBefore, toRecord, base } = settling;
   let rollout: RolloutResult[];
+  const halted = converged.halted?.error;
+  if (halted instanceof PhaseError && halted.place.phase === 'pre') throw preFailed(run, settling, halted);
+  if (halted instanceof RolloutError) return failedRollout(run, settling, lock, halted);
   try {
-    rollout = await settle(client, converged, options);
+    rollout = await settle(client, converged, options, settling.health);
   } catch (error) {
     if (error instanceof RolloutError) return failedRollout(run, settling, lock, error);
     if (options.signal?.aborted) throw interruptedWait(error, reported);
@@ -76,6 +81,21 @@ export async function settleStage(
     rollout: rollout.map(rolloutRef),
     durationMs: Date.now() - run.started,
   };
+}
+
+/**
+ * The pre phase failed: nothing of the main phase was written, so the deployment is still at its
+ * revision, and none is recorded (nor rolled back to: nothing changed that a rollback would undo).
+ */
+function preFailed(run: Run, settling: Settling, error: PhaseError): DeployError {
+  return new DeployError(error, {
+    ...settling.base,
+    mode: 'deploy',
+    ...(settling.revisionBefore !== undefined ? { revision: settling.revisionBefore } : {}),
+    objects: settling.reported,
+    rollout: error.results.map(rolloutRef),
+    durationMs: Date.now() - run.started,
+  });
 }
 
 /** What a revision records of the parent the converge left: its fingerprints' digest. */
@@ -183,7 +203,7 @@ async function failedRollout(
  */
 async function rollBackAfterFailure(
   run: Run,
-  step: Pick<Settling, 'set' | 'applyOptions'>,
+  step: Pick<Settling, 'set' | 'applyOptions' | 'health'>,
   lock: DeployLock | undefined,
   target: number,
   error: RolloutError,
@@ -206,6 +226,7 @@ async function rollBackAfterFailure(
           wait: {
             timeoutMs: options.timeoutMs,
             ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+            health: step.health,
           },
         }
       : {}),
@@ -243,6 +264,7 @@ async function settle(
   client: ClusterPort,
   converged: SettlingConverged,
   options: DeployOptions,
+  health: HealthRules,
 ): Promise<RolloutResult[]> {
   if (!options.wait) return [];
   const { logger } = options;
@@ -252,6 +274,7 @@ async function settle(
       onProgress: (line) => logger.info(line),
       ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      health,
     }),
   );
 }

@@ -5,11 +5,13 @@ import { isCrd, type KubeObject, type ObjectMeta } from '../../base/kube-object.
 import type { AppliedObject } from '../../engine/apply/applied.js';
 import type { PlannedAction, PlannedObject } from '../../engine/shared/planned.js';
 import { isWaited } from '../../engine/status/registry.js';
+import type { HealthRules } from '../../project/health.js';
 import { urlKindOf } from '../../report/url.js';
 import type { Converged } from '../converge.js';
 import type { DeployOptions } from './options.js';
 
-type SettleOptions = Pick<DeployOptions, 'wait' | 'waitLoadBalancer'>;
+/** What decides which objects the settle stage reads: the wait's options and the health rules. */
+type SettleOptions = Pick<DeployOptions, 'wait' | 'waitLoadBalancer'> & { readonly health?: HealthRules };
 
 /** A planned write as the apply holds it: without its dry run's answer, which nothing reads once planned. */
 export type ApplyingWrite = Omit<PlannedObject, 'after' | 'action'> & {
@@ -32,7 +34,10 @@ export type ApplyingObject = ApplyingWrite | ApplyingUnchanged;
  */
 export function settleReads(o: KubeObject, options: SettleOptions): boolean {
   if (urlKindOf(o) !== undefined) return true;
-  return options.wait && isWaited(o, options.waitLoadBalancer ? { waitLoadBalancer: true } : {});
+  return (
+    options.wait &&
+    isWaited(o, { ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}), health: options.health })
+  );
 }
 
 /**

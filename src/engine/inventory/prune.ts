@@ -12,13 +12,18 @@ import { crdDefinition } from '../apply/crd.js';
 import type { ClusterPort } from '../kube-api.js';
 import type { PruneCandidate } from './applyset.js';
 import { findForeignObjects, type NamespaceContents } from './foreign.js';
-
-/** spread's server-side apply field manager. */
+import { keptByAnnotation } from './prune-policy.js';
 
 /** A prune candidate that is not deleted, and why (one sentence, for the report). */
 export interface KeptObject {
   readonly candidate: PruneCandidate;
   readonly reason: string;
+  /**
+   * Kept by its own annotation ({@link keptByAnnotation}): it leaves the ApplySet for good (its
+   * part-of label removed, {@link releaseFromApplySet}), as kubectl's applyset leaves an object it
+   * no longer owns. Other kept objects (a Namespace still in use, a CRD) stay in the set.
+   */
+  readonly released?: boolean;
 }
 
 /** The prune candidates split into those deleted and those kept; see {@link splitPrune}. */
@@ -31,7 +36,12 @@ export interface PruneDecision {
 }
 
 /**
- * Splits prune candidates into those deleted and those kept:
+ * Splits prune candidates into those deleted and those kept (one prune policy, for deploy, plan,
+ * status and delete):
+ * - an object whose own annotations keep it (`spread.rsprd.com/prune: keep`, Helm's
+ *   `helm.sh/resource-policy: keep`, Argo CD's `Prune=false`, Flux's `prune: disabled`, kapp's
+ *   `delete-strategy: orphan`; {@link keptByAnnotation}) is kept and released from the ApplySet,
+ *   unless `includeKept` (`spread delete --include-kept`);
  * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
  *   Namespace lifecycle); so is one that holds objects not of the deployment (made by hand, another
  *   deployment's), as `foreign` finds them ({@link findForeignObjects});
@@ -47,6 +57,8 @@ export async function splitPrune(
   plan: readonly SourcedObject[],
   options: {
     readonly pruneCrds?: boolean;
+    /** Delete objects whose annotations ask to be kept too (`spread delete --include-kept`). */
+    readonly includeKept?: boolean;
     /** What a Namespace holds besides the deployment's objects; unchecked when absent. */
     readonly foreign?: (namespace: string) => Promise<NamespaceContents>;
   } = {},
@@ -56,7 +68,10 @@ export async function splitPrune(
   const kept: KeptObject[] = [];
   const notes = new Map<PruneCandidate, string>();
   for (const c of candidates) {
-    if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
+    const annotated = options.includeKept ? undefined : keptByAnnotation(c.object);
+    if (annotated) {
+      kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
+    } else if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
       kept.push({ candidate: c, reason: 'objects of this deployment are still in it' });
     } else if (isCoreNamespace(c.object) && options.foreign) {
       const contents = await options.foreign(c.object.metadata.name ?? '');
@@ -85,6 +100,9 @@ export async function splitPrune(
   }
   return { pruned, kept, notes };
 }
+
+/** What happens to an object kept by its annotation, said in every report that lists it. */
+export const RELEASED = 'left in the cluster and released from the ApplySet (its part-of label removed)';
 
 /** The objects of `plan` whose GroupKind the CRD defines, in any version. */
 function needing(crd: KubeObject, plan: readonly SourcedObject[]): SourcedObject[] {

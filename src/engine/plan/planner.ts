@@ -221,6 +221,15 @@ async function planExisting(
       : await c.client.getOrUndefined<KubeObject>(path, options.signal);
   const refused = await ownershipProblem(c.client, live, options.ownership, options.signal);
   if (refused) throw new Refusal(refused);
+  if (live && options.recreate?.(given.object) === 'always')
+    return {
+      ...given,
+      resource,
+      action: 'replace',
+      live,
+      deferred:
+        'a hook with the delete policy before-hook-creation: deleted and created again on every deploy',
+    };
   const deferred = await deferral(c, given, resource, live !== undefined);
   if (deferred) return { ...given, resource, action: 'create', deferred };
   // `object` is what the dry run and the fingerprint see; `o` what an update or create writes.
@@ -303,7 +312,11 @@ async function planDryRun(
     after = await dryRunTakingOver(client, resource, object, takesOver, options);
     if (live && takesOver.length > 0) after = await afterTakeover(client, path, live, after, options);
   } catch (error) {
-    if (!live || !options.replace || !isImmutableFieldError(error)) throw error;
+    const recreate = options.recreate?.(o.object);
+    if (live && recreate === 'keep' && isImmutableFieldError(error))
+      return { ...o, object: live, resource, action: 'unchanged', after: live, live };
+    const replaces = options.replace || (recreate !== undefined && recreate !== 'keep');
+    if (!live || !replaces || !isImmutableFieldError(error)) throw error;
     // Never a CRD: deleting it deletes every custom resource of it.
     if (isCrd(o.object))
       throw new Refusal(

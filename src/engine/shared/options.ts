@@ -43,6 +43,13 @@ export interface ApplyOptions {
   /** Delete and re-create objects whose immutable fields change, instead of failing (`--replace`). */
   readonly replace?: boolean;
   /**
+   * Objects re-created by the deploy without `--replace` (a phase's Jobs, docs/phases.md): `always`,
+   * deleted and created again whenever they exist (a hook's before-hook-creation policy: it runs on
+   * every deploy); `immutable`, when an immutable field changes (a Job whose template changed);
+   * `keep`, never: when an immutable field changes, the live object is kept as it is (a rollback).
+   */
+  readonly recreate?: (object: KubeObject) => 'always' | 'immutable' | 'keep' | undefined;
+  /**
    * Annotation keys whose live values are kept in the planned object (spread's per-deploy
    * annotations: commit, run URL, time), so that they alone never make an object differ.
    */

@@ -2,16 +2,19 @@
 // this folder) and answers readiness and current pods for any object through one function.
 import type { KubeObject } from '../../base/kube-object.js';
 import { formatGroupKind, groupKindOf } from '../../base/kube-object.js';
+import type { HealthRules } from '../../project/health.js';
 import { appsDeploymentStatus } from './apps-deployment.js';
 import { customResourceStatus, hasReadableStatus, isCustomResource } from './custom-resource.js';
 import { customResourceDefinitionStatus } from './custom-resource-definition.js';
 import { daemonSetStatus } from './daemon-set.js';
+import { ruleState } from './health-rule.js';
 import { jobStatus } from './job.js';
 import { persistentVolumeClaimStatus } from './persistent-volume-claim.js';
 import { podStatus } from './pod.js';
 import { ownedPods } from './pods.js';
 import { replicationControllerStatus } from './replication-controller.js';
 import { serviceStatus, serviceType } from './service.js';
+import { SHIPPED_RULES } from './shipped-rules.js';
 import { statefulSetStatus } from './stateful-set.js';
 import { current, type RolloutContext, type RolloutState, type StatusReader } from './types.js';
 
@@ -33,12 +36,20 @@ const APPLIED: StatusReader = { state: () => current('applied') };
 
 /**
  * The reader of an object's GroupKind: a kind of {@link READERS}, else the generic conditions
- * reader for a custom resource, else "ready once applied".
+ * reader for a custom resource, else "ready once applied". A health rule of the GroupKind (`health`,
+ * the project file's, before those spread ships) replaces the reader's state; a workload keeps its
+ * pods.
  */
-export function readerOf(o: KubeObject): StatusReader {
-  return (
-    READERS.get(formatGroupKind(groupKindOf(o))) ?? (isCustomResource(o) ? customResourceStatus : APPLIED)
-  );
+export function readerOf(o: KubeObject, health?: HealthRules): StatusReader {
+  const gk = formatGroupKind(groupKindOf(o));
+  const reader = READERS.get(gk) ?? (isCustomResource(o) ? customResourceStatus : APPLIED);
+  const rule = ruleOf(gk, health);
+  return rule ? { ...reader, state: (x) => ruleState(rule, x) } : reader;
+}
+
+/** The rule of a GroupKind: the project file's, else the one spread ships, else none. */
+export function ruleOf(groupKind: string, health: HealthRules | undefined) {
+  return health?.get(groupKind) ?? SHIPPED_RULES.get(groupKind);
 }
 
 /**
@@ -52,7 +63,7 @@ export function readerOf(o: KubeObject): StatusReader {
  * ready and available (Ready for `minReadySeconds`) — and, given its pods, when they all come from its current template ({@link currentPods}).
  */
 export function rolloutState(o: KubeObject, context: RolloutContext = {}): RolloutState {
-  return readerOf(o).state(o, context);
+  return readerOf(o, context.health).state(o, context);
 }
 
 /**
@@ -88,9 +99,14 @@ export function watchesPods(o: KubeObject): boolean {
  * Whether spread waits for objects of this kind after applying them: workloads, Pods, CRDs,
  * PersistentVolumeClaims that name a storage class, custom resources whose status has an
  * observedGeneration or a Ready/Reconciling/Stalled condition ({@link hasReadableStatus}), and —
- * with `waitLoadBalancer` — Services of type LoadBalancer.
+ * with `waitLoadBalancer` — Services of type LoadBalancer. An object whose GroupKind has a health
+ * rule is always waited: its rule says when it is current, status or not.
  */
-export function isWaited(o: KubeObject, options: { waitLoadBalancer?: boolean } = {}): boolean {
+export function isWaited(
+  o: KubeObject,
+  options: { waitLoadBalancer?: boolean; health?: HealthRules | undefined } = {},
+): boolean {
+  if (ruleOf(formatGroupKind(groupKindOf(o)), options.health)) return true;
   const reader = readerOf(o);
   if (reader === serviceStatus) return options.waitLoadBalancer === true && serviceType(o) === 'LoadBalancer';
   if (reader === persistentVolumeClaimStatus)

@@ -2,6 +2,7 @@
 // Failed), what else decides it, and the StatusReader each kind implements.
 import type { Condition } from '../../base/conditions.js';
 import type { KubeObject } from '../../base/kube-object.js';
+import type { HealthRules } from '../../project/health.js';
 
 /**
  * Where an object's rollout stands, in kstatus's words (sigs.k8s.io/cli-utils/pkg/kstatus):
@@ -29,6 +30,8 @@ export interface RolloutContext {
   readonly volumeBindingMode?: string;
   /** The PVC's StorageClass does not exist: it would never bind. */
   readonly storageClassMissing?: boolean;
+  /** The project file's health rules (before those spread ships), by GroupKind. */
+  readonly health?: HealthRules | undefined;
 }
 
 /** How the status of one GroupKind is read (kstatus's per-kind status readers). */

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../base/kube-object.js';
 import { formatGroupKind, formatObject, groupKindOf } from '../../base/kube-object.js';
 import { diagnosePod, type PodProblem, pullError } from '../../cluster/pods.js';
+import type { HealthRules } from '../../project/health.js';
 import type { AppliedObject } from '../apply/applied.js';
 import { currentPods, rolloutState } from '../status/registry.js';
 import { inProgress, type RolloutState } from '../status/types.js';
@@ -69,6 +70,8 @@ export interface JudgeOptions {
   readonly pullErrorObservations?: number | undefined;
   /** Per pod (`namespace/name`), the resourceVersions in which it showed an image pull error. */
   readonly pullSeen: Map<string, Set<string>>;
+  /** The project file's health rules (see WaitOptions.health). */
+  readonly health?: HealthRules | undefined;
 }
 
 /**
@@ -85,6 +88,7 @@ export function judge(t: Tracked, options: JudgeOptions): KubeObject[] | undefin
     ...(t.gk === 'ReplicationController' && pods ? { pods } : {}),
     ...(t.volumeBindingMode ? { volumeBindingMode: t.volumeBindingMode } : {}),
     ...(t.storageClassMissing ? { storageClassMissing: true } : {}),
+    ...(options.health ? { health: options.health } : {}),
   });
   t.problems = !t.state.done && pods && !t.replicaSetsPending ? podProblems(t, pods, options) : [];
   if (t.state.done || t.state.failed)

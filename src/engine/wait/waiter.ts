@@ -2,6 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import { formatGroupKind, groupKindOf } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
 import { formatContainerStates, formatEvent, podEvents } from '../../cluster/pods.js';
+import type { HealthRules } from '../../project/health.js';
 import type { AppliedObject } from '../apply/applied.js';
 import type { ClusterPort } from '../kube-api.js';
 import { isWaited } from '../status/registry.js';
@@ -40,6 +41,11 @@ export interface WaitOptions {
   readonly unschedulableGraceMs?: number;
   /** Observations (pod status updates) of an image pull error that fail the rollout. Default 2. */
   readonly pullErrorObservations?: number;
+  /**
+   * The project file's health rules by GroupKind: an object of a GroupKind with a rule (or a rule
+   * spread ships) is waited until the rule says current, and fails when it says failed.
+   */
+  readonly health?: HealthRules | undefined;
 }
 
 /** A rollout failed or did not finish in time. `results` holds every waited object's outcome. */
@@ -66,13 +72,14 @@ export class RolloutError extends Error {
  * A ReplicationController whose pod template changed gets the pods of its older template replaced
  * during the wait, one at a time (see podToReplace); its new pods are diagnosed like a
  * Deployment's, so a broken image fails the wait early rather than at the timeout. A custom
- * resource is waited on by its Ready/Reconciling/Stalled conditions (see customResourceStatus).
+ * resource is waited on by its GroupKind's health rule (`health`, else one spread ships), else by
+ * its Ready/Reconciling/Stalled conditions (see customResourceStatus).
  *
  * Services of type LoadBalancer or NodePort are not waited for (unless `waitLoadBalancer`): their
  * address and node ports are reported through `onProgress`.
  *
  * @throws RolloutError when an object fails (a pod as above, a Job fails, a Deployment exceeds its
- *   progress deadline, a PVC is lost, a custom resource is Stalled) or when the timeout passes; the
+ *   progress deadline, a PVC is lost, a custom resource is Stalled or its rule says failed) or when the timeout passes; the
  *   message names each object not ready and why; `results` holds every object's outcome and duration.
  * @throws KubeApiError when an object cannot be listed or watched (403 for instance).
  * @throws the signal's reason when `signal` aborts (Ctrl-C, a cancelled job).

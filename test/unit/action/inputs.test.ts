@@ -25,6 +25,7 @@ const DEFAULTS: Inputs = {
   helmSet: {},
   prune: true,
   pruneCrds: false,
+  includeKept: false,
   wait: true,
   timeoutMs: 300_000,
   mode: 'deploy',

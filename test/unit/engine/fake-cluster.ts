@@ -54,7 +54,22 @@ const SERVED: readonly Served[] = [
     generation: true,
   },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', resource: 'leases', namespaced: true },
+  {
+    group: 'batch',
+    version: 'v1',
+    kind: 'Job',
+    resource: 'jobs',
+    namespaced: true,
+    status: true,
+    generation: true,
+  },
 ];
+
+/** How the fake's Job controller ends a new Job: its pod's log lines, and whether it succeeds. */
+export interface JobRun {
+  readonly succeeds: boolean;
+  readonly log: readonly string[];
+}
 
 /** How the fake's Deployment controller answers a Deployment whose generation changed. */
 export type Rollout = 'available' | 'stuck' | 'none';
@@ -89,6 +104,10 @@ export class FakeCluster implements ClusterPort {
    * Deployment or as a function of the live one. Default available.
    */
   rollout: Rollout | ((deployment: KubeObject) => Rollout) = 'available';
+  /** What the Job controller does with a new Job (a few milliseconds later); undefined: nothing. */
+  job?: (job: KubeObject) => JobRun | undefined;
+  /** The log of each pod the Job controller made, served by {@link lines}. */
+  readonly podLogs = new Map<string, readonly string[]>();
   private version = 1000;
   private uids = 0;
   private readonly history: { rv: number; path: string; event: WatchEvent }[] = [];
@@ -149,6 +168,57 @@ export class FakeCluster implements ClusterPort {
             ],
           };
     this.store(path, { ...live, status, metadata: { ...live.metadata } }, 'MODIFIED');
+  }
+
+  /** Plays the Job controller and the kubelet: one pod with its log, then the Job's end. */
+  private runJob(path: string, run: JobRun): void {
+    const live = this.objects.get(path);
+    if (!live) return;
+    const name = `${live.metadata.name}-pod`;
+    const ns = live.metadata.namespace;
+    this.podLogs.set(`${ns}/${name}`, run.log);
+    const pod = this.put({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        ...(ns ? { namespace: ns } : {}),
+        labels: { 'batch.kubernetes.io/controller-uid': String(live.metadata.uid ?? '') },
+      },
+      spec: { containers: [{ name: 'main', image: 'busybox' }] },
+    });
+    const phase = run.succeeds ? 'Succeeded' : 'Failed';
+    this.store(this.objectPath(pod), { ...pod, status: { phase } }, 'MODIFIED');
+    const condition = run.succeeds
+      ? { type: 'Complete', status: 'True' }
+      : {
+          type: 'Failed',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+        };
+    setTimeout(() => {
+      const now = this.objects.get(path);
+      if (now && now.metadata.uid === live.metadata.uid)
+        this.store(
+          path,
+          { ...now, status: { conditions: [condition] }, metadata: { ...now.metadata } },
+          'MODIFIED',
+        );
+    }, 20);
+  }
+
+  /** A pod's log (`/api/v1/namespaces/NS/pods/NAME/log`) from {@link podLogs}, all at once. */
+  async lines(
+    path: string,
+    _query: Readonly<Record<string, string>>,
+    onLine: (line: string) => void,
+  ): Promise<void> {
+    this.log.push(`GET ${path}`);
+    const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/.exec(path);
+    const log = m ? this.podLogs.get(`${m[1]}/${m[2]}`) : undefined;
+    if (!log) throw status(404, 'NotFound', `${path} not found`);
+    for (const line of log) onLine(line);
   }
 
   /** Forgets the event history: watches from an older resourceVersion get 410 Gone. */
@@ -251,6 +321,17 @@ export class FakeCluster implements ClusterPort {
       const sent = req.body as KubeObject;
       const manager = String(req.query?.fieldManager ?? '');
       if (!live) return this.create(t, withManager(sent, manager), dry);
+      // The API server's Job validation: a Job's pod template is immutable.
+      if (
+        live.kind === 'Job' &&
+        JSON.stringify((live.spec as { template?: unknown })?.template) !==
+          JSON.stringify((sent.spec as { template?: unknown })?.template)
+      )
+        throw status(
+          422,
+          'Invalid',
+          `Job.batch "${t.name}" is invalid: spec.template: Invalid value: field is immutable`,
+        );
       return this.update(path, live, withManager(sent, manager), dry);
     }
     if (!live) throw status(404, 'NotFound', `${t.served.resource} "${t.name}" not found`);
@@ -403,6 +484,10 @@ export class FakeCluster implements ClusterPort {
         metadata: { name: 'kube-root-ca.crt', namespace: stored.metadata.name },
         data: { 'ca.crt': '-----BEGIN CERTIFICATE-----\n' },
       });
+    if (stored.kind === 'Job' && type === 'ADDED') {
+      const run = this.job?.(stored);
+      if (run) setTimeout(() => this.runJob(path, run), 5);
+    }
     const outcome = typeof this.rollout === 'function' ? this.rollout(stored) : this.rollout;
     if (stored.kind === 'Deployment' && generationOf(stored) !== before && outcome !== 'none')
       setTimeout(() => this.setRollout(path, outcome), 5);

@@ -13,6 +13,7 @@ import {
 import { deploymentOf, type SourcedObject } from '../../../../src/deployment/index.js';
 import type { PlannedObject } from '../../../../src/engine/shared/planned.js';
 import { DirectoryInput } from '../../../../src/input/index.js';
+import { healthRule } from '../../../../src/project/health.js';
 
 const read = async (dir: string) => {
   const application = await new DirectoryInput(dir).entity();
@@ -53,6 +54,56 @@ describe('statesOfPlan: plan action → state', () => {
     const o = obj('Service', 'web', '.k2e/svc.yaml');
     const planned = { ...o, resource: undefined, action, ...extra } as PlannedObject;
     expect(statesOfPlan([planned]).get(objectKey(o))).toEqual(expected);
+  });
+
+  test("an existing object whose GroupKind has a health rule has its health by the rule (spread.yaml's, or shipped)", () => {
+    const db: SourcedObject = {
+      object: {
+        apiVersion: 'example.com/v1',
+        kind: 'Database',
+        metadata: { name: 'db', namespace: 'ns', generation: 1 },
+      },
+      source: { file: '.k2e/db.yaml', line: 1 },
+    };
+    const rollout: SourcedObject = {
+      object: {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Rollout',
+        metadata: { name: 'web', namespace: 'ns', generation: 2 },
+      },
+      source: { file: '.k2e/web.yaml', line: 1 },
+    };
+    const planned = (o: SourcedObject, status: object): PlannedObject =>
+      ({ ...o, resource: undefined, action: 'unchanged', live: { ...o.object, status } }) as PlannedObject;
+    const health = new Map([
+      [
+        'Database.example.com',
+        healthRule(
+          'Database.example.com',
+          { current: "status.phase == 'Ready'", failed: "status.phase == 'Failed'" },
+          { file: 'spread.yaml', line: 3 },
+        ),
+      ],
+    ]);
+    const states = statesOfPlan(
+      [planned(db, { phase: 'Failed' }), planned(rollout, { observedGeneration: '2', phase: 'Healthy' })],
+      [],
+      health,
+    );
+    expect(states.get(objectKey(db))).toEqual({
+      state: 'in sync',
+      health: {
+        status: 'Failed',
+        message:
+          "failed by its health rule of Database.example.com (spread.yaml:3): failed: status.phase == 'Failed'",
+      },
+    });
+    expect(states.get(objectKey(rollout))?.health).toEqual({
+      status: 'Current',
+      message: 'current by its health rule of Rollout.argoproj.io (shipped with spread)',
+    });
+    // Without a rule (none given, none shipped), no health: the state against the directory only.
+    expect(statesOfPlan([planned(db, { phase: 'Failed' })]).get(objectKey(db))).toEqual({ state: 'in sync' });
   });
 
   test('a failure is rejected with the server message', () => {

@@ -3,10 +3,10 @@
 // schema`, `spec.replicas: Invalid value`), and the file, read again, says where that field is.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { IssueList, type Source } from '../base/source.js';
-import { decodeBytes, flattenLists, type LocatedValue } from '../decode/decode.js';
-import { type FieldStep, fieldPathsIn, lineOfField, lineOfHeldField } from '../decode/field-path.js';
-import { ApplyError, type ObjectFailure } from '../engine/apply/errors.js';
+import { IssueList, type Source } from '../../base/source.js';
+import { decodeBytes, flattenLists, type LocatedValue } from '../../decode/decode.js';
+import { type FieldStep, fieldPathsIn, lineOfField, lineOfHeldField } from '../../decode/field-path.js';
+import { ApplyError, type ObjectFailure } from './errors.js';
 
 /** Files larger than this are not read again for a line: the object's own line is kept. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { locatedFailures } from '../../../src/core/errors.js';
-import { withFieldSources } from '../../../src/core/field-source.js';
 import { ApplyError } from '../../../src/engine/apply/errors.js';
+import { withFieldSources } from '../../../src/engine/apply/field-source.js';
 
 const SERVICES = `apiVersion: v1
 kind: List

@@ -1,0 +1,250 @@
+// Where an object goes in a deploy's order: its phase (pre, main, post) and its wave inside the phase,
+// from spread's annotations or, on input that carries them, Helm's and Argo CD's hook annotations.
+// A hook the deploy cannot run (test, rollback, delete hooks) is reported and left out, never applied
+// as a normal object. docs/phases.md is the user's side of this file.
+import type { KubeObject } from '../base/kube-object.js';
+
+/** The phases of a deploy, in order. */
+export const PHASES = ['pre', 'main', 'post'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** spread's own annotations, and the ecosystem's it reads (Helm "Chart Hooks", Argo CD "Sync Phases and Waves"). */
+export const PHASE_ANNOTATIONS = {
+  phase: 'spread.rsprd.com/phase',
+  wave: 'spread.rsprd.com/wave',
+  helmHook: 'helm.sh/hook',
+  helmWeight: 'helm.sh/hook-weight',
+  helmDeletePolicy: 'helm.sh/hook-delete-policy',
+  argoHook: 'argocd.argoproj.io/hook',
+  argoWave: 'argocd.argoproj.io/sync-wave',
+  argoDeletePolicy: 'argocd.argoproj.io/hook-delete-policy',
+} as const;
+
+/**
+ * When a hook object is deleted (Helm's `hook-delete-policy`, Argo CD's `hook-delete-policy`):
+ * `beforeCreation`, the previous one is deleted and created again on every deploy (the default of
+ * both tools); `succeeded`/`failed`, deleted once it is seen so.
+ */
+export interface DeletePolicy {
+  readonly beforeCreation: boolean;
+  readonly succeeded: boolean;
+  readonly failed: boolean;
+}
+
+/** An object's place in the deploy's order. */
+export interface Place {
+  readonly phase: Phase;
+  /** The wave inside the phase: lower first; 0 unless annotated. */
+  readonly wave: number;
+  /** Only for a Helm or Argo CD hook: the annotation that made it one, and its delete policy. */
+  readonly hook?: { readonly from: string; readonly deletePolicy: DeletePolicy };
+}
+
+/** The place of an object no annotation places. */
+export const MAIN: Place = { phase: 'main', wave: 0 };
+
+/**
+ * What the annotations say of one object: its place, or that it is not deployed (`skip`, a hook of an
+ * event spread has no counterpart for), with `errors` (bad values: input errors) and `warnings`.
+ */
+export interface PlaceReading {
+  readonly place?: Place;
+  readonly skip?: string;
+  readonly errors: string[];
+  readonly warnings: string[];
+}
+
+const HELM_EVENTS: Readonly<Record<string, Phase | undefined>> = {
+  'pre-install': 'pre',
+  'pre-upgrade': 'pre',
+  'post-install': 'post',
+  'post-upgrade': 'post',
+  'pre-delete': undefined,
+  'post-delete': undefined,
+  'pre-rollback': undefined,
+  'post-rollback': undefined,
+  test: undefined,
+  'test-success': undefined,
+  'test-failure': undefined,
+};
+const ARGO_HOOKS: Readonly<Record<string, Phase | undefined>> = {
+  PreSync: 'pre',
+  Sync: 'main',
+  PostSync: 'post',
+  SyncFail: undefined,
+  PreDelete: undefined,
+  PostDelete: undefined,
+  Skip: undefined,
+};
+const HELM_POLICIES = {
+  'before-hook-creation': 'beforeCreation',
+  'hook-succeeded': 'succeeded',
+  'hook-failed': 'failed',
+} as const;
+const ARGO_POLICIES = {
+  BeforeHookCreation: 'beforeCreation',
+  HookSucceeded: 'succeeded',
+  HookFailed: 'failed',
+} as const;
+
+/** A wave: an integer, written as a string (an annotation's value), as Helm and Argo CD parse it. */
+function waveOf(value: string | undefined, key: string, errors: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const n = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isSafeInteger(n) && Math.abs(n) <= 2 ** 31 - 1) return n;
+  errors.push(
+    `annotation ${key}: "${value}" is not an integer (a wave is a whole number, e.g. "-1", "0", "5")`,
+  );
+  return undefined;
+}
+
+function listOf(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/**
+ * The place of `object` in the deploy's order (see {@link PlaceReading}). spread's annotations win
+ * over Helm's and Argo CD's; an object with none of them is in the main phase, wave 0.
+ */
+export function readPlace(object: KubeObject): PlaceReading {
+  const a = object.metadata.annotations ?? {};
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const K = PHASE_ANNOTATIONS;
+  const hook = hookOf(a, warnings);
+  if ('skip' in hook) return { skip: hook.skip, errors, warnings };
+  let phase: Phase = hook.phase ?? 'main';
+  const own = a[K.phase];
+  if (own !== undefined) {
+    if ((PHASES as readonly string[]).includes(own.trim())) phase = own.trim() as Phase;
+    else errors.push(`annotation ${K.phase}: "${own}" is not a phase; use pre, main or post`);
+  }
+  const ownWave = waveOf(a[K.wave], K.wave, errors);
+  const argoWave = waveOf(a[K.argoWave], K.argoWave, errors);
+  // Helm reads a hook's weight on hooks only.
+  const helmWave = hook.from === K.helmHook ? waveOf(a[K.helmWeight], K.helmWeight, errors) : undefined;
+  const wave = ownWave ?? argoWave ?? helmWave ?? 0;
+  const place: Place = {
+    phase,
+    wave,
+    ...(hook.from ? { hook: { from: hook.from, deletePolicy: deletePolicyOf(a, hook.from, warnings) } } : {}),
+  };
+  return { place, errors, warnings };
+}
+
+/** The phase a Helm or Argo CD hook annotation gives, or why the object is not deployed. */
+function hookOf(
+  a: Readonly<Record<string, string>>,
+  warnings: string[],
+): { phase?: Phase; from?: string } | { skip: string } {
+  const K = PHASE_ANNOTATIONS;
+  for (const [key, table] of [
+    [K.helmHook, HELM_EVENTS],
+    [K.argoHook, ARGO_HOOKS],
+  ] as const) {
+    const value = a[key];
+    if (value === undefined) continue;
+    const events = listOf(value);
+    const phases = new Set<Phase>();
+    const unsupported: string[] = [];
+    for (const e of events) {
+      const p = table[e];
+      if (p) phases.add(p);
+      else unsupported.push(e);
+    }
+    if (phases.size === 0)
+      return {
+        skip:
+          value.trim() === 'Skip'
+            ? `annotated ${key}: Skip`
+            : `a hook (${key}: ${value}) of an event spread does not run (it runs pre-install/pre-upgrade, post-install/post-upgrade, PreSync, Sync and PostSync hooks)`,
+      };
+    if (unsupported.length > 0)
+      warnings.push(
+        `annotation ${key}: ${unsupported.join(', ')} not run by spread; the hook runs as ${[...phases].join(', ')}`,
+      );
+    const phase: Phase = phases.has('pre') ? 'pre' : phases.has('main') ? 'main' : 'post';
+    if (phases.size > 1)
+      warnings.push(
+        `annotation ${key}: ${value} names more than one phase; spread runs the hook once, in ${phase}`,
+      );
+    return { phase, from: key };
+  }
+  return {};
+}
+
+function deletePolicyOf(a: Readonly<Record<string, string>>, from: string, warnings: string[]): DeletePolicy {
+  const K = PHASE_ANNOTATIONS;
+  const [key, table] =
+    from === K.helmHook
+      ? ([K.helmDeletePolicy, HELM_POLICIES as Record<string, keyof DeletePolicy>] as const)
+      : ([K.argoDeletePolicy, ARGO_POLICIES as Record<string, keyof DeletePolicy>] as const);
+  const value = a[key];
+  // Helm 3's and Argo CD's default: before-hook-creation.
+  if (value === undefined) return { beforeCreation: true, succeeded: false, failed: false };
+  const policy = { beforeCreation: false, succeeded: false, failed: false };
+  for (const p of listOf(value)) {
+    const field = table[p];
+    if (field) policy[field] = true;
+    else
+      warnings.push(
+        `annotation ${key}: unknown policy "${p}" ignored (known: ${Object.keys(table).join(', ')})`,
+      );
+  }
+  return policy;
+}
+
+/** The place of an object already read (its errors were reported when the set was built). */
+export function placeOf(object: KubeObject): Place {
+  return readPlace(object).place ?? MAIN;
+}
+
+/** Whether any object of the set is placed other than in the main phase's wave 0. */
+export function hasSteps(objects: readonly { object: KubeObject }[]): boolean {
+  return objects.some((o) => {
+    const p = placeOf(o.object);
+    return p.phase !== 'main' || p.wave !== 0 || p.hook !== undefined;
+  });
+}
+
+/** The order of two places: phase, then wave. */
+export function comparePlaces(x: Place, y: Place): number {
+  return PHASES.indexOf(x.phase) - PHASES.indexOf(y.phase) || x.wave - y.wave;
+}
+
+/** A place as text: `pre`, `main wave 2`. */
+export function formatPlace(p: Place): string {
+  return p.wave === 0 ? p.phase : `${p.phase} wave ${p.wave}`;
+}
+
+/**
+ * Whether the deploy re-creates `object` without `--replace` (docs/phases.md, "Jobs that run on
+ * every deploy"): `always`, a hook whose delete policy is before-hook-creation (Helm's and Argo CD's
+ * default: the hook runs on every deploy); `immutable`, a Job of the pre or post phase whose template
+ * changed (a Job's template is immutable; the new one runs). Otherwise undefined.
+ */
+export function recreateOf(object: KubeObject): 'always' | 'immutable' | undefined {
+  const p = readPlace(object).place;
+  if (!p) return undefined;
+  if (p.hook?.deletePolicy.beforeCreation) return 'always';
+  if (p.phase !== 'main' && object.kind === 'Job') return 'immutable';
+  return undefined;
+}
+
+/**
+ * Why a Helm hook does not run on this deploy, if it does not: Helm runs `pre-install`/`post-install`
+ * hooks only on a release's first install and `pre-upgrade`/`post-upgrade` ones only on an upgrade.
+ * spread's first deploy of a deployment (no revision yet) is the install; every later one an upgrade.
+ */
+export function helmHookSkipped(object: KubeObject, event: 'install' | 'upgrade'): string | undefined {
+  const value = object.metadata.annotations?.[PHASE_ANNOTATIONS.helmHook];
+  if (value === undefined || object.metadata.annotations?.[PHASE_ANNOTATIONS.phase] !== undefined)
+    return undefined;
+  const events = listOf(value).filter((e) => HELM_EVENTS[e] !== undefined);
+  if (events.length === 0 || events.some((e) => e.endsWith(`-${event}`))) return undefined;
+  return `a Helm hook of ${events.join(', ')} only, and this deploy is ${event === 'install' ? 'the first (an install)' : 'an upgrade'}: not run`;
+}

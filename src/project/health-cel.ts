@@ -1,0 +1,108 @@
+// The CEL side of health rules: an expression compiled once (parsed, planned, and tried on an object
+// without fields so that unknown names, functions and type mistakes show when the project file is
+// read), then evaluated against live objects. @bufbuild/cel evaluates; spread only binds the object.
+import { type CelEnv, CelScalar, celEnv, isCelError, mapType, parse, plan } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+
+/**
+ * The variables an expression sees: the object's top-level fields, as Flux's `healthCheckExprs` binds
+ * them (`status.conditions…`, `metadata.generation`, `spec.replicas`). An object without a `status`
+ * (its controller has not written one yet) is bound with an empty one, so `has(status.x)` answers.
+ */
+export const HEALTH_VARIABLES = ['apiVersion', 'kind', 'metadata', 'spec', 'status'] as const;
+
+const ENV = celEnv({
+  variables: {
+    apiVersion: CelScalar.STRING,
+    kind: CelScalar.STRING,
+    metadata: mapType(CelScalar.STRING, CelScalar.DYN),
+    spec: mapType(CelScalar.STRING, CelScalar.DYN),
+    status: mapType(CelScalar.STRING, CelScalar.DYN),
+  },
+  funcs: strings,
+});
+
+/** The values bound to {@link HEALTH_VARIABLES}, as the planned program takes them. */
+type Bindings = Parameters<ReturnType<typeof plan<typeof ENV extends CelEnv<infer V> ? V : never>>>[0];
+
+/** A compiled expression: true or false for an object, or the evaluation's error (a field it lacks). */
+export type CompiledCel = (object: Readonly<Record<string, unknown>>) => boolean | Error;
+
+/**
+ * Errors an evaluation gives for an object that lacks a field (`status.phase` before the controller
+ * wrote it): expected of objects in progress, so not mistakes in the expression.
+ */
+const MISSING_FIELD = /field not found|no such key|index out of (bounds|range)/i;
+
+/**
+ * Compiles a CEL expression that answers true or false for an object.
+ *
+ * @returns the compiled expression, or the reason it does not compile: a syntax error (with its
+ *   column), a name that is not one of {@link HEALTH_VARIABLES}, a function CEL does not have, a
+ *   type mistake seen on an object without fields, or a result that is not a bool.
+ */
+export function compileCel(text: string): CompiledCel | { error: string } {
+  let program: (bindings: Bindings) => unknown;
+  try {
+    const planned = plan(ENV, parse(text));
+    program = (bindings) => planned(bindings);
+  } catch (error) {
+    return {
+      error: `syntax error: ${(error as Error).message.replace(/^<input>:(\d+):(\d+): /, 'column $2: ')}`,
+    };
+  }
+  const evaluate: CompiledCel = (object) => {
+    const result = program(bindingsOf(object));
+    if (isCelError(result)) return new Error(result.message);
+    if (typeof result !== 'boolean') return new Error(`gives ${describe(result)}, not a bool`);
+    return result;
+  };
+  // Tried on an object without fields: what fails there for another reason than a missing field
+  // fails on every object.
+  const tried = evaluate({});
+  if (tried instanceof Error && !MISSING_FIELD.test(tried.message)) return { error: explain(tried.message) };
+  return evaluate;
+}
+
+/** A CEL error's message, with the variables named when it is an unknown name. */
+function explain(message: string): string {
+  if (/unresolved attribute/.test(message))
+    return `${message}: an expression reads ${HEALTH_VARIABLES.join(', ')} (the object's fields)`;
+  return message;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'bigint') return 'an int';
+  if (typeof value === 'number') return 'a double';
+  if (typeof value === 'string') return 'a string';
+  if (value === null) return 'null';
+  return 'a value';
+}
+
+/** The object's top-level fields as CEL values, those of {@link HEALTH_VARIABLES} always bound. */
+function bindingsOf(object: Readonly<Record<string, unknown>>): Bindings {
+  const bound: Record<string, unknown> = {};
+  for (const name of HEALTH_VARIABLES) {
+    const value = object[name];
+    bound[name] =
+      value === undefined || value === null
+        ? name === 'apiVersion' || name === 'kind'
+          ? ''
+          : new Map()
+        : celValue(value);
+  }
+  return bound as Bindings;
+}
+
+/**
+ * A JSON value as CEL sees it: mappings as maps, and whole numbers as ints (Kubernetes' integer
+ * fields, so that `status.readyReplicas == spec.replicas` and `observedGeneration == 2` compare ints,
+ * as in the API server's own CEL).
+ */
+function celValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(celValue);
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (value !== null && typeof value === 'object')
+    return new Map(Object.entries(value).map(([k, v]) => [k, celValue(v)]));
+  return value;
+}

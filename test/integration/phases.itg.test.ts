@@ -1,0 +1,182 @@
+// Phases and waves (docs/phases.md) against the local cluster's real API server, Job and Deployment
+// controllers: a failed pre Job leaves the Deployment untouched, its fix rolls out; a failed post Job
+// rolls back; three waves written one after the other, read from the API server's audit log
+// (scripts/cluster/audit-policy.yaml) against the times a watch saw each wave's Deployment available.
+// kwok runs no containers: its pod-complete stage ends a Job's pods Succeeded, and a pod whose image
+// is in `unpullable.invalid` never starts, so that Job fails (activeDeadlineSeconds, the Job controller's).
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DeployError } from '../../src/core/deploy/index.js';
+import { deploy } from '../../src/frontend/deploy.js';
+import { clusterDir } from './env.js';
+import { needs } from './harness.js';
+import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+
+const ns = uniqueName('phases');
+const roots: string[] = [];
+const AUDIT = path.join(clusterDir(), 'logs/audit.log');
+
+const web = (name: string, image: string, annotations = '{}') => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, annotations: ${annotations}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec: {containers: [{name: web, image: ${image}}]}
+`;
+const job = (name: string, phase: string, image: string) => `apiVersion: batch/v1
+kind: Job
+metadata: {name: ${name}, annotations: {spread.rsprd.com/phase: ${phase}}}
+spec:
+  backoffLimit: 0
+  activeDeadlineSeconds: 4
+  template:
+    spec: {restartPolicy: Never, containers: [{name: main, image: ${image}}]}
+`;
+const configMap = (name: string, wave: number) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, annotations: {spread.rsprd.com/wave: "${wave}"}}\ndata: {a: b}\n`;
+
+function dir(files: Record<string, string>): string {
+  const root = writeDir('phases', files);
+  roots.push(path.dirname(root));
+  return root;
+}
+
+async function getJson(args: string[]): Promise<Record<string, unknown>> {
+  return JSON.parse((await kubectl(['--context', 'spread-local', 'get', ...args, '-o', 'json'])).stdout);
+}
+
+beforeAll(async () => {
+  await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
+});
+afterAll(async () => {
+  await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+    allowFail: true,
+  });
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+describe('Integration: phases', () => {
+  test('a failed pre Job: the Deployment keeps its template and generation; fixed, the Job runs, then the rollout', async () => {
+    const files = { 'web.yaml': web('web', 'registry.k8s.io/pause:3.10') };
+    await deploy(localDeploy(dir(files), ns, { name: 'pre' }));
+    const before = await getJson(['deployment', 'web', '-n', ns]);
+    const broken = {
+      'web.yaml': web('web', 'registry.k8s.io/pause:3.9'),
+      'migrate.yaml': job('migrate', 'pre', 'unpullable.invalid/migrate:1'),
+    };
+    const error = await deploy(localDeploy(dir(broken), ns, { name: 'pre' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeployError);
+    expect((error as Error).message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout failed/,
+    );
+    expect((error as Error).message).toContain('Job.batch');
+    const after = await getJson(['deployment', 'web', '-n', ns]);
+    expect((after.metadata as { generation: number }).generation).toBe(
+      (before.metadata as { generation: number }).generation,
+    );
+    expect(JSON.stringify((after.spec as { template: unknown }).template)).toBe(
+      JSON.stringify((before.spec as { template: unknown }).template),
+    );
+    // Fixed: the Job's template changed (immutable), so it is replaced and runs; then the rollout.
+    const fixed = { ...broken, 'migrate.yaml': job('migrate', 'pre', 'registry.k8s.io/pause:3.10') };
+    const report = await deploy(localDeploy(dir(fixed), ns, { name: 'pre' }));
+    expect(report.objects.find((o) => o.name === 'migrate')).toMatchObject({ replaced: true });
+    const migrate = await getJson(['job', 'migrate', '-n', ns]);
+    expect((migrate.status as { succeeded?: number }).succeeded).toBe(1);
+    const rolled = await getJson(['deployment', 'web', '-n', ns]);
+    expect((rolled.metadata as { generation: number }).generation).toBe(
+      (before.metadata as { generation: number }).generation + 1,
+    );
+  }, 120_000);
+
+  test('a failed post Job with rollback-on-failure: the Deployment back at the previous revision', async () => {
+    await deploy(
+      localDeploy(dir({ 'web.yaml': web('api', 'registry.k8s.io/pause:3.10') }), ns, { name: 'post' }),
+    );
+    const files = {
+      'web.yaml': web('api', 'registry.k8s.io/pause:3.9'),
+      'smoke.yaml': job('smoke', 'post', 'unpullable.invalid/smoke:1'),
+    };
+    const error = await deploy(localDeploy(dir(files), ns, { name: 'post', rollbackOnFailure: true })).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toMatch(/^post failed: rollout failed/);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const api = await getJson(['deployment', 'api', '-n', ns]);
+    const spec = api.spec as { template: { spec: { containers: { image: string }[] } } };
+    expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+  }, 120_000);
+
+  test('three waves: no write of wave N+1 before wave N was available', {
+    ...needs('audit'),
+    timeout: 120_000,
+  }, async () => {
+    const files: Record<string, string> = {};
+    for (const w of [0, 1, 2]) {
+      files[`cm${w}.yaml`] = configMap(`wave${w}`, w);
+      files[`web${w}.yaml`] = web(
+        `wave${w}`,
+        'registry.k8s.io/pause:3.10',
+        `{spread.rsprd.com/wave: "${w}"}`,
+      );
+    }
+    // The times this test's own watch saw each Deployment available.
+    const seen = new Map<string, number>();
+    const watch = spawn(process.env.SPREAD_KUBECTL ?? 'kubectl', [
+      '--context',
+      'spread-local',
+      'get',
+      'deployments',
+      '-n',
+      ns,
+      '-w',
+      '-o',
+      'jsonpath={.metadata.name} {.status.availableReplicas}{"\\n"}',
+    ]);
+    watch.stdout.on('data', (d: Buffer) => {
+      for (const line of d.toString().split('\n')) {
+        const [name, available] = line.trim().split(' ');
+        if (name && available === '1' && !seen.has(name)) seen.set(name, Date.now());
+      }
+    });
+    const start = readFileSync(AUDIT, 'utf8').length;
+    try {
+      await deploy(localDeploy(dir(files), ns, { name: 'waves' }));
+    } finally {
+      watch.kill();
+    }
+    const writes = readFileSync(AUDIT, 'utf8')
+      .slice(start)
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as AuditEvent)
+      .filter((e) => e.userAgent === 'spread' && ['create', 'patch', 'update'].includes(e.verb))
+      .filter((e) => !e.requestURI.includes('dryRun') && e.objectRef?.namespace === ns)
+      .filter((e) => /^wave\d$/.test(e.objectRef?.name ?? ''));
+    const firstWrite = (w: number) =>
+      Math.min(
+        ...writes
+          .filter((e) => e.objectRef?.name === `wave${w}`)
+          .map((e) => Date.parse(e.requestReceivedTimestamp)),
+      );
+    for (const w of [1, 2]) {
+      const ready = seen.get(`wave${w - 1}`);
+      expect(ready, `wave${w - 1} seen available`).toBeDefined();
+      // The watch here and spread's see the same event; spread writes at least its 50 ms judging pause later.
+      expect(firstWrite(w)).toBeGreaterThan(ready! - 25);
+    }
+  });
+});
+
+interface AuditEvent {
+  readonly verb: string;
+  readonly requestURI: string;
+  readonly userAgent?: string;
+  readonly requestReceivedTimestamp: string;
+  readonly objectRef?: { readonly resource?: string; readonly name?: string; readonly namespace?: string };
+}

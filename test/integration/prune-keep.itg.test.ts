@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
+import { deploy } from '../../src/frontend/deploy.js';
+import { deletes } from '../../src/frontend/manage.js';
+import { formatReportText } from '../../src/report/report.js';
+import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+
+// Prune policy: an object annotated `spread.rsprd.com/prune: keep` (or Helm's equivalent) stays in
+// the cluster when the directory drops it, released from the ApplySet, and `spread delete` leaves
+// it too unless --include-kept.
+const ns = uniqueName('health-itg-keep');
+const ctx = ['--context', 'spread-local'];
+const PART_OF = 'applyset.kubernetes.io/part-of';
+
+const configMap = (name: string, annotations: Record<string, string> = {}) =>
+  `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+  annotations: ${JSON.stringify(annotations)}
+data: {a: "1"}
+`;
+const KEEP = { 'spread.rsprd.com/prune': 'keep' };
+const HELM_KEEP = { 'helm.sh/resource-policy': 'keep' };
+
+function dir(files: Record<string, string>): string {
+  return writeDir('keep', Object.fromEntries(Object.entries(files).map(([n, t]) => [`.k2e/${n}.yaml`, t])));
+}
+
+async function configMapJson(
+  name: string,
+): Promise<{ metadata: { labels?: Record<string, string> } } | undefined> {
+  const got = await kubectl([...ctx, '-n', ns, 'get', 'configmap', name, '-o', 'json'], { allowFail: true });
+  return got.code === 0 ? JSON.parse(got.stdout) : undefined;
+}
+
+const manage = {
+  kubeconfig: { paths: [kubeconfigPath()] },
+  context: 'spread-local',
+  namespace: ns,
+  logger: silentLogger,
+};
+
+describe('objects annotated keep are left in the cluster', () => {
+  beforeAll(async () => {
+    await kubectl([...ctx, 'create', 'namespace', ns]);
+  });
+  afterAll(async () => {
+    await kubectl([...ctx, 'delete', 'namespace', ns, '--wait=false'], { allowFail: true });
+  });
+
+  test('dropped from the directory: still there, out of the ApplySet, listed kept in plan, report and summary', async () => {
+    const all = {
+      kept: configMap('kept', KEEP),
+      'helm-kept': configMap('helm-kept', HELM_KEEP),
+      plain: configMap('plain'),
+    };
+    await deploy(localDeploy(dir(all), ns, { name: 'keep' }));
+    expect((await configMapJson('kept'))?.metadata.labels?.[PART_OF]).toBeDefined();
+
+    const only = dir({ plain: all.plain });
+    const plan = await deploy(localDeploy(only, ns, { name: 'keep', mode: 'plan' }));
+    expect(plan.objects.filter((o) => o.action === 'keep').map((o) => [o.name, o.note])).toEqual([
+      [
+        'helm-kept',
+        expect.stringMatching(
+          /^annotated helm\.sh\/resource-policy: keep \(Helm's keep\): left in the cluster and released from the ApplySet/,
+        ),
+      ],
+      ['kept', expect.stringMatching(/^annotated spread\.rsprd\.com\/prune: keep: left in the cluster/)],
+    ]);
+
+    const report = await deploy(localDeploy(only, ns, { name: 'keep' }));
+    expect(report.objects.filter((o) => o.action === 'kept').map((o) => o.name)).toEqual([
+      'helm-kept',
+      'kept',
+    ]);
+    expect(report.objects.filter((o) => o.action === 'pruned')).toEqual([]);
+    const summary = formatReportText(report);
+    expect(summary).toMatch(
+      /configmap\/kept kept .*\n\s+\(annotated spread\.rsprd\.com\/prune: keep: left in the cluster/,
+    );
+    expect(summary).toMatch(/2 kept from prune/);
+    for (const name of ['kept', 'helm-kept']) {
+      const live = await configMapJson(name);
+      expect(live).toBeDefined();
+      expect(live?.metadata.labels?.[PART_OF]).toBeUndefined();
+    }
+    // Released: the next deploy neither prunes nor lists it again.
+    const again = await deploy(localDeploy(only, ns, { name: 'keep' }));
+    expect(again.objects.filter((o) => o.action === 'kept' || o.action === 'pruned')).toEqual([]);
+    expect(await configMapJson('kept')).toBeDefined();
+  });
+
+  test('spread delete leaves an object annotated keep, unless --include-kept', async () => {
+    const files = { stay: configMap('stay', KEEP), go: configMap('go') };
+    await deploy(localDeploy(dir(files), ns, { name: 'keep-del' }));
+    const report = await deletes('keep-del', manage);
+    expect(report.objects.map((o) => [o.name, o.action])).toEqual([
+      ['go', 'pruned'],
+      ['stay', 'kept'],
+    ]);
+    expect(report.objects.find((o) => o.name === 'stay')?.note).toMatch(
+      /^annotated spread\.rsprd\.com\/prune: keep/,
+    );
+    expect(await configMapJson('go')).toBeUndefined();
+    const stay = await configMapJson('stay');
+    expect(stay).toBeDefined();
+    expect(stay?.metadata.labels?.[PART_OF]).toBeUndefined();
+
+    // Deployed again (taken back: it was released from this deployment), then deleted with --include-kept.
+    await deploy(localDeploy(dir(files), ns, { name: 'keep-del' }));
+    const all = await deletes('keep-del', { ...manage, includeKept: true });
+    expect(all.objects.map((o) => [o.name, o.action]).sort()).toEqual([
+      ['go', 'pruned'],
+      ['stay', 'pruned'],
+    ]);
+    expect(await configMapJson('stay')).toBeUndefined();
+  });
+});

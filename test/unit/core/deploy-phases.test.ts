@@ -1,0 +1,320 @@
+// Whole deploys with phases and waves (docs/phases.md) against the in-memory API server
+// (test/unit/engine/fake-cluster.ts, whose Job controller runs a pod with a log and ends the Job): the
+// order of writes, a failed pre Job stopping the deploy before the main phase, a failed post Job
+// rolling back, hooks' delete policies, and bad annotations as input errors.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { type Logger, silentLogger } from '../../../src/base/logger.js';
+import { InputError } from '../../../src/base/source.js';
+import { Discovery } from '../../../src/cluster/discovery.js';
+import {
+  type DeployCluster,
+  DeployError,
+  type DeployOptions,
+  deploy,
+} from '../../../src/core/deploy/index.js';
+import { status } from '../../../src/core/status.js';
+import { formatReportText } from '../../../src/report/report.js';
+import { FakeCluster } from '../engine/fake-cluster.js';
+
+const NS = 'shop';
+const web = (image: string, annotations = '{}') => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, annotations: ${annotations}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: ${image}}]}
+`;
+const job = (name: string, annotations: string, image = 'migrate:1') => `apiVersion: batch/v1
+kind: Job
+metadata: {name: ${name}, annotations: ${annotations}}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: main, image: ${image}}]}
+`;
+const configMap = (name: string, annotations = '{}') =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, annotations: ${annotations}}\ndata: {a: b}\n`;
+
+let dir: string;
+let kube: FakeCluster;
+let cluster: DeployCluster;
+let lines: string[];
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'spread-phases-'));
+  kube = new FakeCluster();
+  kube.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  cluster = { api: kube, discovery: await Discovery.load(kube), context: 'fake', namespace: NS };
+  lines = [];
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(files: Record<string, string>): void {
+  const root = path.join(dir, 'shop', '.k2e');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(root, name), text);
+}
+
+const logger: Logger = {
+  ...silentLogger,
+  info: (m) => lines.push(m),
+  group: (name, fn) => {
+    lines.push(`## ${name}`);
+    return fn();
+  },
+};
+
+function options(extra: Partial<DeployOptions> = {}): DeployOptions {
+  return {
+    path: path.join(dir, 'shop'),
+    mode: 'deploy',
+    wait: true,
+    timeoutMs: 5_000,
+    forceConflicts: false,
+    concurrency: 4,
+    prune: true,
+    logger,
+    cluster,
+    lockTimeoutMs: 1_000,
+    ...extra,
+  };
+}
+
+/** The objects written (not dry runs, not the parent, lease or revisions), in order, as `VERB kind/name`. */
+const writes = () =>
+  kube.log
+    .filter((l) => /^(PATCH|POST|DELETE) (?!dry)/.test(l))
+    .filter((l) => /\/(jobs|deployments|configmaps)\b/.test(l))
+    .map((l) => l.replace(/ \/api.*\/(jobs|deployments|configmaps)/, ' $1').replace(/\?.*$/, ''));
+
+const migrate = (succeeds: boolean) => (o: KubeObject) =>
+  o.metadata.name?.startsWith('migrate')
+    ? { succeeds, log: ['connecting', succeeds ? 'migrated 3 tables' : 'ERROR: relation "users" exists'] }
+    : o.metadata.name?.startsWith('smoke')
+      ? { succeeds, log: [succeeds ? 'smoke ok' : 'smoke: GET / answered 500'] }
+      : undefined;
+
+describe('phases and waves on the in-memory API server', () => {
+  test('pre Job first and waited for, then main; its log shown in its group', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+    });
+    kube.job = migrate(true);
+    const r = await deploy(options());
+    expect(r.revision).toBe(1);
+    const w = writes();
+    expect(w.findIndex((l) => l.includes('jobs/migrate'))).toBeLessThan(
+      w.findIndex((l) => l.includes('deployments/web')),
+    );
+    expect(lines).toContain('## Wait for pre');
+    expect(lines).toContain('job/migrate pod/migrate-pod: migrated 3 tables');
+  });
+
+  test('a failed pre Job: nothing of main written, its last log lines in the error, nothing pruned', async () => {
+    write({ 'web.yaml': web('web:1'), 'old.yaml': configMap('old') });
+    await deploy(options());
+    const generation = Number(kube.get('Deployment', NS, 'web')?.metadata.generation);
+    write({ 'web.yaml': web('web:2'), 'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}') });
+    kube.job = migrate(false);
+    kube.log.length = 0;
+    const error = await deploy(options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeployError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^pre failed; nothing of the main phase was applied/);
+    expect(message).toContain(
+      'last log lines of job/migrate:\n    connecting\n    ERROR: relation "users" exists',
+    );
+    expect(writes().filter((l) => !l.includes('jobs/migrate'))).toEqual([]);
+    expect(kube.get('Deployment', NS, 'web')?.metadata.generation).toBe(generation);
+    expect(kube.get('ConfigMap', NS, 'old')).toBeDefined();
+    expect((error as DeployError).report.revision).toBe(1);
+    // Fixed: the Job's template changes (immutable), so it is replaced and runs, then main rolls out.
+    write({
+      'web.yaml': web('web:2'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}', 'migrate:2'),
+    });
+    kube.job = migrate(true);
+    const fixed = await deploy(options());
+    expect(fixed.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'configured',
+      replaced: true,
+    });
+    expect(kube.get('Deployment', NS, 'web')?.metadata.generation).toBe(generation + 1);
+    expect(kube.get('ConfigMap', NS, 'old')).toBeUndefined();
+  });
+
+  test('a failed post Job with rollbackOnFailure: back at the previous revision', async () => {
+    write({ 'web.yaml': web('web:1') });
+    await deploy(options());
+    write({ 'web.yaml': web('web:2'), 'smoke.yaml': job('smoke', '{spread.rsprd.com/phase: post}') });
+    kube.job = migrate(false);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^post failed: rollout failed/);
+    expect((error as Error).message).toContain('smoke: GET / answered 500');
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const spec = kube.get('Deployment', NS, 'web')?.spec as
+      | { template: { spec: { containers: { image: string }[] } } }
+      | undefined;
+    const image = spec?.template.spec.containers[0]?.image;
+    expect(image).toBe('web:1');
+  });
+
+  test('a rollback runs no phase: a pre Job whose template changed is kept as it is', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre, 'migrate:1') });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({
+      'web.yaml': web('web:2'),
+      'migrate.yaml': job('migrate', pre, 'migrate:2'),
+      'smoke.yaml': job('smoke', '{spread.rsprd.com/phase: post}'),
+    });
+    kube.job = (o) => migrate(!o.metadata.name?.startsWith('smoke'))(o);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const image = (o: KubeObject | undefined) =>
+      (o?.spec as { template: { spec: { containers: { image: string }[] } } } | undefined)?.template.spec
+        .containers[0]?.image;
+    expect(image(kube.get('Deployment', NS, 'web'))).toBe('web:1');
+    expect(image(kube.get('Job', NS, 'migrate'))).toBe('migrate:2');
+    expect(kube.get('Job', NS, 'smoke')).toBeUndefined();
+  });
+
+  test('waves: each wave written after the one before, kind order inside a wave', async () => {
+    write({
+      'a.yaml': configMap('a', '{spread.rsprd.com/wave: "2"}'),
+      'b.yaml': web('web:1', '{spread.rsprd.com/wave: "1"}'),
+      'c.yaml': configMap('c', '{spread.rsprd.com/wave: "1"}'),
+      'd.yaml': configMap('d', '{argocd.argoproj.io/sync-wave: "-1"}'),
+    });
+    await deploy(options());
+    const order = writes().map((l) => l.split(' ')[1]);
+    expect(order).toEqual(['configmaps/d', 'configmaps/c', 'deployments/web', 'configmaps/a']);
+    expect(lines).toContain('## Wait for main wave 1');
+  });
+
+  test('Helm hooks: pre-upgrade in pre on upgrades only, weights as waves, hook-succeeded deleted, test hooks not deployed', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job(
+        'migrate',
+        '{helm.sh/hook: pre-upgrade, helm.sh/hook-weight: "5", helm.sh/hook-delete-policy: hook-succeeded}',
+      ),
+      'seed.yaml': job('seed', '{helm.sh/hook: post-install}'),
+      'test.yaml': job('smoke-test', '{helm.sh/hook: test}'),
+    });
+    kube.job = () => ({ succeeds: true, log: ['ok'] });
+    // The first deploy is the install: the pre-upgrade hook does not run, the post-install one does.
+    const installed = await deploy(options());
+    expect(installed.objects.map((o) => `${o.name} ${o.phase ?? ''}`).sort()).toEqual(['seed post', 'web ']);
+    expect(lines).toContain(
+      'Job migrate (.k2e/migrate.yaml:1): a Helm hook of pre-upgrade only, and this deploy is the first (an install): not run',
+    );
+    // An upgrade: the pre-upgrade hook runs, in wave 5, and is deleted once it succeeded.
+    write({
+      'web.yaml': web('web:2'),
+      'migrate.yaml': job(
+        'migrate',
+        '{helm.sh/hook: pre-upgrade, helm.sh/hook-weight: "5", helm.sh/hook-delete-policy: hook-succeeded}',
+      ),
+      'seed.yaml': job('seed', '{helm.sh/hook: post-install}'),
+    });
+    kube.log.length = 0;
+    const r = await deploy(options());
+    expect(r.objects.map((o) => o.name)).not.toContain('smoke-test');
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    expect(lines).toContain('## Wait for pre wave 5');
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([
+      'PATCH jobs/migrate',
+      'DELETE jobs/migrate',
+    ]);
+    expect(writes().filter((l) => l.includes('deployments/web'))).toEqual(['PATCH deployments/web']);
+    expect(writes().findIndex((l) => l.includes('jobs/migrate'))).toBeLessThan(
+      writes().findIndex((l) => l.includes('deployments/web')),
+    );
+    // status: the hook deleted by its policy and the install-only hook are no drift.
+    const s = await status({
+      path: path.join(dir, 'shop'),
+      cluster: { connection: cluster },
+      logger: silentLogger,
+    });
+    const found: { name: string; state: string; message?: string }[] = [];
+    JSON.stringify(s, (_k, v: unknown) => {
+      if (v && typeof v === 'object' && 'kind' in v && 'state' in v)
+        found.push(v as unknown as (typeof found)[number]);
+      return v;
+    });
+    const states = Object.fromEntries(found.map((o) => [o.name, `${o.state}: ${o.message ?? ''}`]));
+    expect(states).toMatchObject({
+      migrate: expect.stringMatching(
+        /^in sync: finished and removed by its hook-delete-policy hook-succeeded after revision 2/,
+      ),
+      seed: 'in sync: a Helm hook of post-install only, and this deploy is an upgrade: a deploy does not run it',
+    });
+    // Run again: the hook runs again (it was deleted, so it is created anew).
+    kube.log.length = 0;
+    await deploy(options());
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([
+      'PATCH jobs/migrate',
+      'DELETE jobs/migrate',
+    ]);
+  });
+
+  test('a hook kept by before-hook-creation runs again on every deploy', async () => {
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{argocd.argoproj.io/hook: PreSync}') });
+    kube.job = migrate(true);
+    await deploy(options());
+    kube.log.length = 0;
+    const again = await deploy(options());
+    expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({ replaced: true });
+    expect(writes().slice(0, 2)).toEqual(['DELETE jobs/migrate', 'PATCH jobs/migrate']);
+  });
+
+  test('the plan shows the phase and wave of each object, the text and the report alike', async () => {
+    write({
+      'web.yaml': web('web:1', '{spread.rsprd.com/wave: "2"}'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+      'cm.yaml': configMap('plain'),
+    });
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(Object.fromEntries(plan.objects.map((o) => [o.name, o.phase]))).toEqual({
+      migrate: 'pre',
+      web: 'main wave 2',
+      plain: undefined,
+    });
+    expect(formatReportText(plan)).toContain('job.batch/migrate create -n shop [pre]  (.k2e/migrate.yaml:1)');
+    expect(writes()).toEqual([]);
+  });
+
+  test('bad phase and wave values: input errors at their files, all at once, nothing written', async () => {
+    write({
+      'a.yaml': configMap('a', '{spread.rsprd.com/phase: before}'),
+      'b.yaml': configMap('b', '{spread.rsprd.com/wave: "1.5"}'),
+      'c.yaml': configMap('c', '{argocd.argoproj.io/sync-wave: soon}'),
+    });
+    const error = await deploy(options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    const issues = (error as InputError).issues.map((i) => `${i.source.file}:${i.source.line} ${i.message}`);
+    expect(issues).toEqual([
+      expect.stringMatching(
+        /^\.k2e\/a\.yaml:1 ConfigMap a: annotation spread\.rsprd\.com\/phase: "before" is not a phase/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/b\.yaml:1 ConfigMap b: annotation spread\.rsprd\.com\/wave: "1\.5" is not an integer/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/c\.yaml:1 ConfigMap c: annotation argocd\.argoproj\.io\/sync-wave: "soon" is not an integer/,
+      ),
+    ]);
+    expect(writes()).toEqual([]);
+  });
+});

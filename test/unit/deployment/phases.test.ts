@@ -1,0 +1,123 @@
+// The place of an object (docs/phases.md): spread's phase and wave annotations, Helm's and Argo CD's
+// hook annotations mapped to them, what is not run, and bad values, as one table.
+import { describe, expect, test } from 'vitest';
+import { readPlace, recreateOf } from '../../../src/deployment/phases.js';
+
+const object = (annotations: Record<string, string>, kind = 'Job') => ({
+  apiVersion: kind === 'Job' ? 'batch/v1' : 'v1',
+  kind,
+  metadata: { name: 'x', annotations },
+});
+const before = { beforeCreation: true, succeeded: false, failed: false };
+
+describe('readPlace', () => {
+  test.each([
+    [{}, { place: { phase: 'main', wave: 0 } }],
+    [{ 'spread.rsprd.com/phase': 'pre' }, { place: { phase: 'pre', wave: 0 } }],
+    [
+      { 'spread.rsprd.com/phase': 'post', 'spread.rsprd.com/wave': '-3' },
+      { place: { phase: 'post', wave: -3 } },
+    ],
+    [{ 'argocd.argoproj.io/sync-wave': '5' }, { place: { phase: 'main', wave: 5 } }],
+    [
+      { 'spread.rsprd.com/wave': '1', 'argocd.argoproj.io/sync-wave': '5' },
+      { place: { phase: 'main', wave: 1 } },
+    ],
+    // Helm reads a weight only on a hook.
+    [{ 'helm.sh/hook-weight': '5' }, { place: { phase: 'main', wave: 0 } }],
+    [
+      { 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '-5' },
+      { place: { phase: 'pre', wave: -5, hook: { from: 'helm.sh/hook', deletePolicy: before } } },
+    ],
+    [
+      { 'helm.sh/hook': 'post-install', 'helm.sh/hook-delete-policy': 'hook-succeeded,hook-failed' },
+      {
+        place: {
+          phase: 'post',
+          wave: 0,
+          hook: {
+            from: 'helm.sh/hook',
+            deletePolicy: { beforeCreation: false, succeeded: true, failed: true },
+          },
+        },
+      },
+    ],
+    [
+      { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-delete-policy': 'HookSucceeded' },
+      {
+        place: {
+          phase: 'post',
+          wave: 0,
+          hook: {
+            from: 'argocd.argoproj.io/hook',
+            deletePolicy: { beforeCreation: false, succeeded: true, failed: false },
+          },
+        },
+      },
+    ],
+    [
+      { 'argocd.argoproj.io/hook': 'Sync' },
+      { place: { phase: 'main', wave: 0, hook: { from: 'argocd.argoproj.io/hook', deletePolicy: before } } },
+    ],
+    // spread's own annotation wins over a hook's.
+    [
+      { 'helm.sh/hook': 'post-upgrade', 'spread.rsprd.com/phase': 'pre' },
+      { place: { phase: 'pre', wave: 0, hook: { from: 'helm.sh/hook', deletePolicy: before } } },
+    ],
+  ])('%j', (annotations, expected) => {
+    expect(readPlace(object(annotations))).toEqual({ ...expected, errors: [], warnings: [] });
+  });
+
+  test.each([
+    [{ 'helm.sh/hook': 'test' }, /a hook \(helm\.sh\/hook: test\) of an event spread does not run/],
+    [{ 'helm.sh/hook': 'pre-delete,post-rollback' }, /does not run/],
+    [{ 'argocd.argoproj.io/hook': 'SyncFail' }, /does not run/],
+    [{ 'argocd.argoproj.io/hook': 'Skip' }, /annotated argocd\.argoproj\.io\/hook: Skip/],
+  ])('not run: %j', (annotations, why) => {
+    expect(readPlace(object(annotations)).skip).toMatch(why);
+  });
+
+  test.each([
+    [
+      { 'spread.rsprd.com/phase': 'during' },
+      ['annotation spread.rsprd.com/phase: "during" is not a phase; use pre, main or post'],
+    ],
+    [
+      { 'spread.rsprd.com/wave': 'first', 'argocd.argoproj.io/sync-wave': '1e3' },
+      [
+        'annotation spread.rsprd.com/wave: "first" is not an integer (a wave is a whole number, e.g. "-1", "0", "5")',
+        'annotation argocd.argoproj.io/sync-wave: "1e3" is not an integer (a wave is a whole number, e.g. "-1", "0", "5")',
+      ],
+    ],
+    [
+      { 'helm.sh/hook': 'pre-install', 'helm.sh/hook-weight': 'heavy' },
+      [expect.stringMatching(/hook-weight: "heavy"/)],
+    ],
+  ])('errors, all at once: %j', (annotations, errors) => {
+    expect(readPlace(object(annotations)).errors).toEqual(errors);
+  });
+
+  test('warnings: an event not run beside one that is, two phases, an unknown policy', () => {
+    expect(
+      readPlace(
+        object({ 'helm.sh/hook': 'pre-install,post-upgrade,test', 'helm.sh/hook-delete-policy': 'never' }),
+      ).warnings,
+    ).toEqual([
+      'annotation helm.sh/hook: test not run by spread; the hook runs as pre, post',
+      'annotation helm.sh/hook: pre-install,post-upgrade,test names more than one phase; spread runs the hook once, in pre',
+      'annotation helm.sh/hook-delete-policy: unknown policy "never" ignored (known: before-hook-creation, hook-succeeded, hook-failed)',
+    ]);
+  });
+});
+
+describe('recreateOf', () => {
+  test.each([
+    [{}, 'Job', undefined],
+    [{ 'spread.rsprd.com/phase': 'pre' }, 'Job', 'immutable'],
+    [{ 'spread.rsprd.com/phase': 'pre' }, 'ConfigMap', undefined],
+    [{ 'helm.sh/hook': 'pre-upgrade' }, 'ConfigMap', 'always'],
+    [{ 'helm.sh/hook': 'pre-upgrade', 'helm.sh/hook-delete-policy': 'hook-succeeded' }, 'Job', 'immutable'],
+  ])('%j %s → %s', (annotations, kind, expected) => {
+    expect(recreateOf(object(annotations, kind))).toBe(expected);
+  });
+});

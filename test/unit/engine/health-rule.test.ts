@@ -1,0 +1,91 @@
+import { describe, expect, test } from 'vitest';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { isWaited, rolloutState } from '../../../src/engine/status/registry.js';
+import { SHIPPED_RULES } from '../../../src/engine/status/shipped-rules.js';
+import { healthRule } from '../../../src/project/health.js';
+
+const at = { file: 'spread.yaml', line: 3 };
+const health = new Map([
+  [
+    'Widget.example.com',
+    healthRule(
+      'Widget.example.com',
+      { current: "status.phase == 'Ready'", failed: "status.phase == 'Failed'" },
+      at,
+    ),
+  ],
+]);
+const widget = (status?: object, generation = 2): KubeObject => ({
+  apiVersion: 'example.com/v1',
+  kind: 'Widget',
+  metadata: { name: 'w', namespace: 'default', generation },
+  ...(status ? { status } : {}),
+});
+
+describe('a GroupKind with a health rule', () => {
+  test('is waited even without a status the default reading could read', () => {
+    expect(isWaited(widget({ phase: 'Pending' }))).toBe(false);
+    expect(isWaited(widget({ phase: 'Pending' }), { health })).toBe(true);
+    expect(isWaited(widget(), { health })).toBe(true);
+  });
+
+  test.each([
+    [
+      'current',
+      widget({ phase: 'Ready' }),
+      'Current',
+      /^current by its health rule of Widget.example.com \(spread.yaml:3\)$/,
+    ],
+    [
+      "failed, naming the expression and the controller's message",
+      widget({ phase: 'Failed', message: 'quota exceeded' }),
+      'Failed',
+      /^failed by its health rule of Widget.example.com \(spread.yaml:3\): failed: status.phase == 'Failed': quota exceeded$/,
+    ],
+    [
+      'not yet current',
+      widget({ phase: 'Pending' }),
+      'InProgress',
+      /not yet current .*current: status.phase == 'Ready'$/,
+    ],
+    [
+      'no status yet',
+      widget(),
+      'InProgress',
+      /current: status.phase == 'Ready' \(failed: field not found: phase; current: field not found: phase\)/,
+    ],
+    [
+      'a generation not observed yet, whatever the rule says',
+      widget({ phase: 'Ready', observedGeneration: 1 }),
+      'InProgress',
+      /observe the new generation/,
+    ],
+  ])('%s', (_name, o, status, message) => {
+    const state = rolloutState(o, { health });
+    expect(state.status).toBe(status);
+    expect(state.message).toMatch(message);
+  });
+
+  test('without the rule, the default reading: a status without conditions is ready once applied', () => {
+    expect(rolloutState(widget({ phase: 'Failed' })).status).toBe('Current');
+  });
+
+  test("the project file's rule replaces a shipped one", () => {
+    const mine = new Map([
+      ['Rollout.argoproj.io', healthRule('Rollout.argoproj.io', { current: 'true' }, at)],
+    ]);
+    const rollout: KubeObject = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'r', generation: 1 },
+    };
+    expect(rolloutState(rollout).status).toBe('InProgress');
+    expect(rolloutState(rollout, { health: mine }).status).toBe('Current');
+  });
+});
+
+describe('shipped rules', () => {
+  test("cover Rollout and Certificate (HelmRelease's default reading is enough)", () => {
+    expect([...SHIPPED_RULES.keys()]).toEqual(['Rollout.argoproj.io', 'Certificate.cert-manager.io']);
+  });
+});

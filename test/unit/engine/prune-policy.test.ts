@@ -1,0 +1,104 @@
+import { describe, expect, test } from 'vitest';
+import type { KubeObject, SourcedObject } from '../../../src/base/kube-object.js';
+import type { KubeClient } from '../../../src/cluster/client.js';
+import type { PruneCandidate } from '../../../src/engine/inventory/applyset.js';
+import { splitPrune } from '../../../src/engine/inventory/prune.js';
+import { keptByAnnotation, pruneAnnotationIssues } from '../../../src/engine/inventory/prune-policy.js';
+import { FakeKube } from './fake-kube.js';
+
+const configMap = (name: string, annotations?: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'app', ...(annotations ? { annotations } : {}) },
+});
+const candidate = (o: KubeObject): PruneCandidate => ({
+  object: o,
+  path: `/api/v1/namespaces/app/configmaps/${o.metadata.name}`,
+});
+
+describe('keptByAnnotation: spread.rsprd.com/prune: keep and its equivalents', () => {
+  test.each([
+    [{ 'spread.rsprd.com/prune': 'keep' }, 'annotated spread.rsprd.com/prune: keep'],
+    [{ 'helm.sh/resource-policy': 'keep' }, "annotated helm.sh/resource-policy: keep (Helm's keep)"],
+    [
+      { 'argocd.argoproj.io/sync-options': 'ServerSideApply=true, Prune=false' },
+      "annotated argocd.argoproj.io/sync-options: ServerSideApply=true, Prune=false (Argo CD's keep)",
+    ],
+    [{ 'argocd.argoproj.io/sync-options': 'Prune=false' }, /Argo CD's keep/],
+    [{ 'kustomize.toolkit.fluxcd.io/prune': 'disabled' }, /Flux's keep/],
+    [{ 'kapp.k14s.io/delete-strategy': 'orphan' }, /kapp's keep/],
+    [{ 'argocd.argoproj.io/sync-options': 'Prune=true,Replace=false' }, undefined],
+    [{ 'argocd.argoproj.io/sync-options': 'Prune=confirm' }, undefined],
+    [{ 'helm.sh/resource-policy': 'delete' }, undefined],
+    [{ 'kustomize.toolkit.fluxcd.io/prune': 'enabled' }, undefined],
+    [{ 'kapp.k14s.io/delete-strategy': 'default' }, undefined],
+    [{}, undefined],
+  ])('%j', (annotations, reason) => {
+    const got = keptByAnnotation(configMap('a', annotations));
+    if (reason instanceof RegExp) expect(got).toMatch(reason);
+    else expect(got).toBe(reason);
+  });
+});
+
+describe('splitPrune keeps what its annotations keep, released from the ApplySet', () => {
+  const kube = new FakeKube() as unknown as KubeClient;
+  const kept = candidate(configMap('kept', { 'spread.rsprd.com/prune': 'keep' }));
+  const helm = candidate(configMap('helm', { 'helm.sh/resource-policy': 'keep' }));
+  const gone = candidate(configMap('gone'));
+
+  test('kept, with the reason, and marked released; the rest pruned', async () => {
+    const decision = await splitPrune(kube, [kept, helm, gone], []);
+    expect(decision.pruned).toEqual([gone]);
+    expect(decision.kept).toEqual([
+      {
+        candidate: kept,
+        reason:
+          'annotated spread.rsprd.com/prune: keep: left in the cluster and released from the ApplySet (its part-of label removed)',
+        released: true,
+      },
+      {
+        candidate: helm,
+        reason: expect.stringMatching(/^annotated helm.sh\/resource-policy: keep \(Helm's keep\)/),
+        released: true,
+      },
+    ]);
+  });
+
+  test('includeKept (spread delete --include-kept) deletes them too', async () => {
+    const decision = await splitPrune(kube, [kept, helm, gone], [], { includeKept: true });
+    expect(decision.pruned).toEqual([kept, helm, gone]);
+    expect(decision.kept).toEqual([]);
+  });
+
+  test('a CRD annotated keep is kept by its annotation even with pruneCrds', async () => {
+    const crd = candidate({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com', annotations: { 'helm.sh/resource-policy': 'keep' } },
+      spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' }, versions: [] },
+    });
+    const decision = await splitPrune(kube, [crd], [], { pruneCrds: true });
+    expect(decision.kept.map((k) => [k.released, k.reason])).toEqual([
+      [true, expect.stringMatching(/^annotated helm.sh\/resource-policy: keep/)],
+    ]);
+  });
+});
+
+describe('pruneAnnotationIssues', () => {
+  test('a value other than keep is an error at the object, since a misspelt keep would prune', () => {
+    const objects: SourcedObject[] = [
+      { object: configMap('a', { 'spread.rsprd.com/prune': 'keep' }), source: { file: 'a.yaml', line: 1 } },
+      { object: configMap('b', { 'spread.rsprd.com/prune': 'Keep' }), source: { file: 'b.yaml', line: 4 } },
+      { object: configMap('c'), source: { file: 'c.yaml', line: 1 } },
+    ];
+    expect(pruneAnnotationIssues(objects)).toEqual([
+      {
+        source: { file: 'b.yaml', line: 4 },
+        object: 'ConfigMap b',
+        message:
+          'annotation spread.rsprd.com/prune: "Keep" is not "keep" (its only value: leave the object in the cluster when the directory drops it)',
+        severity: 'error',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, test } from 'vitest';
+import { decodeText } from '../../../src/decode/decode.js';
+import { evaluateHealth, type HealthRule, readHealthRules } from '../../../src/project/health.js';
+
+/** The `health` section of a spread.yaml holding `text`, read into rules. */
+function rulesOf(text: string) {
+  const document = decodeText('spread.yaml', text).values[0];
+  return readHealthRules(document?.at(['health']));
+}
+
+const WIDGET = `health:
+  Widget.example.com:
+    current: status.phase == 'Ready'
+    failed: status.phase == 'Failed' || (has(status.retries) && status.retries > 3)
+    inProgress: has(status.observedGeneration) && status.observedGeneration < metadata.generation
+`;
+
+describe('readHealthRules', () => {
+  test('a rule per GroupKind, each expression compiled with its line', () => {
+    const { rules, issues } = rulesOf(WIDGET);
+    expect(issues.issues).toEqual([]);
+    const rule = rules.get('Widget.example.com');
+    expect(rule?.source).toEqual({ file: 'spread.yaml', line: 3 });
+    expect(rule?.current).toMatchObject({
+      field: 'current',
+      text: "status.phase == 'Ready'",
+      source: { line: 3 },
+    });
+    expect(rule?.failed?.source.line).toBe(4);
+    expect(rule?.inProgress?.source.line).toBe(5);
+  });
+
+  test('no section: no rules, no issue', () => {
+    expect(rulesOf('drift: {}\n').rules.size).toBe(0);
+  });
+
+  test('every mistake at its line, naming the GroupKind, all at once', () => {
+    const { rules, issues } = rulesOf(`health:
+  Widget.example.com:
+    current: status.conditions.exists(c, c.type == 'Ready' &&
+    failed: phase == 'Failed'
+  Gadget.example.com:
+    current: status.size()
+    failed: nosuch(status)
+    inProgress: status.startsWith('x')
+  Other.example.com:
+    failed: status.phase == 'Failed'
+    ready: status.phase == 'Ready'
+  argoproj.io/Rollout:
+    current: 'true'
+  Bad.example.com: true
+  Empty.example.com:
+    current: ''
+`);
+    expect(rules.size).toBe(0);
+    expect(issues.issues.map((i) => [i.source.line, i.object, i.message])).toEqual([
+      [3, 'health rule Widget.example.com', expect.stringMatching(/^current: syntax error: .*exists/)],
+      [
+        4,
+        'health rule Widget.example.com',
+        expect.stringMatching(
+          /^failed: unresolved attribute: an expression reads apiVersion, kind, metadata, spec, status/,
+        ),
+      ],
+      [6, 'health rule Gadget.example.com', 'current: gives an int, not a bool: status.size()'],
+      [7, 'health rule Gadget.example.com', expect.stringMatching(/^failed: unbound function: nosuch/)],
+      [
+        8,
+        'health rule Gadget.example.com',
+        expect.stringMatching(/^inProgress: found no matching overload for 'startsWith'/),
+      ],
+      [
+        11,
+        'health rule Other.example.com',
+        'unknown field "ready": a rule holds inProgress, failed, current',
+      ],
+      [10, 'health rule Other.example.com', expect.stringMatching(/has no `current` expression/)],
+      // A mapping's line is its first entry's.
+      [
+        13,
+        undefined,
+        'health: "argoproj.io/Rollout" is not a GroupKind: write Kind.group (Rollout.argoproj.io), as ApplySet annotations do',
+      ],
+      [14, 'health rule Bad.example.com', expect.stringMatching(/is not a mapping/)],
+      [16, 'health rule Empty.example.com', 'current: is not a CEL expression (a string)'],
+    ]);
+    expect(issues.issues.every((i) => i.source.file === 'spread.yaml' && i.severity === 'error')).toBe(true);
+  });
+});
+
+describe('evaluateHealth: inProgress, then failed, then current, as Flux evaluates healthCheckExprs', () => {
+  const rule = rulesOf(WIDGET).rules.get('Widget.example.com') as HealthRule;
+  const widget = (status?: object, generation = 2) => ({
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w', generation },
+    spec: {},
+    ...(status ? { status } : {}),
+  });
+  test.each([
+    ['current', widget({ phase: 'Ready', observedGeneration: 2 }), 'Current', 'current'],
+    ['failed', widget({ phase: 'Failed' }), 'Failed', 'failed'],
+    ['failed by an int comparison', widget({ phase: 'Pending', retries: 4 }), 'Failed', 'failed'],
+    [
+      'inProgress wins over current',
+      widget({ phase: 'Ready', observedGeneration: 1 }),
+      'InProgress',
+      'inProgress',
+    ],
+    ['nothing matches: in progress', widget({ phase: 'Pending' }), 'InProgress', undefined],
+    [
+      'no status yet: in progress, the missing field an error not a failure',
+      widget(),
+      'InProgress',
+      undefined,
+    ],
+  ])('%s', (_name, object, status, matched) => {
+    const verdict = evaluateHealth(rule, object);
+    expect(verdict.status).toBe(status);
+    expect(verdict.matched?.field).toBe(matched);
+  });
+
+  test('an expression that errs on an object does not match, and the error is kept', () => {
+    const verdict = evaluateHealth(rule, widget());
+    expect(verdict.errors).toEqual(['failed: field not found: phase', 'current: field not found: phase']);
+  });
+});
