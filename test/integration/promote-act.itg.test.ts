@@ -1,14 +1,15 @@
 // Promotion as a GitHub workflow runs it, under act (test/integration/act.ts) on two local clusters: a
 // job `staging` (on push to main) deploys with `environment: staging`, a job `production` (needs:
-// staging, `environment: production`) runs the Action's mode promote. Production then runs the digest
-// staging built, with its own replicas, and its job summary says what was promoted.
+// staging, `environment: production`) runs the Action's mode promote, each job with only its own
+// cluster's kubeconfig (the source's through from-kubeconfig). Production then runs the digest staging
+// built, with its own replicas, and its job summary says what was promoted.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { stringify } from 'yaml';
 import { removeScratch, runAct, scratchRepo } from './act.js';
 import { ensureClusters, type LocalClusters } from './clusters.js';
 import { missingHarness, needs } from './harness.js';
-import { kubectl, uniqueName } from './helpers.js';
+import { kubectl, ROOT, uniqueName } from './helpers.js';
 
 const base = uniqueName('promote-act');
 const staging = `${base}-stg`;
@@ -32,7 +33,6 @@ afterAll(async () => {
   await on(1, 'delete', 'namespace', production, '--wait=false').catch(() => undefined);
 });
 
-const expr = (x: string) => `\${{ ${x} }}`;
 const overlay = (replicas: number) =>
   `resources: [../../base]\nreplicas: [{name: web, count: ${replicas}}]\n`;
 
@@ -50,64 +50,46 @@ function files({ clusters: [a, b] }: LocalClusters): Record<string, string> {
   };
 }
 
-/** Staging deploys on push to main; production promotes what staging ran, gated by its environment. */
-const workflow = (registry: string) =>
-  stringify({
-    name: 'deploy',
-    on: { push: { branches: ['main'] } },
-    jobs: {
-      staging: {
-        'runs-on': 'ubuntu-latest',
-        environment: 'staging',
-        steps: [
-          { uses: 'actions/checkout@v4' },
-          {
-            id: 'deploy',
-            uses: './',
-            with: {
-              path: 'shop',
-              environment: 'staging',
-              name: 'shop',
-              registry,
-              kubeconfig: expr('secrets.KUBECONFIG'),
-            },
-          },
-        ],
-      },
-      production: {
-        needs: 'staging',
-        'runs-on': 'ubuntu-latest',
-        environment: 'production',
-        steps: [
-          { uses: 'actions/checkout@v4' },
-          {
-            id: 'promote',
-            uses: './',
-            with: {
-              mode: 'promote',
-              path: 'shop',
-              environment: 'production',
-              name: 'shop',
-              kubeconfig: expr('secrets.KUBECONFIG'),
-            },
-          },
-        ],
-      },
-    },
-  });
+/** The workflow as a team keeps it: staging deploys on push, production promotes (from-kubeconfig). */
+const WORKFLOW = path.join(ROOT, 'test/fixtures/act/workflows/promote.yml');
+
+/** One context of the clusters' kubeconfig, alone: what a job's secret holds for its own cluster. */
+async function kubeconfigOf(context: string): Promise<string> {
+  return (
+    await kubectl([
+      '--kubeconfig',
+      local.kubeconfig,
+      'config',
+      'view',
+      '--flatten',
+      '--minify',
+      '--context',
+      context,
+    ])
+  ).stdout;
+}
 
 describe('promotion in a GitHub workflow', needs('act', 'docker', 'registry', 'clusters'), () => {
   test("staging deploys, production's job promotes its digest: nothing built, production's replicas", async () => {
     const registry = `${process.env.SPREAD_REGISTRY}/${base}`;
-    const repo = await scratchRepo({ action: true, files: files(local), workflow: workflow(registry) });
+    const repo = await scratchRepo({
+      action: true,
+      files: files(local),
+      workflow: readFileSync(WORKFLOW, 'utf8'),
+    });
     const run = await runAct({
       repo,
+      vars: { REGISTRY: registry },
       env: {
         DOCKER_HOST: process.env.DOCKER_HOST!,
         DOCKER_CONFIG: process.env.DOCKER_CONFIG!,
         BUILDX_CONFIG: process.env.BUILDX_CONFIG!,
       },
-      secrets: { KUBECONFIG: readFileSync(local.kubeconfig, 'utf8') },
+      // Production's job cannot reach staging's cluster with its own kubeconfig.
+      secrets: {
+        STAGING_KUBECONFIG: await kubeconfigOf(local.clusters[0]!.context),
+        PRODUCTION_KUBECONFIG: await kubeconfigOf(local.clusters[1]!.context),
+      },
     });
     expect(run.code, run.log).toBe(0);
     expect(run.jobs).toEqual({ staging: 'success', production: 'success' });
