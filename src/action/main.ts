@@ -5,10 +5,9 @@ import * as core from '@actions/core';
 import { toDnsLabel } from '../base/names.js';
 import { defaultDeploymentName } from '../base/origin.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
-import { locatedFailures } from '../core/errors.js';
 import { defaultHolder } from '../engine/inventory/lock.js';
 import { deployAnnotations } from '../frontend/ci.js';
-import { DeployError, type DeployRequest, deploy, failureTarget } from '../frontend/deploy.js';
+import { DeployError, type DeployRequest, deploy } from '../frontend/deploy.js';
 import type { EnvironmentTarget } from '../frontend/environment.js';
 import { trapInterrupts } from '../frontend/interrupts.js';
 import { deletes, NotFoundError } from '../frontend/manage.js';
@@ -18,11 +17,13 @@ import { declaredEnvironment } from './declared.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { runDrift } from './drift.js';
 import { branchFor, contextForBranch } from './environments.js';
+import { failureOf } from './failure.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
-import { actionText, createActionLogger } from './logger.js';
+import { createActionLogger } from './logger.js';
 import { planEnvironments, publishPlans } from './plan-comment-all.js';
-import { type ActionFailure, publish, publishFailure } from './publish.js';
+import { isPublished, promote } from './promote.js';
+import { publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
 import type { SummaryReport } from './summary.js';
 
@@ -64,6 +65,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       await runDelete(inputs, runner, kube.source, context, interrupts.signal, target);
       return;
     }
+    if (inputs.mode === 'promote') return await promote(inputs, runner, kube.source, interrupts.signal, env);
     const options = {
       ...deployOptions(inputs, runner, kube.source, context, interrupts.signal, locate, env),
       ...(target ? environmentOptions(target, inputs) : {}),
@@ -93,7 +95,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
     // A run that failed before it had a report (bad input, unknown context, a failed plan) still
     // gets a job summary and a report file, with the error.
-    if (!published) await publishFailure(failure, inputs, runner);
+    if (!published && !isPublished(error)) await publishFailure(failure, inputs, runner);
     core.setFailed(failure.error);
   } finally {
     cleanup();
@@ -159,19 +161,6 @@ function deployOptions(
         }
       : {}),
     logger: createActionLogger({ annotate: inputs.annotate, locate }),
-  };
-}
-
-function failureOf(error: unknown, locate: (file: string) => string): ActionFailure {
-  const target = failureTarget(error);
-  return {
-    ...(target ? { target } : {}),
-    error: actionText((error as Error)?.message ?? String(error)),
-    failures: locatedFailures(error).map((f) => ({
-      ...f,
-      message: actionText(f.message),
-      ...(f.file ? { file: locate(f.file) } : {}),
-    })),
   };
 }
 
@@ -265,6 +254,7 @@ function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<
     namespace: target.namespace,
     charts: { helm: inputs.helm || undefined, helmValues: target.helmValues, helmSet: target.helmSet },
     ...(target.expect ? { expectCluster: target.expect } : {}),
+    provenance: { environment: target.environment.name },
   };
 }
 

@@ -2,6 +2,7 @@
 // GitHub's 1 MiB limit, never showing a Secret's values.
 import type * as core from '@actions/core';
 import { formatObjectRef } from '../base/kube-object.js';
+import type { PromoteReport, Promotion } from '../core/promote.js';
 import { formatPlanMarkdown } from '../report/comment.js';
 import {
   ACTION_ICON,
@@ -27,7 +28,7 @@ export type SummaryReport = DeployReport & {
 };
 
 /** What a run of spread did: the word its summary's heading uses. */
-export type Operation = 'deploy' | 'plan' | 'delete' | 'drift';
+export type Operation = 'deploy' | 'plan' | 'delete' | 'drift' | 'promote';
 
 /** Options of {@link addDeploySummary}. */
 export interface SummaryOptions {
@@ -95,6 +96,7 @@ function fill(
   const plan = report.mode === 'plan';
   const operation = plan ? 'plan' : (options.operation ?? 'deploy');
   addHead(summary, report, options, operation);
+  if ('promotion' in report) addPromotion(summary, (report as PromoteReport).promotion);
   if (report.objects.length > 0) addObjects(summary, report, rows);
   if (report.images && report.images.length > 0) addImages(summary, report.images);
   if (report.rollout.length > 0) addRollout(summary, report.rollout);
@@ -212,7 +214,36 @@ function addRollout(summary: typeof core.summary, rollout: SummaryReport['rollou
   ]);
 }
 
-const MARKS: Record<Operation, string> = { deploy: '🚀', plan: '📋', delete: '🗑️', drift: '🔎' };
+/**
+ * What a promotion deployed: the environment and revision it came from, the commit, and each `&`
+ * marker's digest (or that the target already ran them).
+ */
+function addPromotion(summary: typeof core.summary, p: Promotion): void {
+  const from = `${escapeHtml(p.from.environment)} revision ${p.from.revision}`;
+  summary.addRaw(
+    `<p>${p.unchanged ? `<strong>${escapeHtml(p.to)}</strong> already runs ${from}: nothing changed` : `Promoted ${from} to <strong>${escapeHtml(p.to)}</strong>`} · commit <code>${escapeHtml(p.commit.slice(0, 12))}</code> · nothing built</p>`,
+    true,
+  );
+  if (p.images.length > 0)
+    summary.addTable([
+      [
+        { data: 'Image', header: true },
+        { data: 'Digest', header: true },
+      ],
+      ...p.images.map((i) => [
+        `<code>${escapeHtml(i.mark)}</code>`,
+        `<code>${escapeHtml(i.reference)}</code>`,
+      ]),
+    ]);
+}
+
+const MARKS: Record<Operation, string> = {
+  deploy: '🚀',
+  plan: '📋',
+  delete: '🗑️',
+  drift: '🔎',
+  promote: '⏩',
+};
 
 /** A failure to show in {@link addFailureSummary}: a message, and where it is when it has a place. */
 export interface SummaryFailure {

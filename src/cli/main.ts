@@ -18,6 +18,7 @@ import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { defineDelete, defineHistory, defineList, defineRollback } from './manage.js';
 import { addSettings, type CliFlags, passedOptions } from './options.js';
+import { definePromote } from './promote.js';
 import { kustomizeOptions } from './renderers.js';
 import { defineStatus } from './status.js';
 
@@ -121,6 +122,8 @@ function deployRequest(
     images: imageStageOptions(flags, ci.commit, process.env),
     kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
     ...(target?.expect ? { expectCluster: target.expect } : {}),
+    // The revision records the environment it was deployed to (spread history, spread promote).
+    ...(target ? { provenance: { environment: target.environment.name } } : {}),
     ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),
     ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
     ...(ci.commit ? { commit: ci.commit } : {}),
@@ -251,6 +254,7 @@ const commands: readonly CommandSpec[] = [
       defineStatus(cmd);
     },
   },
+  { name: 'promote', define: definePromote },
   { name: 'history', define: defineHistory },
   { name: 'rollback', define: defineRollback },
   { name: 'list', define: defineList },

@@ -5,6 +5,7 @@ import { formatObjectRef } from '../base/kube-object.js';
 import { defaultDeploymentName } from '../base/origin.js';
 import type { DeleteReport } from '../core/delete.js';
 import type { DeploymentSummary, HistoryReport } from '../core/manage.js';
+import { formatPromotedFrom } from '../engine/inventory/provenance.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { kubeconfigSource } from '../frontend/kubeconfig.js';
 import { deploymentOrigin } from '../frontend/origin.js';
@@ -89,16 +90,33 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
  * every image whole, one a line.
  */
 export function formatHistoryText(report: HistoryReport): string {
+  // The ENVIRONMENT column only once a revision names one: histories from before environments read as they did.
+  const environments = report.revisions.some((r) => r.environment);
   const rows = [
-    ['REVISION', 'TIME', 'STATUS', 'COMMIT', 'OBJECTS', 'IMAGES', 'DESCRIPTION'],
+    [
+      'REVISION',
+      'TIME',
+      'STATUS',
+      ...(environments ? ['ENVIRONMENT'] : []),
+      'COMMIT',
+      'OBJECTS',
+      'IMAGES',
+      'DESCRIPTION',
+    ],
     ...report.revisions.map((r) => [
       `${r.revision}${r.revision === report.current ? '*' : ''}`,
       r.time,
       r.status === 'failed' ? 'failed' : r.revision === report.current ? 'deployed' : 'superseded',
+      ...(environments ? [r.environment ?? '-'] : []),
       r.commit ? r.commit.slice(0, 12) : '-',
       String(r.objectCount),
       r.images.map((i) => i.image).join('\n') || '-',
-      r.description ?? (r.runUrl ? r.runUrl : 'deploy'),
+      r.description ??
+        (r.promotedFrom
+          ? `promoted from ${formatPromotedFrom(r.promotedFrom)}`
+          : r.runUrl
+            ? r.runUrl
+            : 'deploy'),
     ]),
   ];
   return `${report.deployment} in ${report.namespace} (context ${report.context}); * = current\n${formatTable(rows)}\n`;

@@ -84,6 +84,34 @@ export const SETTING_TEXTS = {
       'Which context each branch deploys to, one `BRANCH=CONTEXT` line each, first match wins. BRANCH is a glob: `*` matches within one path segment, `**` across `/`, `?` one character. A branch no line matches is not deployed: the step ends with a notice and `skipped` is `true`. The branch is the pushed branch or tag (GITHUB_REF_NAME); on `pull_request` events it is the base branch in mode `plan` (the plan previews the merge) and the head branch in mode `deploy` (preview environments). Not together with `context`. The short form of the `environments` that `spread.yaml` declares (docs/environments.md), and used instead of them when given. Example: `main=production` and `release/*=staging` on two lines.',
     action: true,
   },
+  from: {
+    description:
+      "Mode `promote`: the environment promoted from, as spread.yaml's `environments` names it; its current revision (its rollout succeeded, its commit is the one checked out) is deployed to `environment` with the image digests it ran, building nothing. Empty: the `after:` of the environment promoted to. Example: `staging`.",
+    action: true,
+    cli: {
+      flags: '--from <environment>',
+      help: "the environment promoted from (default: the `after:` of --to's environment in spread.yaml)",
+    },
+    gitlab: {
+      description:
+        "Mode `promote`: the environment promoted from (spread.yaml's `environments`); its current revision goes to `environment` with the digests it ran. Empty: the `after:` of `environment`.",
+      variable: 'SPREAD_INPUT_FROM',
+    },
+  },
+  to: {
+    description:
+      "The environment promoted to, as spread.yaml's `environments` names it (the Action and the component take `environment`).",
+    cli: { flags: '--to <environment>', help: 'the environment promoted to (spread.yaml `environments`)' },
+  },
+  'from-kubeconfig': {
+    description:
+      'Mode `promote`: the kubeconfig (content, from a secret) that reaches the environment promoted from, read only (its revisions), when `kubeconfig` does not reach it; masked as `kubeconfig` is. Empty: `kubeconfig`. Example: the secret STAGING_KUBECONFIG (`secrets.STAGING_KUBECONFIG` in an expression).',
+    action: true,
+    cli: {
+      flags: '--from-kubeconfig <file>',
+      help: 'kubeconfig file that reaches the environment promoted from (default: --kubeconfig)',
+    },
+  },
   kubeconfig: {
     description:
       "The kubeconfig's content (plain YAML or base64), from a secret. It and each token, key and password in it are masked in the log. It stays in memory, except when a user authenticates with an `exec` or `auth-provider` plugin: then it is written to a 0600 file in RUNNER_TEMP for the plugin and removed when the step ends, even when it fails. Empty: `$KUBECONFIG`, then `~/.kube/config` (e.g. from azure/k8s-set-context or aws eks update-kubeconfig). Example: the secret KUBECONFIG (`secrets.KUBECONFIG` in an expression).",
@@ -124,7 +152,7 @@ export const SETTING_TEXTS = {
       flags: '--name <name>',
       help: "the deployment's name (default: the directory's name; a common one such as k8s gets the repository's name before it, e.g. shop-k8s)",
       // `spread delete NAME` names the deployment by its argument.
-      commands: ['deploy', 'plan', 'render', 'status'],
+      commands: ['deploy', 'plan', 'render', 'status', 'promote'],
     },
     gitlab: {
       description:
@@ -158,11 +186,11 @@ export const SETTING_TEXTS = {
   },
   mode: {
     description:
-      '`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md). Example: `plan`.',
+      "`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md); `promote` deploys `environment` with the commit and image digests its `after:` environment's current revision ran, building nothing (docs/environments.md). Example: `plan`.",
     action: true,
     gitlab: {
       description:
-        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`); `drift`, for a scheduled pipeline, compares each environment spread.yaml declares (else the deployment) with its cluster and keeps one issue per drifted deployment (docs/drift.md).",
+        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`); `drift`, for a scheduled pipeline, compares each environment spread.yaml declares (else the deployment) with its cluster and keeps one issue per drifted deployment (docs/drift.md); `promote` deploys `environment` with the commit and image digests of the current revision of the environment it is promoted from (`from`, else its `after:`), building nothing.",
       variable: 'SPREAD_INPUT_MODE',
       argument: true,
     },
@@ -518,6 +546,7 @@ export const SETTING_TEXTS = {
       flags: '--environment <name>',
       help: "an environment the directory's spread.yaml declares: its context, namespace, folder, Helm values and cluster (plan: `all` plans every one)",
       helpIn: {
+        promote: 'the environment promoted to, as --to',
         delete:
           'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
       },

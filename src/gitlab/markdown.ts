@@ -3,6 +3,7 @@
 // Markdown (src/report/comment.ts), loaded lazily by the step.
 import path from 'node:path';
 import type { LocatedFailure } from '../core/errors.js';
+import type { Promotion } from '../core/promote.js';
 import type { DeployReport, RolloutReport } from '../report/report.js';
 
 /** Longest value written to the dotenv report, in characters (an error can be long). */
@@ -124,6 +125,21 @@ export function dotenvText(
 /** A file of the deployed directory as a path in the project (the component's `path` input joined to it). */
 function projectPath(file: string, env: NodeJS.ProcessEnv): string {
   return path.isAbsolute(file) ? file : path.posix.join(env.SPREAD_INPUT_PATH || '.', file);
+}
+
+/**
+ * What a promotion deployed (mode `promote`), above its report: where it came from, the commit, each
+ * `&` marker's digest; empty for any other report.
+ */
+export function promotionMarkdown(report: object | undefined): string {
+  const p = (report as { promotion?: Promotion } | undefined)?.promotion;
+  if (!p) return '';
+  const from = `${code(p.from.environment)} revision ${p.from.revision}`;
+  const head = p.unchanged
+    ? `**${code(p.to)}** already runs ${from}: nothing changed`
+    : `Promoted ${from} to **${code(p.to)}**`;
+  const rows = p.images.map((i) => `| \`${code(i.mark)}\` | \`${code(i.reference)}\` |`);
+  return `${head} · commit \`${code(p.commit.slice(0, 12))}\` · nothing built\n\n${rows.length > 0 ? `| Image | Digest |\n| --- | --- |\n${rows.join('\n')}\n\n` : ''}`;
 }
 
 /** A fenced code block whose fence is longer than any run of backticks in the text. */

@@ -13,6 +13,7 @@ import {
   fenced,
   type Links,
   type Outcome,
+  promotionMarkdown,
   rolloutMarkdown,
 } from './markdown.js';
 import { upsertNote } from './note.js';
@@ -208,7 +209,7 @@ function planMarkdown(
   const { report, error } = outcome;
   if (error !== undefined) return failureMarkdown({ ...outcome, error }, context);
   if (!report) throw new Error('no report');
-  if (formatters) return formatters.formatPlanMarkdown(report, context.links);
+  if (formatters) return promotionMarkdown(report) + formatters.formatPlanMarkdown(report, context.links);
   return `### ${report.mode === 'plan' ? 'Plan' : 'Deploy'}: \`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\`\n\nThe report could not be formatted; the whole report is in report.json.\n`;
 }
 

@@ -299,11 +299,11 @@ const deploymentWorkflow = stringify({
   },
 });
 
-// A workflow file as a team keeps it (not made here): a kustomize overlay and a Helm chart.
+// A workflow file as a team keeps it (not made here): a kustomize overlay and a Helm chart; and the
+// promotion's, which promote-act.itg.test.ts runs on two clusters.
 const overlayAndChart = path.join(ROOT, 'test/fixtures/act/workflows/overlay-and-chart.yml');
-{
-  const jobs = (parse(readFileSync(overlayAndChart, 'utf8')) as { jobs: Record<string, { steps: Step[] }> })
-    .jobs;
+for (const file of [overlayAndChart, path.join(ROOT, 'test/fixtures/act/workflows/promote.yml')]) {
+  const jobs = (parse(readFileSync(file, 'utf8')) as { jobs: Record<string, { steps: Step[] }> }).jobs;
   for (const job of Object.values(jobs))
     for (const step of job.steps)
       if (step.uses === './') for (const k of Object.keys(step.with as object)) exercised.add(k);

@@ -5,6 +5,7 @@ import type { Logger } from '../../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../../base/names.js';
 import type { DeploymentOrigin } from '../../base/origin.js';
 import type { Discovery } from '../../cluster/discovery.js';
+import type { PromotedFrom } from '../../engine/inventory/provenance.js';
 import type { ClusterPort } from '../../engine/kube-api.js';
 import type { ImageOptions } from '../../image/index.js';
 import type { KustomizeOptions } from '../../input/kustomize.js';
@@ -95,6 +96,17 @@ export interface DeployOptions {
   readonly runUrl?: string;
   /** Recorded in the revision. */
   readonly commit?: string;
+  /**
+   * Where the revision comes from, recorded in it (engine/inventory/provenance.ts): the environment
+   * deployed to, and for a promotion the revision it deploys again. The markers' digests are recorded
+   * from the image stage.
+   */
+  readonly provenance?: { readonly environment?: string; readonly promotedFrom?: PromotedFrom };
+  /**
+   * A promotion's images (core/promote.ts): each `&` marker pinned to this reference, nothing built
+   * or pushed, the image stage skipped. A marker in the directory without a reference here is an error.
+   */
+  readonly pinnedMarks?: ReadonlyMap<string, string>;
   /** How long to wait for another deploy of the same deployment to finish, in milliseconds. Default 5 minutes. */
   readonly lockTimeoutMs?: number;
   /**

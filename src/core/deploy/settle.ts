@@ -17,6 +17,7 @@ import {
   writeAppliedState,
 } from '../../engine/inventory/history.js';
 import type { DeployLock } from '../../engine/inventory/lock.js';
+import { markedImages } from '../../engine/inventory/provenance.js';
 import type { ClusterPort } from '../../engine/kube-api.js';
 import { fingerprintsDigest } from '../../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../../engine/wait/waiter.js';
@@ -61,7 +62,15 @@ export async function settleStage(
     );
   const revision = kept
     ? { revision: revisionBefore }
-    : await record(client, settling.set, encoded, options, { appliedState: state }, await prior(settling));
+    : await record(
+        client,
+        settling.set,
+        encoded,
+        options,
+        { appliedState: state },
+        await prior(settling),
+        base.images,
+      );
   const url = await findUrl(client, converged, options);
   return {
     ...base,
@@ -136,6 +145,7 @@ async function failedRollout(
             appliedState: appliedState(applied.converged),
           },
           await prior(applied),
+          base.images,
         );
   const failed: DeployReport = {
     ...base,
@@ -345,13 +355,18 @@ async function record(
   options: DeployOptions,
   outcome: { status?: RevisionStatus; description?: string; appliedState?: string | undefined } = {},
   known?: PriorRevisions,
+  images: Settling['base']['images'] = [],
 ): Promise<{ revision?: number }> {
+  const { environment, promotedFrom } = options.provenance ?? {};
   try {
     const r = await recordRevision(
       client,
       set,
       {
         objects,
+        ...(environment ? { environment } : {}),
+        ...(promotedFrom ? { promotedFrom } : {}),
+        marks: markedImages(images ?? []),
         ...(options.commit ? { commit: options.commit } : {}),
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
         ...(outcome.status ? { status: outcome.status } : {}),

@@ -8,6 +8,7 @@ import { CONTAINER_LISTS, podSpecOf } from '../../base/workload.js';
 import { KubeApiError, METADATA_LIST_ACCEPT } from '../../cluster/client.js';
 import type { ClusterPort } from '../kube-api.js';
 import type { ApplySet } from './applyset.js';
+import { type Provenance, parseProvenance, provenanceAnnotations } from './provenance.js';
 
 /**
  * How a revision's rollout ended: `deployed` (ready), or `failed` (applied, but the rollout failed or
@@ -27,8 +28,11 @@ export interface RevisionImage {
   readonly digest?: string;
 }
 
-/** A revision without its objects, as listed. */
-export interface RevisionSummary {
+/**
+ * A revision without its objects, as listed; with its provenance (environment, the revision it was
+ * promoted from, the digest of each `&` marker) when recorded.
+ */
+export interface RevisionSummary extends Provenance {
   readonly deployment: string;
   readonly namespace: string;
   /** 1, 2, 3…: one more than the highest revision before it. */
@@ -52,8 +56,8 @@ export interface Revision extends RevisionSummary {
   readonly objects: readonly KubeObject[];
 }
 
-/** What {@link recordRevision} records; the number and the time are filled in. */
-export interface RevisionInput {
+/** What {@link recordRevision} records (with its provenance); the number and the time are filled in. */
+export interface RevisionInput extends Provenance {
   /** The object set, as objects or already encoded ({@link encodeObjectSet}). */
   readonly objects: readonly KubeObject[] | EncodedObjectSet;
   readonly commit?: string;
@@ -144,6 +148,7 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
   if (input.runUrl) annotations[HISTORY.runUrl] = input.runUrl;
   if (input.description) annotations[HISTORY.description] = input.description;
   if (input.appliedState) annotations[HISTORY.appliedState] = input.appliedState;
+  Object.assign(annotations, provenanceAnnotations(input));
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -191,6 +196,7 @@ export function parseRevisionSecret(secret: KubeObject, withObjects = false): Re
     images,
     objectCount: Number(a[HISTORY.objectCount] ?? 0),
     ...(a[HISTORY.appliedState] ? { appliedState: a[HISTORY.appliedState] } : {}),
+    ...parseProvenance(a),
     secretName: secret.metadata.name ?? '',
   };
   if (!withObjects) return summary;
@@ -406,6 +412,10 @@ export async function recordRollback(
       ...(options.failure ? { status: 'failed' as const } : {}),
       ...(stored.commit ? { commit: stored.commit } : {}),
       ...(options.runUrl ? { runUrl: options.runUrl } : {}),
+      // The objects are the revision's, and so is where they came from.
+      ...(stored.environment ? { environment: stored.environment } : {}),
+      ...(stored.promotedFrom ? { promotedFrom: stored.promotedFrom } : {}),
+      ...(stored.marks ? { marks: stored.marks } : {}),
     },
     { keep: options.keep ?? DEFAULT_KEEP },
   );

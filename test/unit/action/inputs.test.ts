@@ -38,6 +38,8 @@ const DEFAULTS: Inputs = {
   lockTimeoutMs: 300_000,
   lockLeaseDurationSeconds: 30,
   environments: [],
+  from: '',
+  fromKubeconfig: '',
   annotate: true,
   comment: true,
   githubToken: '',
@@ -162,7 +164,11 @@ describe('parseInputs', () => {
   });
 
   test.each<[string, Record<string, string>, RegExp]>([
-    ['unknown mode', { mode: 'apply' }, /^input mode: expected deploy, plan, delete or drift, got "apply"/],
+    [
+      'unknown mode',
+      { mode: 'apply' },
+      /^input mode: expected deploy, plan, delete, drift or promote, got "apply"/,
+    ],
     ['boolean', { wait: 'yes' }, /^input wait: expected true or false, got "yes"/],
     ['duration', { timeout: '5 minutes' }, /^input timeout: invalid duration/],
     ['lock-timeout', { 'lock-timeout': 'soon' }, /^input lock-timeout: invalid duration/],

@@ -95,3 +95,30 @@ describe('spread delete text', () => {
     ]);
   });
 });
+
+describe('spread history text with provenance', () => {
+  test('an ENVIRONMENT column once a revision names one; a promotion says where from', () => {
+    const text = formatHistoryText({
+      deployment: 'web',
+      namespace: 'prod',
+      context: 'kind',
+      current: 2,
+      revisions: [
+        revision(2, {
+          environment: 'production',
+          commit: '0123456789abcdef0123',
+          promotedFrom: { environment: 'staging', revision: 4, deployment: 'web', namespace: 'shop-staging' },
+        }),
+        revision(1),
+      ],
+    });
+    const lines = text.split('\n');
+    expect(lines[1]).toMatch(
+      /^REVISION\s+TIME\s+STATUS\s+ENVIRONMENT\s+COMMIT\s+OBJECTS\s+IMAGES\s+DESCRIPTION$/,
+    );
+    expect(lines[2]).toMatch(
+      /^2\*\s+\S+\s+deployed\s+production\s+0123456789ab\s+3\s+-\s+promoted from staging revision 4 \(web in shop-staging\)$/,
+    );
+    expect(lines[3]).toMatch(/^1\s+\S+\s+superseded\s+-\s+-\s+3\s+-\s+deploy$/);
+  });
+});

@@ -42,7 +42,7 @@ describe('the settings check', () => {
     ],
     [
       'templates/deploy.yml',
-      (t: string) => t.replace(/.*set -- "\$@" --adopt; fi\n/, ''),
+      (t: string) => t.replace(/.*set -- "\$@" --adopt; fi\n/g, ''),
       'templates/deploy.yml: setting adopt: the script never passes --adopt',
     ],
     [
