@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{b as a,c as b,d as c,e as d,f as e,g as f,h as g,i as h}from"./chunk-ZXYCLSA5.js";import"./chunk-UYW747L7.js";import"./chunk-UGA2VPD4.js";export{d as ACTION_ICON,e as countActions,h as formatReportText,g as imageAction,a as inputReport,b as notDeployedLine,f as objectRef,c as renderedLine};
+import{a,b,c}from"./chunk-P6ZCX5FZ.js";import"./chunk-PAWWCLRJ.js";import"./chunk-G6AIIQG7.js";import"./chunk-UYW747L7.js";import"./chunk-UGA2VPD4.js";export{c as formatFleetText,a as legChanges,b as rolloutSummary};

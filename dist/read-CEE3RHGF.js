@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a,b,c,d,e,f}from"./chunk-3KPCH3X7.js";import"./chunk-ZXYCLSA5.js";import"./chunk-UYW747L7.js";import"./chunk-UGA2VPD4.js";export{a as COMMENT_LIMIT_CHARS,c as formatPlanMarkdown,b as planMarker,e as renderDeployComment,d as renderPlanComment,f as renderPlanFailureComment};
+import{g as a,h as b,i as c}from"./chunk-RKCFXM5O.js";import"./chunk-VOL6Q4Y4.js";import"./chunk-T72ODADU.js";import"./chunk-UUNNFWS4.js";import"./chunk-K2NIWSKE.js";import"./chunk-O6T52ZZ7.js";import"./chunk-UYW747L7.js";import"./chunk-UGA2VPD4.js";export{a as capabilitiesOf,c as readDeployment,b as renderersOf};
