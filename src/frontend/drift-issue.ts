@@ -58,19 +58,45 @@ export function driftIssueBody(
     'Each field reads `cluster → directory`: a deploy sets the directory’s value again.',
     '',
   ];
-  for (const o of report.objects) lines.push(...objectLines(o), '');
+  const footer = [
+    ...(options.heal ? [healLine(options.heal), ''] : []),
+    'This issue is updated by each drift run and closed when the cluster matches the directory again.',
+  ];
+  // GitHub refuses an issue body over 65,536 characters: the objects that do not fit are counted,
+  // not listed, so a large drift still opens its issue (the run's `spread status` lists them all).
+  let size = [...lines, ...footer].join('\n').length + 200;
+  const fits = (more: readonly string[]) => {
+    const n = more.join('\n').length + 1;
+    if (size + n > MAX_BODY) return false;
+    size += n;
+    return true;
+  };
+  const shown = report.objects.findIndex((o) => !fits([...objectLines(o), '']));
+  const listed = shown < 0 ? report.objects : report.objects.slice(0, shown);
+  for (const o of listed) lines.push(...objectLines(o), '');
+  if (listed.length < report.objects.length)
+    lines.push(
+      `… and ${report.objects.length - listed.length} more drifted objects, not listed to keep this issue within GitHub's size limit: \`spread status\` lists them all.`,
+      '',
+    );
   if (report.ignored.length > 0) {
+    const ignored = report.ignored.map(
+      (i) => `- ${i.object} \`${i.path}\`: ${i.reason} (rule \`${i.rule}\`)`,
+    );
+    const kept = ignored.findIndex((l) => !fits([l]));
+    const shownIgnored = kept < 0 ? ignored : ignored.slice(0, kept);
     lines.push(`<details><summary>${report.ignored.length} differences are not drift</summary>`, '');
-    for (const i of report.ignored)
-      lines.push(`- ${i.object} \`${i.path}\`: ${i.reason} (rule \`${i.rule}\`)`);
+    lines.push(...shownIgnored);
+    if (shownIgnored.length < ignored.length)
+      lines.push(`- … and ${ignored.length - shownIgnored.length} more`);
     lines.push('', '</details>', '');
   }
-  if (options.heal) lines.push(healLine(options.heal), '');
-  lines.push(
-    'This issue is updated by each drift run and closed when the cluster matches the directory again.',
-  );
+  lines.push(...footer);
   return lines.join('\n');
 }
+
+/** The largest body written: under GitHub's 65,536-character limit for an issue body, with room to spare. */
+export const MAX_BODY = 60_000;
 
 function objectLines(o: DriftedObject): string[] {
   const ns = o.namespace ? ` in ${o.namespace}` : '';

@@ -88,4 +88,42 @@ describe('the drift issue', () => {
     );
     expect(changedByText([])).toMatch(/^no other field manager owns it/);
   });
+
+  test('a drift too large for one issue body lists what fits and counts the rest, under GitHub’s limit', () => {
+    const many: DriftReport = {
+      ...report,
+      objects: Array.from({ length: 800 }, (_, i) => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        namespace: 'shop',
+        name: `cm-${i}`,
+        source: `cms/cm-${i}.yaml:1`,
+        state: 'differs' as const,
+        fields: [
+          {
+            op: 'change' as const,
+            path: 'data.value',
+            before: 'x'.repeat(60),
+            after: 'y'.repeat(60),
+            changedBy: [{ manager: 'kubectl-edit', operation: 'Update', time: '2026-12-07T07:24:54Z' }],
+          },
+        ],
+      })),
+      ignored: Array.from({ length: 2000 }, (_, i) => ({
+        ...report.ignored[0]!,
+        object: `Deployment/w-${i}`,
+      })),
+    };
+    const body = driftIssueBody(many, {
+      subject: { deployment: 'web', namespace: 'shop' },
+      time: new Date('2026-12-07T08:00:00Z'),
+      heal: { revision: 3, recorded: 5 },
+    });
+    expect(body.length).toBeLessThanOrEqual(65_536);
+    expect(body).toContain('### ConfigMap/cm-0 in shop');
+    expect(body).not.toContain('### ConfigMap/cm-799 in shop');
+    expect(body).toMatch(/… and \d+ more drifted objects, not listed/);
+    expect(body).toContain('**800 objects**');
+    expect(body.trimEnd().endsWith('closed when the cluster matches the directory again.')).toBe(true);
+  });
 });
