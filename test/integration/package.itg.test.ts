@@ -118,12 +118,15 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
-  test('holds what runs and the docs, nothing else (no tests, fixtures, sources or CI files)', () => {
-    const dist = execFileSync('git', ['ls-files', 'dist'], { cwd: ROOT, encoding: 'utf8' })
-      .trim()
-      .split('\n');
+  test('holds what runs, the docs and the project file schema, nothing else (no tests, fixtures, sources or CI files)', () => {
+    const tracked = (dir: string) =>
+      execFileSync('git', ['ls-files', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+    const dist = tracked('dist');
     expect(dist).toContain('dist/spread.js');
-    const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', ...dist, 'package.json'].sort();
+    // spread.yaml's JSON Schema, for editors that read it from the installed package.
+    const schema = tracked('schema');
+    expect(schema).toEqual(['schema/spread.schema.json']);
+    const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', ...dist, ...schema, 'package.json'].sort();
     expect(packed.files.map((f) => f.path).sort()).toEqual(expected);
     expect(packed.filename).toBe(`redspread-spread-${manifest.version}.tgz`);
   });
