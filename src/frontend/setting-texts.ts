@@ -562,7 +562,7 @@ export const SETTING_TEXTS = {
   },
   cluster: {
     description:
-      "With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet's matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Empty: the CLI deploys every cluster; the Action needs one. Example: `eu-1`.",
+      "With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet's matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Omitted: the CLI deploys every cluster (an empty `--cluster` is an error); the Action needs one. Example: `eu-1`.",
     action: true,
     cli: {
       flags: '--cluster <names>',
