@@ -70,6 +70,13 @@ export interface RefInfo {
   readonly headRef: string;
   /** GITHUB_BASE_REF: a pull request's target branch. */
   readonly baseRef: string;
+  /** GITHUB_REF_TYPE (`branch` or `tag`), else `tag` when GITHUB_REF is `refs/tags/…`; absent: unknown. */
+  readonly refType?: string;
+}
+
+/** Whether the run is a pull request's (`pull_request`, `pull_request_target`). */
+export function isPullRequest(ref: Pick<RefInfo, 'eventName'>): boolean {
+  return ref.eventName === 'pull_request' || ref.eventName === 'pull_request_target';
 }
 
 /**
@@ -82,8 +89,7 @@ export interface RefInfo {
  * - Otherwise: GITHUB_REF_NAME (the pushed branch or tag, the dispatched ref).
  */
 export function branchFor(ref: RefInfo, mode: string): string {
-  const pullRequest = ref.eventName === 'pull_request' || ref.eventName === 'pull_request_target';
-  if (pullRequest) {
+  if (isPullRequest(ref)) {
     const branch = mode === 'plan' ? ref.baseRef : ref.headRef;
     if (branch) return branch;
   }

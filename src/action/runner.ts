@@ -71,6 +71,7 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
     refName: env.GITHUB_REF_NAME ?? '',
     headRef: env.GITHUB_HEAD_REF ?? '',
     baseRef: env.GITHUB_BASE_REF ?? '',
+    ...refTypeOf(env),
     sha: env.GITHUB_SHA ?? '',
     repository: env.GITHUB_REPOSITORY ?? '',
     serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
@@ -109,4 +110,10 @@ export function workspacePath(workspace: string, dir: string, file: string): str
   const relative = path.relative(workspace, absolute);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return absolute;
   return relative.split(path.sep).join('/');
+}
+
+/** GITHUB_REF_TYPE, else `tag` for a GITHUB_REF under refs/tags/ (a runner older than the variable). */
+function refTypeOf(env: NodeJS.ProcessEnv): { refType?: string } {
+  if (env.GITHUB_REF_TYPE) return { refType: env.GITHUB_REF_TYPE };
+  return env.GITHUB_REF?.startsWith('refs/tags/') ? { refType: 'tag' } : {};
 }

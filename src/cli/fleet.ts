@@ -26,9 +26,12 @@ export interface FleetFlags {
  * The fleet `--environment` names, when it is one (several clusters) or `--cluster` is given;
  * undefined for a single-cluster environment (deployed as before) or without `--environment`.
  *
- * @throws Error for `--cluster` without `--environment`.
+ * @throws Error for `--cluster` without `--environment`, or naming no cluster (`--cluster ""`, which
+ *   would otherwise deploy the whole fleet: a script's empty variable must not do that).
  */
 export function fleetEnvironment(dir: string, flags: FleetFlags): Environment | undefined {
+  if (flags.cluster !== undefined && clusterNames(flags.cluster).length === 0)
+    throw new Error('--cluster needs a cluster name; omit it to deploy every cluster');
   if (!flags.environment || flags.environment === ALL_ENVIRONMENTS) {
     if (flags.cluster) throw new Error('--cluster picks clusters of a fleet: give --environment NAME too');
     return undefined;
@@ -59,10 +62,7 @@ export async function runFleet(
     import('../report/fleet.js'),
   ]);
   const signal = interruptSignal();
-  const only = (flags.cluster ?? '')
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean);
+  const only = clusterNames(flags.cluster ?? '');
   const report = await deployFleet({
     dir,
     environment,
@@ -93,4 +93,12 @@ export async function runFleet(
     );
     process.exitCode = 1;
   }
+}
+
+/** The names `--cluster` gives, comma-separated. */
+function clusterNames(flag: string): string[] {
+  return flag
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
 }

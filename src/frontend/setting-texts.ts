@@ -81,7 +81,7 @@ export const SETTING_TEXTS = {
   },
   environments: {
     description:
-      'Which context each branch deploys to, one `BRANCH=CONTEXT` line each, first match wins. BRANCH is a glob: `*` matches within one path segment, `**` across `/`, `?` one character. A branch no line matches is not deployed: the step ends with a notice and `skipped` is `true`. The branch is the pushed branch or tag (GITHUB_REF_NAME); on `pull_request` events it is the base branch in mode `plan` (the plan previews the merge) and the head branch in mode `deploy` (preview environments). Not together with `context`. The short form of the `environments` that `spread.yaml` declares (docs/environments.md), and used instead of them when given. Example: `main=production` and `release/*=staging` on two lines.',
+      'Which context each branch deploys to, one `BRANCH=CONTEXT` line each, first match wins. BRANCH is a glob: `*` matches within one path segment, `**` across `/`, `?` one character. A branch no line matches is not deployed: the step ends with a notice and `skipped` is `true`. The branch is the pushed branch or tag (GITHUB_REF_NAME); on `pull_request` events it is the base branch in mode `plan` (the plan previews the merge) and the head branch in mode `deploy` (preview environments). Not together with `context`. The short form of the `environments` that `spread.yaml` declares (docs/environments.md): a step given both fails, saying to use one. Example: `main=production` and `release/*=staging` on two lines.',
     action: true,
   },
   from: {
@@ -562,7 +562,7 @@ export const SETTING_TEXTS = {
   },
   cluster: {
     description:
-      "With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet's matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Empty: the CLI deploys every cluster; the Action needs one. Example: `eu-1`.",
+      "With `environment` naming a fleet (an environment listing several clusters in spread.yaml): the cluster this job deploys, one leg of the fleet's matrix (docs/fleets.md); the CLI takes several, comma-separated, and deploys them in their waves. Omitted: the CLI deploys every cluster (an empty `--cluster` is an error); the Action needs one. Example: `eu-1`.",
     action: true,
     cli: {
       flags: '--cluster <names>',

@@ -272,6 +272,8 @@ const deploymentWorkflow = stringify({
           wait: 'false',
           deployment: 'true',
           environment: 'production',
+          // deploy/web's spread.yaml declares production on one cluster, named by its context.
+          cluster: 'spread-local',
           'url-from': 'ingress/web',
           'deploy-comment': 'true',
         }),
@@ -503,6 +505,8 @@ describe('the Action under act', needs('act', 'docker', 'registry'), () => {
     const repo = await scratchRepo({
       action: true,
       files: {
+        // The GitHub environment production is also spread's: the input cluster picks its one cluster.
+        'deploy/web/spread.yaml': `environments:\n  production:\n    context: spread-local\n    namespace: ${ns}\n`,
         'deploy/web/.k2e/web.yaml': [
           'apiVersion: v1',
           'kind: Service',

@@ -638,9 +638,13 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
   test('an invalid input names itself', async () => {
     const r = await step({ ...base, mode: 'apply' });
     expect(r.code).not.toBe(0);
-    expect(r.log).toContain('::error::input mode: expected deploy, plan or delete, got "apply"');
+    expect(r.log).toContain(
+      '::error::input mode: expected deploy, plan, delete, drift or promote, got "apply"',
+    );
     expect(r.summary).toContain('<h2>❌ spread deploy failed</h2>');
-    expect(r.summary).toContain('<pre>input mode: expected deploy, plan or delete, got "apply"</pre>');
+    expect(r.summary).toContain(
+      '<pre>input mode: expected deploy, plan, delete, drift or promote, got "apply"</pre>',
+    );
   });
 
   // The runner's `node dist/index.js` runs the Action in a child Node with --max-semi-space-size=4.

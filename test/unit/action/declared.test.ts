@@ -78,13 +78,63 @@ describe('declaredEnvironment', () => {
     });
   });
 
-  test('the short form, or a directory without a declaration, leaves the inputs as they are', () => {
+  test('a directory without a declaration leaves the inputs (and the short form) as they are', () => {
     const rules = [{ pattern: 'main', context: 'x' }];
-    expect(declaredEnvironment(DIR, { ...inputs, environments: rules }, push('main'))).toEqual({
+    const bare = mkdtempSync(join(tmpdir(), 'spread-'));
+    expect(declaredEnvironment(bare, inputs, push('main'))).toEqual({ kind: 'none' });
+    expect(declaredEnvironment(bare, { ...inputs, environments: rules }, push('main'))).toEqual({
       kind: 'none',
     });
-    expect(declaredEnvironment(mkdtempSync(join(tmpdir(), 'spread-')), inputs, push('main'))).toEqual({
-      kind: 'none',
+  });
+
+  test('the short form beside a declaration is an error, also with the input environment', () => {
+    const rules = [{ pattern: 'main', context: 'x' }];
+    const error =
+      /^input environments \(the short form\) and spread\.yaml, which declares environments \(preview, staging, production\): give one, not both/;
+    expect(() => declaredEnvironment(DIR, { ...inputs, environments: rules }, push('main'))).toThrow(error);
+    expect(() =>
+      declaredEnvironment(DIR, { ...inputs, environment: 'production', environments: rules }, push('main')),
+    ).toThrow(error);
+  });
+
+  test('a pushed tag matches no branches, whatever its name', () => {
+    const tag = { ...push('release/1.0'), refType: 'tag' } as RunnerEnv;
+    expect(declaredEnvironment(DIR, inputs, tag)).toEqual({
+      kind: 'skip',
+      why: `tag "release/1.0" is not a branch, and the branches of spread.yaml's environments match only branches: nothing deployed`,
+    });
+    // A branch push says so, and matches as before.
+    const branch = declaredEnvironment(DIR, inputs, {
+      ...push('release/1.0'),
+      refType: 'branch',
+    } as RunnerEnv);
+    expect(branch.kind === 'environment' && branch.target.environment.name).toBe('production');
+  });
+
+  describe('without a preview, a pull request is never matched by its head branch', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spread-declared-'));
+    writeFileSync(
+      join(dir, 'spread.yaml'),
+      'environments:\n  staging:\n    context: a\n    branches: [main]\n  production:\n    context: b\n    branches: ["release/*"]\n',
+    );
+    const from = (headRef: string, eventName = 'pull_request') =>
+      ({ ...pr, eventName, headRef, baseRef: 'main' }) as RunnerEnv;
+    const skipped = {
+      kind: 'skip',
+      why: `a pull request deploys only to a preview environment, and spread.yaml declares none (preview:): nothing deployed`,
+    };
+    test.each([
+      ['deploy', 'main', 'pull_request'],
+      ['delete', 'release/evil', 'pull_request'],
+      ['deploy', 'release/evil', 'pull_request_target'],
+      ['delete', 'main', 'pull_request_target'],
+    ] as const)('mode %s of a pull request from %s (%s) is skipped', (mode, head, event) => {
+      expect(declaredEnvironment(dir, { ...inputs, mode }, from(head, event))).toEqual(skipped);
+    });
+
+    test("its plan is matched by the base branch, as GitHub's branch filters", () => {
+      const plan = declaredEnvironment(dir, { ...inputs, mode: 'plan' }, from('release/evil'));
+      expect(plan.kind === 'environment' && plan.target.environment.name).toBe('staging');
     });
   });
 

@@ -25,3 +25,14 @@ describe('readRunnerEnv: the kubeconfig of the environment', () => {
     expect(readRunnerEnv({ KUBECONFIG: `${missing}:${present}` }).kubeconfig).toEqual({ paths: [present] });
   });
 });
+
+describe('readRunnerEnv: whether the ref is a tag', () => {
+  test.each([
+    [{ GITHUB_REF_TYPE: 'tag', GITHUB_REF: 'refs/tags/release/1.0' }, 'tag'],
+    [{ GITHUB_REF: 'refs/tags/release/1.0' }, 'tag'],
+    [{ GITHUB_REF_TYPE: 'branch', GITHUB_REF: 'refs/heads/main' }, 'branch'],
+    [{ GITHUB_REF: 'refs/heads/main' }, undefined],
+  ])('%o: %s', (env, refType) => {
+    expect(readRunnerEnv(env).refType).toBe(refType);
+  });
+});
