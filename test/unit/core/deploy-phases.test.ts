@@ -317,4 +317,28 @@ describe('phases and waves on the in-memory API server', () => {
     ]);
     expect(writes()).toEqual([]);
   });
+
+  test('a health rule of spread.yaml holds back the next wave until the custom resource is current', async () => {
+    write({
+      'widget.yaml':
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: db, annotations: {spread.rsprd.com/wave: "0"}}\nspec: {size: 1}\n',
+      'after.yaml': configMap('after', '{spread.rsprd.com/wave: "1"}'),
+    });
+    writeFileSync(
+      path.join(dir, 'shop', 'spread.yaml'),
+      "health:\n  Widget.example.com:\n    current: status.phase == 'Ready'\n",
+    );
+    const running = deploy(options());
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => kube.get('Widget', NS, 'db') !== undefined);
+    // Written, its status not yet current: a few watch rounds later, wave 1 is still unwritten.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(kube.get('Widget', NS, 'db')).toBeDefined();
+    expect(kube.get('ConfigMap', NS, 'after')).toBeUndefined();
+    kube.setStatus('Widget', NS, 'db', { phase: 'Ready' });
+    await running;
+    expect(kube.get('ConfigMap', NS, 'after')).toBeDefined();
+  });
 });
