@@ -17,6 +17,7 @@ import {
   type DeployOptions,
   deploy,
 } from '../../../src/core/deploy/index.js';
+import { rollback } from '../../../src/core/manage.js';
 import { status } from '../../../src/core/status.js';
 import { formatReportText } from '../../../src/report/report.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
@@ -340,5 +341,37 @@ describe('phases and waves on the in-memory API server', () => {
     kube.setStatus('Widget', NS, 'db', { phase: 'Ready' });
     await running;
     expect(kube.get('ConfigMap', NS, 'after')).toBeDefined();
+  });
+
+  test('a rollback creates no hook its delete policy removed: the pre Job is not run again', async () => {
+    const hook = '{helm.sh/hook: "pre-install,pre-upgrade", helm.sh/hook-delete-policy: hook-succeeded}';
+    write({
+      'web.yaml': web('web:1'),
+      'cm.yaml': configMap('settings'),
+      'migrate.yaml': job('migrate', hook),
+    });
+    kube.job = migrate(true);
+    await deploy(options());
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    write({
+      'web.yaml': web('web:1'),
+      'cm.yaml': configMap('settings', '{changed: "yes"}'),
+      'migrate.yaml': job('migrate', hook),
+    });
+    await deploy(options());
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    kube.log.length = 0;
+    const back = await rollback('shop', 1, {
+      cluster,
+      namespace: NS,
+      logger,
+      timeoutMs: 5_000,
+      lockTimeoutMs: 1_000,
+    });
+    expect(back.rolledBackTo).toBe(1);
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();
+    expect(lines.join('\n')).toMatch(/Job migrate .*not run: a rollback runs no phase/);
   });
 });
