@@ -138,6 +138,9 @@ describe('phases and waves on the in-memory API server', () => {
     expect(kube.get('Deployment', NS, 'web')?.metadata.generation).toBe(generation);
     expect(kube.get('ConfigMap', NS, 'old')).toBeDefined();
     expect((error as DeployError).report.revision).toBe(1);
+    expect(formatReportText((error as DeployError).report).split('\n')[0]).toBe(
+      'Deploy of shop to namespace shop (context fake) FAILED in pre, before the main phase (nothing of it written):',
+    );
     // Fixed: the Job's template changes (immutable), so it is replaced and runs, then main rolls out.
     write({
       'web.yaml': web('web:2'),
