@@ -6,7 +6,7 @@ import type { Logger } from '../base/logger.js';
 import type { Source } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { applyGroup } from '../deployment/deployment.js';
-import { recreateOf } from '../deployment/phases.js';
+import { formatPlace, placeOf, recreateOf } from '../deployment/phases.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { type ApplySet, readParent } from '../engine/inventory/applyset.js';
 import { type Revision, recordRollback } from '../engine/inventory/history.js';
@@ -14,6 +14,7 @@ import type { DeployLock } from '../engine/inventory/lock.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { planObjects } from '../engine/plan/planner.js';
 import type { ApplyOptions } from '../engine/shared/options.js';
+import type { PlannedObject } from '../engine/shared/planned.js';
 import { RolloutError, type RolloutResult, type WaitOptions, waitForRollout } from '../engine/wait/waiter.js';
 import type { ObjectReport } from '../report/report.js';
 import { appliedRef, converge, pruneRefs } from './converge.js';
@@ -68,7 +69,7 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
   const objects = sortForApply(step.stored.objects.map(revisionObject), discovery);
   // A revision holds no per-deploy annotations: their live values are kept, so that an object the
   // rollback does not change is not written.
-  const plan = await logger.group('Plan', () =>
+  const planned = await logger.group('Plan', () =>
     planObjects(client, discovery, objects, {
       ...step.apply,
       // A rollback runs no phase (as Helm's runs no upgrade hook): a phase's Job or a hook whose
@@ -78,6 +79,7 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
       keepUnlessChanged: [SPREAD.source],
     }),
   );
+  const plan = withoutPhaseCreates(planned, logger);
   const converged = await converge(client, discovery, set, await readParent(client, set), plan, {
     apply: step.apply,
     groupOf: groupOfLive(discovery),
@@ -114,6 +116,23 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
       failure: { error, ...(failed ? { revision: failed.revision } : {}) },
     };
   }
+}
+
+/**
+ * The plan without the creates of pre or post phase objects and of hooks: a rollback runs no phase
+ * (docs/phases.md), so one absent from the cluster (a hook its hook-succeeded policy deleted, a Job
+ * deleted by hand) is not created again, which would run it; each is reported as not run.
+ */
+function withoutPhaseCreates(plan: readonly PlannedObject[], logger: Logger): PlannedObject[] {
+  return plan.filter((p) => {
+    if (p.action !== 'create') return true;
+    const place = placeOf(p.object);
+    if (place.phase === 'main' && !place.hook) return true;
+    logger.info(
+      `${p.object.kind} ${p.object.metadata.name} (${p.source.file}:${p.source.line}, ${place.hook ? 'a hook in ' : ''}${formatPlace(place)}) not run: a rollback runs no phase, and it is not in the cluster`,
+    );
+    return false;
+  });
 }
 
 /** Apply groups from discovery, for objects read back from a revision. */

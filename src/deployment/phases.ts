@@ -99,6 +99,20 @@ function waveOf(value: string | undefined, key: string, errors: string[]): numbe
   return undefined;
 }
 
+/**
+ * A Helm hook's weight as Helm reads it (`calculateHookWeight`: `strconv.Atoi`, 0 when that fails):
+ * a weight that is not an integer is wave 0, with a warning, where spread's own wave is an error.
+ */
+function helmWeightOf(value: string | undefined, warnings: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isSafeInteger(n)) return n;
+  warnings.push(
+    `annotation ${PHASE_ANNOTATIONS.helmWeight}: "${value}" is not an integer; wave 0, as Helm reads it`,
+  );
+  return 0;
+}
+
 function listOf(value: string): string[] {
   return value
     .split(',')
@@ -126,7 +140,7 @@ export function readPlace(object: KubeObject): PlaceReading {
   const ownWave = waveOf(a[K.wave], K.wave, errors);
   const argoWave = waveOf(a[K.argoWave], K.argoWave, errors);
   // Helm reads a hook's weight on hooks only.
-  const helmWave = hook.from === K.helmHook ? waveOf(a[K.helmWeight], K.helmWeight, errors) : undefined;
+  const helmWave = hook.from === K.helmHook ? helmWeightOf(a[K.helmWeight], warnings) : undefined;
   const wave = ownWave ?? argoWave ?? helmWave ?? 0;
   const place: Place = {
     phase,
@@ -142,13 +156,16 @@ function hookOf(
   warnings: string[],
 ): { phase?: Phase; from?: string } | { skip: string } {
   const K = PHASE_ANNOTATIONS;
+  // Argo CD's hook annotation wins over Helm's when it names a hook type Argo CD knows (gitops-engine
+  // hook.Types: "we ignore Helm hooks if we have Argo hook").
   for (const [key, table] of [
-    [K.helmHook, HELM_EVENTS],
     [K.argoHook, ARGO_HOOKS],
+    [K.helmHook, HELM_EVENTS],
   ] as const) {
     const value = a[key];
     if (value === undefined) continue;
     const events = listOf(value);
+    if (key === K.argoHook && a[K.helmHook] !== undefined && !events.some((e) => e in table)) continue;
     const phases = new Set<Phase>();
     const unsupported: string[] = [];
     for (const e of events) {
@@ -163,9 +180,11 @@ function hookOf(
             ? `annotated ${key}: Skip`
             : `a hook (${key}: ${value}) of an event spread does not run (it runs pre-install/pre-upgrade, post-install/post-upgrade, PreSync, Sync and PostSync hooks)`,
       };
+    // Argo CD skips only a hook whose one type is Skip (gitops-engine hook.Skip): beside another
+    // type, Skip is ignored and the hook runs.
     if (unsupported.length > 0)
       warnings.push(
-        `annotation ${key}: ${unsupported.join(', ')} not run by spread; the hook runs as ${[...phases].join(', ')}`,
+        `annotation ${key}: ${unsupported.join(', ')} not run by spread; the hook runs as ${[...phases].join(', ')}${unsupported.includes('Skip') ? ' (Argo CD ignores Skip beside another hook type)' : ''}`,
       );
     const phase: Phase = phases.has('pre') ? 'pre' : phases.has('main') ? 'main' : 'post';
     if (phases.size > 1)
@@ -244,6 +263,9 @@ export function helmHookSkipped(object: KubeObject, event: 'install' | 'upgrade'
   const value = object.metadata.annotations?.[PHASE_ANNOTATIONS.helmHook];
   if (value === undefined || object.metadata.annotations?.[PHASE_ANNOTATIONS.phase] !== undefined)
     return undefined;
+  // Argo CD's hook annotation, when it names a type Argo CD knows, is read instead of Helm's.
+  const argo = object.metadata.annotations?.[PHASE_ANNOTATIONS.argoHook];
+  if (argo !== undefined && listOf(argo).some((e) => e in ARGO_HOOKS)) return undefined;
   const events = listOf(value).filter((e) => HELM_EVENTS[e] !== undefined);
   if (events.length === 0 || events.some((e) => e.endsWith(`-${event}`))) return undefined;
   return `a Helm hook of ${events.join(', ')} only, and this deploy is ${event === 'install' ? 'the first (an install)' : 'an upgrade'}: not run`;

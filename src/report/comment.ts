@@ -244,7 +244,10 @@ function longestBacktickRun(s: string): number {
  */
 export function renderDeployComment(report: DeployReport, options: PlanMarkdownOptions = {}): string {
   const marker = planMarker(report);
-  const title = `### 🚀 Deployed \`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\``;
+  const where = `\`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\``;
+  const title = report.failedBeforeMain
+    ? `### ❌ Deploy of ${where} failed in ${report.failedBeforeMain}, before the main phase`
+    : `### 🚀 Deployed ${where}`;
   const facts = [
     ...(report.revision !== undefined ? [`revision **${report.revision}**`] : []),
     ...(report.url ? [`<${report.url}>`] : []),

@@ -80,6 +80,11 @@ export interface DeployReport {
   readonly url?: string;
   /** Set when the rollout failed and the previous revision was applied again (`--rollback-on-failure`). */
   readonly rolledBackTo?: number;
+  /**
+   * Set when a step of the pre phase failed (`pre`, `pre wave 2`): the deploy stopped before
+   * anything of the main phase was written.
+   */
+  readonly failedBeforeMain?: string;
   /** Whole run, in milliseconds. */
   readonly durationMs: number;
   /** YAML and JSON files of the directory that hold no Kubernetes object; absent when there are none. */
@@ -178,8 +183,12 @@ export function imageAction(i: Pick<ImageReport, 'built' | 'pushed' | 'wouldBuil
  */
 export function formatReportText(report: DeployReport): string {
   const lines: string[] = [];
-  const verb = report.mode === 'plan' ? 'Plan for' : 'Deployed';
-  lines.push(`${verb} ${report.deployment} to namespace ${report.namespace} (context ${report.context}):`);
+  const where = `${report.deployment} to namespace ${report.namespace} (context ${report.context})`;
+  lines.push(
+    report.failedBeforeMain
+      ? `Deploy of ${where} FAILED in ${report.failedBeforeMain}, before the main phase (nothing of it written):`
+      : `${report.mode === 'plan' ? 'Plan for' : 'Deployed'} ${where}:`,
+  );
   for (const o of report.objects) {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
     const phase = o.phase ? ` [${o.phase}]` : '';

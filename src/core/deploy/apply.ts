@@ -100,7 +100,7 @@ export async function applyStage(
     ...(nothingToChange ? { keepFingerprints: previous.fingerprints } : {}),
     recordFingerprints: true,
     afterGroup: () => lease.takeOnceNamespaceExists(read.name),
-    ...withSteps(deploySteps(run, plan)),
+    ...withSteps(deploySteps(run, plan, read.read.health)),
   }).catch((error: unknown) => {
     throw failedAt(error, run, read.name, true);
   });
@@ -296,7 +296,11 @@ export function placesOf(objects: readonly SourcedObject[]): Place[] | undefined
  * are waited for (even without `wait`, but for the last step: a phase is the promise that what comes
  * after it finds it done), its Jobs' logs followed meanwhile.
  */
-export function deploySteps(run: Run, objects: readonly SourcedObject[]): Steps | undefined {
+export function deploySteps(
+  run: Run,
+  objects: readonly SourcedObject[],
+  health?: HealthRules,
+): Steps | undefined {
   const places = placesOf(objects);
   if (!places) return undefined;
   const stepOf = (o: SourcedObject) => places.findIndex((p) => comparePlaces(p, placeOf(o.object)) === 0);
@@ -305,14 +309,19 @@ export function deploySteps(run: Run, objects: readonly SourcedObject[]): Steps 
     afterStep: (step, applied) => {
       if (step === places.length - 1 && !run.options.wait) return Promise.resolve({});
       return run.logger.group(`Wait for ${formatPlace(places[step]!)}`, () =>
-        waitForStep(run, places[step]!, applied),
+        waitForStep(run, places[step]!, applied, health),
       );
     },
   };
 }
 
 /** One step's wait (see {@link deploySteps}); a failed wait is the halt, the Jobs' last log lines in it. */
-async function waitForStep(run: Run, place: Place, applied: readonly AppliedObject[]): Promise<StepOutcome> {
+async function waitForStep(
+  run: Run,
+  place: Place,
+  applied: readonly AppliedObject[],
+  health: HealthRules | undefined,
+): Promise<StepOutcome> {
   const { api, options, logger } = run;
   const logs = followJobLogs(api, applied, (line) => logger.info(line));
   let failure: RolloutError | undefined;
@@ -320,6 +329,8 @@ async function waitForStep(run: Run, place: Place, applied: readonly AppliedObje
     await waitForRollout(api, applied, {
       timeoutMs: options.timeoutMs,
       onProgress: (line) => logger.info(line),
+      // The project file's rules hold back what comes after a step as they hold back the end.
+      health,
       ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -1,9 +1,11 @@
 // The settle stage: the rollout waited for, the revision recorded, the application's URL found; a
 // failed rollout is recorded as failed and, with rollbackOnFailure, the last good revision applied
 // again. It reads only Settling (apply.ts): nothing of the directory, the plan or the dry runs.
+
 import type { KubeObject } from '../../base/kube-object.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
+import { formatPlace } from '../../deployment/phases.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
 import {
   type EncodedObjectSet,
@@ -94,6 +96,7 @@ function preFailed(run: Run, settling: Settling, error: PhaseError): DeployError
     ...(settling.revisionBefore !== undefined ? { revision: settling.revisionBefore } : {}),
     objects: settling.reported,
     rollout: error.results.map(rolloutRef),
+    failedBeforeMain: formatPlace(error.place),
     durationMs: Date.now() - run.started,
   });
 }

@@ -17,6 +17,7 @@ import {
   type DeployOptions,
   deploy,
 } from '../../../src/core/deploy/index.js';
+import { rollback } from '../../../src/core/manage.js';
 import { status } from '../../../src/core/status.js';
 import { formatReportText } from '../../../src/report/report.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
@@ -137,6 +138,9 @@ describe('phases and waves on the in-memory API server', () => {
     expect(kube.get('Deployment', NS, 'web')?.metadata.generation).toBe(generation);
     expect(kube.get('ConfigMap', NS, 'old')).toBeDefined();
     expect((error as DeployError).report.revision).toBe(1);
+    expect(formatReportText((error as DeployError).report).split('\n')[0]).toBe(
+      'Deploy of shop to namespace shop (context fake) FAILED in pre, before the main phase (nothing of it written):',
+    );
     // Fixed: the Job's template changes (immutable), so it is replaced and runs, then main rolls out.
     write({
       'web.yaml': web('web:2'),
@@ -316,5 +320,61 @@ describe('phases and waves on the in-memory API server', () => {
       ),
     ]);
     expect(writes()).toEqual([]);
+  });
+
+  test('a health rule of spread.yaml holds back the next wave until the custom resource is current', async () => {
+    write({
+      'widget.yaml':
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: db, annotations: {spread.rsprd.com/wave: "0"}}\nspec: {size: 1}\n',
+      'after.yaml': configMap('after', '{spread.rsprd.com/wave: "1"}'),
+    });
+    writeFileSync(
+      path.join(dir, 'shop', 'spread.yaml'),
+      "health:\n  Widget.example.com:\n    current: status.phase == 'Ready'\n",
+    );
+    const running = deploy(options());
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => kube.get('Widget', NS, 'db') !== undefined);
+    // Written, its status not yet current: a few watch rounds later, wave 1 is still unwritten.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(kube.get('Widget', NS, 'db')).toBeDefined();
+    expect(kube.get('ConfigMap', NS, 'after')).toBeUndefined();
+    kube.setStatus('Widget', NS, 'db', { phase: 'Ready' });
+    await running;
+    expect(kube.get('ConfigMap', NS, 'after')).toBeDefined();
+  });
+
+  test('a rollback creates no hook its delete policy removed: the pre Job is not run again', async () => {
+    const hook = '{helm.sh/hook: "pre-install,pre-upgrade", helm.sh/hook-delete-policy: hook-succeeded}';
+    write({
+      'web.yaml': web('web:1'),
+      'cm.yaml': configMap('settings'),
+      'migrate.yaml': job('migrate', hook),
+    });
+    kube.job = migrate(true);
+    await deploy(options());
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    write({
+      'web.yaml': web('web:1'),
+      'cm.yaml': configMap('settings', '{changed: "yes"}'),
+      'migrate.yaml': job('migrate', hook),
+    });
+    await deploy(options());
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    kube.log.length = 0;
+    const back = await rollback('shop', 1, {
+      cluster,
+      namespace: NS,
+      logger,
+      timeoutMs: 5_000,
+      lockTimeoutMs: 1_000,
+    });
+    expect(back.rolledBackTo).toBe(1);
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();
+    expect(lines.join('\n')).toMatch(/Job migrate .*not run: a rollback runs no phase/);
   });
 });

@@ -73,6 +73,11 @@ describe('readPlace', () => {
     [{ 'helm.sh/hook': 'pre-delete,post-rollback' }, /does not run/],
     [{ 'argocd.argoproj.io/hook': 'SyncFail' }, /does not run/],
     [{ 'argocd.argoproj.io/hook': 'Skip' }, /annotated argocd\.argoproj\.io\/hook: Skip/],
+    // Argo CD's hook annotation wins over Helm's (gitops-engine hook.Types): Skip is not applied.
+    [
+      { 'helm.sh/hook': 'pre-install', 'argocd.argoproj.io/hook': 'Skip' },
+      /annotated argocd\.argoproj\.io\/hook: Skip/,
+    ],
   ])('not run: %j', (annotations, why) => {
     expect(readPlace(object(annotations)).skip).toMatch(why);
   });
@@ -89,10 +94,6 @@ describe('readPlace', () => {
         'annotation argocd.argoproj.io/sync-wave: "1e3" is not an integer (a wave is a whole number, e.g. "-1", "0", "5")',
       ],
     ],
-    [
-      { 'helm.sh/hook': 'pre-install', 'helm.sh/hook-weight': 'heavy' },
-      [expect.stringMatching(/hook-weight: "heavy"/)],
-    ],
   ])('errors, all at once: %j', (annotations, errors) => {
     expect(readPlace(object(annotations)).errors).toEqual(errors);
   });
@@ -107,6 +108,36 @@ describe('readPlace', () => {
       'annotation helm.sh/hook: pre-install,post-upgrade,test names more than one phase; spread runs the hook once, in pre',
       'annotation helm.sh/hook-delete-policy: unknown policy "never" ignored (known: before-hook-creation, hook-succeeded, hook-failed)',
     ]);
+  });
+});
+
+describe('Helm and Argo CD as they read their own annotations', () => {
+  test("a Helm hook-weight that is not an integer is wave 0 with a warning, as Helm reads it; spread's own stays an error", () => {
+    expect(readPlace(object({ 'helm.sh/hook': 'pre-install', 'helm.sh/hook-weight': 'abc' }))).toEqual({
+      place: { phase: 'pre', wave: 0, hook: { from: 'helm.sh/hook', deletePolicy: before } },
+      errors: [],
+      warnings: ['annotation helm.sh/hook-weight: "abc" is not an integer; wave 0, as Helm reads it'],
+    });
+    expect(readPlace(object({ 'spread.rsprd.com/wave': 'abc' })).errors).toEqual([
+      expect.stringMatching(/spread\.rsprd\.com\/wave: "abc" is not an integer/),
+    ]);
+  });
+
+  test("Argo CD's hook annotation wins over Helm's; Skip beside another type is ignored, as Argo CD does", () => {
+    const argo = { from: 'argocd.argoproj.io/hook', deletePolicy: before };
+    expect(
+      readPlace(object({ 'helm.sh/hook': 'pre-install', 'argocd.argoproj.io/hook': 'PostSync' })).place,
+    ).toEqual({ phase: 'post', wave: 0, hook: argo });
+    // gitops-engine hook.Skip: true only when Skip is the one type.
+    const both = readPlace(object({ 'argocd.argoproj.io/hook': 'PreSync,Skip' }));
+    expect(both.place).toEqual({ phase: 'pre', wave: 0, hook: argo });
+    expect(both.warnings).toEqual([
+      'annotation argocd.argoproj.io/hook: Skip not run by spread; the hook runs as pre (Argo CD ignores Skip beside another hook type)',
+    ]);
+    // An Argo CD value naming no type it knows: Helm's hook is read, as Argo CD reads it.
+    expect(
+      readPlace(object({ 'helm.sh/hook': 'pre-install', 'argocd.argoproj.io/hook': 'Later' })).place?.phase,
+    ).toBe('pre');
   });
 });
 

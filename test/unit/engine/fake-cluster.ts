@@ -63,6 +63,16 @@ const SERVED: readonly Served[] = [
     status: true,
     generation: true,
   },
+  // A custom resource with a status subresource and no controller: tests write its status.
+  {
+    group: 'example.com',
+    version: 'v1',
+    kind: 'Widget',
+    resource: 'widgets',
+    namespaced: true,
+    status: true,
+    generation: true,
+  },
 ];
 
 /** How the fake's Job controller ends a new Job: its pod's log lines, and whether it succeeds. */
@@ -124,6 +134,14 @@ export class FakeCluster implements ClusterPort {
   put(object: KubeObject): KubeObject {
     const path = this.objectPath(object);
     return this.store(path, this.created(this.target(path).served, object), 'ADDED');
+  }
+
+  /** Sets a live object's status as its controller would (a MODIFIED event); false when it is absent. */
+  setStatus(kind: string, namespace: string, name: string, status: Record<string, unknown>): boolean {
+    const live = this.get(kind, namespace, name);
+    if (!live) return false;
+    this.store(this.objectPath(live), { ...live, status, metadata: { ...live.metadata } }, 'MODIFIED');
+    return true;
   }
 
   /** The live object at `kind` `namespace/name`. */
