@@ -62,6 +62,17 @@ export async function splitPrune(
     readonly pruneCrds?: boolean;
     /** Delete objects whose annotations ask to be kept too (`spread delete --include-kept`). */
     readonly includeKept?: boolean;
+    /**
+     * Objects of the directory this deploy does not run (a Helm hook of another event: an
+     * install-only hook on an upgrade), by {@link objectKey}, each with why: the live one is kept in
+     * the set, neither applied nor pruned, as Helm never deletes a hook that does not run.
+     */
+    readonly notRun?: ReadonlyMap<string, string>;
+    /**
+     * Keep every Helm hook (a live object annotated `helm.sh/hook`), with this reason: a rollback
+     * runs no hook, and Helm's deletes none.
+     */
+    readonly keepHooks?: string;
     /** Prune (default) or `spread delete`, for the annotations that keep only from one. */
     readonly removal?: Removal;
     /** What a Namespace holds besides the deployment's objects; unchecked when absent. */
@@ -76,7 +87,12 @@ export async function splitPrune(
   for (const c of candidates) {
     const annotated = annotatedKept.get(c);
     const holds = annotated ? undefined : holdsKept(c, [...annotatedKept.keys()]);
-    if (annotated) {
+    const notRun =
+      options.notRun?.get(objectKey(c.object)) ??
+      (options.keepHooks && c.object.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined);
+    if (notRun) {
+      kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run` });
+    } else if (annotated) {
       kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
     } else if (holds) {
       kept.push({ candidate: c, reason: holds });
@@ -108,6 +124,11 @@ export async function splitPrune(
     } else pruned.push(c);
   }
   return { pruned, kept, notes };
+}
+
+/** An object's identity for {@link splitPrune}'s `notRun`: group, kind, namespace and name. */
+export function objectKey(o: KubeObject): string {
+  return [groupOf(o.apiVersion), o.kind, o.metadata.namespace ?? '', o.metadata.name ?? ''].join('/');
 }
 
 /** The candidates their own annotations keep (none with `includeKept`), each with why. */
