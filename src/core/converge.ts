@@ -63,6 +63,10 @@ export interface ConvergeOptions {
   readonly keepFingerprints?: ReadonlySet<string>;
   /** After a complete apply (and prune), record the fingerprints of the applied states in the parent. */
   readonly recordFingerprints?: boolean;
+  /** Objects of the directory this deploy does not run, kept by prune (splitPrune's `notRun`). */
+  readonly notRun?: ReadonlyMap<string, string>;
+  /** Keep every Helm hook from prune, with this reason (a rollback's: splitPrune's `keepHooks`). */
+  readonly keepHooks?: string;
   /** The deploy's phases and waves (see {@link Steps}); absent, the plan is one step. */
   readonly steps?: Steps;
 }
@@ -174,7 +178,7 @@ export async function converge(
     parentObject(
       set,
       [...gks(plan), ...held.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
-      nss(plan),
+      [...nss(plan), ...held.map((k) => k.candidate.object.metadata.namespace ?? '')],
       prints,
     ),
   );
@@ -209,6 +213,8 @@ async function prune(
     {
       pruneCrds: options.pruneCrds ?? false,
       foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
+      ...(options.notRun ? { notRun: options.notRun } : {}),
+      ...(options.keepHooks ? { keepHooks: options.keepHooks } : {}),
     },
   );
   // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).

@@ -13,8 +13,15 @@ import {
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects, type NamespaceContents } from '../engine/inventory/foreign.js';
 import { deleteRevisions, listRevisions } from '../engine/inventory/history.js';
-import { foreignReason, type KeptObject, RELEASED, splitPrune } from '../engine/inventory/prune.js';
-import { keptByAnnotation, releaseFromApplySet } from '../engine/inventory/prune-policy.js';
+import {
+  foreignReason,
+  holdsKept,
+  type KeptObject,
+  keptByAnnotations,
+  RELEASED,
+  splitPrune,
+} from '../engine/inventory/prune.js';
+import { releaseFromApplySet } from '../engine/inventory/prune-policy.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import type { ObjectReport } from '../report/report.js';
 import { keptRef, prunedRef } from './converge.js';
@@ -91,15 +98,12 @@ export async function deletes(
         );
       // The deployment's own Namespace (if it created it) goes last: it holds the parent and revisions.
       const isNs = (c: PruneCandidate) => isCoreNamespace(c.object);
-      kept.push(...(await keptNamespaces(client, discovery, set, children.filter(isNs), options)));
+      kept.push(...(await keptNamespaces(client, discovery, set, children, options)));
       // Prune's policy: what its annotations keep stays (unless --include-kept), and a CRD goes only
       // when asked for (Helm's rule): deleting it deletes every custom resource of it, ours or not.
-      const crds = await splitPrune(
-        client,
-        children.filter((c) => !isNs(c)),
-        [],
-        { pruneCrds: options.pruneCrds ?? false, includeKept: options.includeKept ?? false },
-      );
+      const { pruneCrds = false, includeKept = false } = options;
+      const rest = children.filter((c) => !isNs(c));
+      const crds = await splitPrune(client, rest, [], { pruneCrds, includeKept, removal: 'delete' });
       kept.push(...crds.kept);
       await deleteObjects(client, crds.pruned);
       for (const c of crds.pruned)
@@ -131,23 +135,32 @@ export async function deletes(
 
 /**
  * The deployment's Namespaces that delete keeps: one its annotations keep (prune's policy, unless
- * `includeKept`); and, since deleting a Namespace deletes everything in it, one that holds objects not of this deployment (made by hand, another tool's or deployment's), or
- * whose contents cannot all be listed, stays, as prune keeps one still in use. Checked before
- * anything is deleted, while the deployment's Services still name their Endpoints.
+ * `includeKept`); and, since deleting a Namespace deletes everything in it, one that holds an object
+ * of `children` its annotations keep ({@link holdsKept}), or objects not of this deployment (made by
+ * hand, another tool's or deployment's), or whose contents cannot all be listed, stays, as prune
+ * keeps one still in use. Checked before anything is deleted, while the deployment's Services still
+ * name their Endpoints; the kept objects still carry the ApplySet label then, so `foreign` would
+ * not see them.
  */
 async function keptNamespaces(
   client: ClusterPort,
   discovery: Discovery,
   set: ApplySet,
-  namespaces: readonly PruneCandidate[],
+  children: readonly PruneCandidate[],
   options: { readonly includeKept?: boolean | undefined; readonly signal?: AbortSignal | undefined },
 ): Promise<KeptObject[]> {
   const { signal } = options;
   const kept: KeptObject[] = [];
-  for (const c of namespaces) {
-    const annotated = options.includeKept ? undefined : keptByAnnotation(c.object);
+  const annotatedKept = keptByAnnotations(children, { ...options, removal: 'delete' });
+  for (const c of children.filter((x) => isCoreNamespace(x.object))) {
+    const annotated = annotatedKept.get(c);
     if (annotated) {
       kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
+      continue;
+    }
+    const holds = holdsKept(c, [...annotatedKept.keys()]);
+    if (holds) {
+      kept.push({ candidate: c, reason: `${holds}; spread's labels were removed from it` });
       continue;
     }
     const name = c.object.metadata.name ?? '';

@@ -84,6 +84,8 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
     apply: step.apply,
     groupOf: groupOfLive(discovery),
     prune: true,
+    // A hook the target revision did not run (an install-only one) is not in it, yet stays.
+    keepHooks: 'a Helm hook, and a rollback runs none',
     logger,
     ...(step.lock ? { lock: step.lock } : {}),
   });

@@ -62,7 +62,7 @@ export interface Applied {
 export async function applyStage(
   run: Run,
   read: DirectoryRead,
-  { previous, planned, mayPrune }: PlannedForApply,
+  { previous, planned, mayPrune, notRun }: PlannedForApply,
   lease: DeployLease,
 ): Promise<Applied> {
   const { options, logger, api } = run;
@@ -94,6 +94,7 @@ export async function applyStage(
     apply: read.applyOptions,
     groupOf: read.read.groupOf,
     prune: mayPrune,
+    notRun,
     pruneCrds: options.pruneCrds ?? false,
     logger,
     ...(lease.lock ? { lock: lease.lock } : {}),

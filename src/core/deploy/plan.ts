@@ -12,7 +12,7 @@ import {
 } from '../../engine/inventory/applyset.js';
 import { findForeignObjects } from '../../engine/inventory/foreign.js';
 import { revisionOfParent } from '../../engine/inventory/history.js';
-import { splitPrune } from '../../engine/inventory/prune.js';
+import { objectKey, splitPrune } from '../../engine/inventory/prune.js';
 import { planObjects } from '../../engine/plan/planner.js';
 import { foreignNote } from '../../engine/plan/takeover.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
@@ -32,6 +32,11 @@ export interface Planned<P extends PlannedObject = PlannedObject> {
   readonly planned: readonly P[];
   /** Whether the deploy prunes: with `prune`, unless the directory is empty without `allowEmpty`. */
   readonly mayPrune: boolean;
+  /**
+   * The Helm hooks this deploy does not run ({@link forEvent}), by objectKey, each with why: prune
+   * keeps their live objects in the set (splitPrune's `notRun`).
+   */
+  readonly notRun: ReadonlyMap<string, string>;
 }
 
 /** A deploy's plan, each object held as the apply needs it ({@link forApply}). */
@@ -55,7 +60,8 @@ export async function planStage(
   // Checked again under the lock: another folder may have deployed since the read.
   const conflict = originConflict(set.name, namespace, previous, options.origin, options.adopt === true);
   if (conflict) throw conflict;
-  const objects = forEvent(run, previous, prepared).map((o) => ({
+  const notRun = new Map<string, string>();
+  const objects = forEvent(run, previous, prepared, notRun).map((o) => ({
     ...o,
     object: withTemplateHash(labelForApplySet(o, set)),
   }));
@@ -68,7 +74,7 @@ export async function planStage(
     }),
   );
   const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
-  return { previous, objects, planned, mayPrune };
+  return { previous, objects, planned, mayPrune, notRun };
 }
 
 /** A deploy's {@link planStage}: its dry runs let go as soon as planned ({@link forApply}). */
@@ -104,6 +110,7 @@ export async function planReport(
         {
           pruneCrds: options.pruneCrds ?? false,
           foreign: (ns) => findForeignObjects(api, discovery, ns, set),
+          notRun: plan.notRun,
         },
       )
     : { pruned: [], kept: [], notes: new Map() };
@@ -138,13 +145,20 @@ function plannedRef(p: PlannedObject): ObjectReport {
 
 /**
  * The objects without the Helm hooks that do not run on this deploy (see helmHookSkipped): an
- * install-only hook on an upgrade, an upgrade-only one on the first deploy. Each is said in the log.
+ * install-only hook on an upgrade, an upgrade-only one on the first deploy. Each is said in the log
+ * and put in `notRun` (by objectKey, with why), so that prune leaves the live one alone.
  */
-function forEvent(run: Run, previous: ParentState, objects: readonly SourcedObject[]): SourcedObject[] {
+function forEvent(
+  run: Run,
+  previous: ParentState,
+  objects: readonly SourcedObject[],
+  notRun: Map<string, string>,
+): SourcedObject[] {
   const event = revisionOfParent(previous.object) === undefined ? 'install' : 'upgrade';
   return objects.filter((o) => {
     const why = helmHookSkipped(o.object, event);
     if (why) run.logger.info(`${o.object.kind} ${nameOf(o.object)} (${formatSource(o.source)}): ${why}`);
+    if (why && !isGenerated(o.object)) notRun.set(objectKey(o.object), why);
     return !why;
   });
 }

@@ -8,11 +8,17 @@ import type { ClusterPort } from '../kube-api.js';
 import { FIELD_MANAGER } from '../shared/options.js';
 import type { ApplySet, PruneCandidate } from './applyset.js';
 
+/** What removes an object: prune (the directory dropped it) or `spread delete` (the whole deployment). */
+export type Removal = 'prune' | 'delete';
+
 /** One annotation that keeps an object, and the tool whose words it is. */
 export interface KeepAnnotation {
   readonly key: string;
-  /** Whether the annotation's value asks to keep the object. */
-  readonly keeps: (value: string) => boolean;
+  /**
+   * Whether the annotation's value asks to keep the object from `removal`: undefined when not, else
+   * what the report says after the annotation (`Helm's keep`, or why a confirmation keeps it).
+   */
+  readonly keeps: (value: string, removal: Removal) => string | undefined;
   /** `spread`, `Helm`, `Argo CD`, `Flux`, `kapp`. */
   readonly tool: string;
   /** The value as written in the docs (`keep`, `Prune=false`…). */
@@ -20,42 +26,69 @@ export interface KeepAnnotation {
 }
 
 /**
+ * Argo CD's resource sync options (a comma list, white space trimmed, as Argo CD reads it):
+ * `Prune=false` is never pruned (nor deleted, spread's reading since `spread delete` is a prune of
+ * everything); `Prune=confirm` is pruned only once a user confirms, and spread has no confirmation,
+ * so it keeps it; `Delete=false` stays when the Application is deleted (`spread delete`), not when
+ * pruned; `Delete=confirm` likewise waits for a confirmation on delete.
+ */
+function argoKeeps(value: string, removal: Removal): string | undefined {
+  const options = value.split(',').map((o) => o.trim());
+  if (options.includes('Prune=false')) return "Argo CD's keep";
+  if (options.includes('Prune=confirm'))
+    return 'Argo CD would ask for a confirmation before pruning it; spread has no confirmation, so it keeps it: delete it by hand once sure';
+  if (removal !== 'delete') return undefined;
+  if (options.includes('Delete=false')) return "Argo CD's keep when the application is deleted";
+  if (options.includes('Delete=confirm'))
+    return 'Argo CD would ask for a confirmation before deleting it with the application; spread has no confirmation, so it keeps it: delete it by hand once sure';
+  return undefined;
+}
+
+/**
  * The annotations that keep an object out of prune, in the order they are checked:
  * - `spread.rsprd.com/prune: keep` — spread's own;
- * - `helm.sh/resource-policy: keep` — Helm leaves such a resource on uninstall and upgrade;
- * - `argocd.argoproj.io/sync-options` holding `Prune=false` in its comma list — Argo CD never prunes it;
+ * - `helm.sh/resource-policy: keep` — Helm leaves such a resource on uninstall and upgrade (the
+ *   value compared as Helm does, trimmed and in any case: `Keep` keeps);
+ * - `argocd.argoproj.io/sync-options` holding `Prune=false` or `Prune=confirm` in its comma list, or
+ *   for `spread delete` `Delete=false` or `Delete=confirm` ({@link argoKeeps});
  * - `kustomize.toolkit.fluxcd.io/prune: disabled` — Flux's kustomize-controller never prunes it;
  * - `kapp.k14s.io/delete-strategy: orphan` — kapp leaves it when it leaves the app.
  */
 export const KEEP_ANNOTATIONS: readonly KeepAnnotation[] = [
-  { key: SPREAD.prune, keeps: (v) => v === 'keep', tool: 'spread', value: 'keep' },
-  { key: 'helm.sh/resource-policy', keeps: (v) => v === 'keep', tool: 'Helm', value: 'keep' },
+  { key: SPREAD.prune, keeps: (v) => (v === 'keep' ? '' : undefined), tool: 'spread', value: 'keep' },
   {
-    key: 'argocd.argoproj.io/sync-options',
-    keeps: (v) => v.split(',').some((o) => o.trim() === 'Prune=false'),
-    tool: 'Argo CD',
-    value: 'Prune=false',
+    key: 'helm.sh/resource-policy',
+    // pkg/action/resource_policy.go: strings.ToLower(strings.TrimSpace(v)) == "keep".
+    keeps: (v) => (v.trim().toLowerCase() === 'keep' ? "Helm's keep" : undefined),
+    tool: 'Helm',
+    value: 'keep',
   },
+  { key: 'argocd.argoproj.io/sync-options', keeps: argoKeeps, tool: 'Argo CD', value: 'Prune=false' },
   {
     key: 'kustomize.toolkit.fluxcd.io/prune',
-    keeps: (v) => v === 'disabled',
+    keeps: (v) => (v === 'disabled' ? "Flux's keep" : undefined),
     tool: 'Flux',
     value: 'disabled',
   },
-  { key: 'kapp.k14s.io/delete-strategy', keeps: (v) => v === 'orphan', tool: 'kapp', value: 'orphan' },
+  {
+    key: 'kapp.k14s.io/delete-strategy',
+    keeps: (v) => (v === 'orphan' ? "kapp's keep" : undefined),
+    tool: 'kapp',
+    value: 'orphan',
+  },
 ];
 
 /**
- * Why an object's own annotations keep it (`annotated helm.sh/resource-policy: keep (Helm's
- * keep)`), or undefined when none does. Read on the object as live, which is what its last deploy
- * applied.
+ * Why an object's own annotations keep it from `removal` (`annotated helm.sh/resource-policy: keep
+ * (Helm's keep)`), or undefined when none does. Read on the object as live, which is what its last
+ * deploy applied.
  */
-export function keptByAnnotation(o: KubeObject): string | undefined {
+export function keptByAnnotation(o: KubeObject, removal: Removal = 'prune'): string | undefined {
   const annotations = o.metadata.annotations ?? {};
   for (const a of KEEP_ANNOTATIONS) {
     const value = annotations[a.key];
-    if (value !== undefined && a.keeps(value))
-      return `annotated ${a.key}: ${value}${a.tool === 'spread' ? '' : ` (${a.tool}'s keep)`}`;
+    const note = value === undefined ? undefined : a.keeps(value, removal);
+    if (note !== undefined) return `annotated ${a.key}: ${value}${note ? ` (${note})` : ''}`;
   }
   return undefined;
 }

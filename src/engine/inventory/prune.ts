@@ -12,7 +12,7 @@ import { crdDefinition } from '../apply/crd.js';
 import type { ClusterPort } from '../kube-api.js';
 import type { PruneCandidate } from './applyset.js';
 import { findForeignObjects, type NamespaceContents } from './foreign.js';
-import { keptByAnnotation } from './prune-policy.js';
+import { keptByAnnotation, type Removal } from './prune-policy.js';
 
 /** A prune candidate that is not deleted, and why (one sentence, for the report). */
 export interface KeptObject {
@@ -41,7 +41,10 @@ export interface PruneDecision {
  * - an object whose own annotations keep it (`spread.rsprd.com/prune: keep`, Helm's
  *   `helm.sh/resource-policy: keep`, Argo CD's `Prune=false`, Flux's `prune: disabled`, kapp's
  *   `delete-strategy: orphan`; {@link keptByAnnotation}) is kept and released from the ApplySet,
- *   unless `includeKept` (`spread delete --include-kept`);
+ *   unless `includeKept` (`spread delete --include-kept`); `removal: 'delete'` reads the annotations
+ *   that keep only from `spread delete` too (Argo CD's `Delete=false`);
+ * - a Namespace or CRD that an object kept by its annotation is in or of is kept, since deleting it
+ *   would delete that object ({@link holdsKept});
  * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
  *   Namespace lifecycle); so is one that holds objects not of the deployment (made by hand, another
  *   deployment's), as `foreign` finds them ({@link findForeignObjects});
@@ -59,6 +62,19 @@ export async function splitPrune(
     readonly pruneCrds?: boolean;
     /** Delete objects whose annotations ask to be kept too (`spread delete --include-kept`). */
     readonly includeKept?: boolean;
+    /**
+     * Objects of the directory this deploy does not run (a Helm hook of another event: an
+     * install-only hook on an upgrade), by {@link objectKey}, each with why: the live one is kept in
+     * the set, neither applied nor pruned, as Helm never deletes a hook that does not run.
+     */
+    readonly notRun?: ReadonlyMap<string, string>;
+    /**
+     * Keep every Helm hook (a live object annotated `helm.sh/hook`), with this reason: a rollback
+     * runs no hook, and Helm's deletes none.
+     */
+    readonly keepHooks?: string;
+    /** Prune (default) or `spread delete`, for the annotations that keep only from one. */
+    readonly removal?: Removal;
     /** What a Namespace holds besides the deployment's objects; unchecked when absent. */
     readonly foreign?: (namespace: string) => Promise<NamespaceContents>;
   } = {},
@@ -67,10 +83,19 @@ export async function splitPrune(
   const pruned: PruneCandidate[] = [];
   const kept: KeptObject[] = [];
   const notes = new Map<PruneCandidate, string>();
+  const annotatedKept = keptByAnnotations(candidates, options);
   for (const c of candidates) {
-    const annotated = options.includeKept ? undefined : keptByAnnotation(c.object);
-    if (annotated) {
+    const annotated = annotatedKept.get(c);
+    const holds = annotated ? undefined : holdsKept(c, [...annotatedKept.keys()]);
+    const notRun =
+      options.notRun?.get(objectKey(c.object)) ??
+      (options.keepHooks && c.object.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined);
+    if (notRun) {
+      kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run` });
+    } else if (annotated) {
       kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
+    } else if (holds) {
+      kept.push({ candidate: c, reason: holds });
     } else if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
       kept.push({ candidate: c, reason: 'objects of this deployment are still in it' });
     } else if (isCoreNamespace(c.object) && options.foreign) {
@@ -99,6 +124,54 @@ export async function splitPrune(
     } else pruned.push(c);
   }
   return { pruned, kept, notes };
+}
+
+/** An object's identity for {@link splitPrune}'s `notRun`: group, kind, namespace and name. */
+export function objectKey(o: KubeObject): string {
+  return [groupOf(o.apiVersion), o.kind, o.metadata.namespace ?? '', o.metadata.name ?? ''].join('/');
+}
+
+/** The candidates their own annotations keep (none with `includeKept`), each with why. */
+export function keptByAnnotations(
+  candidates: readonly PruneCandidate[],
+  options: { readonly includeKept?: boolean | undefined; readonly removal?: Removal | undefined },
+): Map<PruneCandidate, string> {
+  const kept = new Map<PruneCandidate, string>();
+  if (options.includeKept) return kept;
+  for (const c of candidates) {
+    const reason = keptByAnnotation(c.object, options.removal ?? 'prune');
+    if (reason) kept.set(c, reason);
+  }
+  return kept;
+}
+
+/**
+ * Why a Namespace or CRD stays because objects kept by their annotation (`kept`) are in it or of it:
+ * deleting the Namespace, or the CRD, would delete them, breaking the promise their annotation
+ * makes. Undefined for any other candidate, or when none is.
+ */
+export function holdsKept(c: PruneCandidate, kept: readonly PruneCandidate[]): string | undefined {
+  let held: PruneCandidate[] = [];
+  let what = '';
+  if (isCoreNamespace(c.object)) {
+    held = kept.filter((k) => k.object.metadata.namespace === c.object.metadata.name);
+    what = 'it holds';
+  } else if (isCrd(c.object)) {
+    const defines = crdDefinition(c.object);
+    held = kept.filter(
+      (k) => k.object.kind === defines?.kind && groupOf(k.object.apiVersion) === defines?.group,
+    );
+    what = 'custom resources of it are';
+  }
+  if (held.length === 0) return undefined;
+  const names = held.slice(0, FOREIGN_NAMES).map((k) => formatObject(k.object));
+  const more = held.length - names.length;
+  const list = `${names.join(', ')}${more > 0 ? `, … and ${more} more` : ''}`;
+  const one = held.length === 1;
+  const by = `kept by ${one ? 'its' : 'their'} annotation`;
+  return what === 'it holds'
+    ? `it holds ${held.length} object${one ? '' : 's'} ${by} (${list}), which deleting it would delete`
+    : `its custom resource${one ? '' : 's'} ${list} ${one ? 'is' : 'are'} ${by}, which deleting it would delete`;
 }
 
 /** What happens to an object kept by its annotation, said in every report that lists it. */

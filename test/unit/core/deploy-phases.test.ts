@@ -262,8 +262,11 @@ describe('phases and waves on the in-memory API server', () => {
       migrate: expect.stringMatching(
         /^in sync: finished and removed by its hook-delete-policy hook-succeeded after revision 2/,
       ),
-      seed: 'in sync: a Helm hook of post-install only, and this deploy is an upgrade: a deploy does not run it',
+      // The install-only hook is not run by the upgrade, and not pruned either (Helm deletes no hook
+      // it does not run): still in the cluster as the install left it.
+      seed: expect.stringMatching(/^in sync/),
     });
+    expect(kube.get('Job', NS, 'seed')).toBeDefined();
     // Run again: the hook runs again (it was deleted, so it is created anew).
     kube.log.length = 0;
     await deploy(options());
@@ -376,5 +379,38 @@ describe('phases and waves on the in-memory API server', () => {
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
     expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();
     expect(lines.join('\n')).toMatch(/Job migrate .*not run: a rollback runs no phase/);
+  });
+});
+
+describe('a Helm hook this deploy does not run stays', () => {
+  test('install creates a pre-install Secret; the upgrade neither applies nor prunes it, and says why', async () => {
+    const secret = `apiVersion: v1\nkind: Secret\nmetadata: {name: db-password, annotations: {helm.sh/hook: pre-install}}\nstringData: {password: generated}\n`;
+    write({ 'web.yaml': web('web:1'), 'secret.yaml': secret });
+    await deploy(options());
+    expect(kube.get('Secret', NS, 'db-password')).toBeDefined();
+    kube.log.length = 0;
+    write({ 'web.yaml': web('web:2'), 'secret.yaml': secret });
+    const r = await deploy(options());
+    expect(kube.get('Secret', NS, 'db-password')).toBeDefined();
+    expect(writes().filter((l) => l.includes('secrets/db-password'))).toEqual([]);
+    expect(r.objects.find((o) => o.name === 'db-password')).toMatchObject({
+      action: 'kept',
+      note: expect.stringContaining(
+        'a Helm hook of pre-install only, and this deploy is an upgrade: not run',
+      ),
+    });
+    // Still in the ApplySet (labelled): a third deploy keeps it too.
+    kube.log.length = 0;
+    await deploy(options());
+    expect(kube.get('Secret', NS, 'db-password')).toBeDefined();
+    expect(
+      kube.get('Secret', NS, 'db-password')?.metadata.labels?.['applyset.kubernetes.io/part-of'],
+    ).toBeDefined();
+    // A rollback to revision 2 (which did not run it) leaves it too.
+    write({ 'web.yaml': web('web:3'), 'secret.yaml': secret });
+    await deploy(options());
+    const back = await rollback('shop', 2, { logger: silentLogger, cluster, timeoutMs: 5_000 });
+    expect(back.rolledBackTo).toBe(2);
+    expect(kube.get('Secret', NS, 'db-password')).toBeDefined();
   });
 });

@@ -28,7 +28,13 @@ describe('keptByAnnotation: spread.rsprd.com/prune: keep and its equivalents', (
     [{ 'kustomize.toolkit.fluxcd.io/prune': 'disabled' }, /Flux's keep/],
     [{ 'kapp.k14s.io/delete-strategy': 'orphan' }, /kapp's keep/],
     [{ 'argocd.argoproj.io/sync-options': 'Prune=true,Replace=false' }, undefined],
-    [{ 'argocd.argoproj.io/sync-options': 'Prune=confirm' }, undefined],
+    [
+      { 'argocd.argoproj.io/sync-options': 'Prune=confirm' },
+      /Prune=confirm \(Argo CD would ask for a confirmation before pruning it; spread has no confirmation, so it keeps it/,
+    ],
+    [{ 'argocd.argoproj.io/sync-options': 'Delete=false' }, undefined],
+    [{ 'helm.sh/resource-policy': ' Keep ' }, /Helm's keep/],
+    [{ 'helm.sh/resource-policy': 'KEEP' }, /Helm's keep/],
     [{ 'helm.sh/resource-policy': 'delete' }, undefined],
     [{ 'kustomize.toolkit.fluxcd.io/prune': 'enabled' }, undefined],
     [{ 'kapp.k14s.io/delete-strategy': 'default' }, undefined],
@@ -81,6 +87,41 @@ describe('splitPrune keeps what its annotations keep, released from the ApplySet
     expect(decision.kept.map((k) => [k.released, k.reason])).toEqual([
       [true, expect.stringMatching(/^annotated helm.sh\/resource-policy: keep/)],
     ]);
+  });
+});
+
+describe('a CRD is kept while a kept custom resource of it exists', () => {
+  const kube = new FakeKube() as unknown as KubeClient;
+  const crd = candidate({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' }, versions: [] },
+  });
+  const widget = (name: string, annotations?: Record<string, string>) =>
+    candidate({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name, namespace: 'app', ...(annotations ? { annotations } : {}) },
+    });
+
+  test('even with pruneCrds, and said why', async () => {
+    const kept = widget('w', { 'spread.rsprd.com/prune': 'keep' });
+    const decision = await splitPrune(kube, [crd, kept, widget('v')], [], { pruneCrds: true });
+    expect(decision.pruned.map((c) => c.object.metadata.name)).toEqual(['v']);
+    expect(decision.kept.map((k) => [k.candidate.object.metadata.name, k.reason])).toEqual([
+      [
+        'widgets.example.com',
+        'its custom resource Widget.example.com app/w is kept by its annotation, which deleting it would delete',
+      ],
+      ['w', expect.stringMatching(/^annotated spread.rsprd.com\/prune: keep/)],
+    ]);
+  });
+
+  test('with includeKept both go', async () => {
+    const kept = widget('w', { 'spread.rsprd.com/prune': 'keep' });
+    const decision = await splitPrune(kube, [crd, kept], [], { pruneCrds: true, includeKept: true });
+    expect(decision.pruned).toEqual([crd, kept]);
   });
 });
 
