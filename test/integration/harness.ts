@@ -32,8 +32,28 @@ export type HarnessPart = keyof typeof HARNESS_PARTS;
 /** The context of an existing cluster the suite runs against, or undefined for the harness's own. */
 export const testContext: string | undefined = process.env.SPREAD_TEST_CONTEXT || undefined;
 
+/**
+ * Parts this run leaves out on purpose, from SPREAD_SKIP_PARTS (`act,gitlabCiLocal`): .ci/run runs
+ * the CI runners' tests on the default Kubernetes version only, since what act and gitlab-ci-local do
+ * does not depend on the cluster's version (the deploy under them is tested on every version).
+ */
+const skippedParts: readonly HarnessPart[] = (process.env.SPREAD_SKIP_PARTS ?? '')
+  .split(',')
+  .map((p) => p.trim())
+  .filter((p) => p !== '')
+  .map((p) => {
+    if (!(p in HARNESS_PARTS))
+      throw new Error(
+        `SPREAD_SKIP_PARTS: unknown part ${p} (parts: ${Object.keys(HARNESS_PARTS).join(', ')})`,
+      );
+    return p as HarnessPart;
+  });
+
 /** Why a test needing `parts` cannot run here, or undefined when it can. */
 export function missingHarness(...parts: HarnessPart[]): string | undefined {
+  const left = parts.filter((p) => skippedParts.includes(p));
+  if (left.length > 0)
+    return `left out of this run by SPREAD_SKIP_PARTS: ${left.map((p) => HARNESS_PARTS[p]).join('; ')}`;
   if (testContext === undefined || parts.length === 0) return undefined;
   return `needs the harness (scripts/cluster/up.sh), not context ${testContext}: ${parts
     .map((p) => HARNESS_PARTS[p])
