@@ -163,6 +163,23 @@ export function kubeconfigServer(kubeConfig: {
 }
 
 /**
+ * The half of the wrong-cluster guard that needs no request: the kubeconfig's server against the
+ * declared one (a fleet checks every cluster's before its first wave writes).
+ *
+ * @throws Error `wrong cluster: …`, as {@link checkCluster}.
+ */
+export function checkServer(
+  reached: { readonly server: string; readonly context: string },
+  expected: ExpectedCluster,
+): void {
+  if (expected.server === undefined) return;
+  if (normalizeServer(expected.server) === normalizeServer(reached.server)) return;
+  throw new Error(
+    `wrong cluster: environment ${expected.environment} is server ${expected.server} (${formatSource(expected.source)}), but context ${reached.context} reaches server ${reached.server}; nothing was written, nothing built`,
+  );
+}
+
+/**
  * The wrong-cluster guard: fails unless the cluster reached is the one the environment declares, by
  * its API server URL (the kubeconfig's, normalised) and/or its `kube-system` Namespace's uid (read
  * from the cluster, so a second URL of the same cluster passes and a recreated cluster does not).
