@@ -43,6 +43,8 @@ export interface EnvironmentTarget {
   readonly cluster: EnvironmentCluster;
   /** The folder read: the deployment's directory, or the environment's `path` inside it. */
   readonly path: string;
+  /** The deployment's directory, holding spread.yaml: where its health rules are read. */
+  readonly projectDir: string;
   readonly context?: string;
   readonly namespace?: string;
   /** The environment's values files, then the ones given (later ones win). */
@@ -123,6 +125,7 @@ export function targetOf(
     environment,
     cluster,
     path: environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path),
+    projectDir: dir,
     ...(context !== undefined ? { context } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
     helmValues: [...environment.helmValues, ...(cluster.helmValues ?? []), ...(given.helmValues ?? [])],

@@ -100,6 +100,7 @@ export async function promote(request: PromoteRequest): Promise<PromoteReport> {
           ...request.deploy,
           mode: 'deploy',
           path: targets.to.path,
+          projectDir: targets.to.projectDir,
           ...(targets.to.namespace ? { namespace: targets.to.namespace } : {}),
           ...(request.name ? { name: request.name } : {}),
           origin,
