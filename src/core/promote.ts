@@ -152,6 +152,10 @@ export function refusals(
       `${from.environment}'s last rollout failed: revision ${current.revision} (${current.description ?? 'failed'})${changed.length > 0 ? `; its images differ from revision ${good}, the last good one: ${changed.join(', ')}` : ''}. Fix ${from.environment} and deploy it again; a promotion takes only a revision whose rollout succeeded`,
     );
   }
+  if (current.status !== 'failed' && current.rolloutUnchecked)
+    reasons.push(
+      `${named} was deployed with --no-wait: its rollout was never checked; deploy ${from.environment} with the rollout wait (the same commit changes nothing and checks it), then promote`,
+    );
   if (!current.commit)
     reasons.push(
       `${named} records no commit (deployed outside CI and git), so nothing ties it to a checkout`,
