@@ -84,6 +84,14 @@ describe('what a promotion refuses', () => {
     expect(refusals(staging, old, [old], SHA)).toEqual([]);
   });
 
+  test('uncommitted changes in the directory, named', () => {
+    expect(
+      refusals(staging, revision(1), [revision(1)], SHA, [' M deploy/a.yaml', '?? deploy/new.yaml']),
+    ).toEqual([
+      `the directory has uncommitted changes (git status --porcelain: M deploy/a.yaml; ?? deploy/new.yaml), so the render would not be the configuration of commit ${SHA} that staging ran: commit or discard them`,
+    ]);
+  });
+
   test.each([
     [SHA, SHA, true],
     [SHA, SHA.slice(0, 7), true],
