@@ -46,7 +46,7 @@ export function ciContext(env: NodeJS.ProcessEnv, dir: string): CiContext {
 export interface Checkout {
   /** `git rev-parse HEAD` in a git work tree; else GITHUB_SHA / CI_COMMIT_SHA; undefined when unknown. */
   readonly commit?: string;
-  /** `git status --porcelain -- .` lines in the directory (changed, staged, untracked files). */
+  /** `git status --porcelain` lines in the directory (changed, staged, untracked files), but `.spread/`. */
   readonly uncommitted: readonly string[];
 }
 
@@ -61,7 +61,8 @@ export function checkoutOf(dir: string, ciCommit: string | undefined): Checkout 
   try {
     if (git(['rev-parse', '--is-inside-work-tree']).trim() === 'true') {
       const commit = git(['rev-parse', 'HEAD']).trim();
-      const uncommitted = git(['status', '--porcelain', '--', '.'])
+      // .spread/ is the GitLab job's own output (reports, the npm package): never configuration.
+      const uncommitted = git(['status', '--porcelain', '--', '.', ':(exclude).spread'])
         .split('\n')
         .filter((l) => l.trim() !== '');
       return { ...(commit ? { commit } : {}), uncommitted };

@@ -63,7 +63,9 @@ describe('checkoutOf (what promote compares with the revision)', () => {
     expect(checkoutOf(dir, ciCommit)).toEqual({ commit: head, uncommitted: [] });
     writeFileSync(path.join(dir, 'a.yaml'), 'a: 2\n');
     writeFileSync(path.join(dir, 'new.yaml'), 'b: 1\n');
-    // A change outside the directory is not the deployment's.
+    // A change outside the directory is not the deployment's, nor the GitLab job's own .spread/.
+    mkdirSync(path.join(dir, '.spread'));
+    writeFileSync(path.join(dir, '.spread', 'report.json'), '{}\n');
     writeFileSync(path.join(repo, 'other.txt'), 'y\n');
     expect(checkoutOf(dir, ciCommit)).toEqual({
       commit: head,
