@@ -251,6 +251,7 @@ async function runPlanAll(
 function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<DeployRequest> {
   return {
     path: target.path,
+    projectDir: target.projectDir,
     namespace: target.namespace,
     charts: { helm: inputs.helm || undefined, helmValues: target.helmValues, helmSet: target.helmSet },
     ...(target.expect ? { expectCluster: target.expect } : {}),

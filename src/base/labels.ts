@@ -69,6 +69,11 @@ export const HISTORY = {
   /** {@link RevisionStatus} of the revision; absent on revisions recorded before it existed (deployed). */
   status: 'spread.rsprd.com/status',
   objectCount: 'spread.rsprd.com/object-count',
+  /**
+   * `"false"` on a revision deployed without the rollout wait (`--no-wait`): applied, its rollout
+   * never checked, so promote refuses it. Absent (revisions recorded before it existed): checked.
+   */
+  rolloutChecked: 'spread.rsprd.com/rollout-checked',
   /** Digest of the parent's fingerprints when the revision was recorded (fingerprintsDigest). */
   appliedState: 'spread.rsprd.com/applied-state',
   /** Field manager of the parent's current-revision annotation: a manager of its own, so that the

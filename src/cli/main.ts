@@ -105,6 +105,7 @@ function deployRequest(
   const namespace = target ? target.namespace : flags.namespace;
   return {
     path: target?.path ?? dir ?? '.',
+    ...(target ? { projectDir: target.projectDir } : {}),
     kubeconfig: kubeconfigSource(flags.kubeconfig, process.env),
     ...(chosenContext ? { context: chosenContext } : {}),
     namespace,
@@ -199,6 +200,7 @@ const commands: readonly CommandSpec[] = [
         const read = await readDeployment(target?.path ?? dir, {
           namespace: target?.namespace ?? flags.namespace,
           name: flags.name,
+          ...(target ? { projectDir: target.projectDir } : {}),
           charts: target
             ? { helm: flags.helm, helmValues: target.helmValues, helmSet: target.helmSet }
             : chartsOf(flags),

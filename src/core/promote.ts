@@ -38,8 +38,10 @@ export interface PromoteOptions {
    * images, commit, provenance and pins are the promotion's own and are replaced.
    */
   readonly to: DeployOptions;
-  /** The checked-out commit (GITHUB_SHA / CI_COMMIT_SHA / `git rev-parse HEAD`); undefined when unknown. */
+  /** The checked-out commit (`git rev-parse HEAD`, else GITHUB_SHA / CI_COMMIT_SHA); undefined when unknown. */
   readonly commit: string | undefined;
+  /** The directory's uncommitted changes (`git status --porcelain` lines): the render would not be the commit's. */
+  readonly uncommitted?: readonly string[];
   /** How the registry is asked whether it still holds each digest. */
   readonly registry?: Pick<ImageOptions, 'dockerConfigDir' | 'insecureRegistries'>;
 }
@@ -83,7 +85,9 @@ export async function promote(options: PromoteOptions): Promise<PromoteReport> {
   const { from, to, environment } = options;
   const logger = to.logger;
   const revision = await logger.group(`Read ${from.environment}`, () => readSource(from));
-  const reasons = revision.current ? refusals(from, revision.current, revision.all, options.commit) : [];
+  const reasons = revision.current
+    ? refusals(from, revision.current, revision.all, options.commit, options.uncommitted)
+    : [];
   if (!revision.current)
     reasons.push(
       `${from.environment} has no revision of deployment ${from.deployment} in namespace ${from.namespace} (context ${from.context}): deploy ${from.environment} first`,
@@ -141,6 +145,7 @@ export function refusals(
   current: RevisionSummary,
   all: readonly RevisionSummary[],
   checkout: string | undefined,
+  uncommitted: readonly string[] = [],
 ): string[] {
   const reasons: string[] = [];
   const named = `${from.environment}'s revision ${current.revision}`;
@@ -152,6 +157,10 @@ export function refusals(
       `${from.environment}'s last rollout failed: revision ${current.revision} (${current.description ?? 'failed'})${changed.length > 0 ? `; its images differ from revision ${good}, the last good one: ${changed.join(', ')}` : ''}. Fix ${from.environment} and deploy it again; a promotion takes only a revision whose rollout succeeded`,
     );
   }
+  if (current.status !== 'failed' && current.rolloutUnchecked)
+    reasons.push(
+      `${named} was deployed with --no-wait: its rollout was never checked; deploy ${from.environment} with the rollout wait (the same commit changes nothing and checks it), then promote`,
+    );
   if (!current.commit)
     reasons.push(
       `${named} records no commit (deployed outside CI and git), so nothing ties it to a checkout`,
@@ -163,6 +172,10 @@ export function refusals(
   else if (!sameCommit(checkout, current.commit))
     reasons.push(
       `the checkout is at commit ${checkout}, but ${named} ran commit ${current.commit}: check out ${current.commit} to promote it (a promotion renders the configuration of the commit ${from.environment} ran)`,
+    );
+  if (uncommitted.length > 0)
+    reasons.push(
+      `the directory has uncommitted changes (git status --porcelain: ${uncommitted.map((l) => l.trim()).join('; ')}), so the render would not be the configuration of commit ${current.commit ?? checkout ?? 'HEAD'} that ${from.environment} ran: commit or discard them`,
     );
   for (const m of current.marks ?? [])
     if (!m.digest)

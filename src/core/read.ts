@@ -52,6 +52,11 @@ export interface ReadOptions {
   readonly kustomize?: KustomizeOptions | undefined;
   /** The renderers of kustomizations and Helm charts (see DirectoryInputOptions). */
   readonly renderers?: Renderers;
+  /**
+   * The deployment's directory, holding spread.yaml, when the folder read is another (an
+   * environment's `path:` inside it); default the folder read.
+   */
+  readonly projectDir?: string | undefined;
   readonly logger: Logger;
 }
 
@@ -108,7 +113,8 @@ export interface ReadResult {
  * @throws InputError with every problem of the input and the project file.
  */
 export async function readDeployment(dir: string, options: ReadOptions): Promise<ReadResult> {
-  const project = projectOf(dir);
+  // spread.yaml is the deployment's, whatever folder an environment reads.
+  const project = projectOf(options.projectDir ?? dir);
   try {
     const read = await readObjects(dir, options);
     const errors = [...project.errors, ...pruneAnnotationIssues(read.objects)];

@@ -42,6 +42,37 @@ export function ciContext(env: NodeJS.ProcessEnv, dir: string): CiContext {
   return { ...(commit ? { commit } : {}), ...(runUrl ? { runUrl } : {}) };
 }
 
+/** What is checked out in a deployment's directory, as promote compares it with a revision's commit. */
+export interface Checkout {
+  /** `git rev-parse HEAD` in a git work tree; else GITHUB_SHA / CI_COMMIT_SHA; undefined when unknown. */
+  readonly commit?: string;
+  /** `git status --porcelain` lines in the directory (changed, staged, untracked files), but `.spread/`. */
+  readonly uncommitted: readonly string[];
+}
+
+/**
+ * The directory's checkout: in a git work tree, its real HEAD and uncommitted changes (the CI's
+ * variables name the commit the run was started for, not what the directory holds after the job's own
+ * steps); outside one, `ciCommit` (GITHUB_SHA / CI_COMMIT_SHA). Never throws.
+ */
+export function checkoutOf(dir: string, ciCommit: string | undefined): Checkout {
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+  try {
+    if (git(['rev-parse', '--is-inside-work-tree']).trim() === 'true') {
+      const commit = git(['rev-parse', 'HEAD']).trim();
+      // .spread/ is the GitLab job's own output (reports, the npm package): never configuration.
+      const uncommitted = git(['status', '--porcelain', '--', '.', ':(exclude).spread'])
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      return { ...(commit ? { commit } : {}), uncommitted };
+    }
+  } catch {
+    // Not a git work tree, git missing, or no commit yet: the CI's variables.
+  }
+  return { ...(ciCommit ? { commit: ciCommit } : {}), uncommitted: [] };
+}
+
 /** The annotations of one deploy: commit, run URL (when known) and the time, ISO 8601 UTC. */
 export function deployAnnotations(ci: CiContext, now: Date): Record<string, string> {
   return {

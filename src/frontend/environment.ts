@@ -43,6 +43,8 @@ export interface EnvironmentTarget {
   readonly cluster: EnvironmentCluster;
   /** The folder read: the deployment's directory, or the environment's `path` inside it. */
   readonly path: string;
+  /** The deployment's directory, holding spread.yaml: where its health rules are read. */
+  readonly projectDir: string;
   readonly context?: string;
   readonly namespace?: string;
   /** The environment's values files, then the ones given (later ones win). */
@@ -123,6 +125,7 @@ export function targetOf(
     environment,
     cluster,
     path: environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path),
+    projectDir: dir,
     ...(context !== undefined ? { context } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
     helmValues: [...environment.helmValues, ...(cluster.helmValues ?? []), ...(given.helmValues ?? [])],
@@ -160,6 +163,23 @@ export function kubeconfigServer(kubeConfig: {
   getCurrentCluster(): { readonly server: string } | null;
 }): string {
   return kubeConfig.getCurrentCluster()?.server ?? '';
+}
+
+/**
+ * The half of the wrong-cluster guard that needs no request: the kubeconfig's server against the
+ * declared one (a fleet checks every cluster's before its first wave writes).
+ *
+ * @throws Error `wrong cluster: …`, as {@link checkCluster}.
+ */
+export function checkServer(
+  reached: { readonly server: string; readonly context: string },
+  expected: ExpectedCluster,
+): void {
+  if (expected.server === undefined) return;
+  if (normalizeServer(expected.server) === normalizeServer(reached.server)) return;
+  throw new Error(
+    `wrong cluster: environment ${expected.environment} is server ${expected.server} (${formatSource(expected.source)}), but context ${reached.context} reaches server ${reached.server}; nothing was written, nothing built`,
+  );
 }
 
 /**

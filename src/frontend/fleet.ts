@@ -11,6 +11,7 @@ import { clusterClient, connectClient } from './cluster.js';
 import type { DeployRequest } from './deploy.js';
 import {
   checkCluster,
+  checkServer,
   type EnvironmentGiven,
   type EnvironmentTarget,
   kubeconfigServer,
@@ -57,7 +58,7 @@ export function fleetPlan(request: FleetRequest): FleetWavePlan[] {
     throw new Error(
       `--cluster ${unknown.join(', ')}: environment ${environment.name} lists no such cluster (its clusters: ${names.join(', ')})`,
     );
-  return fleetWaves(environment)
+  const waves = fleetWaves(environment)
     .map((wave) => ({
       name: wave.name,
       ...(wave.maxParallel !== undefined ? { maxParallel: wave.maxParallel } : {}),
@@ -67,6 +68,14 @@ export function fleetPlan(request: FleetRequest): FleetWavePlan[] {
         .map((n) => legOf(request, n)),
     }))
     .filter((wave) => wave.clusters.length > 0);
+  // Without the rollout wait a leg succeeds once applied, so the next wave would start on a broken
+  // canary; one wave (or one cluster picked with --cluster, a matrix leg) has no next to protect.
+  const unwaited = waves.flatMap((w) => w.clusters).some((c) => c.options.wait === false);
+  if (request.mode !== 'plan' && waves.length > 1 && unwaited)
+    throw new Error(
+      `environment ${environment.name} deploys in ${waves.length} waves (${waves.map((w) => w.name).join(', ')}), and a wave starts only when the previous is healthy; --no-wait cannot tell: deploy the fleet with the rollout wait, or one wave's clusters at a time with --cluster`,
+    );
+  return waves;
 }
 
 function legOf(request: FleetRequest, name: string): FleetCluster {
@@ -80,8 +89,12 @@ function legOf(request: FleetRequest, name: string): FleetCluster {
     signal: _signal,
     ...options
   } = request.request(target);
-  // The kubeconfig is read now: a context missing for a later wave fails before the first writes.
+  // The kubeconfig is read now: a context missing for a later wave fails before the first writes, and
+  // so does a context reaching another server than declared (the kube-system uid needs a request: it
+  // is checked when the leg connects).
   const resolved = loadKubeconfig(kubeconfig, context);
+  if (expectCluster !== undefined)
+    checkServer({ server: kubeconfigServer(resolved.kubeConfig), context: resolved.context }, expectCluster);
   return {
     name,
     options,

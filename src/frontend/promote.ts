@@ -8,6 +8,7 @@ import { type DeployOptions, nothingWritten } from '../core/deploy/index.js';
 import { type PromoteReport, promote as promoteTo } from '../core/promote.js';
 import type { ImageOptions } from '../image/options.js';
 import { PROJECT_FILE } from '../project/file.js';
+import { checkoutOf } from './ci.js';
 import { clusterClient, connectClient } from './cluster.js';
 import { checkCluster, type EnvironmentTarget, kubeconfigServer, resolveEnvironment } from './environment.js';
 import { deploymentOrigin } from './origin.js';
@@ -26,7 +27,10 @@ export interface PromoteRequest {
   /** Reaches the target (and the source, unless {@link fromKubeconfig}). */
   readonly kubeconfig: KubeconfigSource;
   readonly fromKubeconfig?: KubeconfigSource | undefined;
-  /** The checked-out commit (the front end's CI context). */
+  /**
+   * The CI's commit (GITHUB_SHA / CI_COMMIT_SHA), used only when `dir` is not in a git work tree: there
+   * the real HEAD and the uncommitted changes are read (ci.ts checkoutOf).
+   */
   readonly commit: string | undefined;
   /** The process's environment, for the deployments' origins (CI's repository variables). */
   readonly env: NodeJS.ProcessEnv;
@@ -74,6 +78,8 @@ export async function promote(request: PromoteRequest): Promise<PromoteReport> {
   const target = loadKubeconfig(request.kubeconfig, targets.to.context);
   // One deployment, one name in every environment: the directory's, as deploy --environment names it.
   const origin = deploymentOrigin(request.env, request.dir);
+  // What the directory holds, not what the CI says the run was for: the job may have moved or edited it.
+  const checkout = checkoutOf(request.dir, request.commit);
   try {
     const cluster = await connectClient(
       clusterClient(target, { logger, maxSockets: request.deploy.concurrency }),
@@ -94,12 +100,14 @@ export async function promote(request: PromoteRequest): Promise<PromoteReport> {
           deployment: request.name ?? defaultDeploymentName(origin),
         },
         environment: targets.to.environment.name,
-        commit: request.commit,
+        commit: checkout.commit,
+        uncommitted: checkout.uncommitted,
         ...(request.registry ? { registry: request.registry } : {}),
         to: {
           ...request.deploy,
           mode: 'deploy',
           path: targets.to.path,
+          projectDir: targets.to.projectDir,
           ...(targets.to.namespace ? { namespace: targets.to.namespace } : {}),
           ...(request.name ? { name: request.name } : {}),
           origin,

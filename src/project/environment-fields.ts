@@ -62,7 +62,7 @@ function fieldsOf(
   const namespace = f.string(['namespace']);
   const preview = previewAt === undefined ? undefined : readPreview(f, name, namespace);
   if (namespace !== undefined && preview === undefined) f.namespace(['namespace'], namespace);
-  const clusters = readClusters(f, name);
+  const clusters = readClusters(f, name, namespace);
   const waves = readWaves(at, clusters, name, issues);
   const env: Environment = {
     name,
@@ -110,8 +110,42 @@ function readPreview(f: Fields, name: string, namespace: string | undefined): Pr
   return { namespace: template };
 }
 
+/**
+ * A fleet's clusters are distinct places: each names its kubeconfig context (without one every
+ * cluster is the kubeconfig's current context, so the fleet would write the same place once per
+ * cluster), and no two share a context and namespace.
+ */
+function fleetPlaces(
+  clusters: readonly EnvironmentCluster[],
+  namespace: string | undefined,
+  env: string,
+  issues: IssueList,
+): void {
+  const places = new Map<string, string>();
+  for (const c of clusters) {
+    if (c.context === undefined) {
+      issues.error(
+        c.source,
+        `cluster ${JSON.stringify(c.name)} names no context: in a fleet each cluster names its kubeconfig context, or every cluster deploys to the current context, the same place`,
+        env,
+      );
+      continue;
+    }
+    const ns = c.namespace ?? namespace;
+    const key = `${c.context}\0${ns ?? ''}`;
+    const first = places.get(key);
+    if (first !== undefined)
+      issues.error(
+        c.source,
+        `cluster ${JSON.stringify(c.name)} is the same place as cluster ${JSON.stringify(first)} (context ${c.context}, ${ns ? `namespace ${ns}` : "the context's namespace"}): a fleet deploys each place once`,
+        env,
+      );
+    else places.set(key, c.name);
+  }
+}
+
 /** The short form (fields on the environment) or `clusters:`, never both. */
-function readClusters(f: Fields, name: string): EnvironmentCluster[] {
+function readClusters(f: Fields, name: string, namespace: string | undefined): EnvironmentCluster[] {
   const short = ['context', 'server', 'kubeSystemUID'].filter((k) => f.has([k]));
   if (!f.has(['clusters'])) return [readCluster(f, [], name, true)];
   for (const key of short)
@@ -144,6 +178,11 @@ function readClusters(f: Fields, name: string): EnvironmentCluster[] {
       );
     seen.set(c.name, i);
   });
+  // A context given but invalid, or a name listed twice, is reported already.
+  const places = clusters.filter(
+    (c, i) => seen.get(c.name) === i && (c.context || !f.has(['clusters', i, 'context'])),
+  );
+  if (clusters.length > 1) fleetPlaces(places, namespace, name, f.issues);
   return clusters;
 }
 

@@ -31,6 +31,11 @@ export interface DeployCluster {
 export interface DeployOptions {
   /** The directory to deploy (DirectoryInput root). */
   readonly path: string;
+  /**
+   * The deployment's directory, holding spread.yaml (its health rules), when {@link path} is another
+   * (an environment's `path:` inside it); default {@link path}.
+   */
+  readonly projectDir?: string | undefined;
   /** The cluster, connected by the front end. */
   readonly cluster: DeployCluster;
   /**

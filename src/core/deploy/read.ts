@@ -57,6 +57,7 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
       ...(options.allowEmpty ? { allowEmpty: true } : {}),
       ...(options.renderers ? { renderers: options.renderers } : {}),
       kustomize: options.kustomize,
+      ...(options.projectDir ? { projectDir: options.projectDir } : {}),
       logger,
     }),
   );

@@ -17,6 +17,7 @@ import {
   recordRevision,
   recordRollback,
   writeAppliedState,
+  writeRolloutChecked,
 } from '../../engine/inventory/history.js';
 import type { DeployLock } from '../../engine/inventory/lock.js';
 import { markedImages } from '../../engine/inventory/provenance.js';
@@ -61,6 +62,11 @@ export async function settleStage(
   if (kept?.appliedState && state !== kept.appliedState)
     await writeAppliedState(client, settling.set, kept.revision, state).catch((error: unknown) =>
       options.logger.warn(`could not note the revision's applied state: ${(error as Error).message}`),
+    );
+  // Its rollout was not checked when it was recorded (--no-wait); this deploy saw it ready.
+  if (kept?.rolloutUnchecked && options.wait)
+    await writeRolloutChecked(client, settling.set, kept.revision).catch((error: unknown) =>
+      options.logger.warn(`could not note the revision's rollout as checked: ${(error as Error).message}`),
     );
   const revision = kept
     ? { revision: revisionBefore }
@@ -373,6 +379,8 @@ async function record(
         ...(options.commit ? { commit: options.commit } : {}),
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
         ...(outcome.status ? { status: outcome.status } : {}),
+        // Applied but not seen ready: promote refuses it (core/promote.ts).
+        ...(!options.wait && outcome.status !== 'failed' ? { rolloutUnchecked: true } : {}),
         ...(outcome.description ? { description: outcome.description } : {}),
         ...(outcome.appliedState ? { appliedState: outcome.appliedState } : {}),
       },

@@ -43,6 +43,8 @@ export interface RevisionSummary extends Provenance {
   readonly runUrl?: string;
   readonly description?: string;
   readonly status: RevisionStatus;
+  /** Deployed without the rollout wait (`--no-wait`): `deployed` says applied, not ready. */
+  readonly rolloutUnchecked?: true;
   readonly images: readonly RevisionImage[];
   readonly objectCount: number;
   /** Digest of the parent's fingerprints when it was recorded; absent when it had none. */
@@ -65,6 +67,8 @@ export interface RevisionInput extends Provenance {
   readonly description?: string;
   /** Default `deployed`. */
   readonly status?: RevisionStatus;
+  /** The deploy did not wait for the rollout (see {@link RevisionSummary.rolloutUnchecked}). */
+  readonly rolloutUnchecked?: boolean;
   /** Images deployed; by default those of the objects' containers ({@link imagesOf}). */
   readonly images?: readonly RevisionImage[];
   /** Default: now. */
@@ -148,6 +152,7 @@ export function revisionSecret(set: ApplySet, revision: number, input: RevisionI
   if (input.runUrl) annotations[HISTORY.runUrl] = input.runUrl;
   if (input.description) annotations[HISTORY.description] = input.description;
   if (input.appliedState) annotations[HISTORY.appliedState] = input.appliedState;
+  if (input.rolloutUnchecked) annotations[HISTORY.rolloutChecked] = 'false';
   Object.assign(annotations, provenanceAnnotations(input));
   return {
     apiVersion: 'v1',
@@ -193,6 +198,7 @@ export function parseRevisionSecret(secret: KubeObject, withObjects = false): Re
     ...(a[HISTORY.runUrl] ? { runUrl: a[HISTORY.runUrl] } : {}),
     ...(a[HISTORY.description] ? { description: a[HISTORY.description] } : {}),
     status: a[HISTORY.status] === 'failed' ? 'failed' : 'deployed',
+    ...(a[HISTORY.rolloutChecked] === 'false' ? { rolloutUnchecked: true as const } : {}),
     images,
     objectCount: Number(a[HISTORY.objectCount] ?? 0),
     ...(a[HISTORY.appliedState] ? { appliedState: a[HISTORY.appliedState] } : {}),
@@ -323,6 +329,24 @@ export async function writeAppliedState(
     path: `${secretsPath(set.namespace)}/${encodeURIComponent(revisionSecretName(set.name, revision))}`,
     query: { fieldManager: HISTORY.fieldManager },
     body: { metadata: { annotations: { [HISTORY.appliedState]: digest ?? null } } },
+    contentType: 'application/merge-patch+json',
+  });
+}
+
+/**
+ * Notes that the rollout of revision `revision` was seen ready: a deploy with the wait that changed
+ * nothing since a `--no-wait` one keeps its revision, and removes the mark that it was never checked.
+ */
+export async function writeRolloutChecked(
+  client: ClusterPort,
+  set: ApplySet,
+  revision: number,
+): Promise<void> {
+  await client.request({
+    method: 'PATCH',
+    path: `${secretsPath(set.namespace)}/${encodeURIComponent(revisionSecretName(set.name, revision))}`,
+    query: { fieldManager: HISTORY.fieldManager },
+    body: { metadata: { annotations: { [HISTORY.rolloutChecked]: null } } },
     contentType: 'application/merge-patch+json',
   });
 }

@@ -13,6 +13,8 @@ import { type RevisionStatus, readRevision } from './history.js';
 export interface RevisionCheck {
   readonly revision: number;
   readonly status: RevisionStatus;
+  /** Recorded by a deploy that did not wait for the rollout. */
+  readonly rolloutUnchecked?: true;
   readonly appliedState?: string;
   /** {@link objectSetDigest} of the revision's objects. */
   readonly objectSet: string;
@@ -29,6 +31,7 @@ export async function readRevisionCheck(
     ? {
         revision: r.revision,
         status: r.status,
+        ...(r.rolloutUnchecked ? { rolloutUnchecked: true as const } : {}),
         ...(r.appliedState ? { appliedState: r.appliedState } : {}),
         objectSet: objectSetDigest(r.objects),
       }

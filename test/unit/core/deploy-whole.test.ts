@@ -231,6 +231,17 @@ describe('a whole deploy against the in-memory API server', () => {
       '/api/v1/namespaces/shop/configmaps/kube-root-ca.crt',
     ]);
   });
+
+  test('--no-wait records the revision as never checked; the same objects deployed with the wait check it', async () => {
+    const checked = () =>
+      kube.get('Secret', NS, 'spread.shop.v1')?.metadata.annotations?.['spread.rsprd.com/rollout-checked'];
+    write('nginx:1.27', { settings: 'hello' });
+    expect((await deploy(options({ wait: false }))).revision).toBe(1);
+    expect(checked()).toBe('false');
+    // Unchanged: revision 1 is kept, and its rollout now seen ready.
+    expect((await deploy(options())).revision).toBe(1);
+    expect(checked()).toBeUndefined();
+  });
 });
 
 /** The image of the live Deployment web. */

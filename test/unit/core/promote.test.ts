@@ -6,7 +6,7 @@ import { silentLogger } from '../../../src/base/logger.js';
 import { InputError } from '../../../src/base/source.js';
 import { refusals, sameCommit } from '../../../src/core/promote.js';
 import { readDeployment } from '../../../src/core/read.js';
-import type { RevisionSummary } from '../../../src/engine/inventory/history.js';
+import { parseRevisionSecret, type RevisionSummary } from '../../../src/engine/inventory/history.js';
 import { pinPromotedImages } from '../../../src/image/promoted.js';
 
 const D1 = `sha256:${'1'.repeat(64)}`;
@@ -65,6 +65,30 @@ describe('what a promotion refuses', () => {
     expect(refusals(staging, unknown, [], SHA)).toEqual([
       "staging's revision 1 records no commit (deployed outside CI and git), so nothing ties it to a checkout",
       "staging's revision 1 deployed &web unpinned (localhost:5000/web:v1), so its digest is not known",
+    ]);
+  });
+
+  test('a revision deployed with --no-wait (its rollout never checked); one recorded before the mark is promotable', () => {
+    const unwaited = revision(1, { rolloutUnchecked: true });
+    expect(refusals(staging, unwaited, [unwaited], SHA)).toEqual([
+      "staging's revision 1 was deployed with --no-wait: its rollout was never checked; deploy staging with the rollout wait (the same commit changes nothing and checks it), then promote",
+    ]);
+    const old = parseRevisionSecret({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 'spread.shop.v1',
+        annotations: { 'spread.rsprd.com/revision': '1', 'spread.rsprd.com/commit': SHA },
+      },
+    });
+    expect(refusals(staging, old, [old], SHA)).toEqual([]);
+  });
+
+  test('uncommitted changes in the directory, named', () => {
+    expect(
+      refusals(staging, revision(1), [revision(1)], SHA, [' M deploy/a.yaml', '?? deploy/new.yaml']),
+    ).toEqual([
+      `the directory has uncommitted changes (git status --porcelain: M deploy/a.yaml; ?? deploy/new.yaml), so the render would not be the configuration of commit ${SHA} that staging ran: commit or discard them`,
     ]);
   });
 

@@ -38,10 +38,16 @@ current-context: ${contexts[0]}
 });
 const production = environmentNamed(loadEnvironments(dir)!, 'production')!;
 
-function plan(contexts: string[], only: string[] = [], given = {}) {
+function plan(
+  contexts: string[],
+  only: string[] = [],
+  given = {},
+  { environment = production, wait = true, mode = 'deploy' as 'deploy' | 'plan' } = {},
+) {
   return fleetPlan({
     dir,
-    environment: production,
+    environment,
+    mode,
     given,
     only,
     logger: silentLogger,
@@ -51,8 +57,9 @@ function plan(contexts: string[], only: string[] = [], given = {}) {
         kubeconfig: kubeconfig(contexts),
         ...(target.context ? { context: target.context } : {}),
         namespace: target.namespace,
-        mode: 'deploy',
-        wait: true,
+        ...(target.expect ? { expectCluster: target.expect } : {}),
+        mode,
+        wait,
         timeoutMs: 1000,
         forceConflicts: false,
         concurrency: 2,
@@ -87,6 +94,35 @@ describe('fleetPlan', () => {
 
   test('a context missing for a cluster of a later wave fails the fleet before any cluster is deployed', () => {
     expect(() => plan(['a', 'b'])).toThrow(/context "?c"?/);
+  });
+
+  test("a later wave's cluster whose context reaches another server fails the plan, before any write", () => {
+    const other = mkdtempSync(join(tmpdir(), 'spread-fleet-'));
+    writeFileSync(
+      join(other, 'spread.yaml'),
+      `environments:
+  production:
+    clusters:
+      - { name: eu-1, context: a, server: https://127.0.0.1:1 }
+      - { name: us-1, context: c, server: https://10.0.0.9:6443 }
+    waves:
+      - { name: canary, clusters: [eu-1] }
+      - { name: rest }
+`,
+    );
+    const environment = environmentNamed(loadEnvironments(other)!, 'production')!;
+    expect(() => plan(['a', 'c'], [], {}, { environment })).toThrow(
+      'wrong cluster: environment production is server https://10.0.0.9:6443 (spread.yaml:5), but context c reaches server https://127.0.0.1:1; nothing was written, nothing built',
+    );
+    expect(plan(['a', 'c'], ['eu-1'], {}, { environment }).map((w) => w.name)).toEqual(['canary']);
+  });
+
+  test('--no-wait is refused for a fleet of more than one wave, not for one wave nor a plan', () => {
+    expect(() => plan(['a', 'b', 'c'], [], {}, { wait: false })).toThrow(
+      'environment production deploys in 2 waves (canary, rest), and a wave starts only when the previous is healthy; --no-wait cannot tell',
+    );
+    expect(plan(['a', 'b', 'c'], ['eu-2', 'us-1'], {}, { wait: false })).toHaveLength(1);
+    expect(plan(['a', 'b', 'c'], [], {}, { wait: false, mode: 'plan' })).toHaveLength(2);
   });
 });
 

@@ -103,4 +103,30 @@ describe('fleet declaration', () => {
     expect(declaration).toBeUndefined();
     expect(lines(issues)).toEqual(expected);
   });
+
+  test.each([
+    [
+      'a cluster without context',
+      FLEET.replace('{ name: us-1, context: prod-us-1 }', '{ name: us-1 }'),
+      [
+        '8: cluster "us-1" names no context: in a fleet each cluster names its kubeconfig context, or every cluster deploys to the current context, the same place',
+      ],
+    ],
+    [
+      'two clusters with the same context and namespace',
+      FLEET.replace('context: prod-us-2', 'context: prod-us-1'),
+      [
+        '9: cluster "us-2" is the same place as cluster "us-1" (context prod-us-1, namespace web): a fleet deploys each place once',
+      ],
+    ],
+  ])('a fleet deploys each place once: %s is an error at its line', (_what, text, expected) => {
+    const { declaration, issues } = read(text);
+    expect(declaration).toBeUndefined();
+    expect(lines(issues)).toEqual(expected);
+  });
+
+  test('the same context in two namespaces is two places', () => {
+    const text = FLEET.replace('context: prod-us-2 }', 'context: prod-us-1, namespace: web-2 }');
+    expect(read(text).issues).toEqual([]);
+  });
 });

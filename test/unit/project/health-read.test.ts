@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { silentLogger } from '../../../src/base/logger.js';
 import { formatIssue, InputError } from '../../../src/base/source.js';
 import { readDeployment } from '../../../src/core/read.js';
+import { resolveEnvironment } from '../../../src/frontend/environment.js';
 
 /** Writes a tree of files (path → content) into a fresh directory. */
 function tree(files: Record<string, string>): string {
@@ -46,5 +47,23 @@ describe('readDeployment reads the health rules of spread.yaml', () => {
     await expect(readDeployment(dir, { namespace: 'default', logger: silentLogger })).rejects.toThrow(
       /spread\.yaml:3: health rule Widget\.example\.com: current: unbound function: nosuch/,
     );
+  });
+
+  test("an environment's path: reads its folder, and the rules of the deployment's spread.yaml", async () => {
+    const dir = tree({
+      'spread.yaml':
+        "environments:\n  staging:\n    path: staging\nhealth:\n  Widget.example.com:\n    current: status.phase == 'Ready'\n",
+    });
+    mkdirSync(join(dir, 'staging'));
+    writeFileSync(join(dir, 'staging', 'a.yaml'), CONFIG_MAP);
+    const target = resolveEnvironment(dir, 'staging', {});
+    expect(target.path).toBe(join(dir, 'staging'));
+    const read = await readDeployment(target.path, {
+      namespace: 'default',
+      projectDir: target.projectDir,
+      logger: silentLogger,
+    });
+    expect([...read.health.keys()]).toEqual(['Widget.example.com']);
+    expect(read.objects.map((o) => o.object.kind)).toEqual(['ConfigMap']);
   });
 });
