@@ -1,9 +1,0 @@
-import { createRequire as __spreadCreateRequire } from 'node:module';
-import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
-import { dirname as __spreadDirname } from 'node:path';
-const __spreadRequire = __spreadCreateRequire(import.meta.url);
-const __filename = __spreadFileURLToPath(import.meta.url);
-const __dirname = __spreadDirname(__filename);
-import{a}from"./chunk-22EIFYPP.js";import{d as p,e as f,h as s,i as v}from"./chunk-EZQD4GLF.js";import"./chunk-TUIGFB4E.js";import{c as u,d as m,i as c}from"./chunk-5MWTN2A7.js";import"./chunk-4Q3ZWEJR.js";import"./chunk-UUNNFWS4.js";import"./chunk-O6T52ZZ7.js";import"./chunk-UGA2VPD4.js";function b(r,e){if(!e.environment||e.environment===u){if(e.cluster)throw new Error("--cluster picks clusters of a fleet: give --environment NAME too");return}let t=m(c(r,e.environment),e.environment);if(t!==void 0)return t.clusters.length>1||e.cluster?t:void 0}async function j(r,e,t,y,n,g){let[{deployFleet:w},{formatFleetText:h}]=await Promise.all([import("./fleet-WHIEWBX7.js"),import("./fleet-UPMAHCOF.js")]),d=a(),x=(n.cluster??"").split(",").map(i=>i.trim()).filter(Boolean),o=await w({dir:e,environment:t,given:{context:p(y,n.context),namespace:n.namespace,helmValues:n.helmValues,helmSet:n.helmSet,pullRequest:f(process.env)},only:x,request:g,logger:v(n.verbose??!1),...d?{signal:d}:{},...r==="plan"?{mode:r}:{}});if(process.stdout.write(s(n.output==="json"?`${JSON.stringify(o,null,2)}
-`:h(o))),o.status==="failed"){let i=o.waves.flatMap(l=>l.clusters.filter(F=>F.status==="failed")),E=i.map(l=>`${l.cluster} (wave ${l.wave})`).join(", ")||"not every cluster ran";process.stderr.write(s(`error: fleet ${t.name}: ${E}${i.length>0?" failed":""}${r==="deploy"?"; later waves were not started":""}
-`)),process.exitCode=1}}export{b as fleetEnvironment,j as runFleet};
