@@ -40,6 +40,22 @@ export interface DriftedObject {
   readonly message?: string;
 }
 
+/** What a drift comparison may compare the cluster with (see DriftOptions.against). */
+export type DriftAgainst = 'revision' | 'directory';
+
+/**
+ * What the cluster was compared with: the directory (with a note when a revision was asked for and
+ * there is none), or the deployment's last deployed revision, its number, commit and time.
+ */
+export type ComparedWith =
+  | { readonly against: 'directory'; readonly note?: string }
+  | {
+      readonly against: 'revision';
+      readonly revision: number;
+      readonly commit?: string;
+      readonly time: string;
+    };
+
 /** The drift of one deployment (`spread status --all-environments -o json` prints one per environment). */
 export interface DriftReport {
   readonly deployment: string;
@@ -50,6 +66,8 @@ export interface DriftReport {
   readonly objects: readonly DriftedObject[];
   /** Differences that are not drift, per object (`Kind/name`). */
   readonly ignored: readonly (IgnoredField & { readonly object: string })[];
+  /** What the cluster was compared with; absent when made by {@link driftOf} alone. */
+  readonly comparedWith?: ComparedWith;
 }
 
 /** What {@link driftOf} needs besides the status. */

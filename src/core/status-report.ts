@@ -317,7 +317,7 @@ function entityTree(
 }
 
 /** An object's status: its identity, source and, when compared, its cluster state. */
-function objectStatusOf(
+export function objectStatusOf(
   object: KubeObject,
   o: SourcedObject,
   cluster: ClusterState | undefined,
@@ -353,7 +353,7 @@ function entityFields(e: Entity): Omit<EntityStatus, 'object' | 'objects' | 'chi
 }
 
 /** An object listed outside the tree (to prune, or kept): identity and source. */
-function listed(o: SourcedObject): ObjectStatus {
+export function listed(o: SourcedObject): ObjectStatus {
   return { ...identity(o.object), source: formatSource(o.source) };
 }
 

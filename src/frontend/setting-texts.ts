@@ -623,6 +623,11 @@ export const SETTING_TEXTS = {
       "compare every environment the directory's spread.yaml declares, each in its own context and namespace, and report each one's drift (as --environment all; -o json: { environments: [...] })",
     cli: { flags: '--all-environments' },
   },
+  against: {
+    description:
+      "with --all-environments, what each environment's drift compares the cluster with: directory (does the cluster match this checkout) or revision (the deployment's last deployed revision from its history, as the drift modes do: commits not deployed yet are not drift; the directory when there is no revision)",
+    cli: { flags: '--against <what>' },
+  },
   'show-secrets': {
     description: 'print Secret values instead of <redacted>',
     cli: { flags: '--show-secrets' },

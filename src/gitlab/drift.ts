@@ -3,8 +3,9 @@
 // through GitLab's Issues API, writes summary.md and the dotenv report, and decides the job's outcome.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DriftReport } from '../core/drift-rules.js';
+import type { ComparedWith, DriftReport } from '../core/drift-rules.js';
 import {
+  comparedText,
   DRIFT_LABEL,
   type DriftSubject,
   driftClosedComment,
@@ -75,9 +76,10 @@ export async function driftStep(
         })
       : undefined;
     parts.push(
-      body ?? `${driftIssueTitle(subject).replace(/^Drift: /, '')}: the cluster matches the directory.`,
+      body ??
+        `${driftIssueTitle(subject).replace(/^Drift: /, '')}: the cluster matches ${comparedText(e.drift.comparedWith)}.`,
     );
-    const kept = await keepIssue(env, subject, body).catch((error: unknown) => {
+    const kept = await keepIssue(env, subject, body, e.drift.comparedWith).catch((error: unknown) => {
       failed = true;
       console.error(
         `spread drift: the issue of ${driftIssueTitle(subject)} was not kept: ${(error as Error).message}`,
@@ -101,6 +103,7 @@ async function keepIssue(
   env: NodeJS.ProcessEnv,
   subject: DriftSubject,
   description: string | undefined,
+  compared: ComparedWith | undefined,
 ): Promise<GitLabIssueResult | undefined> {
   if (!env.SPREAD_GITLAB_TOKEN) {
     console.log('spread: no SPREAD_GITLAB_TOKEN: the drift issue is not kept');
@@ -117,7 +120,7 @@ async function keepIssue(
       label: DRIFT_LABEL,
       marker: driftMarker(subject),
       ...(description !== undefined ? { description } : {}),
-      closeNote: driftClosedComment(new Date(), env.CI_JOB_URL),
+      closeNote: driftClosedComment(new Date(), env.CI_JOB_URL, compared),
     },
   );
 }

@@ -132,6 +132,11 @@ describe('mode drift, scheduled', () => {
     expect(r.outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
     expect(issue.title).toBe(`Drift: web in ${ns}`);
     expect(issue.labels).toEqual([{ name: 'spread-drift' }]);
+    // Compared with what was deployed, not with the branch head: the issue names the revision.
+    expect(issue.body).toMatch(
+      /differ from the last deployed revision 1 \(commit [0-9a-f]{12}, deployed at \d{4}-/,
+    );
+    expect(issue.body).toContain('`cluster → revision`');
     expect(issue.body).toContain(`### Deployment/web in ${ns} — differs`);
     expect(issue.body).toContain(`### ConfigMap/web-settings in ${ns} — differs`);
     expect(issue.body).toContain('~ spec.replicas: 2 → 1');
@@ -169,7 +174,7 @@ describe('mode drift, scheduled', () => {
     expect(issue.state).toBe('closed');
     expect(issue.state_reason).toBe('completed');
     expect(api.comments.filter((c) => c.issue === issue.number).map((c) => c.body)).toEqual([
-      expect.stringContaining('The cluster matches the directory again'),
+      expect.stringMatching(/^The cluster matches the last deployed revision 2 \(/),
     ]);
   });
 
@@ -186,6 +191,31 @@ describe('mode drift, scheduled', () => {
     expect((await k('get', 'deployment/web', '-o', 'jsonpath={.spec.replicas}')).stdout).toBe('1');
     expect((await k('get', 'configmap/web-settings', '-o', 'jsonpath={.data.version}')).stdout).toBe('1');
     expectNoSecret(r);
+  });
+
+  test('a commit not deployed yet is not drift: drift compares with the last deployed revision', async () => {
+    const before = api.issues.length;
+    write('deploy/web', {
+      '.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-settings}\ndata: {version: "2"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: web-db}\nstringData: {password: "${PASSWORD}"}\n`,
+    });
+    try {
+      const r = await step({ path: 'deploy/web', mode: 'drift', heal: 'true' });
+      expect(r.code, r.log).toBe(0);
+      expect(r.outputs.drifted).toBe('false');
+      expect(r.log).toMatch(/the cluster matches the last deployed revision \d+/);
+      expect(api.issues.length).toBe(before);
+      // spread status still answers "does the cluster match this checkout".
+      const cli = await runNode(
+        'dist/cli/index.js',
+        ['status', path.join(workspace, 'deploy/web'), '--context', 'spread-local', '-n', ns, '-o', 'json'],
+        { ...process.env, ...repositoryEnv(workspace) },
+      );
+      expect(cli.code, cli.stderr).toBe(2);
+    } finally {
+      write('deploy/web', {
+        '.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-settings}\ndata: {version: "1"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: web-db}\nstringData: {password: "${PASSWORD}"}\n`,
+      });
+    }
   });
 
   test('replicas an HPA sets are not drift', async () => {
