@@ -224,16 +224,22 @@ async function healDeployment(result: DriftResult, inputs: Inputs, target: Drift
     const back = await rollback(name, good, {
       ...request,
       forceConflicts: true,
+      // A heal that changed nothing leaves the history as it was.
+      recordUnchanged: false,
       timeoutMs: inputs.timeoutMs,
       lockTimeoutMs: inputs.lockTimeoutMs,
     });
-    return { revision: good, recorded: back.revision };
+    return back.revision === undefined
+      ? { revision: good, unchanged: true }
+      : { revision: good, recorded: back.revision };
   } catch (error) {
     return { revision: good, error: (error as Error).message };
   }
 }
 
 function healText(h: HealNote): string {
+  if (h.unchanged)
+    return `Heal: revision ${h.revision} (the last good deploy) was applied again and changed nothing; no revision recorded.`;
   return `Healed: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}.`;
 }
 

@@ -14,6 +14,8 @@ export interface HealNote {
   readonly recorded?: number;
   /** Set when the heal failed: why. */
   readonly error?: string;
+  /** The revision applied again changed nothing (no revision recorded). */
+  readonly unchanged?: true;
 }
 
 /** The deployment an issue is about: its identity across runs. */
@@ -129,6 +131,8 @@ export function changedByText(by: readonly ChangedBy[]): string {
 
 function healLine(h: HealNote): string {
   if (h.error) return `**Heal failed**: redeploying revision ${h.revision} did not complete: ${h.error}`;
+  if (h.unchanged)
+    return `**Heal**: revision ${h.revision} (the last good deploy) was applied again and changed nothing, so no revision was recorded; what differs is not what a deploy sets.`;
   return `**Healed**: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}; the next run shows whether the cluster matches.`;
 }
 

@@ -203,6 +203,8 @@ describe('mode drift, scheduled', () => {
       expect(r.code, r.log).toBe(0);
       expect(r.outputs.drifted).toBe('false');
       expect(r.log).toMatch(/the cluster matches the last deployed revision \d+/);
+      // heal is on, and nothing drifted: no heal, so no revision recorded.
+      expect(r.log).not.toContain('::group::Heal');
       expect(api.issues.length).toBe(before);
       // spread status still answers "does the cluster match this checkout".
       const cli = await runNode(

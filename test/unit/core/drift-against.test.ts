@@ -9,6 +9,7 @@ import { silentLogger } from '../../../src/base/logger.js';
 import { Discovery } from '../../../src/cluster/discovery.js';
 import { type DeployCluster, deploy } from '../../../src/core/deploy/index.js';
 import { drift } from '../../../src/core/drift.js';
+import { history, rollback } from '../../../src/core/manage.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
 const NS = 'shop';
@@ -88,5 +89,37 @@ describe('drift against the last deployed revision', () => {
       note: expect.stringMatching(/no deployed revision/),
     });
     expect(found.drift.drifted).toBe(true);
+  });
+});
+
+describe("heal's rollback records a revision only when it wrote something", () => {
+  const heal = () =>
+    rollback('shop', 1, {
+      logger: silentLogger,
+      cluster,
+      timeoutMs: 5_000,
+      recordUnchanged: false,
+      forceConflicts: true,
+    });
+  const revisions = async () =>
+    (await history('shop', { logger: silentLogger, cluster })).revisions.map((r) => r.revision);
+
+  test('nothing drifted: nothing written, no revision recorded', async () => {
+    write('hello');
+    await deployIt();
+    const report = await heal();
+    expect(report.revision).toBeUndefined();
+    expect(await revisions()).toEqual([1]);
+  });
+
+  test('a change by hand: put back, recorded as a new revision', async () => {
+    write('hello');
+    await deployIt();
+    const live = kube.get('ConfigMap', NS, 'settings')!;
+    kube.put({ ...live, data: { greeting: 'by-hand' } });
+    const report = await heal();
+    expect(report.revision).toBe(2);
+    expect(kube.get('ConfigMap', NS, 'settings')?.data).toEqual({ greeting: 'hello' });
+    expect(await revisions()).toEqual([2, 1]);
   });
 });
