@@ -10,7 +10,7 @@ import {
 import { formatIssue, formatSource } from '../base/source.js';
 import { type FieldManagerEntry, managersOf } from '../cluster/managers.js';
 import type { Deployment } from '../deployment/deployment.js';
-import type { FieldChange } from '../deployment/diff.js';
+import { type FieldChange, shownValueAt } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
 import { foreignNote } from '../engine/plan/takeover.js';
 import { FIELD_MANAGER } from '../engine/shared/options.js';
@@ -68,7 +68,7 @@ export interface ObjectStatus {
    */
   readonly managers?: readonly FieldManagerEntry[];
   /** For `differs`: fields other managers set that the directory does not declare (a deploy leaves them). */
-  readonly foreign?: readonly ForeignFields[];
+  readonly foreign?: readonly ForeignStatus[];
   /** The input that produced it, for an object of the tree; absent: the spread convention. */
   readonly input?: InputKind;
   /** Its health by its GroupKind's health rule (spread.yaml's, or one spread ships), when it has one and exists. */
@@ -169,7 +169,7 @@ export interface ClusterState {
   readonly changes?: readonly FieldChange[];
   readonly message?: string;
   readonly managers?: readonly FieldManagerEntry[];
-  readonly foreign?: readonly ForeignFields[];
+  readonly foreign?: readonly ForeignStatus[];
   readonly health?: ObjectHealth;
 }
 
@@ -223,13 +223,26 @@ export function statesOfPlan(
   return out;
 }
 
-/** The live object's other field managers and the foreign fields of a differing object, when known. */
+/**
+ * The live object's other field managers and the foreign fields of a differing object, when known,
+ * each foreign field with its live value (as a diff shows it: Secret values redacted).
+ */
 function whoChanged(p: PlannedObject): Pick<ClusterState, 'managers' | 'foreign'> {
-  const managers = p.live ? managersOf(p.live, FIELD_MANAGER) : [];
+  const { live } = p;
+  const managers = live ? managersOf(live, FIELD_MANAGER) : [];
+  const foreign = (p.foreign ?? []).map((f) =>
+    live ? { ...f, values: f.fields.map((path) => shownValueAt(live, path) ?? null) } : f,
+  );
   return {
     ...(managers.length > 0 ? { managers } : {}),
-    ...(p.foreign && p.foreign.length > 0 ? { foreign: p.foreign } : {}),
+    ...(foreign.length > 0 ? { foreign } : {}),
   };
+}
+
+/** Fields other managers set that the directory does not declare, with their live values when known. */
+export interface ForeignStatus extends ForeignFields {
+  /** Per field of `fields`, its live value as short JSON (Secret values redacted); null: not found. */
+  readonly values?: readonly (string | null)[];
 }
 
 /**

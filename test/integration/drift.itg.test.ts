@@ -193,6 +193,23 @@ describe('mode drift, scheduled', () => {
     expectNoSecret(r);
   });
 
+  test('a label added by kubectl label is drift; one a controller adds is not', async () => {
+    const before = api.issues.length;
+    await k('label', 'configmap/web-settings', 'team=payments');
+    const r = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.drifted).toBe('true');
+    const issue = api.issues[before]!;
+    expect(issue.body).toContain('- metadata.labels.team: "payments"');
+    expect(issue.body).toMatch(
+      /`metadata.labels.team`: changed by \*\*kubectl-label\*\* \(Update\) at \d{4}-/,
+    );
+    await k('label', 'configmap/web-settings', 'team-');
+    const closed = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(closed.outputs.drifted, closed.log).toBe('false');
+    expect(issue.state).toBe('closed');
+  });
+
   test('a commit not deployed yet is not drift: drift compares with the last deployed revision', async () => {
     const before = api.issues.length;
     write('deploy/web', {

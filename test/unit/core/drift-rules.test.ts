@@ -156,7 +156,39 @@ describe('driftOf', () => {
       time: '2026-12-07T07:24:54Z',
     });
     // The rollout restart's annotation was never declared: not drift, and said why.
-    expect(d.ignored.map((i) => [i.object, i.rule])).toEqual([['Deployment/web', 'undeclared']]);
+    expect(d.ignored.map((i) => [i.object, i.rule])).toEqual([['Deployment/web', 'restarted-at']]);
+  });
+
+  test.each([
+    ['kubectl-edit', 'metadata.labels.team', true],
+    ['kubectl-patch', 'data.extra', true],
+    ['kubectl-label', 'metadata.labels.team', true],
+    ['kubectl-annotate', 'metadata.annotations.example.com/owner', true],
+    ['kubectl-set', 'spec.template.spec.containers[name=c].env[name=DEBUG].value', true],
+    ['kubectl-client-side-apply', 'data.extra', true],
+    ['kubectl-rollout', 'spec.template.metadata.annotations.kubectl.kubernetes.io/restartedAt', false],
+    ['vault-agent-injector', 'spec.template.spec.containers[name=vault-agent].image', false],
+    ['Go-http-client', 'metadata.labels.team', false],
+  ])('a field %s added that the directory does not declare: drift %s', (manager, path, drift) => {
+    const o = objectStatus({
+      kind: 'ConfigMap',
+      name: 'cfg',
+      message: 'someone owns fields the directory does not declare',
+      foreign: [{ manager, fields: [path], values: ['"x"'] }],
+      managers: [{ manager, operation: 'Update', time: '2026-12-07T08:00:00Z', fields: [path] }],
+    });
+    const d = driftOf(report([o]), { hpaTargets: new Set(), rules: [] });
+    expect(d.drifted).toBe(drift);
+    if (drift)
+      expect(d.objects[0]?.fields).toEqual([
+        {
+          op: 'remove',
+          path,
+          before: '"x"',
+          changedBy: [{ manager, operation: 'Update', time: '2026-12-07T08:00:00Z' }],
+        },
+      ]);
+    else expect(d.ignored.map((i) => i.path)).toEqual([path]);
   });
 
   test('replicas of an object an HPA targets are not drift', () => {
