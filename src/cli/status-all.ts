@@ -100,7 +100,8 @@ export function driftText(d: DriftReport): string {
       const by = f.changedBy.map((m) =>
         [m.manager, m.operation, m.subresource, m.time && `at ${m.time}`].filter(Boolean).join(' '),
       );
-      lines.push(`    ${f.path}${by.length ? `: changed by ${by.join('; ')}` : ''}`);
+      const list = f.ownersOfList ? ` (owners of the list ${f.ownersOfList}; none owns the item)` : '';
+      lines.push(`    ${f.path}${by.length ? `: changed by ${by.join('; ')}${list}` : ''}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,10 +1,19 @@
 // Drift from a status report, without I/O: per object, the fields that differ and who changed them
 // (field managers and times), less what is not drift: the built-in rules (an HPA's replicas, fields
 // other managers set that the directory never declared, `kubectl rollout restart`) and spread.yaml's.
-import { type FieldManagerEntry, ownersOf, pathSteps } from '../cluster/managers.js';
+import { type FieldManagerEntry, type Ownership, ownersOf, pathSteps } from '../cluster/managers.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { DriftIgnoreRule } from '../project/drift.js';
 import type { EntityStatus, ObjectStatus, StatusReport } from './status-report.js';
+
+/** The owners of a changed field as status found them (items by key), else from the paths alone. */
+function ownership(o: ObjectStatus, path: string): Ownership {
+  const managers = o.managers ?? [];
+  const found = o.owners?.find((x) => x.path === path);
+  if (!found) return ownersOf(path, managers);
+  const owners = found.managers.map((i) => managers[i]).filter((m) => m !== undefined);
+  return { owners, ...(found.list ? { list: found.list } : {}) };
+}
 
 /** Who changed a field: one of the live object's field managers. */
 export type ChangedBy = Omit<FieldManagerEntry, 'fields'>;
@@ -12,6 +21,11 @@ export type ChangedBy = Omit<FieldManagerEntry, 'fields'>;
 /** A field that differs, with the managers that own it now (empty: nobody but spread, e.g. a removal). */
 export interface DriftField extends FieldChange {
   readonly changedBy: readonly ChangedBy[];
+  /**
+   * Set when no manager owns the changed list item itself (by its managedFields key): `changedBy`
+   * are then the owners of this list (or of a map above it), not of the item.
+   */
+  readonly ownersOfList?: string;
 }
 
 /** A difference that is not drift, and the rule that says so. */
@@ -127,10 +141,15 @@ export function driftOf(report: StatusReport, context: DriftContext): DriftRepor
     }
     const fields: DriftField[] = [];
     for (const change of o.changes ?? []) {
-      const owners = ownersOf(change.path, o.managers ?? []);
+      const { owners, list } = ownership(o, change.path);
       const rule = ignoreRule(o, change.path, owners, context);
       if (rule) ignored.push({ object: ref, path: change.path, ...rule });
-      else fields.push({ ...change, changedBy: owners.map(({ fields: _, ...m }) => m) });
+      else
+        fields.push({
+          ...change,
+          changedBy: owners.map(({ fields: _, ...m }) => m),
+          ...(list ? { ownersOfList: list } : {}),
+        });
     }
     // Fields a person's kubectl added, shown `- path: live value` (the directory has none).
     let added = false;

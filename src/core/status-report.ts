@@ -8,7 +8,7 @@ import {
   type SourcedObject,
 } from '../base/kube-object.js';
 import { formatIssue, formatSource } from '../base/source.js';
-import { type FieldManagerEntry, managersOf } from '../cluster/managers.js';
+import { type FieldManagerEntry, managersOf, ownersOf } from '../cluster/managers.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { type FieldChange, shownValueAt } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
@@ -69,6 +69,8 @@ export interface ObjectStatus {
   readonly managers?: readonly FieldManagerEntry[];
   /** For `differs`: fields other managers set that the directory does not declare (a deploy leaves them). */
   readonly foreign?: readonly ForeignStatus[];
+  /** For `differs`: per changed field, which of `managers` own it (from managedFields, items by key). */
+  readonly owners?: readonly FieldOwners[];
   /** The input that produced it, for an object of the tree; absent: the spread convention. */
   readonly input?: InputKind;
   /** Its health by its GroupKind's health rule (spread.yaml's, or one spread ships), when it has one and exists. */
@@ -170,6 +172,7 @@ export interface ClusterState {
   readonly message?: string;
   readonly managers?: readonly FieldManagerEntry[];
   readonly foreign?: readonly ForeignStatus[];
+  readonly owners?: readonly FieldOwners[];
   readonly health?: ObjectHealth;
 }
 
@@ -223,20 +226,34 @@ export function statesOfPlan(
   return out;
 }
 
-/**
- * The live object's other field managers and the foreign fields of a differing object, when known,
- * each foreign field with its live value (as a diff shows it: Secret values redacted).
- */
-function whoChanged(p: PlannedObject): Pick<ClusterState, 'managers' | 'foreign'> {
+/** The live object's other field managers, who owns each change, and the foreign fields with their values. */
+function whoChanged(p: PlannedObject): Pick<ClusterState, 'managers' | 'foreign' | 'owners'> {
   const { live } = p;
   const managers = live ? managersOf(live, FIELD_MANAGER) : [];
+  const owners = (p.changes ?? []).map((c): FieldOwners => {
+    const o = ownersOf(c.path, managers, live);
+    return {
+      path: c.path,
+      managers: o.owners.map((m) => managers.indexOf(m)),
+      ...(o.list ? { list: o.list } : {}),
+    };
+  });
   const foreign = (p.foreign ?? []).map((f) =>
     live ? { ...f, values: f.fields.map((path) => shownValueAt(live, path) ?? null) } : f,
   );
   return {
     ...(managers.length > 0 ? { managers } : {}),
     ...(foreign.length > 0 ? { foreign } : {}),
+    ...(managers.length > 0 && owners.length > 0 ? { owners } : {}),
   };
+}
+
+/** Who owns a changed field: indices into the object's `managers`, and the list when none owns the item. */
+export interface FieldOwners {
+  readonly path: string;
+  readonly managers: readonly number[];
+  /** Set when no manager owns the changed list item by its key: the list whose owners are given. */
+  readonly list?: string;
 }
 
 /** Fields other managers set that the directory does not declare, with their live values when known. */
@@ -345,6 +362,7 @@ export function objectStatusOf(
           ...(cluster.message ? { message: cluster.message } : {}),
           ...(cluster.managers ? { managers: cluster.managers } : {}),
           ...(cluster.foreign ? { foreign: cluster.foreign } : {}),
+          ...(cluster.owners ? { owners: cluster.owners } : {}),
           ...(cluster.health ? { health: cluster.health } : {}),
         }
       : {}),

@@ -114,7 +114,10 @@ function objectLines(o: DriftedObject): string[] {
   out.push('', '```diff');
   for (const f of o.fields) out.push(formatChange(f));
   out.push('```', '');
-  for (const f of o.fields) out.push(`- \`${f.path}\`: ${changedByText(f.changedBy)}`);
+  for (const f of o.fields)
+    out.push(
+      `- \`${f.path}\`: ${changedByText(f.changedBy)}${f.ownersOfList ? ` (no manager owns this item of \`${f.ownersOfList}\`: these own the list)` : ''}`,
+    );
   return out;
 }
 

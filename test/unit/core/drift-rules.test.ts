@@ -4,7 +4,13 @@ import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { managersOf, ownersOf, pathSteps } from '../../../src/cluster/managers.js';
 import { driftOf, pointerCovers } from '../../../src/core/drift-rules.js';
-import type { ObjectStatus, StatusReport } from '../../../src/core/status-report.js';
+import {
+  type ObjectStatus,
+  objectKey,
+  type StatusReport,
+  statesOfPlan,
+} from '../../../src/core/status-report.js';
+import type { PlannedObject } from '../../../src/engine/shared/planned.js';
 import type { DriftIgnoreRule } from '../../../src/project/drift.js';
 
 // managedFields as kube-apiserver 1.34 recorded them after `kubectl scale`, an HPA's scale and
@@ -86,11 +92,45 @@ describe('managersOf', () => {
     ]);
   });
 
-  test('a change is owned by the manager whose field it is, list items matched by any key', () => {
+  test('a change is owned by the manager whose field it is', () => {
     const m = [{ manager: 'x', fields: ['spec.template.spec.containers[name=c].image'] }];
-    expect(ownersOf('spec.template.spec.containers[0].image', m)).toHaveLength(1);
-    expect(ownersOf('spec.template.spec.containers[0].name', m)).toHaveLength(0);
+    const live = { spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } };
+    expect(ownersOf('spec.template.spec.containers[0].image', m, live).owners).toHaveLength(1);
+    expect(ownersOf('spec.template.spec.containers[0].name', m, live).owners).toHaveLength(0);
     expect(pathSteps('a["b.c"][2].d', true)).toEqual(['a', 'b.c', '2', 'd']);
+  });
+
+  // managedFields as server-side apply keeps them: each item by its key (k:), value (v:) or index (i:).
+  const live = {
+    spec: {
+      containers: [
+        { name: 'a', image: 'x' },
+        { name: 'b', image: 'y' },
+      ],
+    },
+    metadata: { finalizers: ['one', 'two'] },
+    data: { list: [[1], [2]] },
+  };
+  const managers = [
+    { manager: 'owns-a', fields: ['spec.containers[name=a].image'] },
+    { manager: 'owns-b', fields: ['spec.containers[name=b].image'] },
+    { manager: 'owns-two', fields: ['metadata.finalizers[="two"]'] },
+    { manager: 'owns-index-1', fields: ['data.list[1]'] },
+    { manager: 'owns-list', fields: ['spec.volumes'] },
+  ];
+  test.each([
+    ['spec.containers[1].image', live, ['owns-b'], undefined],
+    ['spec.containers[0].image', live, ['owns-a'], undefined],
+    ['metadata.finalizers[1]', live, ['owns-two'], undefined],
+    ['metadata.finalizers[0]', live, [], undefined],
+    ['data.list[1]', live, ['owns-index-1'], undefined],
+    ['spec.volumes[0].name', { spec: { volumes: [{ name: 'v' }] } }, ['owns-list'], 'spec.volumes'],
+    // Without the live object the item's key is unknown: the list's owners, and said so.
+    ['spec.volumes[0].name', undefined, ['owns-list'], 'spec.volumes'],
+  ])('%s: owned by %o (list %s)', (path, obj, owners, list) => {
+    const found = ownersOf(path, managers, obj);
+    expect(found.owners.map((m) => m.manager)).toEqual(owners);
+    expect(found.list).toBe(list);
   });
 });
 
@@ -254,5 +294,53 @@ describe('driftOf', () => {
     expect(pointerCovers('/metadata/annotations/a~1b', ['metadata', 'annotations', 'a/b'])).toBe(true);
     expect(pointerCovers('/spec', ['spec', 'replicas'])).toBe(true);
     expect(pointerCovers('/spec/replicas', ['spec'])).toBe(false);
+  });
+});
+
+describe('blame of a changed list item, from the plan to the drift', () => {
+  test("a change of one container is blamed on that container's manager only", () => {
+    const container = (name: string) => ({ [`k:{"name":"${name}"}`]: { '.': {}, 'f:image': {} } });
+    const live: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'p',
+        namespace: 'shop',
+        managedFields: [
+          {
+            manager: 'kubectl-edit',
+            operation: 'Update',
+            fieldsV1: { 'f:spec': { 'f:containers': container('a') } },
+          },
+          {
+            manager: 'kubectl-set',
+            operation: 'Update',
+            fieldsV1: { 'f:spec': { 'f:containers': container('b') } },
+          },
+        ],
+      },
+      spec: {
+        containers: [
+          { name: 'a', image: 'x' },
+          { name: 'b', image: 'y' },
+        ],
+      },
+    };
+    const change = { op: 'change' as const, path: 'spec.containers[1].image', before: '"y"', after: '"z"' };
+    const planned = {
+      object: live,
+      source: { file: 'p.yaml', line: 1 },
+      live,
+      action: 'update',
+      changes: [change],
+    } as unknown as PlannedObject;
+    const state = statesOfPlan([planned]).get(objectKey(planned))!;
+    const d = driftOf(report([objectStatus({ kind: 'Pod', name: 'p', ...state })]), {
+      hpaTargets: new Set(),
+      rules: [],
+    });
+    expect(
+      d.objects[0]?.fields.map((f) => [f.path, f.changedBy.map((m) => m.manager), f.ownersOfList]),
+    ).toEqual([['spec.containers[1].image', ['kubectl-set'], undefined]]);
   });
 });
