@@ -344,3 +344,70 @@ describe('blame of a changed list item, from the plan to the drift', () => {
     ).toEqual([['spec.containers[1].image', ['kubectl-set'], undefined]]);
   });
 });
+
+describe('managedFieldsManagers ignores only the fields the listed managers own (as Argo CD)', () => {
+  // Two managers on one Pod: the sidecar injector owns its container, kubectl-patch a field of web's.
+  const live: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'p',
+      namespace: 'shop',
+      managedFields: [
+        {
+          manager: 'vault-agent',
+          operation: 'Update',
+          fieldsV1: {
+            'f:spec': {
+              'f:containers': {
+                'k:{"name":"vault"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {} },
+              },
+            },
+          },
+        },
+        {
+          manager: 'kubectl-patch',
+          operation: 'Update',
+          fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { 'f:image': {} } } } },
+        },
+      ],
+    },
+    spec: {
+      containers: [
+        { name: 'web', image: 'web:2' },
+        { name: 'vault', image: 'vault:1', imagePullPolicy: 'Always' },
+      ],
+    },
+  };
+  const rule: DriftIgnoreRule = {
+    group: '',
+    kind: 'Pod',
+    jsonPointers: [],
+    managedFieldsManagers: ['vault-agent'],
+    source: 'spread.yaml:4',
+  };
+  const driftFor = (path: string) => {
+    const change = { op: 'change' as const, path, before: '"a"', after: '"b"' };
+    const planned = {
+      object: live,
+      source: { file: 'p.yaml', line: 1 },
+      live,
+      action: 'update',
+      changes: [change],
+    } as unknown as PlannedObject;
+    const state = statesOfPlan([planned]).get(objectKey(planned))!;
+    return driftOf(report([objectStatus({ kind: 'Pod', name: 'p', ...state })]), {
+      hpaTargets: new Set(),
+      rules: [rule],
+    });
+  };
+
+  test.each([
+    ['spec.containers[1].image', false, 'the listed manager owns it'],
+    ['spec.containers[0].image', true, 'another manager changed it'],
+    // Removed by hand from web: nobody owns it now; vault-agent owns the same field of another item.
+    ['spec.containers[0].imagePullPolicy', true, 'nobody owns it, the listed manager owns another item'],
+  ])('%s: drift %s (%s)', (path, drifted) => {
+    expect(driftFor(path).drifted).toBe(drifted);
+  });
+});
