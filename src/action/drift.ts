@@ -5,7 +5,6 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import { defaultDeploymentName } from '../base/origin.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
-import { lastDeployedRevision } from '../engine/inventory/history.js';
 import {
   comparedText,
   DRIFT_LABEL,
@@ -17,7 +16,8 @@ import {
   type HealNote,
 } from '../frontend/drift-issue.js';
 import { type DriftTarget as DriftTargetOf, driftTargets } from '../frontend/drift-targets.js';
-import { type DriftReport, type DriftResult, drift, history, rollback } from '../frontend/manage.js';
+import { healDeployment as heal, healText } from '../frontend/heal.js';
+import { type DriftReport, type DriftResult, drift } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import type { Inputs } from './inputs.js';
 import { type IssueResult, syncDriftIssue } from './issues.js';
@@ -202,45 +202,17 @@ async function keepIssue(
   return result;
 }
 
-/**
- * Deploys the deployment's last good revision again: the current one when it did not fail, else the
- * newest before it that did not; through the rollback path (plan, apply, prune, wait, a revision
- * `rollback to N` recorded), taking the fields other managers changed back (force-conflicts).
- */
-async function healDeployment(result: DriftResult, inputs: Inputs, target: DriftTarget): Promise<HealNote> {
-  const logger = createActionLogger({ annotate: inputs.annotate, locate: (f) => f });
-  const request = {
+/** The heal (src/frontend/heal.ts) on the step's cluster, with the step's limits. */
+function healDeployment(result: DriftResult, inputs: Inputs, target: DriftTarget): Promise<HealNote> {
+  return heal(result.status.deployment, {
     kubeconfig: target.kubeconfig,
-    ...(target.context ? { context: target.context } : {}),
+    context: target.context,
     namespace: result.status.namespace,
-    logger,
+    logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
     signal: target.signal,
-  };
-  const name = result.status.deployment;
-  const { revisions, current } = await history(name, request);
-  const good = lastDeployedRevision(revisions, current);
-  if (good === undefined) return { revision: 0, error: 'the deployment has no revision that did not fail' };
-  try {
-    const back = await rollback(name, good, {
-      ...request,
-      forceConflicts: true,
-      // A heal that changed nothing leaves the history as it was.
-      recordUnchanged: false,
-      timeoutMs: inputs.timeoutMs,
-      lockTimeoutMs: inputs.lockTimeoutMs,
-    });
-    return back.revision === undefined
-      ? { revision: good, unchanged: true }
-      : { revision: good, recorded: back.revision };
-  } catch (error) {
-    return { revision: good, error: (error as Error).message };
-  }
-}
-
-function healText(h: HealNote): string {
-  if (h.unchanged)
-    return `Heal: revision ${h.revision} (the last good deploy) was applied again and changed nothing; no revision recorded.`;
-  return `Healed: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}.`;
+    timeoutMs: inputs.timeoutMs,
+    lockTimeoutMs: inputs.lockTimeoutMs,
+  });
 }
 
 async function writeSummary(

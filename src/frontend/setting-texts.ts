@@ -600,6 +600,11 @@ export const SETTING_TEXTS = {
     description:
       "In mode `drift`, when the deployment drifted, deploy its last good revision again (from the deployment's history, not the branch head; the rollback path, taking back the fields other managers changed) and say so in the issue (`true`/`false`). Example: `true`.",
     action: true,
+    gitlab: {
+      description:
+        "In mode `drift`, when a deployment drifted, deploy its last good revision again (from the deployment's history, not the branch head; the rollback path, taking back the fields other managers changed), compare again, and say so in the issue (closed when the cluster matches).",
+      variable: 'SPREAD_INPUT_HEAL',
+    },
   },
   target: { description: 'Dockerfile stage to build', cli: { flags: '--target <stage>' } },
   output: {
