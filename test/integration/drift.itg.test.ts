@@ -346,5 +346,26 @@ describe('drift per declared environment', () => {
       path: 'spec.replicas',
       changedBy: [{ manager: 'kubectl', operation: 'Update', subresource: 'scale' }],
     });
+    expect(environments[1]!.drift).toMatchObject({ comparedWith: { against: 'directory' } });
+    // --against revision: each environment with its last deployed revision, named in the report.
+    const against = await cli(
+      'status',
+      path.join(workspace, dir),
+      '--all-environments',
+      '--against',
+      'revision',
+      '-o',
+      'json',
+    );
+    expect(against.code, against.stderr).toBe(2);
+    const revisions = (
+      JSON.parse(against.stdout) as {
+        environments: { drift: { drifted: boolean; comparedWith: { against: string; revision?: number } } }[];
+      }
+    ).environments.map((e) => [e.drift.drifted, e.drift.comparedWith.against, e.drift.comparedWith.revision]);
+    expect(revisions).toEqual([
+      [false, 'revision', 1],
+      [true, 'revision', 1],
+    ]);
   });
 });
