@@ -193,10 +193,10 @@ describe('mode drift, scheduled', () => {
     expectNoSecret(r);
   });
 
-  test('a label added by kubectl label is drift; one a controller adds is not', async () => {
+  test('a label added by kubectl label is drift; one another tool adds is not', async () => {
     const before = api.issues.length;
-    // A label another manager (not kubectl's) adds, as a controller would: undeclared, not drift.
-    await k('label', 'configmap/web-settings', 'injected=yes', '--field-manager=sidecar-injector');
+    // A label another tool adds (not a person's kubectl): undeclared, not drift.
+    await k('label', 'configmap/web-settings', 'injected=yes', '--field-manager=helm');
     const controller = await step({ path: 'deploy/web', mode: 'drift' });
     expect(controller.outputs.drifted, controller.log).toBe('false');
     expect(api.issues.length).toBe(before);
@@ -209,7 +209,11 @@ describe('mode drift, scheduled', () => {
     expect(issue.body).toMatch(
       /`metadata.labels.team`: changed by \*\*kubectl-label\*\* \(Update\) at \d{4}-/,
     );
-    await k('label', 'configmap/web-settings', 'team-');
+    expect(issue.body).not.toContain('- metadata.labels.injected');
+    expect(issue.body).toMatch(
+      /- ConfigMap\/web-settings `metadata.labels.injected`: set by helm, not a person's kubectl.*\(rule `undeclared`\)/,
+    );
+    await k('label', 'configmap/web-settings', 'team-', 'injected-');
     const closed = await step({ path: 'deploy/web', mode: 'drift' });
     expect(closed.outputs.drifted, closed.log).toBe('false');
     expect(issue.state).toBe('closed');
