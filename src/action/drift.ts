@@ -5,8 +5,8 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import { defaultDeploymentName } from '../base/origin.js';
 import type { KubeconfigSource } from '../cluster/kubeconfig.js';
-import { lastGoodRevision } from '../engine/inventory/history.js';
 import {
+  comparedText,
   DRIFT_LABEL,
   type DriftSubject,
   driftClosedComment,
@@ -16,7 +16,8 @@ import {
   type HealNote,
 } from '../frontend/drift-issue.js';
 import { type DriftTarget as DriftTargetOf, driftTargets } from '../frontend/drift-targets.js';
-import { type DriftReport, type DriftResult, drift, history, rollback } from '../frontend/manage.js';
+import { healDeployment as heal, healText } from '../frontend/heal.js';
+import { type DriftReport, type DriftResult, drift } from '../frontend/manage.js';
 import { deploymentOrigin } from '../frontend/origin.js';
 import type { Inputs } from './inputs.js';
 import { type IssueResult, syncDriftIssue } from './issues.js';
@@ -107,6 +108,8 @@ async function driftOne(
     drift({
       path: env?.path ?? dir,
       projectDir: dir,
+      // Drift is what changed since the last deploy: commits not deployed yet are not drift.
+      against: 'revision',
       name: inputs.name || undefined,
       origin,
       namespace: env ? env.namespace : inputs.namespace || undefined,
@@ -144,10 +147,10 @@ async function driftOne(
   core.info(
     report.drifted
       ? `${report.objects.length} objects drifted${heal ? (remains ? '; the heal did not make them match' : '; healed') : ''}`
-      : 'the cluster matches the directory',
+      : `the cluster matches ${comparedText(report.comparedWith)}`,
   );
   const { body, issue } = await keepDriftIssue(inputs, runner, report, subject, heal, remains);
-  await writeSummary(body, remains, issue, heal);
+  await writeSummary(body, remains, issue, heal, comparedText(report.comparedWith));
   return { what: driftIssueTitle(subject).replace(/^Drift: /, ''), drifted: report.drifted, remains, issue };
 }
 
@@ -175,7 +178,7 @@ async function keepDriftIssue(
     title: driftIssueTitle(subject),
     label: DRIFT_LABEL,
     marker: driftMarker(subject),
-    closeComment: `${heal && !remains ? `${healText(heal)} ` : ''}${driftClosedComment(time, runUrl)}`,
+    closeComment: `${heal && !remains ? `${healText(heal)} ` : ''}${driftClosedComment(time, runUrl, report.comparedWith)}`,
   };
   let kept = await keepIssue(inputs, runner, { ...issue, ...(body !== undefined ? { body } : {}) });
   if (body !== undefined && !remains) kept = (await keepIssue(inputs, runner, issue)) ?? kept;
@@ -199,42 +202,17 @@ async function keepIssue(
   return result;
 }
 
-/**
- * Deploys the deployment's last good revision again: the current one when it did not fail, else the
- * newest before it that did not; through the rollback path (plan, apply, prune, wait, a revision
- * `rollback to N` recorded), taking the fields other managers changed back (force-conflicts).
- */
-async function healDeployment(result: DriftResult, inputs: Inputs, target: DriftTarget): Promise<HealNote> {
-  const logger = createActionLogger({ annotate: inputs.annotate, locate: (f) => f });
-  const request = {
+/** The heal (src/frontend/heal.ts) on the step's cluster, with the step's limits. */
+function healDeployment(result: DriftResult, inputs: Inputs, target: DriftTarget): Promise<HealNote> {
+  return heal(result.status.deployment, {
     kubeconfig: target.kubeconfig,
-    ...(target.context ? { context: target.context } : {}),
+    context: target.context,
     namespace: result.status.namespace,
-    logger,
+    logger: createActionLogger({ annotate: inputs.annotate, locate: (f) => f }),
     signal: target.signal,
-  };
-  const name = result.status.deployment;
-  const { revisions, current } = await history(name, request);
-  const good =
-    current !== undefined && revisions.some((r) => r.revision === current && r.status !== 'failed')
-      ? current
-      : lastGoodRevision(revisions, (current ?? Number.MAX_SAFE_INTEGER) + 1);
-  if (good === undefined) return { revision: 0, error: 'the deployment has no revision that did not fail' };
-  try {
-    const back = await rollback(name, good, {
-      ...request,
-      forceConflicts: true,
-      timeoutMs: inputs.timeoutMs,
-      lockTimeoutMs: inputs.lockTimeoutMs,
-    });
-    return { revision: good, recorded: back.revision };
-  } catch (error) {
-    return { revision: good, error: (error as Error).message };
-  }
-}
-
-function healText(h: HealNote): string {
-  return `Healed: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}.`;
+    timeoutMs: inputs.timeoutMs,
+    lockTimeoutMs: inputs.lockTimeoutMs,
+  });
 }
 
 async function writeSummary(
@@ -242,13 +220,14 @@ async function writeSummary(
   drifted: boolean,
   issue: IssueResult | undefined,
   heal: HealNote | undefined,
+  compared: string,
 ): Promise<void> {
   try {
     const link = issue?.url ? ` Issue: ${issue.url} (${issue.action}).` : '';
     const healed = heal && !heal.error && !drifted ? ` ${healText(heal)}` : '';
     core.summary.addHeading('🔎 spread drift', 2);
     if (body !== undefined) core.summary.addRaw(body, true);
-    core.summary.addRaw(drifted ? link : `The cluster matches the directory.${healed}${link}`, true);
+    core.summary.addRaw(drifted ? link : `The cluster matches ${compared}.${healed}${link}`, true);
     await core.summary.write();
   } catch (error) {
     core.warning(`could not write the job summary: ${(error as Error).message}`);

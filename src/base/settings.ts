@@ -237,6 +237,13 @@ export const SETTING_ROWS = [
   { key: 'show-secrets', type: 'boolean', modes: ['render'] },
   { key: 'all-environments', type: 'boolean', modes: ['status'] },
   {
+    key: 'against',
+    type: 'choice',
+    choices: ['directory', 'revision'],
+    modes: ['status'],
+    default: 'directory',
+  },
+  {
     key: 'verbose',
     type: 'boolean',
     modes: [

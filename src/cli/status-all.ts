@@ -31,6 +31,8 @@ export async function statusAll(
     readonly output?: string;
     readonly namespace?: string | undefined;
     readonly context?: string | undefined;
+    /** What each drift compares with (`--against`); default the directory. */
+    readonly against?: string | undefined;
   },
   request: (
     target: EnvironmentTarget | undefined,
@@ -55,7 +57,10 @@ export async function statusAll(
       continue;
     }
     try {
-      const result = await drift(request(t.target));
+      const result = await drift({
+        ...request(t.target),
+        against: flags.against === 'revision' ? 'revision' : 'directory',
+      });
       out.push({ ...where, status: result.status, drift: result.drift });
     } catch (error) {
       out.push({ ...where, error: (error as Error).message });
@@ -95,7 +100,8 @@ export function driftText(d: DriftReport): string {
       const by = f.changedBy.map((m) =>
         [m.manager, m.operation, m.subresource, m.time && `at ${m.time}`].filter(Boolean).join(' '),
       );
-      lines.push(`    ${f.path}${by.length ? `: changed by ${by.join('; ')}` : ''}`);
+      const list = f.ownersOfList ? ` (owners of the list ${f.ownersOfList}; none owns the item)` : '';
+      lines.push(`    ${f.path}${by.length ? `: changed by ${by.join('; ')}${list}` : ''}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -63,7 +63,9 @@ export function defineStatus(cmd: Command): Command {
     const { drift, status, statusExitCode } = await import('../frontend/manage.js');
     const { cluster, ...read } = request(target);
     // Compared with a cluster, the report says what drifted and who changed it (`drift`).
-    const found = compare ? await drift({ ...read, cluster }) : undefined;
+    const found = compare
+      ? await drift({ ...read, cluster, against: flags.against === 'revision' ? 'revision' : 'directory' })
+      : undefined;
     const report = found ? { ...found.status, drift: found.drift } : await status(read);
     process.stdout.write(
       cliText(

@@ -93,18 +93,81 @@ export function pathSteps(path: string, indices = false): string[] {
   return steps;
 }
 
-/** Whether one of two step lists is the other or begins it (`*` matches any step). */
-export function overlaps(a: readonly string[], b: readonly string[]): boolean {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i] && a[i] !== '*' && b[i] !== '*') return false;
-  return true;
+/** Who owns a changed field: the managers, and the list they own when none owns the changed item. */
+export interface Ownership {
+  readonly owners: FieldManagerEntry[];
+  /** Set when no manager owns the changed list item (by its key): the list whose owners are given. */
+  readonly list?: string;
 }
 
 /**
- * The managers that own the field at `path` (a field change's path), or a field within it, or the
- * map or item that holds it: who changed it. Empty when none of them does (the field is spread's).
+ * The managers that own the field at `path` (a field change's path, list items by index), or a field
+ * within it, or the map or item that holds it: who changed it, as server-side apply's ownership has
+ * it. A list item is matched by the key managedFields gives it (`k:{"name":"web"}`, `v:"a"`, `i:2`),
+ * read from `live`'s item at that index, so an item is blamed on its own owners, not on the owners of
+ * the list's other items. When no manager owns the item (or there is no `live` to read its key), the
+ * owners of the list itself (or of a map above it) are given, and `list` names it. Empty owners when
+ * none of them does (the field is spread's).
  */
-export function ownersOf(path: string, managers: readonly FieldManagerEntry[]): FieldManagerEntry[] {
-  const steps = pathSteps(path);
-  return managers.filter((m) => m.fields.some((f) => overlaps(pathSteps(f), steps)));
+export function ownersOf(path: string, managers: readonly FieldManagerEntry[], live?: unknown): Ownership {
+  const change = tokens(path);
+  const lastItem = change.map((t) => t.startsWith('[')).lastIndexOf(true);
+  const matches = managers
+    .map((m) => ({ m, depths: m.fields.map((f) => matchDepth(change, tokens(f), live)) }))
+    .filter((x) => x.depths.some((d) => d !== undefined));
+  const exact = matches.filter((x) => x.depths.some((d) => d !== undefined && d > lastItem));
+  if (lastItem < 0 || exact.length > 0) return { owners: exact.map((x) => x.m) };
+  const listOwners = matches.filter((x) => x.depths.some((d) => d !== undefined && d <= lastItem));
+  if (listOwners.length === 0) return { owners: [] };
+  const listPath = change
+    .slice(0, lastItem)
+    .map((t, i) => (t.startsWith('[') || i === 0 ? t : `.${t}`))
+    .join('');
+  return { owners: listOwners.map((x) => x.m), list: listPath };
+}
+
+/** A path as steps: names (`spec`), quoted keys (`["a.b"]` → `a.b`) and item selectors kept as `[…]`. */
+function tokens(path: string): string[] {
+  const out: string[] = [];
+  for (const m of path.matchAll(/([A-Za-z_][A-Za-z0-9_-]*)|\[("(?:[^"\\]|\\.)*")\]|(\[[^\]]*\])/g)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(JSON.parse(m[2]) as string);
+    else out.push(m[3] as string);
+  }
+  return out;
+}
+
+/**
+ * How far a manager's field and a change's path agree when one begins the other: the length of the
+ * manager's field; undefined when they part. A change's `[N]` meets the field's selector through
+ * `live`'s item N.
+ */
+function matchDepth(change: readonly string[], field: readonly string[], live: unknown): number | undefined {
+  let node: unknown = live;
+  const n = Math.min(change.length, field.length);
+  for (let i = 0; i < n; i++) {
+    const c = change[i] as string;
+    const f = field[i] as string;
+    if (!c.startsWith('[')) {
+      if (c !== f) return undefined;
+      node = (node as Record<string, unknown> | undefined)?.[c];
+      continue;
+    }
+    const index = Number(c.slice(1, -1));
+    const item = Array.isArray(node) ? node[index] : undefined;
+    if (!f.startsWith('[') || item === undefined || !selects(f.slice(1, -1), item, index)) return undefined;
+    node = item;
+  }
+  return field.length;
+}
+
+/** Whether a managedFields selector (`name=web,port=80`, `="a"`, `2`) names `item` at `index`. */
+function selects(selector: string, item: unknown, index: number): boolean {
+  if (/^\d+$/.test(selector)) return Number(selector) === index;
+  if (selector.startsWith('=')) return JSON.stringify(item) === selector.slice(1);
+  return selector.split(',').every((kv) => {
+    const at = kv.indexOf('=');
+    const got = (item as Record<string, unknown> | null)?.[kv.slice(0, at)];
+    return got !== undefined && (typeof got === 'string' ? got : JSON.stringify(got)) === kv.slice(at + 1);
+  });
 }

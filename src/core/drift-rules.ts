@@ -1,10 +1,19 @@
 // Drift from a status report, without I/O: per object, the fields that differ and who changed them
 // (field managers and times), less what is not drift: the built-in rules (an HPA's replicas, fields
 // other managers set that the directory never declared, `kubectl rollout restart`) and spread.yaml's.
-import { type FieldManagerEntry, ownersOf, pathSteps } from '../cluster/managers.js';
+import { type FieldManagerEntry, type Ownership, ownersOf, pathSteps } from '../cluster/managers.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { DriftIgnoreRule } from '../project/drift.js';
 import type { EntityStatus, ObjectStatus, StatusReport } from './status-report.js';
+
+/** The owners of a changed field as status found them (items by key), else from the paths alone. */
+function ownership(o: ObjectStatus, path: string): Ownership {
+  const managers = o.managers ?? [];
+  const found = o.owners?.find((x) => x.path === path);
+  if (!found) return ownersOf(path, managers);
+  const owners = found.managers.map((i) => managers[i]).filter((m) => m !== undefined);
+  return { owners, ...(found.list ? { list: found.list } : {}) };
+}
 
 /** Who changed a field: one of the live object's field managers. */
 export type ChangedBy = Omit<FieldManagerEntry, 'fields'>;
@@ -12,6 +21,11 @@ export type ChangedBy = Omit<FieldManagerEntry, 'fields'>;
 /** A field that differs, with the managers that own it now (empty: nobody but spread, e.g. a removal). */
 export interface DriftField extends FieldChange {
   readonly changedBy: readonly ChangedBy[];
+  /**
+   * Set when no manager owns the changed list item itself (by its managedFields key): `changedBy`
+   * are then the owners of this list (or of a map above it), not of the item.
+   */
+  readonly ownersOfList?: string;
 }
 
 /** A difference that is not drift, and the rule that says so. */
@@ -40,6 +54,22 @@ export interface DriftedObject {
   readonly message?: string;
 }
 
+/** What a drift comparison may compare the cluster with (see DriftOptions.against). */
+export type DriftAgainst = 'revision' | 'directory';
+
+/**
+ * What the cluster was compared with: the directory (with a note when a revision was asked for and
+ * there is none), or the deployment's last deployed revision, its number, commit and time.
+ */
+export type ComparedWith =
+  | { readonly against: 'directory'; readonly note?: string }
+  | {
+      readonly against: 'revision';
+      readonly revision: number;
+      readonly commit?: string;
+      readonly time: string;
+    };
+
 /** The drift of one deployment (`spread status --all-environments -o json` prints one per environment). */
 export interface DriftReport {
   readonly deployment: string;
@@ -50,6 +80,8 @@ export interface DriftReport {
   readonly objects: readonly DriftedObject[];
   /** Differences that are not drift, per object (`Kind/name`). */
   readonly ignored: readonly (IgnoredField & { readonly object: string })[];
+  /** What the cluster was compared with; absent when made by {@link driftOf} alone. */
+  readonly comparedWith?: ComparedWith;
 }
 
 /** What {@link driftOf} needs besides the status. */
@@ -63,6 +95,26 @@ export interface DriftContext {
 /** The annotation `kubectl rollout restart` sets on a pod template (kubectl's polymorphichelpers). */
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
+/**
+ * The field managers the API server records for a person's kubectl commands (kubectl's
+ * `--field-manager` defaults, checked on Kubernetes 1.34): `kubectl edit`, `patch`, `apply` without
+ * `--server-side` (`kubectl-client-side-apply`), `scale` (`kubectl` through the scale subresource,
+ * `kubectl-scale` otherwise), `label`, `annotate`, `set`, `rollout`, `replace`. A field one of them
+ * added that the deployment does not declare is drift; a controller's is not (docs/drift.md).
+ */
+export const HUMAN_MANAGERS: ReadonlySet<string> = new Set([
+  'kubectl',
+  'kubectl-edit',
+  'kubectl-patch',
+  'kubectl-client-side-apply',
+  'kubectl-scale',
+  'kubectl-label',
+  'kubectl-annotate',
+  'kubectl-set',
+  'kubectl-rollout',
+  'kubectl-replace',
+]);
+
 const SCALED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
 
 /**
@@ -70,8 +122,9 @@ const SCALED_KINDS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'Replic
  * field with its owners ({@link ownersOf}), less the fields a rule ignores; an object whose every
  * difference is ignored is not drifted. Built-in rules, each where kubectl and Argo CD agree or the
  * cluster itself says so (docs/drift.md gives the reasons):
- * - `undeclared`: fields another manager set that the directory does not declare (a webhook's sidecar,
- *   a label added by hand): a deploy leaves them, and neither `kubectl diff` nor Argo CD shows them;
+ * - `undeclared`: fields a controller set that the directory does not declare (a webhook's sidecar):
+ *   a deploy leaves them, and neither `kubectl diff` nor Argo CD shows them; the same fields added by a
+ *   person's kubectl ({@link HUMAN_MANAGERS}: `kubectl edit`, `label`…) are drift;
  * - `restarted-at`: the pod template's `kubectl.kubernetes.io/restartedAt` of `kubectl rollout restart`;
  * - `hpa`: `spec.replicas` of an object a HorizontalPodAutoscaler targets.
  */
@@ -86,28 +139,37 @@ export function driftOf(report: StatusReport, context: DriftContext): DriftRepor
       objects.push({ ...base, state: o.state, fields: [], ...(o.message ? { message: o.message } : {}) });
       continue;
     }
-    for (const f of o.foreign ?? [])
-      for (const path of f.fields)
-        ignored.push({
-          object: ref,
-          path,
-          rule: 'undeclared',
-          reason: `set by ${f.manager}; the directory does not declare it and a deploy leaves it`,
-        });
     const fields: DriftField[] = [];
     for (const change of o.changes ?? []) {
-      const owners = ownersOf(change.path, o.managers ?? []);
+      const { owners, list } = ownership(o, change.path);
       const rule = ignoreRule(o, change.path, owners, context);
       if (rule) ignored.push({ object: ref, path: change.path, ...rule });
-      else fields.push({ ...change, changedBy: owners.map(({ fields: _, ...m }) => m) });
+      else
+        fields.push({
+          ...change,
+          changedBy: owners.map(({ fields: _, ...m }) => m),
+          ...(list ? { ownersOfList: list } : {}),
+        });
     }
+    // Fields a person's kubectl added, shown `- path: live value` (the directory has none).
+    let added = false;
+    for (const f of o.foreign ?? [])
+      f.fields.forEach((path, i) => {
+        const field = { op: 'remove' as const, path, before: f.values?.[i] ?? '(set)' };
+        const rule = undeclaredRule(o, f.manager, path, context);
+        if (rule) ignored.push({ object: ref, path, ...rule });
+        else {
+          added = true;
+          fields.push({ ...field, changedBy: changedBy(o, f.manager) });
+        }
+      });
     // A difference the dry run could not list (its Namespace or CRD comes with the deploy) is drift.
     if (fields.length > 0 || (!o.changes && !o.foreign))
       objects.push({
         ...base,
         state: 'differs',
         fields,
-        ...(o.message && !o.foreign ? { message: o.message } : {}),
+        ...(o.message && (!o.foreign || added) ? { message: o.message } : {}),
       });
   }
   for (const o of report.notInDirectory ?? [])
@@ -122,18 +184,54 @@ export function driftOf(report: StatusReport, context: DriftContext): DriftRepor
   };
 }
 
+/**
+ * The rule that makes a field another manager added, and the directory does not declare, no drift:
+ * `undeclared` for a controller's (not one of {@link HUMAN_MANAGERS}), `restarted-at`, or a rule of
+ * spread.yaml; undefined for a person's kubectl: drift.
+ */
+function undeclaredRule(
+  o: ObjectStatus,
+  manager: string,
+  path: string,
+  context: DriftContext,
+): Omit<IgnoredField, 'path'> | undefined {
+  if (!HUMAN_MANAGERS.has(manager))
+    return {
+      rule: 'undeclared',
+      reason: `set by ${manager}, not a person's kubectl; the directory does not declare it and a deploy leaves it`,
+    };
+  if (path === `spec.template.metadata.annotations.${RESTARTED_AT}`)
+    return {
+      rule: 'restarted-at',
+      reason: 'kubectl rollout restart restarts pods; it changes no configuration',
+    };
+  return ignoreRule(o, path, o.managers?.filter((m) => m.manager === manager) ?? [], context, false);
+}
+
+/** The entries of `manager` on the object, as a field's changedBy (the manager alone when none is listed). */
+function changedBy(o: ObjectStatus, manager: string): ChangedBy[] {
+  const entries = (o.managers ?? []).filter((m) => m.manager === manager);
+  return entries.length > 0 ? entries.map(({ fields: _, ...m }) => m) : [{ manager }];
+}
+
 /** The rule that makes a changed field no drift, or undefined. */
 function ignoreRule(
   o: ObjectStatus,
   path: string,
   owners: readonly FieldManagerEntry[],
   context: DriftContext,
+  builtIn = true,
 ): Omit<IgnoredField, 'path'> | undefined {
   const steps = pathSteps(path, true);
   const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
-  if (SCALED_KINDS.has(o.kind) && sameSteps(steps, ['spec', 'replicas']) && context.hpaTargets.has(key))
+  if (
+    builtIn &&
+    SCALED_KINDS.has(o.kind) &&
+    sameSteps(steps, ['spec', 'replicas']) &&
+    context.hpaTargets.has(key)
+  )
     return { rule: 'hpa', reason: 'a HorizontalPodAutoscaler targets the object and sets its replicas' };
-  if (sameSteps(steps, ['spec', 'template', 'metadata', 'annotations', RESTARTED_AT]))
+  if (builtIn && sameSteps(steps, ['spec', 'template', 'metadata', 'annotations', RESTARTED_AT]))
     return {
       rule: 'restarted-at',
       reason: 'kubectl rollout restart restarts pods; it changes no configuration',

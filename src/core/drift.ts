@@ -5,16 +5,31 @@ import { InputError } from '../base/source.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { parseDriftSection } from '../project/drift.js';
 import { readProjectFile } from '../project/file.js';
-import { type DriftReport, driftOf } from './drift-rules.js';
+import { type ComparedWith, type DriftAgainst, type DriftReport, driftOf } from './drift-rules.js';
 import { type StatusOptions, type StatusReport, status } from './status.js';
+import { lastDeployed, revisionStatus } from './status-revision.js';
 
-export type { DriftedObject, DriftField, DriftReport, IgnoredField } from './drift-rules.js';
+export type {
+  ComparedWith,
+  DriftAgainst,
+  DriftedObject,
+  DriftField,
+  DriftReport,
+  IgnoredField,
+} from './drift-rules.js';
 
 /** Options of {@link drift}: those of status, with a cluster to compare with. */
 export type DriftOptions = StatusOptions & {
   readonly cluster: NonNullable<StatusOptions['cluster']>;
   /** The folder of spread.yaml when `path` is an environment's folder inside it; default `path`. */
   readonly projectDir?: string | undefined;
+  /**
+   * What the cluster is compared with: `directory` (default; `spread status`'s question, does the
+   * cluster match this checkout) or `revision`, the deployment's last deployed revision from its
+   * history (drift's question, did anything change since the last deploy; the directory when there
+   * is no revision, and the report says so).
+   */
+  readonly against?: DriftAgainst | undefined;
 };
 
 /** What {@link drift} found: the drift, and the status it comes from. */
@@ -37,9 +52,30 @@ export async function drift(options: DriftOptions): Promise<DriftResult> {
   const section = parseDriftSection(project.project?.sections.drift);
   const issues = [...project.issues, ...section.issues];
   if (issues.some((i) => i.severity === 'error') || !section.rules) throw new InputError(issues);
-  const report = await status(options);
+  const { report, comparedWith } = await compare(options);
   const hpaTargets = await hpaTargetsOf(options.cluster.connection.api, namespacesOf(report));
-  return { status: report, drift: driftOf(report, { hpaTargets, rules: section.rules.ignoreDifferences }) };
+  const found = driftOf(report, { hpaTargets, rules: section.rules.ignoreDifferences });
+  return { status: report, drift: { ...found, comparedWith } };
+}
+
+/** The status against what `options.against` names, and what it was. */
+async function compare(options: DriftOptions): Promise<{ report: StatusReport; comparedWith: ComparedWith }> {
+  if (options.against !== 'revision')
+    return { report: await status(options), comparedWith: { against: 'directory' } };
+  const stored = await lastDeployed(options);
+  if (!stored)
+    return {
+      report: await status(options),
+      comparedWith: {
+        against: 'directory',
+        note: 'the deployment has no deployed revision in its history: compared with the directory',
+      },
+    };
+  const { revision, commit, time } = stored.revision;
+  return {
+    report: await revisionStatus(options, stored),
+    comparedWith: { against: 'revision', revision, ...(commit ? { commit } : {}), time },
+  };
 }
 
 /** The namespaces of the objects that differ (where an HPA could target one). */

@@ -121,14 +121,16 @@ export interface RollbackOptions extends ManageWriteOptions {
   readonly keep?: number;
   /** Recorded in the new revision. */
   readonly runUrl?: string;
+  /** Record a revision when the rollback wrote nothing. Default true (as Helm); drift's heal: false. */
+  readonly recordUnchanged?: boolean;
 }
 
 /** What a rollback did: a deploy report, plus the revision rolled back to and the new revision recorded. */
 export interface RollbackReport extends DeployReport {
   /** The revision whose objects were applied again. */
   readonly rolledBackTo: number;
-  /** The revision this rollback recorded (`rollback to N`), like Helm does. */
-  readonly revision: number;
+  /** The revision it recorded (`rollback to N`, as Helm); absent: it wrote nothing and recordUnchanged false. */
+  readonly revision?: number;
 }
 
 /**
@@ -196,17 +198,19 @@ export async function rollback(
           rollout: back.rollout.map(rolloutRef),
           durationMs: Date.now() - started,
         });
+      const done = { ...base, rollout: back.rollout.map(rolloutRef), rolledBackTo: target };
+      if (
+        options.recordUnchanged === false &&
+        back.objects.every((o) => /^(unchanged|kept)$/.test(o.action))
+      ) {
+        logger.info(`revision ${target} changed nothing in the cluster: no revision recorded`);
+        return { ...done, durationMs: Date.now() - started };
+      }
       const recorded = await recordRollback(client, set, stored, target, {
         ...(options.runUrl ? { runUrl: options.runUrl } : {}),
         keep: options.keep ?? 10,
       });
-      return {
-        ...base,
-        rollout: back.rollout.map(rolloutRef),
-        durationMs: Date.now() - started,
-        rolledBackTo: target,
-        revision: recorded.revision,
-      };
+      return { ...done, durationMs: Date.now() - started, revision: recorded.revision };
     } finally {
       await lock.release();
     }

@@ -8,9 +8,9 @@ import {
   type SourcedObject,
 } from '../base/kube-object.js';
 import { formatIssue, formatSource } from '../base/source.js';
-import { type FieldManagerEntry, managersOf } from '../cluster/managers.js';
+import { type FieldManagerEntry, managersOf, ownersOf } from '../cluster/managers.js';
 import type { Deployment } from '../deployment/deployment.js';
-import type { FieldChange } from '../deployment/diff.js';
+import { type FieldChange, shownValueAt } from '../deployment/diff.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
 import { foreignNote } from '../engine/plan/takeover.js';
 import { FIELD_MANAGER } from '../engine/shared/options.js';
@@ -68,7 +68,9 @@ export interface ObjectStatus {
    */
   readonly managers?: readonly FieldManagerEntry[];
   /** For `differs`: fields other managers set that the directory does not declare (a deploy leaves them). */
-  readonly foreign?: readonly ForeignFields[];
+  readonly foreign?: readonly ForeignStatus[];
+  /** For `differs`: per changed field, which of `managers` own it (from managedFields, items by key). */
+  readonly owners?: readonly FieldOwners[];
   /** The input that produced it, for an object of the tree; absent: the spread convention. */
   readonly input?: InputKind;
   /** Its health by its GroupKind's health rule (spread.yaml's, or one spread ships), when it has one and exists. */
@@ -169,7 +171,8 @@ export interface ClusterState {
   readonly changes?: readonly FieldChange[];
   readonly message?: string;
   readonly managers?: readonly FieldManagerEntry[];
-  readonly foreign?: readonly ForeignFields[];
+  readonly foreign?: readonly ForeignStatus[];
+  readonly owners?: readonly FieldOwners[];
   readonly health?: ObjectHealth;
 }
 
@@ -223,13 +226,40 @@ export function statesOfPlan(
   return out;
 }
 
-/** The live object's other field managers and the foreign fields of a differing object, when known. */
-function whoChanged(p: PlannedObject): Pick<ClusterState, 'managers' | 'foreign'> {
-  const managers = p.live ? managersOf(p.live, FIELD_MANAGER) : [];
+/** The live object's other field managers, who owns each change, and the foreign fields with their values. */
+function whoChanged(p: PlannedObject): Pick<ClusterState, 'managers' | 'foreign' | 'owners'> {
+  const { live } = p;
+  const managers = live ? managersOf(live, FIELD_MANAGER) : [];
+  const owners = (p.changes ?? []).map((c): FieldOwners => {
+    const o = ownersOf(c.path, managers, live);
+    return {
+      path: c.path,
+      managers: o.owners.map((m) => managers.indexOf(m)),
+      ...(o.list ? { list: o.list } : {}),
+    };
+  });
+  const foreign = (p.foreign ?? []).map((f) =>
+    live ? { ...f, values: f.fields.map((path) => shownValueAt(live, path) ?? null) } : f,
+  );
   return {
     ...(managers.length > 0 ? { managers } : {}),
-    ...(p.foreign && p.foreign.length > 0 ? { foreign: p.foreign } : {}),
+    ...(foreign.length > 0 ? { foreign } : {}),
+    ...(managers.length > 0 && owners.length > 0 ? { owners } : {}),
   };
+}
+
+/** Who owns a changed field: indices into the object's `managers`, and the list when none owns the item. */
+export interface FieldOwners {
+  readonly path: string;
+  readonly managers: readonly number[];
+  /** Set when no manager owns the changed list item by its key: the list whose owners are given. */
+  readonly list?: string;
+}
+
+/** Fields other managers set that the directory does not declare, with their live values when known. */
+export interface ForeignStatus extends ForeignFields {
+  /** Per field of `fields`, its live value as short JSON (Secret values redacted); null: not found. */
+  readonly values?: readonly (string | null)[];
 }
 
 /**
@@ -317,7 +347,7 @@ function entityTree(
 }
 
 /** An object's status: its identity, source and, when compared, its cluster state. */
-function objectStatusOf(
+export function objectStatusOf(
   object: KubeObject,
   o: SourcedObject,
   cluster: ClusterState | undefined,
@@ -332,6 +362,7 @@ function objectStatusOf(
           ...(cluster.message ? { message: cluster.message } : {}),
           ...(cluster.managers ? { managers: cluster.managers } : {}),
           ...(cluster.foreign ? { foreign: cluster.foreign } : {}),
+          ...(cluster.owners ? { owners: cluster.owners } : {}),
           ...(cluster.health ? { health: cluster.health } : {}),
         }
       : {}),
@@ -353,7 +384,7 @@ function entityFields(e: Entity): Omit<EntityStatus, 'object' | 'objects' | 'chi
 }
 
 /** An object listed outside the tree (to prune, or kept): identity and source. */
-function listed(o: SourcedObject): ObjectStatus {
+export function listed(o: SourcedObject): ObjectStatus {
   return { ...identity(o.object), source: formatSource(o.source) };
 }
 

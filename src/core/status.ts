@@ -8,6 +8,7 @@ import { type DeploymentOrigin, defaultDeploymentName } from '../base/origin.js'
 import type { Discovery } from '../cluster/discovery.js';
 import { ApplyError } from '../engine/apply/errors.js';
 import {
+  type ApplySet,
   applySetFor,
   findPruneCandidates,
   labelForApplySet,
@@ -115,22 +116,47 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     ...o,
     object: withTemplateHash(labelForApplySet(o, set, options.cluster?.annotations)),
   }));
+  const compared = await compareObjects(options.cluster.connection, set, objects, {
+    concurrency: options.cluster.concurrency ?? 32,
+    health: read.health,
+    logger,
+  });
+  return statusOf(read.application, read.deployment, {
+    namespace,
+    context,
+    ...compared,
+  });
+}
+
+/** What {@link compareObjects} found: each object's state, and the objects a deploy prunes or keeps. */
+export interface Compared {
+  readonly states: Map<string, ClusterState>;
+  readonly notInDirectory: readonly SourcedObject[];
+  readonly kept: readonly (SourcedObject & { readonly reason: string })[];
+}
+
+/**
+ * Compares `objects` (labelled as a deploy labels them) with the cluster: their states by a
+ * server-side dry run, the Jobs already run, and the objects of `set` a deploy would prune or keep.
+ * Writes nothing. Used for the directory's objects and for a revision's (status-revision.ts).
+ */
+export async function compareObjects(
+  connection: DeployCluster,
+  set: ApplySet,
+  objects: readonly SourcedObject[],
+  options: { readonly concurrency: number; readonly health: HealthRules; readonly logger: Logger },
+): Promise<Compared> {
+  const { api: client, discovery } = connection;
   const states = await absentNamespaceStates(client, objects);
   const toPlan = objects.filter((o) => !states.has(objectKey(o)));
-  for (const [k, v] of await planStates(
-    client,
-    discovery,
-    toPlan,
-    options.cluster.concurrency ?? 32,
-    read.health,
-  ))
+  for (const [k, v] of await planStates(client, discovery, toPlan, options.concurrency, options.health))
     states.set(k, v);
   const previous = await readParent(client, set);
   await finishedJobs(client, set, previous, objects, states);
   const extra: PruneCandidate[] = previous.exists
     ? await findPruneCandidates(client, discovery, set, previous, objects, {
         onForbidden: (what) =>
-          options.logger?.warn(
+          options.logger.warn(
             `cannot list ${what} (no list right): objects the directory dropped there are not shown`,
           ),
       })
@@ -146,13 +172,11 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     object: c.object,
     source: sourceOf(c.object.metadata.annotations?.[SPREAD.source]),
   });
-  return statusOf(read.application, read.deployment, {
-    namespace,
-    context,
+  return {
     states,
     notInDirectory: decision.pruned.map(sourced),
     kept: decision.kept.map((k) => ({ ...sourced(k.candidate), reason: k.reason })),
-  });
+  };
 }
 
 /**
@@ -201,7 +225,11 @@ async function resolveImages(options: StatusOptions, read: ReadResult): Promise<
  * The deployment's name as deploy finds it; a deployment recorded from another folder is warned
  * about: what the cluster then holds is that folder's, and a deploy from here would fail.
  */
-async function statusName(client: ClusterPort, namespace: string, options: StatusOptions): Promise<string> {
+export async function statusName(
+  client: ClusterPort,
+  namespace: string,
+  options: StatusOptions,
+): Promise<string> {
   const { name, parent } = await deploymentIdentity(client, namespace, options, options.logger);
   const conflict = originConflict(name, namespace, parent, options.origin, false);
   if (conflict) options.logger.warn(conflict.message.replace(', so nothing was written', ''));

@@ -147,3 +147,46 @@ function short(v: unknown): string {
   const text = toJson(v) ?? 'null';
   return text.length > SHORT ? `${text.slice(0, SHORT - 3)}…` : text;
 }
+
+/**
+ * The value of the field at `path` of `object` as plan and status show values (short JSON text; a
+ * Secret's `data`/`stringData` {@link REDACTED}), for a path in the notation of foreign fields:
+ * map keys joined by `.` (a key may hold dots: the longest key that fits is taken), list items as
+ * `[name=web]` (keyed), `[=value]` (a set) or `[2]`. Undefined when the path names nothing.
+ */
+export function shownValueAt(object: KubeObject, path: string): string | undefined {
+  const v = valueAt(object, path);
+  if (v === undefined) return undefined;
+  if (isCoreSecret(object) && /^(data|stringData)\b/.test(path)) return REDACTED;
+  return short(v);
+}
+
+function valueAt(node: unknown, rest: string): unknown {
+  if (rest === '') return node;
+  if (rest.startsWith('.')) return valueAt(node, rest.slice(1));
+  if (rest.startsWith('[')) {
+    const end = rest.indexOf(']');
+    if (!Array.isArray(node) || end < 0) return undefined;
+    const selector = rest.slice(1, end);
+    const item = /^\d+$/.test(selector)
+      ? node[Number(selector)]
+      : selector.startsWith('=')
+        ? node.find((x) => toJson(x) === selector.slice(1) || String(x) === selector.slice(1))
+        : node.find((x) =>
+            selector.split(',').every((kv) => {
+              const [k, ...v] = kv.split('=');
+              const got = (x as Record<string, unknown> | null)?.[k as string];
+              return got !== undefined && (typeof got === 'string' ? got : toJson(got)) === v.join('=');
+            }),
+          );
+    return item === undefined ? undefined : valueAt(item, rest.slice(end + 1));
+  }
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+  const keys = Object.keys(node).sort((a, b) => b.length - a.length);
+  for (const k of keys)
+    if (rest === k || rest.startsWith(`${k}.`) || rest.startsWith(`${k}[`)) {
+      const found = valueAt((node as Record<string, unknown>)[k], rest.slice(k.length));
+      if (found !== undefined) return found;
+    }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 // The text of a drift issue (GitHub or GitLab, both Markdown): its stable title, the marker a later run
 // finds it by, its body (per object the fields, cluster → directory, and who changed them) and the
 // comment that closes it. Values come from the status report, so Secret values are already redacted.
-import type { ChangedBy, DriftedObject, DriftReport } from '../core/drift-rules.js';
+import type { ChangedBy, ComparedWith, DriftedObject, DriftReport } from '../core/drift-rules.js';
 import { formatChange } from '../report/diff.js';
 
 /** The label every drift issue carries, and by which a run lists the open ones. */
@@ -14,6 +14,8 @@ export interface HealNote {
   readonly recorded?: number;
   /** Set when the heal failed: why. */
   readonly error?: string;
+  /** The revision applied again changed nothing (no revision recorded). */
+  readonly unchanged?: true;
 }
 
 /** The deployment an issue is about: its identity across runs. */
@@ -51,16 +53,21 @@ export function driftIssueBody(
   const n = report.objects.length;
   const where = `\`${report.deployment}\` in namespace \`${report.namespace}\`${report.context ? ` (context \`${report.context}\`)` : ''}`;
   const run = options.runUrl ? ` ([run](${options.runUrl}))` : '';
+  const what = comparedText(report.comparedWith);
+  const note = report.comparedWith?.against === 'directory' ? report.comparedWith.note : undefined;
   const lines = [
     driftMarker(options.subject),
-    `**${n} ${n === 1 ? 'object' : 'objects'}** of deployment ${where} differ from the directory, as of ${options.time.toISOString()}${run}.`,
+    `**${n} ${n === 1 ? 'object' : 'objects'}** of deployment ${where} differ from ${what}, as of ${options.time.toISOString()}${run}.`,
     '',
-    'Each field reads `cluster → directory`: a deploy sets the directory’s value again.',
+    ...(note ? [`Note: ${note}.`, ''] : []),
+    report.comparedWith?.against === 'revision'
+      ? 'Each field reads `cluster → revision`: deploying that revision again (heal) sets its value again.'
+      : 'Each field reads `cluster → directory`: a deploy sets the directory’s value again.',
     '',
   ];
   const footer = [
     ...(options.heal ? [healLine(options.heal), ''] : []),
-    'This issue is updated by each drift run and closed when the cluster matches the directory again.',
+    'This issue is updated by each drift run and closed when the cluster matches again.',
   ];
   // GitHub refuses an issue body over 65,536 characters: the objects that do not fit are counted,
   // not listed, so a large drift still opens its issue (the run's `spread status` lists them all).
@@ -107,7 +114,10 @@ function objectLines(o: DriftedObject): string[] {
   out.push('', '```diff');
   for (const f of o.fields) out.push(formatChange(f));
   out.push('```', '');
-  for (const f of o.fields) out.push(`- \`${f.path}\`: ${changedByText(f.changedBy)}`);
+  for (const f of o.fields)
+    out.push(
+      `- \`${f.path}\`: ${changedByText(f.changedBy)}${f.ownersOfList ? ` (no manager owns this item of \`${f.ownersOfList}\`: these own the list)` : ''}`,
+    );
   return out;
 }
 
@@ -124,10 +134,22 @@ export function changedByText(by: readonly ChangedBy[]): string {
 
 function healLine(h: HealNote): string {
   if (h.error) return `**Heal failed**: redeploying revision ${h.revision} did not complete: ${h.error}`;
+  if (h.unchanged)
+    return `**Heal**: revision ${h.revision} (the last good deploy) was applied again and changed nothing, so no revision was recorded; what differs is not what a deploy sets.`;
   return `**Healed**: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}; the next run shows whether the cluster matches.`;
 }
 
-/** The comment that closes the issue: the cluster matches the directory again. */
-export function driftClosedComment(time: Date, runUrl?: string): string {
-  return `The cluster matches the directory again as of ${time.toISOString()}${runUrl ? ` ([run](${runUrl}))` : ''}: closing.`;
+/**
+ * What the cluster was compared with, for a sentence: `the directory`, or `the last deployed
+ * revision 3 (commit 1a2b3c4, deployed at 2026-…)`.
+ */
+export function comparedText(c: ComparedWith | undefined): string {
+  if (c?.against !== 'revision') return 'the directory';
+  const commit = c.commit ? `commit ${c.commit.slice(0, 12)}, ` : '';
+  return `the last deployed revision ${c.revision} (${commit}deployed at ${c.time})`;
+}
+
+/** The comment that closes the issue: the cluster matches what it was compared with again. */
+export function driftClosedComment(time: Date, runUrl?: string, compared?: ComparedWith): string {
+  return `The cluster matches ${comparedText(compared)} again as of ${time.toISOString()}${runUrl ? ` ([run](${runUrl}))` : ''}: closing.`;
 }

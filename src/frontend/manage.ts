@@ -102,6 +102,8 @@ export type DriftRequest = StatusRequest & {
   readonly cluster: NonNullable<StatusRequest['cluster']>;
   /** The folder of spread.yaml, when `path` is an environment's folder inside it. */
   readonly projectDir?: string | undefined;
+  /** Compare with the directory (default) or the last deployed revision (see core's DriftOptions). */
+  readonly against?: driftCore.DriftAgainst | undefined;
 };
 
 /** {@link driftCore.drift}, connected to the cluster of `request.cluster`. */

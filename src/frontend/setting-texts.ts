@@ -600,6 +600,11 @@ export const SETTING_TEXTS = {
     description:
       "In mode `drift`, when the deployment drifted, deploy its last good revision again (from the deployment's history, not the branch head; the rollback path, taking back the fields other managers changed) and say so in the issue (`true`/`false`). Example: `true`.",
     action: true,
+    gitlab: {
+      description:
+        "In mode `drift`, when a deployment drifted, deploy its last good revision again (from the deployment's history, not the branch head; the rollback path, taking back the fields other managers changed), compare again, and say so in the issue (closed when the cluster matches).",
+      variable: 'SPREAD_INPUT_HEAL',
+    },
   },
   target: { description: 'Dockerfile stage to build', cli: { flags: '--target <stage>' } },
   output: {
@@ -622,6 +627,11 @@ export const SETTING_TEXTS = {
     description:
       "compare every environment the directory's spread.yaml declares, each in its own context and namespace, and report each one's drift (as --environment all; -o json: { environments: [...] })",
     cli: { flags: '--all-environments' },
+  },
+  against: {
+    description:
+      "with --all-environments, what each environment's drift compares the cluster with: directory (does the cluster match this checkout) or revision (the deployment's last deployed revision from its history, as the drift modes do: commits not deployed yet are not drift; the directory when there is no revision)",
+    cli: { flags: '--against <what>' },
   },
   'show-secrets': {
     description: 'print Secret values instead of <redacted>',

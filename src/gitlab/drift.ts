@@ -3,15 +3,22 @@
 // through GitLab's Issues API, writes summary.md and the dotenv report, and decides the job's outcome.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DriftReport } from '../core/drift-rules.js';
+import type { Logger } from '../base/logger.js';
+import type { ComparedWith, DriftReport } from '../core/drift-rules.js';
+import { parseDuration } from '../core/duration.js';
 import {
+  comparedText,
   DRIFT_LABEL,
   type DriftSubject,
   driftClosedComment,
   driftIssueBody,
   driftIssueTitle,
   driftMarker,
+  type HealNote,
 } from '../frontend/drift-issue.js';
+import { healDeployment, healText } from '../frontend/heal.js';
+import { kubeconfigSource } from '../frontend/kubeconfig.js';
+import { drift } from '../frontend/manage.js';
 import { type GitLabIssueResult, syncGitLabIssue } from './issues.js';
 
 /** The usage line, printed with exit code 2 when an argument is missing. */
@@ -19,6 +26,7 @@ export const DRIFT_USAGE = 'usage: node dist/gitlab/drift.js REPORT.json OUT_DIR
 
 interface EnvironmentEntry {
   readonly environment?: string;
+  readonly context?: string;
   readonly drift?: DriftReport;
   readonly error?: string;
   readonly skipped?: string;
@@ -52,6 +60,7 @@ export async function driftStep(
     return 1;
   }
   let failed = false;
+  let remaining = false;
   const parts: string[] = [];
   const iids: number[] = [];
   for (const e of entries) {
@@ -67,17 +76,30 @@ export async function driftStep(
       namespace: e.drift.namespace,
       ...(e.environment ? { environment: e.environment } : {}),
     };
+    const healed = e.drift.drifted && env.SPREAD_INPUT_HEAL === 'true' ? await healEntry(e, env) : undefined;
+    const heal = healed?.note;
+    const remains = healed ? healed.remains : e.drift.drifted;
+    if (heal) console.log(`spread: ${heal.error ? `heal failed: ${heal.error}` : healText(heal)}`);
     const body = e.drift.drifted
       ? driftIssueBody(e.drift, {
           subject,
           time: new Date(),
           ...(env.CI_JOB_URL ? { runUrl: env.CI_JOB_URL } : {}),
+          ...(heal ? { heal } : {}),
         })
       : undefined;
     parts.push(
-      body ?? `${driftIssueTitle(subject).replace(/^Drift: /, '')}: the cluster matches the directory.`,
+      body ??
+        `${driftIssueTitle(subject).replace(/^Drift: /, '')}: the cluster matches ${comparedText(e.drift.comparedWith)}.`,
     );
-    const kept = await keepIssue(env, subject, body).catch((error: unknown) => {
+    // Healed: the issue records what changed and the heal, then is closed, as the Action's.
+    const keep = async () => {
+      let kept = await keepIssue(env, subject, body, e.drift?.comparedWith, heal);
+      if (body !== undefined && !remains)
+        kept = (await keepIssue(env, subject, undefined, e.drift?.comparedWith, heal)) ?? kept;
+      return kept;
+    };
+    const kept = await keep().catch((error: unknown) => {
       failed = true;
       console.error(
         `spread drift: the issue of ${driftIssueTitle(subject)} was not kept: ${(error as Error).message}`,
@@ -86,6 +108,7 @@ export async function driftStep(
     });
     if (kept?.iid !== undefined) iids.push(kept.iid);
     if (kept && kept.action !== 'none') console.log(`spread: drift issue #${kept.iid} ${kept.action}`);
+    if (remains) remaining = true;
   }
   const drifted = entries.some((e) => e.drift?.drifted);
   writeFileSync(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
@@ -94,13 +117,15 @@ export async function driftStep(
     `SPREAD_DRIFTED=${drifted}\nSPREAD_DRIFT_ISSUES=${iids.join(',')}\n`,
   );
   if (status === 1 || failed) return 1;
-  return drifted && env.SPREAD_INPUT_FAIL_ON_DRIFT === 'true' ? 1 : 0;
+  return remaining && env.SPREAD_INPUT_FAIL_ON_DRIFT === 'true' ? 1 : 0;
 }
 
 async function keepIssue(
   env: NodeJS.ProcessEnv,
   subject: DriftSubject,
   description: string | undefined,
+  compared: ComparedWith | undefined,
+  heal: HealNote | undefined,
 ): Promise<GitLabIssueResult | undefined> {
   if (!env.SPREAD_GITLAB_TOKEN) {
     console.log('spread: no SPREAD_GITLAB_TOKEN: the drift issue is not kept');
@@ -117,7 +142,69 @@ async function keepIssue(
       label: DRIFT_LABEL,
       marker: driftMarker(subject),
       ...(description !== undefined ? { description } : {}),
-      closeNote: driftClosedComment(new Date(), env.CI_JOB_URL),
+      closeNote: `${heal && !heal.error ? `${healText(heal)} ` : ''}${driftClosedComment(new Date(), env.CI_JOB_URL, compared)}`,
     },
   );
+}
+
+/**
+ * With the input `heal: true`, a drifted deployment's last good revision deployed again
+ * (src/frontend/heal.ts, as the Action's heal), then the cluster compared with it once more: whether
+ * the drift remains. The cluster is the job's (KUBECONFIG, the entry's context or the input's).
+ */
+async function healEntry(
+  e: EnvironmentEntry,
+  env: NodeJS.ProcessEnv,
+): Promise<{ note: HealNote; remains: boolean }> {
+  const report = e.drift as DriftReport;
+  const kubeconfig = kubeconfigSource(undefined, env);
+  const context = e.context ?? (env.SPREAD_INPUT_CONTEXT || undefined);
+  const logger = consoleLogger();
+  const timeoutMs = durationOf(env.SPREAD_INPUT_TIMEOUT);
+  const lockTimeoutMs = durationOf(env.SPREAD_INPUT_LOCK_TIMEOUT);
+  const note = await healDeployment(report.deployment, {
+    kubeconfig,
+    context,
+    namespace: report.namespace,
+    logger,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}),
+  });
+  if (note.error) return { note, remains: true };
+  const dir = path.resolve(env.SPREAD_INPUT_PATH || '.');
+  const again = await drift({
+    path: dir,
+    projectDir: dir,
+    name: report.deployment,
+    namespace: report.namespace,
+    against: 'revision',
+    cluster: { kubeconfig, ...(context ? { context } : {}) },
+    logger,
+  }).catch((error: unknown) => {
+    console.error(`spread drift: the comparison after the heal failed: ${(error as Error).message}`);
+    return undefined;
+  });
+  return { note, remains: again?.drift.drifted ?? true };
+}
+
+function durationOf(text: string | undefined): number | undefined {
+  try {
+    return text ? parseDuration(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The job log as the CLI writes it: lines on stdout, warnings and errors on stderr. */
+function consoleLogger(): Logger {
+  return {
+    info: (m) => console.log(`spread: ${m}`),
+    warn: (m) => console.error(`spread: warning: ${m}`),
+    error: (m) => console.error(`spread: error: ${m}`),
+    debug: () => {},
+    group: (name, fn) => {
+      console.log(`spread: ${name}`);
+      return fn();
+    },
+  };
 }

@@ -132,6 +132,11 @@ describe('mode drift, scheduled', () => {
     expect(r.outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
     expect(issue.title).toBe(`Drift: web in ${ns}`);
     expect(issue.labels).toEqual([{ name: 'spread-drift' }]);
+    // Compared with what was deployed, not with the branch head: the issue names the revision.
+    expect(issue.body).toMatch(
+      /differ from the last deployed revision 1 \(commit [0-9a-f]{12}, deployed at \d{4}-/,
+    );
+    expect(issue.body).toContain('`cluster → revision`');
     expect(issue.body).toContain(`### Deployment/web in ${ns} — differs`);
     expect(issue.body).toContain(`### ConfigMap/web-settings in ${ns} — differs`);
     expect(issue.body).toContain('~ spec.replicas: 2 → 1');
@@ -169,7 +174,7 @@ describe('mode drift, scheduled', () => {
     expect(issue.state).toBe('closed');
     expect(issue.state_reason).toBe('completed');
     expect(api.comments.filter((c) => c.issue === issue.number).map((c) => c.body)).toEqual([
-      expect.stringContaining('The cluster matches the directory again'),
+      expect.stringMatching(/^The cluster matches the last deployed revision 2 \(/),
     ]);
   });
 
@@ -186,6 +191,59 @@ describe('mode drift, scheduled', () => {
     expect((await k('get', 'deployment/web', '-o', 'jsonpath={.spec.replicas}')).stdout).toBe('1');
     expect((await k('get', 'configmap/web-settings', '-o', 'jsonpath={.data.version}')).stdout).toBe('1');
     expectNoSecret(r);
+  });
+
+  test('a label added by kubectl label is drift; one another tool adds is not', async () => {
+    const before = api.issues.length;
+    // A label another tool adds (not a person's kubectl): undeclared, not drift.
+    await k('label', 'configmap/web-settings', 'injected=yes', '--field-manager=helm');
+    const controller = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(controller.outputs.drifted, controller.log).toBe('false');
+    expect(api.issues.length).toBe(before);
+    await k('label', 'configmap/web-settings', 'team=payments');
+    const r = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs.drifted).toBe('true');
+    const issue = api.issues[before]!;
+    expect(issue.body).toContain('- metadata.labels.team: "payments"');
+    expect(issue.body).toMatch(
+      /`metadata.labels.team`: changed by \*\*kubectl-label\*\* \(Update\) at \d{4}-/,
+    );
+    expect(issue.body).not.toContain('- metadata.labels.injected');
+    expect(issue.body).toMatch(
+      /- ConfigMap\/web-settings `metadata.labels.injected`: set by helm, not a person's kubectl.*\(rule `undeclared`\)/,
+    );
+    await k('label', 'configmap/web-settings', 'team-', 'injected-');
+    const closed = await step({ path: 'deploy/web', mode: 'drift' });
+    expect(closed.outputs.drifted, closed.log).toBe('false');
+    expect(issue.state).toBe('closed');
+  });
+
+  test('a commit not deployed yet is not drift: drift compares with the last deployed revision', async () => {
+    const before = api.issues.length;
+    write('deploy/web', {
+      '.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-settings}\ndata: {version: "2"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: web-db}\nstringData: {password: "${PASSWORD}"}\n`,
+    });
+    try {
+      const r = await step({ path: 'deploy/web', mode: 'drift', heal: 'true' });
+      expect(r.code, r.log).toBe(0);
+      expect(r.outputs.drifted).toBe('false');
+      expect(r.log).toMatch(/the cluster matches the last deployed revision \d+/);
+      // heal is on, and nothing drifted: no heal, so no revision recorded.
+      expect(r.log).not.toContain('::group::Heal');
+      expect(api.issues.length).toBe(before);
+      // spread status still answers "does the cluster match this checkout".
+      const cli = await runNode(
+        'dist/cli/index.js',
+        ['status', path.join(workspace, 'deploy/web'), '--context', 'spread-local', '-n', ns, '-o', 'json'],
+        { ...process.env, ...repositoryEnv(workspace) },
+      );
+      expect(cli.code, cli.stderr).toBe(2);
+    } finally {
+      write('deploy/web', {
+        '.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-settings}\ndata: {version: "1"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: web-db}\nstringData: {password: "${PASSWORD}"}\n`,
+      });
+    }
   });
 
   test('replicas an HPA sets are not drift', async () => {
@@ -297,5 +355,26 @@ describe('drift per declared environment', () => {
       path: 'spec.replicas',
       changedBy: [{ manager: 'kubectl', operation: 'Update', subresource: 'scale' }],
     });
+    expect(environments[1]!.drift).toMatchObject({ comparedWith: { against: 'directory' } });
+    // --against revision: each environment with its last deployed revision, named in the report.
+    const against = await cli(
+      'status',
+      path.join(workspace, dir),
+      '--all-environments',
+      '--against',
+      'revision',
+      '-o',
+      'json',
+    );
+    expect(against.code, against.stderr).toBe(2);
+    const revisions = (
+      JSON.parse(against.stdout) as {
+        environments: { drift: { drifted: boolean; comparedWith: { against: string; revision?: number } } }[];
+      }
+    ).environments.map((e) => [e.drift.drifted, e.drift.comparedWith.against, e.drift.comparedWith.revision]);
+    expect(revisions).toEqual([
+      [false, 'revision', 1],
+      [true, 'revision', 1],
+    ]);
   });
 });

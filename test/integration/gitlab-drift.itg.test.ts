@@ -82,6 +82,7 @@ describe.skipIf(!existsSync(GCL) || !hasRsync)(
       const jobs = [
         { ...common, stage: 'deploy', 'job-name': 'deploy', 'force-conflicts': true },
         { ...common, stage: 'drift', 'job-name': 'drift', mode: 'drift', 'resource-group': 'spread-drift' },
+        { ...common, stage: 'drift', 'job-name': 'drift-heal', mode: 'drift', heal: true, timeout: '2m' },
       ];
       writeFileSync(
         path.join(project, '.gitlab-ci.yml'),
@@ -150,8 +151,52 @@ describe.skipIf(!existsSync(GCL) || !hasRsync)(
       const closed = await gcl('drift');
       expect(closed.code, closed.log).toBe(0);
       expect(issue.state).toBe('closed');
-      expect(issue.notes).toEqual([expect.stringContaining('The cluster matches the directory again')]);
+      expect(issue.notes).toEqual([
+        expect.stringMatching(/The cluster matches the last deployed revision \d+ /),
+      ]);
       expect([...api.tokens]).toEqual([TOKEN]);
+    });
+
+    test('heal: the last good revision deployed again, the issue says so and is closed', async () => {
+      const before = api.issues.length;
+      const healedNothing = await gcl('drift-heal');
+      expect(healedNothing.code, healedNothing.log).toBe(0);
+      expect(healedNothing.log).not.toContain('spread: Healed');
+      await kubectl([
+        '--context',
+        'spread-local',
+        '-n',
+        ns,
+        'patch',
+        'configmap',
+        'settings',
+        '-p',
+        '{"data":{"a":"3"}}',
+      ]);
+      const healed = await gcl('drift-heal');
+      expect(healed.code, healed.log).toBe(0);
+      expect(api.issues).toHaveLength(before + 1);
+      const issue = api.issues[before]!;
+      expect(issue.description).toContain('~ data.a: "3" → "1"');
+      expect(issue.description).toMatch(
+        /\*\*Healed\*\*: revision \d+ \(the last good deploy\) was deployed again/,
+      );
+      expect(issue.state).toBe('closed');
+      expect(issue.notes).toEqual([expect.stringMatching(/^Healed: revision \d+/)]);
+      expect(dotenv('drift-heal')).toMatchObject({ SPREAD_DRIFTED: 'true' });
+      const value = await kubectl([
+        '--context',
+        'spread-local',
+        '-n',
+        ns,
+        'get',
+        'configmap',
+        'settings',
+        '-o',
+        'jsonpath={.data.a}',
+      ]);
+      expect(value.stdout).toBe('1');
+      expect(healed.log).not.toContain(TOKEN);
     });
   },
 );

@@ -292,6 +292,20 @@ export function lastGoodRevision(
 }
 
 /**
+ * The deployment's last good deploy: the current revision when it did not fail, else the newest
+ * before it that did not (what drift compares with, and what its heal deploys again); `undefined`
+ * when there is none.
+ */
+export function lastDeployedRevision(
+  revisions: readonly Pick<RevisionSummary, 'revision' | 'status'>[],
+  current: number | undefined,
+): number | undefined {
+  if (current !== undefined && revisions.some((r) => r.revision === current && r.status !== 'failed'))
+    return current;
+  return lastGoodRevision(revisions, (current ?? Number.MAX_SAFE_INTEGER) + 1);
+}
+
+/**
  * Sets the parent's current-revision annotation with a JSON merge patch under field manager
  * `spread-history`, so that the parent's own server-side apply (manager `spread`, which does not
  * list the annotation) leaves it alone, and so that a missing parent is a 404 rather than created.

@@ -4,7 +4,13 @@ import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { managersOf, ownersOf, pathSteps } from '../../../src/cluster/managers.js';
 import { driftOf, pointerCovers } from '../../../src/core/drift-rules.js';
-import type { ObjectStatus, StatusReport } from '../../../src/core/status-report.js';
+import {
+  type ObjectStatus,
+  objectKey,
+  type StatusReport,
+  statesOfPlan,
+} from '../../../src/core/status-report.js';
+import type { PlannedObject } from '../../../src/engine/shared/planned.js';
 import type { DriftIgnoreRule } from '../../../src/project/drift.js';
 
 // managedFields as kube-apiserver 1.34 recorded them after `kubectl scale`, an HPA's scale and
@@ -86,11 +92,45 @@ describe('managersOf', () => {
     ]);
   });
 
-  test('a change is owned by the manager whose field it is, list items matched by any key', () => {
+  test('a change is owned by the manager whose field it is', () => {
     const m = [{ manager: 'x', fields: ['spec.template.spec.containers[name=c].image'] }];
-    expect(ownersOf('spec.template.spec.containers[0].image', m)).toHaveLength(1);
-    expect(ownersOf('spec.template.spec.containers[0].name', m)).toHaveLength(0);
+    const live = { spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } };
+    expect(ownersOf('spec.template.spec.containers[0].image', m, live).owners).toHaveLength(1);
+    expect(ownersOf('spec.template.spec.containers[0].name', m, live).owners).toHaveLength(0);
     expect(pathSteps('a["b.c"][2].d', true)).toEqual(['a', 'b.c', '2', 'd']);
+  });
+
+  // managedFields as server-side apply keeps them: each item by its key (k:), value (v:) or index (i:).
+  const live = {
+    spec: {
+      containers: [
+        { name: 'a', image: 'x' },
+        { name: 'b', image: 'y' },
+      ],
+    },
+    metadata: { finalizers: ['one', 'two'] },
+    data: { list: [[1], [2]] },
+  };
+  const managers = [
+    { manager: 'owns-a', fields: ['spec.containers[name=a].image'] },
+    { manager: 'owns-b', fields: ['spec.containers[name=b].image'] },
+    { manager: 'owns-two', fields: ['metadata.finalizers[="two"]'] },
+    { manager: 'owns-index-1', fields: ['data.list[1]'] },
+    { manager: 'owns-list', fields: ['spec.volumes'] },
+  ];
+  test.each([
+    ['spec.containers[1].image', live, ['owns-b'], undefined],
+    ['spec.containers[0].image', live, ['owns-a'], undefined],
+    ['metadata.finalizers[1]', live, ['owns-two'], undefined],
+    ['metadata.finalizers[0]', live, [], undefined],
+    ['data.list[1]', live, ['owns-index-1'], undefined],
+    ['spec.volumes[0].name', { spec: { volumes: [{ name: 'v' }] } }, ['owns-list'], 'spec.volumes'],
+    // Without the live object the item's key is unknown: the list's owners, and said so.
+    ['spec.volumes[0].name', undefined, ['owns-list'], 'spec.volumes'],
+  ])('%s: owned by %o (list %s)', (path, obj, owners, list) => {
+    const found = ownersOf(path, managers, obj);
+    expect(found.owners.map((m) => m.manager)).toEqual(owners);
+    expect(found.list).toBe(list);
   });
 });
 
@@ -156,7 +196,39 @@ describe('driftOf', () => {
       time: '2026-12-07T07:24:54Z',
     });
     // The rollout restart's annotation was never declared: not drift, and said why.
-    expect(d.ignored.map((i) => [i.object, i.rule])).toEqual([['Deployment/web', 'undeclared']]);
+    expect(d.ignored.map((i) => [i.object, i.rule])).toEqual([['Deployment/web', 'restarted-at']]);
+  });
+
+  test.each([
+    ['kubectl-edit', 'metadata.labels.team', true],
+    ['kubectl-patch', 'data.extra', true],
+    ['kubectl-label', 'metadata.labels.team', true],
+    ['kubectl-annotate', 'metadata.annotations.example.com/owner', true],
+    ['kubectl-set', 'spec.template.spec.containers[name=c].env[name=DEBUG].value', true],
+    ['kubectl-client-side-apply', 'data.extra', true],
+    ['kubectl-rollout', 'spec.template.metadata.annotations.kubectl.kubernetes.io/restartedAt', false],
+    ['vault-agent-injector', 'spec.template.spec.containers[name=vault-agent].image', false],
+    ['Go-http-client', 'metadata.labels.team', false],
+  ])('a field %s added that the directory does not declare: drift %s', (manager, path, drift) => {
+    const o = objectStatus({
+      kind: 'ConfigMap',
+      name: 'cfg',
+      message: 'someone owns fields the directory does not declare',
+      foreign: [{ manager, fields: [path], values: ['"x"'] }],
+      managers: [{ manager, operation: 'Update', time: '2026-12-07T08:00:00Z', fields: [path] }],
+    });
+    const d = driftOf(report([o]), { hpaTargets: new Set(), rules: [] });
+    expect(d.drifted).toBe(drift);
+    if (drift)
+      expect(d.objects[0]?.fields).toEqual([
+        {
+          op: 'remove',
+          path,
+          before: '"x"',
+          changedBy: [{ manager, operation: 'Update', time: '2026-12-07T08:00:00Z' }],
+        },
+      ]);
+    else expect(d.ignored.map((i) => i.path)).toEqual([path]);
   });
 
   test('replicas of an object an HPA targets are not drift', () => {
@@ -222,5 +294,120 @@ describe('driftOf', () => {
     expect(pointerCovers('/metadata/annotations/a~1b', ['metadata', 'annotations', 'a/b'])).toBe(true);
     expect(pointerCovers('/spec', ['spec', 'replicas'])).toBe(true);
     expect(pointerCovers('/spec/replicas', ['spec'])).toBe(false);
+  });
+});
+
+describe('blame of a changed list item, from the plan to the drift', () => {
+  test("a change of one container is blamed on that container's manager only", () => {
+    const container = (name: string) => ({ [`k:{"name":"${name}"}`]: { '.': {}, 'f:image': {} } });
+    const live: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'p',
+        namespace: 'shop',
+        managedFields: [
+          {
+            manager: 'kubectl-edit',
+            operation: 'Update',
+            fieldsV1: { 'f:spec': { 'f:containers': container('a') } },
+          },
+          {
+            manager: 'kubectl-set',
+            operation: 'Update',
+            fieldsV1: { 'f:spec': { 'f:containers': container('b') } },
+          },
+        ],
+      },
+      spec: {
+        containers: [
+          { name: 'a', image: 'x' },
+          { name: 'b', image: 'y' },
+        ],
+      },
+    };
+    const change = { op: 'change' as const, path: 'spec.containers[1].image', before: '"y"', after: '"z"' };
+    const planned = {
+      object: live,
+      source: { file: 'p.yaml', line: 1 },
+      live,
+      action: 'update',
+      changes: [change],
+    } as unknown as PlannedObject;
+    const state = statesOfPlan([planned]).get(objectKey(planned))!;
+    const d = driftOf(report([objectStatus({ kind: 'Pod', name: 'p', ...state })]), {
+      hpaTargets: new Set(),
+      rules: [],
+    });
+    expect(
+      d.objects[0]?.fields.map((f) => [f.path, f.changedBy.map((m) => m.manager), f.ownersOfList]),
+    ).toEqual([['spec.containers[1].image', ['kubectl-set'], undefined]]);
+  });
+});
+
+describe('managedFieldsManagers ignores only the fields the listed managers own (as Argo CD)', () => {
+  // Two managers on one Pod: the sidecar injector owns its container, kubectl-patch a field of web's.
+  const live: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'p',
+      namespace: 'shop',
+      managedFields: [
+        {
+          manager: 'vault-agent',
+          operation: 'Update',
+          fieldsV1: {
+            'f:spec': {
+              'f:containers': {
+                'k:{"name":"vault"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {} },
+              },
+            },
+          },
+        },
+        {
+          manager: 'kubectl-patch',
+          operation: 'Update',
+          fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { 'f:image': {} } } } },
+        },
+      ],
+    },
+    spec: {
+      containers: [
+        { name: 'web', image: 'web:2' },
+        { name: 'vault', image: 'vault:1', imagePullPolicy: 'Always' },
+      ],
+    },
+  };
+  const rule: DriftIgnoreRule = {
+    group: '',
+    kind: 'Pod',
+    jsonPointers: [],
+    managedFieldsManagers: ['vault-agent'],
+    source: 'spread.yaml:4',
+  };
+  const driftFor = (path: string) => {
+    const change = { op: 'change' as const, path, before: '"a"', after: '"b"' };
+    const planned = {
+      object: live,
+      source: { file: 'p.yaml', line: 1 },
+      live,
+      action: 'update',
+      changes: [change],
+    } as unknown as PlannedObject;
+    const state = statesOfPlan([planned]).get(objectKey(planned))!;
+    return driftOf(report([objectStatus({ kind: 'Pod', name: 'p', ...state })]), {
+      hpaTargets: new Set(),
+      rules: [rule],
+    });
+  };
+
+  test.each([
+    ['spec.containers[1].image', false, 'the listed manager owns it'],
+    ['spec.containers[0].image', true, 'another manager changed it'],
+    // Removed by hand from web: nobody owns it now; vault-agent owns the same field of another item.
+    ['spec.containers[0].imagePullPolicy', true, 'nobody owns it, the listed manager owns another item'],
+  ])('%s: drift %s (%s)', (path, drifted) => {
+    expect(driftFor(path).drifted).toBe(drifted);
   });
 });

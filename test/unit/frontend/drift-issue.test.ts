@@ -124,6 +124,6 @@ describe('the drift issue', () => {
     expect(body).not.toContain('### ConfigMap/cm-799 in shop');
     expect(body).toMatch(/… and \d+ more drifted objects, not listed/);
     expect(body).toContain('**800 objects**');
-    expect(body.trimEnd().endsWith('closed when the cluster matches the directory again.')).toBe(true);
+    expect(body.trimEnd().endsWith('closed when the cluster matches again.')).toBe(true);
   });
 });
