@@ -18,10 +18,11 @@ import { type DeploymentRun, type DeploymentTarget, markInactive, startDeploymen
 import { runDrift } from './drift.js';
 import { branchFor, contextForBranch } from './environments.js';
 import { failureOf } from './failure.js';
+import { FleetFailure, runFleetPlan, runFleetReport } from './fleet.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { createActionLogger } from './logger.js';
-import { planEnvironments, publishPlans } from './plan-comment-all.js';
+import { failedPlans, planEnvironments, publishPlans } from './plan-comment-all.js';
 import { isPublished, promote } from './promote.js';
 import { publish, publishFailure } from './publish.js';
 import { type RunnerEnv, readRunnerEnv, runLinks, workspacePath } from './runner.js';
@@ -56,6 +57,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       return;
     }
     if (inputs.mode === 'drift') return await runDrift(inputs, runner, interrupts.signal);
+    if (inputs.mode === 'fleet-report') return await runFleetReport(inputs, runner);
+    if (inputs.mode === 'fleet-plan')
+      return await runFleetPlan(inputs, runner, interrupts.signal, (target, source) => ({
+        ...deployOptions(given, runner, source, target.context ?? '', interrupts.signal, locate, env),
+        ...environmentOptions(target, given),
+        mode: 'plan',
+      }));
     const chosen = chooseTarget(inputs, runner);
     if (chosen === undefined) return;
     const { context, target } = chosen;
@@ -95,7 +103,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
     // A run that failed before it had a report (bad input, unknown context, a failed plan) still
     // gets a job summary and a report file, with the error.
-    if (!published && !isPublished(error)) await publishFailure(failure, inputs, runner);
+    const done = published || isPublished(error) || error instanceof FleetFailure;
+    if (!done) await publishFailure(failure, inputs, runner);
     core.setFailed(failure.error);
   } finally {
     cleanup();
@@ -242,7 +251,7 @@ async function runPlanAll(
   core.setOutput('skipped', 'false');
   const deployment = inputs.name || defaultDeploymentName(deploymentOrigin(process.env, dir));
   await publishPlans(deployment, plans, inputs, runner);
-  const failed = plans.filter((p) => p.error !== undefined).map((p) => `${p.environment}: ${p.error}`);
+  const failed = failedPlans(plans);
   if (failed.length > 0)
     throw new Error(`the plan failed in ${failed.length} environment(s):\n${failed.join('\n')}`);
 }

@@ -11,16 +11,19 @@ import type { Inputs } from './inputs.js';
 import { actionText } from './logger.js';
 import { type RunnerEnv, runLinks } from './runner.js';
 
-/** One environment's plan, or why there is none. */
+/** One environment's plan (one cluster's, of a fleet), or why there is none. */
 export interface EnvironmentPlan {
   readonly environment: string;
+  /** The fleet's cluster this plan is of: each cluster of a fleet is planned in its own section. */
+  readonly cluster?: string;
   readonly report?: DeployReport;
   readonly error?: string;
 }
 
 /**
  * Plans every environment `dir`'s spread.yaml declares, in order, with `plan` (a preview only on a
- * pull request); an environment whose plan fails keeps its error and the others are still planned.
+ * pull request; each cluster of a fleet on its own); an environment whose plan fails keeps its error
+ * and the others are still planned.
  *
  * @throws Error when the inputs name a context, namespace or short-form rules (each environment has
  *   its own), or the directory declares no environments.
@@ -44,13 +47,24 @@ export async function planEnvironments(
   const plans: EnvironmentPlan[] = [];
   for (const environment of declaration.environments) {
     if (environment.preview !== undefined && runner.pullRequest === undefined) continue;
-    try {
-      plans.push({ environment: environment.name, report: await plan(targetOf(dir, environment, given)) });
-    } catch (error) {
-      plans.push({ environment: environment.name, error: actionText((error as Error).message) });
+    const clusters = environment.clusters.length > 1 ? environment.clusters : [undefined];
+    for (const cluster of clusters) {
+      const named = { environment: environment.name, ...(cluster ? { cluster: cluster.name } : {}) };
+      try {
+        plans.push({ ...named, report: await plan(targetOf(dir, environment, given, cluster)) });
+      } catch (error) {
+        plans.push({ ...named, error: actionText((error as Error).message) });
+      }
     }
   }
   return plans;
+}
+
+/** Each failed plan, `ENVIRONMENT: error` (`ENVIRONMENT (CLUSTER): error` for a fleet's cluster). */
+export function failedPlans(plans: readonly EnvironmentPlan[]): string[] {
+  return plans
+    .filter((p) => p.error !== undefined)
+    .map((p) => `${p.environment}${p.cluster !== undefined ? ` (${p.cluster})` : ''}: ${p.error}`);
 }
 
 /** The hidden marker of a deployment's all-environments plan comment. */
@@ -69,7 +83,8 @@ export function renderPlansComment(
     const body = p.report
       ? formatPlanMarkdown(p.report, { ...links, headingLevel: 4, limit: share })
       : `:x: ${p.error ?? 'not planned'}`;
-    return `### Environment \`${p.environment}\`\n\n${body}`;
+    const cluster = p.cluster !== undefined ? `, cluster \`${p.cluster}\`` : '';
+    return `### Environment \`${p.environment}\`${cluster}\n\n${body}`;
   });
   return `${plansMarker(deployment)}\n## Plan of ${deployment} in every environment\n\n${parts.join('\n\n')}\n`;
 }

@@ -7,6 +7,7 @@ import * as core from '@actions/core';
 import { phraseOptionsIn } from '../base/option-ref.js';
 import type { FailureTarget } from '../core/deploy/index.js';
 import type { LocatedFailure } from '../core/errors.js';
+import type { LegTag } from '../core/fleet/matrix.js';
 import { capJsonArray, capText, OUTPUT_LIMIT_BYTES } from '../report/cap.js';
 import {
   formatPlanMarkdown,
@@ -45,7 +46,7 @@ export interface PublishOptions {
  * its own per step, so that several steps of a job keep theirs. Undefined when it cannot be written
  * (with a warning): the outputs then say so instead of naming it.
  */
-function writeReportFile(runner: RunnerEnv, content: unknown): string | undefined {
+export function writeReportFile(runner: RunnerEnv, content: unknown): string | undefined {
   const file = path.join(runner.temp, `spread-report-${randomBytes(6).toString('hex')}.json`);
   try {
     mkdirSync(runner.temp, { recursive: true });
@@ -56,6 +57,22 @@ function writeReportFile(runner: RunnerEnv, content: unknown): string | undefine
     core.warning(`could not write the report file ${file}: ${(error as Error).message}`);
     return undefined;
   }
+}
+
+/**
+ * Which leg of a fleet's matrix the report file is (inputs `environment` and `cluster`), so that
+ * mode `fleet-report` knows it whatever the artifact's name, and even when the leg failed before it
+ * had a report.
+ */
+function legOf(inputs: Pick<Inputs, 'environment' | 'cluster'>): { leg?: LegTag } {
+  return inputs.cluster && inputs.environment
+    ? { leg: { environment: inputs.environment, cluster: inputs.cluster } }
+    : {};
+}
+
+/** The summary's operation of a mode: a fleet's modes are a plan and a deploy's report. */
+function operationOf(mode: Inputs['mode']): Operation {
+  return mode === 'fleet-plan' ? 'plan' : mode === 'fleet-report' ? 'deploy' : mode;
 }
 
 /**
@@ -75,7 +92,9 @@ export async function publish(
   const reportFile =
     writeReportFile(
       runner,
-      options.error ? { error: options.error.error, failures: options.error.failures, report } : report,
+      options.error
+        ? { error: options.error.error, failures: options.error.failures, report, ...legOf(inputs) }
+        : { ...report, ...legOf(inputs) },
     ) ?? 'the job summary (the report file could not be written)';
   setReportOutputs(report, reportFile, { ...links, ...(sha ? { sha } : {}) }, options.operation);
   try {
@@ -234,13 +253,17 @@ export async function publishFailure(
   inputs: Inputs | undefined,
   runner: RunnerEnv,
 ): Promise<void> {
-  writeReportFile(runner, { error: failure.error, failures: failure.failures });
+  writeReportFile(runner, {
+    error: failure.error,
+    failures: failure.failures,
+    ...(inputs ? legOf(inputs) : {}),
+  });
   if (inputs?.mode === 'plan' && runner.pullRequest && inputs.comment && failure.target)
     await postFailureComment(failure, failure.target, inputs, runner);
   try {
     const runUrl = runLinks(runner).runUrl;
     addFailureSummary(core.summary, failure.error, failure.failures, {
-      operation: inputs?.mode ?? 'deploy',
+      operation: operationOf(inputs?.mode ?? 'deploy'),
       ...(inputs ? { target: inputs.name || inputs.path } : {}),
       ...(runUrl ? { runUrl } : {}),
     });

@@ -112,7 +112,7 @@ export const SETTING_ROWS = [
   {
     key: 'mode',
     type: 'choice',
-    choices: ['deploy', 'plan', 'delete', 'drift', 'promote'],
+    choices: ['deploy', 'plan', 'delete', 'drift', 'promote', 'fleet-plan', 'fleet-report'],
     modes: ['deploy', 'plan', 'delete', 'drift', 'promote'],
     default: 'deploy',
   },
@@ -221,6 +221,7 @@ export const SETTING_ROWS = [
   { key: 'deployment', type: 'boolean', modes: ['deploy', 'delete', 'promote'], default: 'false' },
   { key: 'environment', type: 'string', modes: ['deploy', 'plan', 'delete', 'render', 'status', 'promote'] },
   { key: 'cluster', type: 'string', modes: ['deploy', 'plan'] },
+  { key: 'reports', type: 'string', modes: [], default: 'spread-reports/' },
   { key: 'deploy-comment', type: 'boolean', modes: ['deploy'], default: 'false' },
   { key: 'github-token', type: 'secret', modes: ['deploy', 'plan', 'delete', 'drift', 'promote'] },
   { key: 'fail-on-drift', type: 'boolean', modes: ['drift'], default: 'false' },

@@ -36,6 +36,8 @@ export interface GitLabTexts {
   readonly job?: true;
   /** Passed to the CLI as an argument (path, context, the command), not as its flag. */
   readonly argument?: true;
+  /** The choices the component takes, when fewer than the setting's (the Action's own fleet modes). */
+  readonly options?: readonly string[];
 }
 
 /** What the front ends say of one setting; a front end without its entry does not take the setting. */
@@ -186,9 +188,11 @@ export const SETTING_TEXTS = {
   },
   mode: {
     description:
-      "`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md); `promote` deploys `environment` with the commit and image digests its `after:` environment's current revision ran, building nothing (docs/environments.md). Example: `plan`.",
+      "`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md); `promote` deploys `environment` with the commit and image digests its `after:` environment's current revision ran, building nothing (docs/environments.md); `fleet-plan`, with `environment` naming a fleet, outputs each wave's `matrix` and the `waves`, plans every cluster and posts the fleet's plan as one comment; `fleet-report` gathers the legs' report files from `reports` into one job summary and comment, and fails when a leg failed or did not run (docs/fleets.md). Example: `plan`.",
     action: true,
     gitlab: {
+      // The component's fleet is its own pipeline (docs/fleets.md): the Action's fleet modes are not its.
+      options: ['deploy', 'plan', 'delete', 'drift', 'promote'],
       description:
         "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`); `drift`, for a scheduled pipeline, compares each environment spread.yaml declares (else the deployment) with its cluster and keeps one issue per drifted deployment (docs/drift.md); `promote` deploys `environment` with the commit and image digests of the current revision of the environment it is promoted from (`from`, else its `after:`), building nothing.",
       variable: 'SPREAD_INPUT_MODE',
@@ -573,6 +577,11 @@ export const SETTING_TEXTS = {
         'With `environment` naming a fleet in spread.yaml: the clusters this job deploys (comma-separated), e.g. `$CLUSTER` of a `parallel:matrix` job, one leg per cluster (docs/fleets.md). Empty: every cluster of the fleet, wave by wave.',
       variable: 'SPREAD_INPUT_CLUSTER',
     },
+  },
+  reports: {
+    description:
+      "With `mode: fleet-report`: the directory holding the fleet's legs' report files (each leg's output `report-file`, a `spread-report-*.json`, uploaded as an artifact named `spread-report-CLUSTER` and downloaded here with actions/download-artifact), relative to the workspace. Example: `spread-reports/`.",
+    action: true,
   },
   'deploy-comment': {
     description:

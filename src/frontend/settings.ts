@@ -100,7 +100,7 @@ function join(row: RowOf<SettingKey>): Setting {
             ...g,
             type,
             default: g.default ?? (type === 'boolean' ? d === 'true' : d),
-            ...('choices' in row ? { options: row.choices } : {}),
+            ...('choices' in row ? { options: g.options ?? row.choices } : {}),
           },
         }
       : {}),

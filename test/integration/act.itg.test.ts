@@ -301,10 +301,11 @@ const deploymentWorkflow = stringify({
   },
 });
 
-// A workflow file as a team keeps it (not made here): a kustomize overlay and a Helm chart; and the
-// promotion's, which promote-act.itg.test.ts runs on two clusters.
+// A workflow file as a team keeps it (not made here): a kustomize overlay and a Helm chart; the
+// promotion's, which promote-act.itg.test.ts runs on two clusters; the fleet's, act-fleet.itg.test.ts.
 const overlayAndChart = path.join(ROOT, 'test/fixtures/act/workflows/overlay-and-chart.yml');
-for (const file of [overlayAndChart, path.join(ROOT, 'test/fixtures/act/workflows/promote.yml')]) {
+const fixtures = ['promote.yml', 'fleet.yml'].map((f) => path.join(ROOT, 'test/fixtures/act/workflows', f));
+for (const file of [overlayAndChart, ...fixtures]) {
   const jobs = (parse(readFileSync(file, 'utf8')) as { jobs: Record<string, { steps: Step[] }> }).jobs;
   for (const job of Object.values(jobs))
     for (const step of job.steps)

@@ -639,12 +639,165 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     const r = await step({ ...base, mode: 'apply' });
     expect(r.code).not.toBe(0);
     expect(r.log).toContain(
-      '::error::input mode: expected deploy, plan, delete, drift or promote, got "apply"',
+      '::error::input mode: expected deploy, plan, delete, drift, promote, fleet-plan or fleet-report, got "apply"',
     );
     expect(r.summary).toContain('<h2>❌ spread deploy failed</h2>');
     expect(r.summary).toContain(
-      '<pre>input mode: expected deploy, plan, delete, drift or promote, got "apply"</pre>',
+      '<pre>input mode: expected deploy, plan, delete, drift, promote, fleet-plan or fleet-report, got "apply"</pre>',
     );
+  });
+
+  // A fleet deployed by the workflow's matrix (docs/fleets.md): its "clusters" here are namespaces of
+  // the local cluster, each through its own context; `far` is a context whose server does not answer.
+  describe('the fleet modes', () => {
+    const f1 = `${ns}-f1`;
+    const f2 = `${ns}-f2`;
+    type Named<T> = { name: string } & T;
+    const kc = parse(kubeconfigContent()) as {
+      contexts: Named<{ context: Record<string, string> }>[];
+      clusters: Named<{ cluster: Record<string, unknown> }>[];
+    };
+    const local = kc.contexts.find((c) => c.name === 'spread-local')!;
+    const kubeconfig = stringify({
+      ...kc,
+      clusters: [
+        ...kc.clusters,
+        { name: 'far', cluster: { server: 'https://127.0.0.1:9', 'insecure-skip-tls-verify': true } },
+      ],
+      contexts: [
+        ...kc.contexts,
+        { name: 'eu-1', context: { ...local.context, namespace: f1 } },
+        { name: 'eu-2', context: { ...local.context, namespace: f2 } },
+        { name: 'far', context: { ...local.context, cluster: 'far' } },
+      ],
+    });
+    const inputs = { kubeconfig, path: 'deploy/fleet', environment: 'production', timeout: '2m' };
+    const reports = path.join(workspace, 'spread-reports');
+    /** A leg's job: deploys its cluster, then "uploads" its report file as artifact spread-report-CLUSTER. */
+    const leg = async (cluster: string) => {
+      const r = await step({ ...inputs, cluster, wait: 'false' });
+      const into = path.join(reports, `spread-report-${cluster}`);
+      mkdirSync(into, { recursive: true });
+      writeFileSync(
+        path.join(into, path.basename(r.outputs['report-file']!)),
+        readFileSync(r.outputs['report-file']!),
+      );
+      return r;
+    };
+    const ofMarker = (kind: string) =>
+      api.comments.filter((c) => c.body.startsWith(`<!-- spread-fleet-${kind}:production/`));
+
+    beforeAll(async () => {
+      for (const n of [f1, f2]) await kubectl(['--context', 'spread-local', 'create', 'namespace', n]);
+      writeApp('deploy/fleet', '1', SECRET_V1, 'fleet');
+      writeFileSync(
+        path.join(workspace, 'deploy/fleet/spread.yaml'),
+        [
+          'environments:',
+          '  production:',
+          '    clusters:',
+          `      - { name: eu-1, context: eu-1, namespace: ${f1} }`,
+          `      - { name: eu-2, context: eu-2, namespace: ${f2} }`,
+          '    waves:',
+          '      - { name: canary, clusters: [eu-1] }',
+          '      - { name: rest, maxParallel: 1 }',
+          '  wide:',
+          '    clusters:',
+          `      - { name: eu-1, context: eu-1, namespace: ${f1} }`,
+          `      - { name: far, context: far, namespace: ${f1} }`,
+          '',
+        ].join('\n'),
+      );
+    });
+    afterAll(async () => {
+      for (const n of [f1, f2])
+        await kubectl(['--context', 'spread-local', 'delete', 'namespace', n, '--wait=false'], {
+          allowFail: true,
+        });
+    });
+
+    test('fleet-plan: the matrix of each wave, every cluster planned into one comment', async () => {
+      const r = await step({ ...inputs, mode: 'fleet-plan' }, pr);
+      expect(r.code, r.log).toBe(0);
+      expect(JSON.parse(r.outputs.matrix!)).toEqual({
+        canary: { include: [{ cluster: 'eu-1', wave: 'canary', context: 'eu-1', namespace: f1 }] },
+        rest: {
+          include: [{ cluster: 'eu-2', wave: 'rest', context: 'eu-2', namespace: f2 }],
+          'max-parallel': 1,
+        },
+      });
+      expect(JSON.parse(r.outputs.waves!)).toEqual(['canary', 'rest']);
+      expect(r.outputs.status).toBe('succeeded');
+      const [comment, ...more] = ofMarker('plan');
+      expect(more).toEqual([]);
+      expect(comment!.issue).toBe(12);
+      expect(comment!.body).toContain('## ✅ Fleet plan: `fleet` → environment `production`');
+      expect(comment!.body).toContain(
+        `| ✅ | \`eu-1\` | \`eu-1\` | \`${f1}\` |  | 3 to create, 0 to update, 0 to prune, 0 unchanged |`,
+      );
+      expect(comment!.body).toContain('<details><summary>Plan of cluster eu-2</summary>');
+      expect(r.summary).toContain('### Wave `rest` (succeeded)');
+      // A plan writes nothing.
+      const left = await kubectl(
+        ['--context', 'spread-local', '-n', f1, 'get', 'configmap', 'fleet-settings'],
+        { allowFail: true },
+      );
+      expect(left.stderr).toMatch(/NotFound/);
+      expectNoSecret(r);
+    });
+
+    test('fleet-plan: a cluster it cannot reach is a failed entry, and the step fails after the comment', async () => {
+      const r = await step({ ...inputs, environment: 'wide', mode: 'fleet-plan' }, pr);
+      expect(r.code, r.log).toBe(1);
+      expect(r.outputs.status).toBe('failed');
+      expect(JSON.parse(r.outputs.waves!)).toEqual(['all']);
+      const comment = api.comments.find((c) => c.body.startsWith('<!-- spread-fleet-plan:wide/'));
+      expect(comment?.body).toContain('## ❌ Fleet plan');
+      expect(comment?.body).toMatch(/\| ❌ \| `far` \|.*\*\*error:\*\* /);
+      expect(comment?.body).toMatch(/\| ✅ \| `eu-1` \|/);
+      expect(r.log).toMatch(
+        /::error::fleet wide: the plan of 1 of 2 cluster\(s\) did not succeed:%0Afar \(wave all\): failed/,
+      );
+    });
+
+    test('fleet-report: every leg gathered into one summary; a leg that did not run fails it, then passes', async () => {
+      const canary = await leg('eu-1');
+      expect(canary.code, canary.log).toBe(0);
+      expect(JSON.parse(readFileSync(canary.outputs['report-file']!, 'utf8')).leg).toEqual({
+        environment: 'production',
+        cluster: 'eu-1',
+      });
+      const partial = await step({ ...inputs, mode: 'fleet-report' });
+      expect(partial.code, partial.log).toBe(1);
+      expect(partial.outputs.status).toBe('failed');
+      expect(partial.summary).toMatch(/\| ✅ \| `eu-1` \| `eu-1` \| `[^`]+` \| 1 \| 3 created/);
+      expect(partial.summary).toContain('| ⏭️ | `eu-2` |  |  |  |  | no report: the leg did not run |');
+      expect(partial.log).toContain('eu-2 (wave rest): skipped: no report: the leg did not run');
+
+      const rest = await leg('eu-2');
+      expect(rest.code, rest.log).toBe(0);
+      const whole = await step({ ...inputs, mode: 'fleet-report' }, pr);
+      expect(whole.code, whole.log).toBe(0);
+      expect(whole.outputs.status).toBe('succeeded');
+      expect(whole.summary).toContain(
+        '2 cluster(s) in 2 wave(s): **2** succeeded · **0** failed · **0** did not run',
+      );
+      expect(ofMarker('report')).toHaveLength(1);
+      expect(ofMarker('report')[0]!.body).toContain('### Wave `rest` (succeeded)');
+      const file = JSON.parse(readFileSync(whole.outputs['report-file']!, 'utf8'));
+      expect(file.waves.map((w: { clusters: { revision: number }[] }) => w.clusters[0]!.revision)).toEqual([
+        1, 1,
+      ]);
+
+      // A leg's report that does not parse is named, and fails its cluster.
+      const eu2 = path.join(reports, 'spread-report-eu-2', path.basename(rest.outputs['report-file']!));
+      writeFileSync(eu2, '{"deployment": "fleet", "trunc');
+      const broken = await step({ ...inputs, mode: 'fleet-report' });
+      expect(broken.code, broken.log).toBe(1);
+      expect(broken.summary).toMatch(
+        /\| ❌ \| `eu-2` \|.*report file spread-reports\/spread-report-eu-2\/spread-report-[0-9a-f]+\.json is not JSON/,
+      );
+    });
   });
 
   // The runner's `node dist/index.js` runs the Action in a child Node with --max-semi-space-size=4.

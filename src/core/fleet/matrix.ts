@@ -43,8 +43,24 @@ export function fleetMatrix(env: Environment): Record<string, WaveMatrix> {
   return matrix;
 }
 
-/** A leg's report file: a DeployReport, or `{error, report?}` after a failure (the CLI's `-o json`). */
-export type LegFile = DeployReport | { readonly error: string; readonly report?: DeployReport };
+/** Which leg of which fleet a report file is: the Action writes it when given `environment` and `cluster`. */
+export interface LegTag {
+  readonly environment: string;
+  readonly cluster: string;
+}
+
+/**
+ * A leg's report file: a DeployReport, or `{error, report?}` after a failure (the CLI's `-o json`);
+ * the Action's `report-file` adds `leg` on a fleet's leg.
+ */
+export type LegFile = (DeployReport | { readonly error: string; readonly report?: DeployReport }) & {
+  readonly leg?: LegTag;
+};
+
+/** The wave names of a fleet, in order: the keys of {@link fleetMatrix}, the output `waves`. */
+export function fleetWaveNames(env: Environment): string[] {
+  return fleetWaves(env).map((w) => w.name);
+}
 
 /**
  * The fleet report of legs run as separate jobs: each cluster's report file by cluster name; a
@@ -74,7 +90,8 @@ export function gatherFleet(env: Environment, legs: ReadonlyMap<string, LegFile>
 function legOf(cluster: string, wave: string, file: LegFile | undefined): FleetLegReport {
   if (file === undefined)
     return { cluster, wave, status: 'skipped', error: 'no report: the leg did not run' };
-  const report = 'error' in file ? file.report : file;
+  const { leg: _leg, ...rest } = file;
+  const report = 'error' in rest ? rest.report : rest;
   const rollout = report ? rolloutSummary(report) : undefined;
   return {
     cluster,

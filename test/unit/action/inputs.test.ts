@@ -48,6 +48,7 @@ const DEFAULTS: Inputs = {
   deployment: false,
   environment: '',
   cluster: '',
+  reports: 'spread-reports/',
   deployComment: false,
   failOnDrift: false,
   heal: false,
@@ -167,7 +168,7 @@ describe('parseInputs', () => {
     [
       'unknown mode',
       { mode: 'apply' },
-      /^input mode: expected deploy, plan, delete, drift or promote, got "apply"/,
+      /^input mode: expected deploy, plan, delete, drift, promote, fleet-plan or fleet-report, got "apply"/,
     ],
     ['boolean', { wait: 'yes' }, /^input wait: expected true or false, got "yes"/],
     ['duration', { timeout: '5 minutes' }, /^input timeout: invalid duration/],

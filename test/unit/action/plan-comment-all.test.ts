@@ -2,7 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { planEnvironments, plansMarker, renderPlansComment } from '../../../src/action/plan-comment-all.js';
+import {
+  failedPlans,
+  planEnvironments,
+  plansMarker,
+  renderPlansComment,
+} from '../../../src/action/plan-comment-all.js';
 import type { DeployReport } from '../../../src/report/report.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'spread-plans-'));
@@ -80,5 +85,44 @@ describe('renderPlansComment', () => {
     expect(body.slice(staging, production)).toMatch(/2/);
     expect(body.slice(production)).toMatch(/5/);
     expect(body).toContain('### Environment `qa`\n\n:x: wrong cluster');
+  });
+});
+
+describe('a fleet in every environment', () => {
+  const fleet = mkdtempSync(join(tmpdir(), 'spread-plans-fleet-'));
+  writeFileSync(
+    join(fleet, 'spread.yaml'),
+    `environments:
+  staging:
+    context: s
+  production:
+    namespace: web
+    clusters:
+      - { name: eu-1, context: e1, helmSet: { region: eu } }
+      - { name: us-1, context: u1, namespace: web-us, helmSet: { region: us } }
+`,
+  );
+
+  test('each cluster of the fleet is planned in its own context, section and failure', async () => {
+    const seen: [string | undefined, string | undefined, string | undefined][] = [];
+    const plans = await planEnvironments(fleet, inputs, {}, async (target) => {
+      seen.push([target.context, target.namespace, target.helmSet.region]);
+      if (target.context === 'u1') throw new Error('cannot reach u1');
+      return planOf(target.context ?? '', '2');
+    });
+    expect(seen).toEqual([
+      ['s', undefined, undefined],
+      ['e1', 'web', 'eu'],
+      ['u1', 'web-us', 'us'],
+    ]);
+    expect(plans.map((p) => [p.environment, p.cluster, p.error ?? p.report?.context])).toEqual([
+      ['staging', undefined, 's'],
+      ['production', 'eu-1', 'e1'],
+      ['production', 'us-1', 'cannot reach u1'],
+    ]);
+    expect(failedPlans(plans)).toEqual(['production (us-1): cannot reach u1']);
+    const body = renderPlansComment('web', plans);
+    expect(body).toContain('### Environment `production`, cluster `eu-1`');
+    expect(body).toContain('### Environment `production`, cluster `us-1`\n\n:x: cannot reach u1');
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { environmentsHint, pullRequestNumber } from '../../../src/cli/environment.js';
-import { plansText } from '../../../src/cli/plan-all.js';
+import { planEach, plansText } from '../../../src/cli/plan-all.js';
+import { loadEnvironments } from '../../../src/project/environments.js';
 
 describe('pullRequestNumber', () => {
   test.each([
@@ -26,6 +27,43 @@ describe('plansText', () => {
     ]);
     expect(text).toBe(
       '== environment pr ==\nnot planned: a preview, and this run has no pull request\n\n== environment staging (context a, namespace web) ==\nerror: cannot reach a\n',
+    );
+  });
+});
+
+describe('planEach', () => {
+  test('a fleet is planned cluster by cluster, each in its own section; one failing keeps the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spread-plan-fleet-'));
+    writeFileSync(
+      join(dir, 'spread.yaml'),
+      `environments:
+  staging: { context: s }
+  production:
+    namespace: web
+    clusters:
+      - { name: eu-1, context: e1 }
+      - { name: us-1, context: u1, namespace: web-us }
+`,
+    );
+    const plans = await planEach(dir, loadEnvironments(dir)!, undefined, async (target) => {
+      if (target.context === 'e1') throw new Error('cannot reach e1');
+      return {
+        deployment: 'web',
+        namespace: target.namespace ?? 'default',
+        context: target.context ?? '',
+        mode: 'plan',
+        objects: [],
+        rollout: [],
+        durationMs: 0,
+      };
+    });
+    expect(plans.map((p) => [p.environment, p.cluster, p.context, p.namespace, p.error])).toEqual([
+      ['staging', undefined, 's', undefined, undefined],
+      ['production', 'eu-1', 'e1', 'web', 'cannot reach e1'],
+      ['production', 'us-1', 'u1', 'web-us', undefined],
+    ]);
+    expect(plansText(plans)).toContain(
+      '== environment production, cluster eu-1 (context e1, namespace web) ==\nerror: cannot reach e1\n',
     );
   });
 });
