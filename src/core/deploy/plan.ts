@@ -132,6 +132,7 @@ function plannedRef(p: PlannedObject): ObjectReport {
       ? `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`
       : '',
     p.foreign ? foreignNote(p.foreign) : '',
+    p.rerun ?? '',
   ].filter(Boolean);
   return {
     ...sourceRef(p),

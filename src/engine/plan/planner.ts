@@ -1,6 +1,7 @@
 // The plan stage: every object sent as a server-side dry run and compared with the cluster, all failures
 // collected in one error before anything is written; also the removed-API check run right after reading.
 import pLimit from 'p-limit';
+import { isConditionTrue } from '../../base/conditions.js';
 import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../../base/kube-object.js';
 import {
   formatGroupKind,
@@ -230,6 +231,10 @@ async function planExisting(
       deferred:
         'a hook with the delete policy before-hook-creation: deleted and created again on every deploy',
     };
+  // A phase's Job that failed in an earlier deploy runs again, as Helm's and Argo CD's hooks run on
+  // every sync: unchanged, it would be left failed, and the wait would fail on the old status.
+  if (live && options.recreate?.(given.object) === 'immutable' && isConditionTrue(live, 'Failed'))
+    return { ...given, resource, action: 'replace', live, deferred: RERUN_FAILED, rerun: RERUN_FAILED };
   const deferred = await deferral(c, given, resource, live !== undefined);
   if (deferred) return { ...given, resource, action: 'create', deferred };
   // `object` is what the dry run and the fingerprint see; `o` what an update or create writes.
@@ -280,6 +285,9 @@ async function planExisting(
     return planExisting(c, given, resource, reads + 1);
   return planned;
 }
+
+/** Why a phase's Job is deleted and created again though its template did not change. */
+export const RERUN_FAILED = 're-run: failed in an earlier deploy';
 
 /** How many times an object that changed while it was planned is read and dry-run again. */
 const MAX_REREADS = 3;

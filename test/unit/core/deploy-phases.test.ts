@@ -156,6 +156,38 @@ describe('phases and waves on the in-memory API server', () => {
     expect(kube.get('ConfigMap', NS, 'old')).toBeUndefined();
   });
 
+  test('a pre Job that failed, its template unchanged: the next deploy re-runs it; a completed one is left', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre) });
+    kube.job = migrate(false);
+    await expect(deploy(options())).rejects.toThrow(/^pre failed/);
+    // Retried as it is (a CI job run again): the plan says it runs again, and why.
+    kube.job = migrate(true);
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'replace',
+      note: 're-run: failed in an earlier deploy',
+    });
+    kube.log.length = 0;
+    const retried = await deploy(options());
+    expect(retried.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'configured',
+      replaced: true,
+      note: 're-run: failed in an earlier deploy',
+    });
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([
+      'DELETE jobs/migrate',
+      'PATCH jobs/migrate',
+    ]);
+    expect(lines).toContain('job/migrate -n shop configured (replaced: re-run: failed in an earlier deploy)');
+    expect(kube.get('Deployment', NS, 'web')).toBeDefined();
+    // Completed and unchanged: left as it is, not run again.
+    kube.log.length = 0;
+    const again = await deploy(options());
+    expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({ action: 'unchanged' });
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
+  });
+
   test('a failed post Job with rollbackOnFailure: back at the previous revision', async () => {
     write({ 'web.yaml': web('web:1') });
     await deploy(options());
