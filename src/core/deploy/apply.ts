@@ -6,7 +6,14 @@
 import type { SourcedObject } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { objectPath } from '../../cluster/discovery.js';
-import { comparePlaces, formatPlace, hasSteps, type Place, placeOf } from '../../deployment/phases.js';
+import {
+  comparePlaces,
+  formatPlace,
+  hasSteps,
+  isHoisted,
+  type Place,
+  placeOf,
+} from '../../deployment/phases.js';
 import type { AppliedObject } from '../../engine/apply/applied.js';
 import { ApplyError, type ObjectFailure } from '../../engine/apply/errors.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
@@ -281,11 +288,16 @@ export class PhaseError extends RolloutError {
   }
 }
 
-/** The steps of a plan in order, and the place of each; undefined when every object is in `main`, wave 0. */
+/**
+ * The steps of a plan in order, and the place of each; undefined when every object is in `main`, wave
+ * 0. A Namespace or CRD no annotation places ({@link isHoisted}) makes no step of its own: it is in
+ * the first one.
+ */
 export function placesOf(objects: readonly SourcedObject[]): Place[] | undefined {
   if (!hasSteps(objects)) return undefined;
   const places: Place[] = [];
   for (const o of objects) {
+    if (isHoisted(o.object)) continue;
     const p = placeOf(o.object);
     if (!places.some((q) => comparePlaces(p, q) === 0)) places.push({ phase: p.phase, wave: p.wave });
   }
@@ -295,7 +307,8 @@ export function placesOf(objects: readonly SourcedObject[]): Place[] | undefined
 /**
  * The converge's {@link Steps} of a deploy with phases or waves (undefined without): a step's objects
  * are waited for (even without `wait`, but for the last step: a phase is the promise that what comes
- * after it finds it done), its Jobs' logs followed meanwhile.
+ * after it finds it done), its Jobs' logs followed meanwhile. Unplaced Namespaces and CRDs are
+ * applied in the first step, before the objects of any step that may be in them or of them.
  */
 export function deploySteps(
   run: Run,
@@ -304,7 +317,8 @@ export function deploySteps(
 ): Steps | undefined {
   const places = placesOf(objects);
   if (!places) return undefined;
-  const stepOf = (o: SourcedObject) => places.findIndex((p) => comparePlaces(p, placeOf(o.object)) === 0);
+  const stepOf = (o: SourcedObject) =>
+    isHoisted(o.object) ? 0 : places.findIndex((p) => comparePlaces(p, placeOf(o.object)) === 0);
   return {
     stepOf,
     afterStep: (step, applied) => {

@@ -188,6 +188,47 @@ describe('phases and waves on the in-memory API server', () => {
     expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
   });
 
+  test('an unplaced Namespace goes in the first step: a pre Job in it is written after it', async () => {
+    write({
+      'ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: jobs}\n',
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}').replace(
+        'name: migrate,',
+        'name: migrate, namespace: jobs,',
+      ),
+    });
+    kube.job = migrate(true);
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.map((o) => o.name).sort()).toEqual(['jobs', 'migrate', 'web']);
+    await deploy(options());
+    const all = kube.log.filter((l) => /^(PATCH|POST) (?!dry)/.test(l));
+    const ns = all.findIndex((l) => l.includes('/namespaces/jobs') && !l.includes('/jobs/'));
+    expect(ns).toBeGreaterThanOrEqual(0);
+    expect(ns).toBeLessThan(all.findIndex((l) => l.includes('jobs/migrate')));
+    expect(kube.get('Job', 'jobs', 'migrate')).toBeDefined();
+  });
+
+  test('a Namespace placed after a Job in it: an error at both files, in the plan and before any write', async () => {
+    write({
+      'ns.yaml':
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: jobs, annotations: {spread.rsprd.com/phase: post}}\n',
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}').replace(
+        'name: migrate,',
+        'name: migrate, namespace: jobs,',
+      ),
+    });
+    for (const mode of ['plan', 'deploy'] as const) {
+      kube.log.length = 0;
+      const error = await deploy(options({ mode })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as Error).message).toContain(
+        '.k2e/migrate.yaml:1: Job migrate: placed in pre, it is in Namespace jobs, which is placed later, in post (.k2e/ns.yaml:1)',
+      );
+      expect(kube.log.filter((l) => /^(PATCH|POST|DELETE|PUT) (?!dry)/.test(l))).toEqual([]);
+    }
+  });
+
   test('a failed post Job with rollbackOnFailure: back at the previous revision', async () => {
     write({ 'web.yaml': web('web:1') });
     await deploy(options());
