@@ -422,6 +422,36 @@ describe('phases and waves on the in-memory API server', () => {
     expect(kube.get('ConfigMap', NS, 'after')).toBeDefined();
   });
 
+  test('a rollback creates again the pre and post objects that run nothing, not the Jobs', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({
+      'web.yaml': web('web:1'),
+      'settings.yaml': configMap('settings', pre),
+      'report.yaml': configMap('report', '{spread.rsprd.com/phase: post}'),
+      'migrate.yaml': job('migrate', pre),
+    });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({ 'web.yaml': web('web:2') });
+    await deploy(options());
+    expect(kube.get('ConfigMap', NS, 'settings')).toBeUndefined();
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    kube.log.length = 0;
+    const back = await rollback('shop', 1, {
+      cluster,
+      namespace: NS,
+      logger,
+      timeoutMs: 5_000,
+      lockTimeoutMs: 1_000,
+    });
+    expect(back.rolledBackTo).toBe(1);
+    expect(kube.get('ConfigMap', NS, 'settings')).toBeDefined();
+    expect(kube.get('ConfigMap', NS, 'report')).toBeDefined();
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
+    expect(lines.join('\n')).toMatch(/Job migrate .*pre\) not run: a rollback runs no phase/);
+  });
+
   test('a rollback creates no hook its delete policy removed: the pre Job is not run again', async () => {
     const hook = '{helm.sh/hook: "pre-install,pre-upgrade", helm.sh/hook-delete-policy: hook-succeeded}';
     write({
