@@ -516,4 +516,30 @@ describe('a Helm hook this deploy does not run stays', () => {
     expect(back.rolledBackTo).toBe(2);
     expect(kube.get('Secret', NS, 'db-password')).toBeDefined();
   });
+
+  test('a generateName hook: its objects stay while it is not run, and go once the chart drops it', async () => {
+    const seed = job('seed', '{helm.sh/hook: post-install}').replace('name: seed,', 'generateName: seed-,');
+    write({ 'web.yaml': web('web:1'), 'seed.yaml': seed });
+    kube.job = () => ({ succeeds: true, log: ['seeded'] });
+    await deploy(options());
+    const seeds = () =>
+      [...kube.objects.values()].filter((o) => o.kind === 'Job' && o.metadata.generateName === 'seed-');
+    expect(seeds()).toHaveLength(1);
+    const made = seeds()[0]!.metadata.name;
+    // An upgrade: the post-install hook does not run, and what the install made stays, kept.
+    write({ 'web.yaml': web('web:2'), 'seed.yaml': seed });
+    const r = await deploy(options());
+    expect(seeds().map((o) => o.metadata.name)).toEqual([made]);
+    expect(r.objects.find((o) => o.name === made)).toMatchObject({
+      action: 'kept',
+      note: expect.stringContaining(
+        'a Helm hook of post-install only, and this deploy is an upgrade: not run; Helm deletes no hook it does not run',
+      ),
+    });
+    // Dropped from the chart: an object of the deployment no longer declared, pruned.
+    write({ 'web.yaml': web('web:2') });
+    const dropped = await deploy(options());
+    expect(dropped.objects.find((o) => o.name === made)).toMatchObject({ action: 'pruned' });
+    expect(seeds()).toEqual([]);
+  });
 });
