@@ -120,6 +120,25 @@ describe('phases and waves on the in-memory API server', () => {
     expect(lines).toContain('job/migrate pod/migrate-pod: migrated 3 tables');
   });
 
+  test('each step is waited for once: the last one is not waited again as the whole rollout', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+    });
+    kube.job = migrate(true);
+    const r = await deploy(options());
+    const watched = (resource: string) =>
+      kube.log.filter((l) => l.startsWith('WATCH ') && l.includes(`/${resource}`)).length;
+    expect(watched('jobs')).toBe(1);
+    expect(watched('deployments')).toBe(1);
+    expect(lines.filter((l) => l.startsWith('## Wait'))).toEqual(['## Wait for pre', '## Wait for main']);
+    // The report's rollout holds every step's objects, once each.
+    expect(r.rollout.map((o) => `${o.kind}/${o.name} ${o.ready}`).sort()).toEqual([
+      'Deployment/web true',
+      'Job/migrate true',
+    ]);
+  });
+
   test('a failed pre Job: nothing of main written, its last log lines in the error, nothing pruned', async () => {
     write({ 'web.yaml': web('web:1'), 'old.yaml': configMap('old') });
     await deploy(options());
@@ -420,6 +439,36 @@ describe('phases and waves on the in-memory API server', () => {
     kube.setStatus('Widget', NS, 'db', { phase: 'Ready' });
     await running;
     expect(kube.get('ConfigMap', NS, 'after')).toBeDefined();
+  });
+
+  test('the timeout bounds each step on its own: steps longer than it together pass, one longer fails', async () => {
+    const widget = (name: string, wave: number) =>
+      `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ${name}, annotations: {spread.rsprd.com/wave: "${wave}"}}\nspec: {size: 1}\n`;
+    write({ 'a.yaml': widget('a', 0), 'b.yaml': widget('b', 1) });
+    writeFileSync(
+      path.join(dir, 'shop', 'spread.yaml'),
+      "health:\n  Widget.example.com:\n    current: status.phase == 'Ready'\n",
+    );
+    // Each Widget is ready 700 ms after it is written: two steps of 0.7 s, 1.4 s in all, under 1 s each.
+    const ready = (name: string, then: () => void) => {
+      const timer = setInterval(() => {
+        if (!kube.get('Widget', NS, name)) return;
+        clearInterval(timer);
+        setTimeout(() => {
+          kube.setStatus('Widget', NS, name, { phase: 'Ready' });
+          then();
+        }, 700);
+      }, 10);
+    };
+    ready('a', () => ready('b', () => {}));
+    const started = Date.now();
+    await deploy(options({ timeoutMs: 1_000 }));
+    expect(Date.now() - started).toBeGreaterThan(1_400);
+    expect(kube.get('Widget', NS, 'b')?.status).toEqual({ phase: 'Ready' });
+    // One step longer than the timeout fails at it, naming the timeout.
+    write({ 'a.yaml': widget('a', 0), 'c.yaml': widget('c', 1) });
+    const error = await deploy(options({ timeoutMs: 500 })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^main wave 1 failed: rollout not finished within 1s/);
   });
 
   test('a rollback creates again the pre and post objects that run nothing, not the Jobs', async () => {
