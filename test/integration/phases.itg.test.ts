@@ -124,6 +124,17 @@ describe('Integration: phases', () => {
       'migrate.yaml': job('rerun-migrate', 'pre', 'unpullable.invalid/migrate:1'),
     };
     await expect(deploy(localDeploy(dir(files), ns, { name: 'rerun' }))).rejects.toThrow(/^pre failed/);
+    // The deploy fails as soon as the pod's image does not pull; the Job itself fails at its deadline.
+    await kubectl([
+      '--context',
+      'spread-local',
+      'wait',
+      '--for=condition=Failed',
+      'job/rerun-migrate',
+      '-n',
+      ns,
+      '--timeout=60s',
+    ]);
     const first = await getJson(['job', 'rerun-migrate', '-n', ns]);
     // Retried as it is: the Job runs again (a new one), and fails again, as its image still does not pull.
     const error = await deploy(localDeploy(dir(files), ns, { name: 'rerun' })).catch((e: unknown) => e);
@@ -153,12 +164,13 @@ spec:
     schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
 `,
       'gadget.yaml': `apiVersion: ${group}/v1\nkind: Gadget\nmetadata: {name: g, annotations: {spread.rsprd.com/phase: pre}}\nspec: {size: 1}\n`,
-      'settings.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: ${jobsNs}, annotations: {spread.rsprd.com/phase: pre}}\ndata: {a: b}\n`,
+      'settings.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, annotations: {spread.rsprd.com/phase: pre}}\ndata: {a: b}\n',
       'web.yaml': web('first', 'registry.k8s.io/pause:3.10'),
     };
-    const plan = await deploy(localDeploy(dir(files), ns, { name: 'first', mode: 'plan' }));
+    const plan = await deploy(localDeploy(dir(files), jobsNs, { name: 'first', mode: 'plan' }));
     expect(plan.objects.map((o) => o.name)).toContain('g');
-    const report = await deploy(localDeploy(dir(files), ns, { name: 'first' }));
+    const report = await deploy(localDeploy(dir(files), jobsNs, { name: 'first' }));
     expect(report.objects.map((o) => `${o.kind}/${o.name} ${o.action}`).sort()).toEqual([
       'ConfigMap/settings created',
       `CustomResourceDefinition/gadgets.${group} created`,
@@ -166,13 +178,14 @@ spec:
       'Gadget/g created',
       `Namespace/${jobsNs} created`,
     ]);
+    // The deployment's own Namespace, created by it: the pre objects were written after it.
     // Placed after what needs it: an input error in the plan, naming both files, nothing written.
     const late = {
       ...files,
       'ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${jobsNs}, annotations: {spread.rsprd.com/phase: post}}\n`,
     };
     for (const mode of ['plan', 'deploy'] as const) {
-      const error = await deploy(localDeploy(dir(late), ns, { name: 'first', mode })).catch(
+      const error = await deploy(localDeploy(dir(late), jobsNs, { name: 'first', mode })).catch(
         (e: unknown) => e,
       );
       expect((error as Error).message).toContain(

@@ -232,8 +232,14 @@ async function planExisting(
         'a hook with the delete policy before-hook-creation: deleted and created again on every deploy',
     };
   // A phase's Job that failed in an earlier deploy runs again, as Helm's and Argo CD's hooks run on
-  // every sync: unchanged, it would be left failed, and the wait would fail on the old status.
-  if (live && options.recreate?.(given.object) === 'immutable' && isConditionTrue(live, 'Failed'))
+  // every sync: unchanged, it would be left failed, and the wait would fail on the old status. Failed,
+  // or FailureTarget (Kubernetes ≥ 1.31: failed, its pods still terminating); a Job still running
+  // (an interrupted deploy's) is waited for, not cut short.
+  if (
+    live &&
+    options.recreate?.(given.object) === 'immutable' &&
+    (isConditionTrue(live, 'Failed') || isConditionTrue(live, 'FailureTarget'))
+  )
     return { ...given, resource, action: 'replace', live, deferred: RERUN_FAILED, rerun: RERUN_FAILED };
   const deferred = await deferral(c, given, resource, live !== undefined);
   if (deferred) return { ...given, resource, action: 'create', deferred };
