@@ -231,15 +231,7 @@ async function planExisting(
       deferred:
         'a hook with the delete policy before-hook-creation: deleted and created again on every deploy',
     };
-  // A phase's Job that failed in an earlier deploy runs again, as Helm's and Argo CD's hooks run on
-  // every sync: unchanged, it would be left failed, and the wait would fail on the old status. Failed,
-  // or FailureTarget (Kubernetes ≥ 1.31: failed, its pods still terminating); a Job still running
-  // (an interrupted deploy's) is waited for, not cut short.
-  if (
-    live &&
-    options.recreate?.(given.object) === 'immutable' &&
-    (isConditionTrue(live, 'Failed') || isConditionTrue(live, 'FailureTarget'))
-  )
+  if (live && failedPhaseJob(given.object, live, options))
     return { ...given, resource, action: 'replace', live, deferred: RERUN_FAILED, rerun: RERUN_FAILED };
   const deferred = await deferral(c, given, resource, live !== undefined);
   if (deferred) return { ...given, resource, action: 'create', deferred };
@@ -290,6 +282,19 @@ async function planExisting(
   if (live && now !== undefined && now !== live.metadata.resourceVersion && reads < MAX_REREADS)
     return planExisting(c, given, resource, reads + 1);
   return planned;
+}
+
+/**
+ * Whether `live` is a phase's Job (recreate `immutable`) that failed in an earlier deploy: it runs
+ * again, as Helm's and Argo CD's hooks run on every sync; unchanged, it would be left failed, and the
+ * wait would fail on the old status. Failed, or FailureTarget (Kubernetes ≥ 1.31: failed, its pods
+ * still terminating); a Job still running (an interrupted deploy's) is waited for, not cut short.
+ */
+function failedPhaseJob(declared: KubeObject, live: KubeObject, options: ApplyOptions): boolean {
+  return (
+    options.recreate?.(declared) === 'immutable' &&
+    (isConditionTrue(live, 'Failed') || isConditionTrue(live, 'FailureTarget'))
+  );
 }
 
 /** Why a phase's Job is deleted and created again though its template did not change. */
