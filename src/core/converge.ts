@@ -144,7 +144,9 @@ export async function converge(
         },
         (a) => {
           stepping.applied(a);
-          logger.info(`${describe(a)} ${a.action}${a.replaced ? ' (replaced)' : ''}`);
+          logger.info(
+            `${describe(a)} ${a.action}${a.replaced ? ` (replaced${a.rerun ? `: ${a.rerun}` : ''})` : ''}`,
+          );
         },
       ),
     ),
@@ -261,7 +263,12 @@ function fingerprintsOf(
 
 /** An applied object as a report line. */
 export function appliedRef(a: AppliedObject): ObjectReport {
-  return { ...sourceRef(a), action: a.action, ...(a.replaced ? { replaced: true } : {}) };
+  return {
+    ...sourceRef(a),
+    action: a.action,
+    ...(a.replaced ? { replaced: true } : {}),
+    ...(a.rerun ? { note: a.rerun } : {}),
+  };
 }
 
 /** A pruned (or, in a plan, to-be-pruned) object as a report line; its source is read from its annotation. */

@@ -121,20 +121,29 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
 }
 
 /**
- * The plan without the creates of pre or post phase objects and of hooks: a rollback runs no phase
- * (docs/phases.md), so one absent from the cluster (a hook its hook-succeeded policy deleted, a Job
- * deleted by hand) is not created again, which would run it; each is reported as not run.
+ * The plan without the creates of what would run: a Job or a Pod of the pre or post phase, and any
+ * hook. A rollback runs no phase (docs/phases.md), so one absent from the cluster (a hook its
+ * hook-succeeded policy deleted, a Job deleted by hand) is not created again, which would run it;
+ * each is reported as not run. The phases' other objects (a ConfigMap, a Secret, a ServiceAccount
+ * a Job used) run nothing: they are created again like the main phase's, since the revision's
+ * workloads may read them.
  */
 function withoutPhaseCreates(plan: readonly PlannedObject[], logger: Logger): PlannedObject[] {
   return plan.filter((p) => {
     if (p.action !== 'create') return true;
     const place = placeOf(p.object);
-    if (place.phase === 'main' && !place.hook) return true;
+    if (!place.hook && (place.phase === 'main' || !runs(p.object))) return true;
     logger.info(
       `${p.object.kind} ${p.object.metadata.name} (${p.source.file}:${p.source.line}, ${place.hook ? 'a hook in ' : ''}${formatPlace(place)}) not run: a rollback runs no phase, and it is not in the cluster`,
     );
     return false;
   });
+}
+
+/** Whether creating `o` runs something: a Job (batch) or a Pod (core). */
+function runs(o: KubeObject): boolean {
+  const { group, kind } = groupKindOf(o);
+  return (group === 'batch' && kind === 'Job') || (group === '' && kind === 'Pod');
 }
 
 /** Apply groups from discovery, for objects read back from a revision. */

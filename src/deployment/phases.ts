@@ -2,7 +2,15 @@
 // from spread's annotations or, on input that carries them, Helm's and Argo CD's hook annotations.
 // A hook the deploy cannot run (test, rollback, delete hooks) is reported and left out, never applied
 // as a normal object. docs/phases.md is the user's side of this file.
-import type { KubeObject } from '../base/kube-object.js';
+import {
+  groupKindOf,
+  isCoreNamespace,
+  isCrd,
+  type KubeObject,
+  nameOf,
+  type SourcedObject,
+} from '../base/kube-object.js';
+import { formatSource, type InputIssue } from '../base/source.js';
 
 /** The phases of a deploy, in order. */
 export const PHASES = ['pre', 'main', 'post'] as const;
@@ -269,4 +277,64 @@ export function helmHookSkipped(object: KubeObject, event: 'install' | 'upgrade'
   const events = listOf(value).filter((e) => HELM_EVENTS[e] !== undefined);
   if (events.length === 0 || events.some((e) => e.endsWith(`-${event}`))) return undefined;
   return `a Helm hook of ${events.join(', ')} only, and this deploy is ${event === 'install' ? 'the first (an install)' : 'an upgrade'}: not run`;
+}
+
+/** Whether any of spread's, Helm's or Argo CD's annotations places `object` (an explicit `main` too). */
+export function isPlaced(object: KubeObject): boolean {
+  const a = object.metadata.annotations ?? {};
+  const K = PHASE_ANNOTATIONS;
+  return [K.phase, K.wave, K.argoWave, K.helmHook, K.argoHook].some((k) => a[k] !== undefined);
+}
+
+/**
+ * Whether `object` goes in the deploy's first step whatever its place would be: a Namespace or a
+ * CustomResourceDefinition that no annotation places, since objects of any step may be in it or of
+ * it (kapp's default change rules apply them first too). Its kind order puts it first in that step.
+ */
+export function isHoisted(object: KubeObject): boolean {
+  return (isCoreNamespace(object) || isCrd(object)) && !isPlaced(object);
+}
+
+/**
+ * The input errors of a set whose placed Namespace or CRD comes after an object that needs it (an
+ * object in it, a custom resource of it): that object's write would fail, "namespace not found" or
+ * no such kind. One error at the needing object's file and line, naming both objects and their files.
+ */
+export function stepOrderIssues(objects: readonly SourcedObject[]): InputIssue[] {
+  const needed = new Map<string, SourcedObject>();
+  for (const o of objects) {
+    if (isHoisted(o.object)) continue;
+    if (isCoreNamespace(o.object)) needed.set(`ns/${o.object.metadata.name}`, o);
+    const spec = isCrd(o.object)
+      ? (o.object.spec as { group?: string; names?: { kind?: string } } | undefined)
+      : undefined;
+    if (spec?.group && spec.names?.kind) needed.set(`kind/${spec.names.kind}.${spec.group}`, o);
+  }
+  if (needed.size === 0) return [];
+  const issues: InputIssue[] = [];
+  for (const o of objects) {
+    // A hoisted Namespace or CRD is in no Namespace and of no CRD: it needs nothing placed.
+    if (isHoisted(o.object)) continue;
+    const gk = groupKindOf(o.object);
+    const ns = o.object.metadata.namespace;
+    const own = placeOf(o.object);
+    for (const dep of [
+      ns === undefined ? undefined : needed.get(`ns/${ns}`),
+      needed.get(`kind/${gk.kind}.${gk.group}`),
+    ]) {
+      if (!dep || dep === o) continue;
+      const at = placeOf(dep.object);
+      if (comparePlaces(at, own) <= 0) continue;
+      const what = isCoreNamespace(dep.object)
+        ? `in Namespace ${nameOf(dep.object)}`
+        : `a custom resource of CustomResourceDefinition ${nameOf(dep.object)}`;
+      issues.push({
+        source: o.source,
+        object: `${o.object.kind} ${nameOf(o.object)}`,
+        severity: 'error',
+        message: `placed in ${formatPlace(own)}, it is ${what}, which is placed later, in ${formatPlace(at)} (${formatSource(dep.source)}): its write would fail; place ${dep.object.kind} ${nameOf(dep.object)} no later than ${formatPlace(own)}, or drop its phase and wave annotations (a Namespace or CRD no annotation places is applied first)`,
+      });
+    }
+  }
+  return issues;
 }

@@ -397,11 +397,16 @@ export const SETTING_TEXTS = {
     gitlab: { description: 'Wait until the rollout is healthy.', variable: 'SPREAD_INPUT_WAIT' },
   },
   timeout: {
-    description: 'Limit of the rollout wait, as a duration (h, m, s, ms, or bare seconds). Example: `90s`.',
+    description:
+      "Limit of each rollout wait, as a duration (h, m, s, ms, or bare seconds): with phases or waves, of each step's wait on its own (docs/phases.md). Example: `90s`.",
     action: true,
-    cli: { flags: '--timeout <duration>', help: 'limit of the rollout wait, e.g. 90s, 5m' },
+    cli: {
+      flags: '--timeout <duration>',
+      help: 'limit of each rollout wait (with phases or waves: of each step), e.g. 90s, 5m',
+    },
     gitlab: {
-      description: 'Limit of the rollout wait, as a duration (`90s`, `5m`).',
+      description:
+        'Limit of each rollout wait (with phases or waves: of each step), as a duration (`90s`, `5m`).',
       variable: 'SPREAD_INPUT_TIMEOUT',
     },
   },

@@ -43,14 +43,19 @@ const MISSING_FIELD = /field not found|no such key|index out of (bounds|range)/i
  */
 export function compileCel(text: string): CompiledCel | { error: string } {
   let program: (bindings: Bindings) => unknown;
+  let parsed: ReturnType<typeof parse>;
   try {
-    const planned = plan(ENV, parse(text));
+    parsed = parse(text);
+    const planned = plan(ENV, parsed);
     program = (bindings) => planned(bindings);
   } catch (error) {
     return {
       error: `syntax error: ${(error as Error).message.replace(/^<input>:(\d+):(\d+): /, 'column $2: ')}`,
     };
   }
+  // A pattern is compiled only when `matches` runs: on an object without the field, never here.
+  const patterns = patternErrors(parsed);
+  if (patterns.length > 0) return { error: patterns.join('; ') };
   const evaluate: CompiledCel = (object) => {
     const result = program(bindingsOf(object));
     if (isCelError(result)) return new Error(result.message);
@@ -62,6 +67,46 @@ export function compileCel(text: string): CompiledCel | { error: string } {
   const tried = evaluate({});
   if (tried instanceof Error && !MISSING_FIELD.test(tried.message)) return { error: explain(tried.message) };
   return evaluate;
+}
+
+/** `matches` on a pattern: CEL's own, so that a pattern is compiled as every evaluation compiles it (RE2). */
+const MATCHES = plan(celEnv({ variables: { pattern: CelScalar.STRING } }), parse("''.matches(pattern)"));
+
+/**
+ * The errors of the constant patterns of `matches` calls (`s.matches('…')`, `matches(s, '…')`) in a
+ * parsed expression, each with its column: compiled as CEL compiles them, with RE2 (the CEL spec's
+ * regular expressions), which rejects what JavaScript accepts (lookaround `(?=`, backreferences
+ * `\1`, possessive `a++`, `\Z`) and accepts what it rejects (`(?P<name>…)`, `[[:alpha:]]`, `\z`).
+ * A pattern that is not a constant is compiled only when evaluated.
+ */
+function patternErrors(parsed: ReturnType<typeof parse>): string[] {
+  const errors: string[] = [];
+  const positions = parsed.sourceInfo?.positions ?? {};
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || node instanceof Uint8Array) return;
+    const call = node as { $typeName?: string; function?: string; target?: unknown; args?: unknown[] };
+    if (call.$typeName === 'cel.expr.Expr.Call' && call.function === 'matches') {
+      const pattern = (call.target ? call.args?.[0] : call.args?.[1]) as
+        | {
+            id?: bigint;
+            exprKind?: { case?: string; value?: { constantKind?: { case?: string; value?: unknown } } };
+          }
+        | undefined;
+      const constant =
+        pattern?.exprKind?.case === 'constExpr' ? pattern.exprKind.value?.constantKind : undefined;
+      if (constant?.case === 'stringValue' && typeof constant.value === 'string') {
+        const result = MATCHES({ pattern: constant.value });
+        const at = positions[String(pattern?.id ?? '')];
+        if (isCelError(result))
+          errors.push(
+            `${at === undefined ? '' : `column ${at + 1}: `}invalid regular expression ${JSON.stringify(constant.value)} in matches() (RE2 syntax, as CEL reads it): ${result.message}`,
+          );
+      }
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(parsed.expr);
+  return errors;
 }
 
 /** A CEL error's message, with the variables named when it is an unknown name. */

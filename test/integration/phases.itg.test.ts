@@ -15,6 +15,8 @@ import { needs } from './harness.js';
 import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('phases');
+const jobsNs = uniqueName('phases-jobs');
+const group = `${uniqueName('p')}.example.com`;
 const roots: string[] = [];
 const AUDIT = path.join(clusterDir(), 'logs/audit.log');
 
@@ -54,7 +56,11 @@ beforeAll(async () => {
   await kubectl(['--context', 'spread-local', 'create', 'namespace', ns]);
 });
 afterAll(async () => {
-  await kubectl(['--context', 'spread-local', 'delete', 'namespace', ns, '--wait=false'], {
+  for (const n of [ns, jobsNs])
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', n, '--wait=false'], {
+      allowFail: true,
+    });
+  await kubectl(['--context', 'spread-local', 'delete', 'crd', `gadgets.${group}`, '--wait=false'], {
     allowFail: true,
   });
   for (const r of roots) rmSync(r, { recursive: true, force: true });
@@ -110,6 +116,82 @@ describe('Integration: phases', () => {
     const api = await getJson(['deployment', 'api', '-n', ns]);
     const spec = api.spec as { template: { spec: { containers: { image: string }[] } } };
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+  }, 120_000);
+
+  test('a pre Job that failed, unchanged: the next deploy deletes and creates it again, saying why', async () => {
+    const files = {
+      'web.yaml': web('rerun', 'registry.k8s.io/pause:3.10'),
+      'migrate.yaml': job('rerun-migrate', 'pre', 'unpullable.invalid/migrate:1'),
+    };
+    await expect(deploy(localDeploy(dir(files), ns, { name: 'rerun' }))).rejects.toThrow(/^pre failed/);
+    // The deploy fails as soon as the pod's image does not pull; the Job itself fails at its deadline.
+    await kubectl([
+      '--context',
+      'spread-local',
+      'wait',
+      '--for=condition=Failed',
+      'job/rerun-migrate',
+      '-n',
+      ns,
+      '--timeout=60s',
+    ]);
+    const first = await getJson(['job', 'rerun-migrate', '-n', ns]);
+    // Retried as it is: the Job runs again (a new one), and fails again, as its image still does not pull.
+    const error = await deploy(localDeploy(dir(files), ns, { name: 'rerun' })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^pre failed/);
+    expect((error as DeployError).report.objects.find((o) => o.name === 'rerun-migrate')).toMatchObject({
+      replaced: true,
+      note: 're-run: failed in an earlier deploy',
+    });
+    const second = await getJson(['job', 'rerun-migrate', '-n', ns]);
+    expect((second.metadata as { uid: string }).uid).not.toBe((first.metadata as { uid: string }).uid);
+  }, 120_000);
+
+  test('an unplaced Namespace and CRD are applied first: a pre object in the one and of the other works', async () => {
+    const files = {
+      'ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${jobsNs}}\n`,
+      'crd.yaml': `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.${group}}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`,
+      'gadget.yaml': `apiVersion: ${group}/v1\nkind: Gadget\nmetadata: {name: g, annotations: {spread.rsprd.com/phase: pre}}\nspec: {size: 1}\n`,
+      'settings.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, annotations: {spread.rsprd.com/phase: pre}}\ndata: {a: b}\n',
+      'web.yaml': web('first', 'registry.k8s.io/pause:3.10'),
+    };
+    const plan = await deploy(localDeploy(dir(files), jobsNs, { name: 'first', mode: 'plan' }));
+    expect(plan.objects.map((o) => o.name)).toContain('g');
+    const report = await deploy(localDeploy(dir(files), jobsNs, { name: 'first' }));
+    expect(report.objects.map((o) => `${o.kind}/${o.name} ${o.action}`).sort()).toEqual([
+      'ConfigMap/settings created',
+      `CustomResourceDefinition/gadgets.${group} created`,
+      'Deployment/first created',
+      'Gadget/g created',
+      `Namespace/${jobsNs} created`,
+    ]);
+    // The deployment's own Namespace, created by it: the pre objects were written after it.
+    // Placed after what needs it: an input error in the plan, naming both files, nothing written.
+    const late = {
+      ...files,
+      'ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${jobsNs}, annotations: {spread.rsprd.com/phase: post}}\n`,
+    };
+    for (const mode of ['plan', 'deploy'] as const) {
+      const error = await deploy(localDeploy(dir(late), jobsNs, { name: 'first', mode })).catch(
+        (e: unknown) => e,
+      );
+      expect((error as Error).message).toContain(
+        `settings.yaml:1: ConfigMap settings: placed in pre, it is in Namespace ${jobsNs}, which is placed later, in post (ns.yaml:1)`,
+      );
+    }
   }, 120_000);
 
   test('three waves: no write of wave N+1 before wave N was available', {

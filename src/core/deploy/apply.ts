@@ -1,16 +1,11 @@
 // The apply stage: the deploy's annotations on what changes, then the converge (parent, server-side
-// apply step by step and group by group, prune, parent). The steps are the deploy's phases and waves
-// (docs/phases.md): after each, the wait for its objects, its Jobs' logs shown as they run, the hooks'
-// delete policies applied, a failure turned into the halt that stops the deploy. Its output, Settling,
-// is what the settle stage may read: the revision to record decided, the rest let go (trim.ts).
+// apply step by step and group by group, prune, parent), its steps the deploy's phases and waves
+// (steps.ts). Its output, Settling, is what the settle stage may read: the revision to record
+// decided, the rest let go (trim.ts).
 import type { SourcedObject } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
-import { objectPath } from '../../cluster/discovery.js';
-import { comparePlaces, formatPlace, hasSteps, type Place, placeOf } from '../../deployment/phases.js';
-import type { AppliedObject } from '../../engine/apply/applied.js';
 import { ApplyError, type ObjectFailure } from '../../engine/apply/errors.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
-import { deleteObjects } from '../../engine/inventory/applyset.js';
 import type { DeployLease } from '../../engine/inventory/deploy-lease.js';
 import {
   type EncodedObjectSet,
@@ -26,22 +21,15 @@ import {
 } from '../../engine/inventory/revision-check.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
-import { followJobLogs } from '../../engine/wait/job-logs.js';
-import { RolloutError, waitForRollout } from '../../engine/wait/waiter.js';
+import type { RolloutResult } from '../../engine/wait/waiter.js';
 import type { HealthRules } from '../../project/health.js';
 import type { ObjectReport } from '../../report/report.js';
-import {
-  appliedRef,
-  type Converged,
-  converge,
-  pruneRefs,
-  type StepOutcome,
-  type Steps,
-} from '../converge.js';
+import { appliedRef, type Converged, converge, pruneRefs, type Steps } from '../converge.js';
 import { failedAt } from './failure.js';
 import type { ReportBase, Run } from './options.js';
 import type { PlannedForApply } from './plan.js';
 import type { DirectoryRead } from './read.js';
+import { deploySteps } from './steps.js';
 import { type ApplyingObject, forSettle, type SettlingConverged } from './trim.js';
 
 /** What the apply did, and whether the deploy changed nothing at all. */
@@ -56,6 +44,11 @@ export interface Applied {
   readonly revisionCheckPending: Promise<RevisionCheck | undefined> | undefined;
   /** Otherwise: the stored revisions, listed beside the converge for the record that follows it. */
   readonly revisionsPending: Promise<RevisionSummary[]> | undefined;
+  /**
+   * With phases or waves and `wait`: every step's rollout, each object waited for once, in its step;
+   * the settle stage does not wait for them again.
+   */
+  readonly stepsWaited: readonly RolloutResult[] | undefined;
 }
 
 /** Annotates what changes, checks annotation conflicts, and converges: apply, prune, parent. */
@@ -90,6 +83,7 @@ export async function applyStage(
   const revisionsPending = !revisionCheckPending && lease.lock ? listRevisions(api, read.set) : undefined;
   revisionsPending?.catch(() => {});
   for (const w of helmReleasesTakenOver(plan)) logger.warn(w);
+  const steps = deploySteps(run, plan, read.read.health);
   const converged = await converge(api, run.discovery, read.set, previous, plan, {
     apply: read.applyOptions,
     groupOf: read.read.groupOf,
@@ -101,7 +95,7 @@ export async function applyStage(
     ...(nothingToChange ? { keepFingerprints: previous.fingerprints } : {}),
     recordFingerprints: true,
     afterGroup: () => lease.takeOnceNamespaceExists(read.name),
-    ...withSteps(deploySteps(run, plan, read.read.health)),
+    ...withSteps(steps),
   }).catch((error: unknown) => {
     throw failedAt(error, run, read.name, true);
   });
@@ -110,7 +104,16 @@ export async function applyStage(
   // that revision's rollout had failed and now succeeds).
   const unchanged =
     revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
-  return { converged, reported, revisionBefore, unchanged, revisionCheckPending, revisionsPending };
+  const stepsWaited = steps && options.wait ? steps.waited : undefined;
+  return {
+    converged,
+    reported,
+    revisionBefore,
+    unchanged,
+    revisionCheckPending,
+    revisionsPending,
+    stepsWaited,
+  };
 }
 
 /**
@@ -139,6 +142,8 @@ export interface Settling {
   /** The project file's health rules, for the wait (and a rollback's). */
   readonly health: HealthRules;
   readonly base: ReportBase;
+  /** Every step's rollout, when the steps waited for all of it ({@link Applied}). */
+  readonly stepsWaited: readonly RolloutResult[] | undefined;
 }
 
 /** The apply's outcome as the settle stage holds it ({@link Settling}). */
@@ -149,7 +154,7 @@ export async function settlingOf(
   applied: Applied,
   base: ReportBase,
 ): Promise<Settling> {
-  const { reported, revisionBefore, unchanged, revisionsPending } = applied;
+  const { reported, revisionBefore, unchanged, revisionsPending, stepsWaited } = applied;
   const toRecord = await forRecord(run, read.set, objects, applied);
   const converged = forSettle(applied.converged, { ...run.options, health: read.read.health });
   const { set, applyOptions } = read;
@@ -164,6 +169,7 @@ export async function settlingOf(
     revisionsPending,
     base,
     health: read.read.health,
+    stepsWaited,
   };
 }
 
@@ -269,109 +275,4 @@ export function helmReleasesTakenOver(plan: readonly PlannedObject[]): string[] 
 
 function withSteps(steps: Steps | undefined): { steps?: Steps } {
   return steps ? { steps } : {};
-}
-
-/** A phase's (or wave's) objects failed: what came after it was not applied. */
-export class PhaseError extends RolloutError {
-  readonly place: Place;
-  constructor(place: Place, message: string, results: RolloutError['results']) {
-    super(message, results);
-    this.name = 'PhaseError';
-    this.place = place;
-  }
-}
-
-/** The steps of a plan in order, and the place of each; undefined when every object is in `main`, wave 0. */
-export function placesOf(objects: readonly SourcedObject[]): Place[] | undefined {
-  if (!hasSteps(objects)) return undefined;
-  const places: Place[] = [];
-  for (const o of objects) {
-    const p = placeOf(o.object);
-    if (!places.some((q) => comparePlaces(p, q) === 0)) places.push({ phase: p.phase, wave: p.wave });
-  }
-  return places.sort(comparePlaces);
-}
-
-/**
- * The converge's {@link Steps} of a deploy with phases or waves (undefined without): a step's objects
- * are waited for (even without `wait`, but for the last step: a phase is the promise that what comes
- * after it finds it done), its Jobs' logs followed meanwhile.
- */
-export function deploySteps(
-  run: Run,
-  objects: readonly SourcedObject[],
-  health?: HealthRules,
-): Steps | undefined {
-  const places = placesOf(objects);
-  if (!places) return undefined;
-  const stepOf = (o: SourcedObject) => places.findIndex((p) => comparePlaces(p, placeOf(o.object)) === 0);
-  return {
-    stepOf,
-    afterStep: (step, applied) => {
-      if (step === places.length - 1 && !run.options.wait) return Promise.resolve({});
-      return run.logger.group(`Wait for ${formatPlace(places[step]!)}`, () =>
-        waitForStep(run, places[step]!, applied, health),
-      );
-    },
-  };
-}
-
-/** One step's wait (see {@link deploySteps}); a failed wait is the halt, the Jobs' last log lines in it. */
-async function waitForStep(
-  run: Run,
-  place: Place,
-  applied: readonly AppliedObject[],
-  health: HealthRules | undefined,
-): Promise<StepOutcome> {
-  const { api, options, logger } = run;
-  const logs = followJobLogs(api, applied, (line) => logger.info(line));
-  let failure: RolloutError | undefined;
-  try {
-    await waitForRollout(api, applied, {
-      timeoutMs: options.timeoutMs,
-      onProgress: (line) => logger.info(line),
-      // The project file's rules hold back what comes after a step as they hold back the end.
-      health,
-      ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof RolloutError)) {
-      await logs.stop();
-      throw error;
-    }
-    failure = error;
-  }
-  const last = await logs.stop();
-  const deleted = await deleteHooks(run, applied, failure ? 'failed' : 'succeeded');
-  if (!failure) return { deleted };
-  const quoted = [...last]
-    .filter(([, lines]) => lines.length > 0)
-    .flatMap(([job, lines]) => [`  last log lines of job/${job}:`, ...lines.map((l) => `    ${l}`)]);
-  const later = place.phase === 'pre' ? '; nothing of the main phase was applied' : '';
-  const halt = new PhaseError(
-    place,
-    `${formatPlace(place)} failed${later}: ${failure.message}${quoted.length > 0 ? `\n${quoted.join('\n')}` : ''}`,
-    failure.results,
-  );
-  return { halt, deleted };
-}
-
-/** Deletes the step's hooks whose delete policy names this outcome (hook-succeeded, hook-failed). */
-async function deleteHooks(
-  run: Run,
-  applied: readonly AppliedObject[],
-  outcome: 'succeeded' | 'failed',
-): Promise<AppliedObject[]> {
-  const gone = applied.filter((a) => placeOf(a.object).hook?.deletePolicy[outcome]);
-  for (const a of gone) {
-    const path = objectPath(a.resource, a.live.metadata.namespace, a.live.metadata.name);
-    await deleteObjects(run.api, [{ object: a.live, path }]).catch((error: unknown) =>
-      run.logger.warn(
-        `could not delete hook ${a.object.kind} ${a.live.metadata.name}: ${(error as Error).message}`,
-      ),
-    );
-    run.logger.info(`${a.object.kind} ${a.live.metadata.name} deleted (hook-delete-policy: hook-${outcome})`);
-  }
-  return gone;
 }

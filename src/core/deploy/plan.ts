@@ -132,6 +132,7 @@ function plannedRef(p: PlannedObject): ObjectReport {
       ? `takes over the fields of ${p.takesOver.join(', ')}: those the directory does not declare are removed`
       : '',
     p.foreign ? foreignNote(p.foreign) : '',
+    p.rerun ?? '',
   ].filter(Boolean);
   return {
     ...sourceRef(p),
@@ -146,7 +147,9 @@ function plannedRef(p: PlannedObject): ObjectReport {
 /**
  * The objects without the Helm hooks that do not run on this deploy (see helmHookSkipped): an
  * install-only hook on an upgrade, an upgrade-only one on the first deploy. Each is said in the log
- * and put in `notRun` (by objectKey, with why), so that prune leaves the live one alone.
+ * and put in `notRun` (by objectKey, with why), so that prune leaves the live one alone: for a hook
+ * named by `generateName`, every live object made from it, as Helm and Argo CD delete a hook's
+ * object only by its delete policy, never for not running it.
  */
 function forEvent(
   run: Run,
@@ -158,7 +161,8 @@ function forEvent(
   return objects.filter((o) => {
     const why = helmHookSkipped(o.object, event);
     if (why) run.logger.info(`${o.object.kind} ${nameOf(o.object)} (${formatSource(o.source)}): ${why}`);
-    if (why && !isGenerated(o.object)) notRun.set(objectKey(o.object), why);
+    // A generateName hook by its template (generatedKey): every object earlier deploys made from it.
+    if (why) notRun.set(objectKey(o.object), why);
     return !why;
   });
 }

@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
-import { recreateOf } from '../../deployment/phases.js';
+import { InputError } from '../../base/source.js';
+import { recreateOf, stepOrderIssues } from '../../deployment/phases.js';
 import { objectWarnings } from '../../deployment/warnings.js';
 import { ApplyError } from '../../engine/apply/errors.js';
 import { type ApplySet, applySetFor } from '../../engine/inventory/applyset.js';
@@ -61,6 +62,9 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
       logger,
     }),
   );
+  // A Namespace or CRD placed after an object that needs it: found now, as the plan would not.
+  const order = stepOrderIssues(read.objects);
+  if (order.length > 0) throw new InputError(order);
   for (const w of objectWarnings(read.objects))
     logger.warn(w.message, { file: w.source.file, line: w.source.line });
   // An API the cluster's version removed fails now, before an image is built or pushed.

@@ -30,9 +30,9 @@ import { applicationUrl, urlKindOf } from '../../report/url.js';
 import { rolloutRef } from '../converge.js';
 import { rollbackTo } from '../rollback.js';
 import type { Settling } from './apply.js';
-import { PhaseError } from './apply.js';
 import { DeployError } from './failure.js';
 import type { DeployOptions, Run } from './options.js';
+import { PhaseError } from './steps.js';
 import type { SettlingConverged } from './trim.js';
 
 /** Waits for the rollout, records the revision and finds the URL; a failed rollout goes to {@link failedRollout}. */
@@ -48,7 +48,10 @@ export async function settleStage(
   if (halted instanceof PhaseError && halted.place.phase === 'pre') throw preFailed(run, settling, halted);
   if (halted instanceof RolloutError) return failedRollout(run, settling, lock, halted);
   try {
-    rollout = await settle(client, converged, options, settling.health);
+    // A deploy with phases or waves waited for each step as it went: not again (docs/phases.md).
+    rollout = settling.stepsWaited
+      ? [...settling.stepsWaited]
+      : await settle(client, converged, options, settling.health);
   } catch (error) {
     if (error instanceof RolloutError) return failedRollout(run, settling, lock, error);
     if (options.signal?.aborted) throw interruptedWait(error, reported);

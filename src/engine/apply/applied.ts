@@ -12,6 +12,8 @@ export interface AppliedObject extends SourcedObject {
   readonly action: ObjectAction;
   /** The object was deleted and created again (`--replace`, immutable fields changed). */
   readonly replaced?: boolean;
+  /** Why a replaced object was run again though unchanged (PlannedObject's `rerun`). */
+  readonly rerun?: string;
   /** The object as the API server stored it after the apply. */
   readonly live: KubeObject;
 }

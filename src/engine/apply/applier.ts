@@ -171,7 +171,15 @@ async function replaceObject(
   const path = objectPath(resource, p.object.metadata.namespace, p.object.metadata.name);
   await deleteAndWait(c.client, path, c.options.signal);
   const live = await serverSideApply(c.client, resource, p.object, c.options, false);
-  return { object: p.object, source: p.source, resource, action: 'configured', replaced: true, live };
+  return {
+    object: p.object,
+    source: p.source,
+    resource,
+    action: 'configured',
+    replaced: true,
+    live,
+    ...(p.rerun ? { rerun: p.rerun } : {}),
+  };
 }
 
 async function applyChange(

@@ -65,7 +65,8 @@ export async function splitPrune(
     /**
      * Objects of the directory this deploy does not run (a Helm hook of another event: an
      * install-only hook on an upgrade), by {@link objectKey}, each with why: the live one is kept in
-     * the set, neither applied nor pruned, as Helm never deletes a hook that does not run.
+     * the set, neither applied nor pruned, as Helm never deletes a hook that does not run. For a
+     * hook named by `generateName`, every live object made from it ({@link generatedKey}).
      */
     readonly notRun?: ReadonlyMap<string, string>;
     /**
@@ -89,6 +90,7 @@ export async function splitPrune(
     const holds = annotated ? undefined : holdsKept(c, [...annotatedKept.keys()]);
     const notRun =
       options.notRun?.get(objectKey(c.object)) ??
+      (c.object.metadata.generateName ? options.notRun?.get(generatedKey(c.object)) : undefined) ??
       (options.keepHooks && c.object.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined);
     if (notRun) {
       kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run` });
@@ -126,9 +128,26 @@ export async function splitPrune(
   return { pruned, kept, notes };
 }
 
-/** An object's identity for {@link splitPrune}'s `notRun`: group, kind, namespace and name. */
+/**
+ * An object's identity for {@link splitPrune}'s `notRun`: group, kind, namespace and name; for one
+ * the server names (`generateName`), its {@link generatedKey}.
+ */
 export function objectKey(o: KubeObject): string {
+  if (o.metadata.name === undefined && o.metadata.generateName) return generatedKey(o);
   return [groupOf(o.apiVersion), o.kind, o.metadata.namespace ?? '', o.metadata.name ?? ''].join('/');
+}
+
+/**
+ * The identity every object made from one `generateName` template shares, the directory's and each
+ * live one the server named from it: group, kind, namespace and `generateName*`.
+ */
+export function generatedKey(o: KubeObject): string {
+  return [
+    groupOf(o.apiVersion),
+    o.kind,
+    o.metadata.namespace ?? '',
+    `${o.metadata.generateName ?? ''}*`,
+  ].join('/');
 }
 
 /** The candidates their own annotations keep (none with `includeKept`), each with why. */

@@ -1,6 +1,7 @@
 // The plan stage: every object sent as a server-side dry run and compared with the cluster, all failures
 // collected in one error before anything is written; also the removed-API check run right after reading.
 import pLimit from 'p-limit';
+import { isConditionTrue } from '../../base/conditions.js';
 import type { KubeObject, ManagedFieldsEntry, SourcedObject } from '../../base/kube-object.js';
 import {
   formatGroupKind,
@@ -230,6 +231,8 @@ async function planExisting(
       deferred:
         'a hook with the delete policy before-hook-creation: deleted and created again on every deploy',
     };
+  if (live && failedPhaseJob(given.object, live, options))
+    return { ...given, resource, action: 'replace', live, deferred: RERUN_FAILED, rerun: RERUN_FAILED };
   const deferred = await deferral(c, given, resource, live !== undefined);
   if (deferred) return { ...given, resource, action: 'create', deferred };
   // `object` is what the dry run and the fingerprint see; `o` what an update or create writes.
@@ -280,6 +283,22 @@ async function planExisting(
     return planExisting(c, given, resource, reads + 1);
   return planned;
 }
+
+/**
+ * Whether `live` is a phase's Job (recreate `immutable`) that failed in an earlier deploy: it runs
+ * again, as Helm's and Argo CD's hooks run on every sync; unchanged, it would be left failed, and the
+ * wait would fail on the old status. Failed, or FailureTarget (Kubernetes ≥ 1.31: failed, its pods
+ * still terminating); a Job still running (an interrupted deploy's) is waited for, not cut short.
+ */
+function failedPhaseJob(declared: KubeObject, live: KubeObject, options: ApplyOptions): boolean {
+  return (
+    options.recreate?.(declared) === 'immutable' &&
+    (isConditionTrue(live, 'Failed') || isConditionTrue(live, 'FailureTarget'))
+  );
+}
+
+/** Why a phase's Job is deleted and created again though its template did not change. */
+export const RERUN_FAILED = 're-run: failed in an earlier deploy';
 
 /** How many times an object that changed while it was planned is read and dry-run again. */
 const MAX_REREADS = 3;

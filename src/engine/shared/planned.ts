@@ -25,6 +25,11 @@ export interface PlannedObject extends SourcedObject {
    * CustomResourceDefinition is created by the same deploy. It is checked when it is applied.
    */
   readonly deferred?: string;
+  /**
+   * For `replace` of a `pre` or `post` Job whose template did not change: why it runs again
+   * (`re-run: failed in an earlier deploy`), for the plan's and the deploy's reports.
+   */
+  readonly rerun?: string;
   /** For `update`: the fields that change (Secret values redacted). */
   readonly changes?: readonly FieldChange[];
   /**

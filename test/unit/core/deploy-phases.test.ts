@@ -120,6 +120,25 @@ describe('phases and waves on the in-memory API server', () => {
     expect(lines).toContain('job/migrate pod/migrate-pod: migrated 3 tables');
   });
 
+  test('each step is waited for once: the last one is not waited again as the whole rollout', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+    });
+    kube.job = migrate(true);
+    const r = await deploy(options());
+    const watched = (resource: string) =>
+      kube.log.filter((l) => l.startsWith('WATCH ') && l.includes(`/${resource}`)).length;
+    expect(watched('jobs')).toBe(1);
+    expect(watched('deployments')).toBe(1);
+    expect(lines.filter((l) => l.startsWith('## Wait'))).toEqual(['## Wait for pre', '## Wait for main']);
+    // The report's rollout holds every step's objects, once each.
+    expect(r.rollout.map((o) => `${o.kind}/${o.name} ${o.ready}`).sort()).toEqual([
+      'Deployment/web true',
+      'Job/migrate true',
+    ]);
+  });
+
   test('a failed pre Job: nothing of main written, its last log lines in the error, nothing pruned', async () => {
     write({ 'web.yaml': web('web:1'), 'old.yaml': configMap('old') });
     await deploy(options());
@@ -154,6 +173,79 @@ describe('phases and waves on the in-memory API server', () => {
     });
     expect(kube.get('Deployment', NS, 'web')?.metadata.generation).toBe(generation + 1);
     expect(kube.get('ConfigMap', NS, 'old')).toBeUndefined();
+  });
+
+  test('a pre Job that failed, its template unchanged: the next deploy re-runs it; a completed one is left', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre) });
+    kube.job = migrate(false);
+    await expect(deploy(options())).rejects.toThrow(/^pre failed/);
+    // Retried as it is (a CI job run again): the plan says it runs again, and why.
+    kube.job = migrate(true);
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'replace',
+      note: 're-run: failed in an earlier deploy',
+    });
+    kube.log.length = 0;
+    const retried = await deploy(options());
+    expect(retried.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'configured',
+      replaced: true,
+      note: 're-run: failed in an earlier deploy',
+    });
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([
+      'DELETE jobs/migrate',
+      'PATCH jobs/migrate',
+    ]);
+    expect(lines).toContain('job/migrate -n shop configured (replaced: re-run: failed in an earlier deploy)');
+    expect(kube.get('Deployment', NS, 'web')).toBeDefined();
+    // Completed and unchanged: left as it is, not run again.
+    kube.log.length = 0;
+    const again = await deploy(options());
+    expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({ action: 'unchanged' });
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
+  });
+
+  test('an unplaced Namespace goes in the first step: a pre Job in it is written after it', async () => {
+    write({
+      'ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: jobs}\n',
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}').replace(
+        'name: migrate,',
+        'name: migrate, namespace: jobs,',
+      ),
+    });
+    kube.job = migrate(true);
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.map((o) => o.name).sort()).toEqual(['jobs', 'migrate', 'web']);
+    await deploy(options());
+    const all = kube.log.filter((l) => /^(PATCH|POST) (?!dry)/.test(l));
+    const ns = all.findIndex((l) => l.includes('/namespaces/jobs') && !l.includes('/jobs/'));
+    expect(ns).toBeGreaterThanOrEqual(0);
+    expect(ns).toBeLessThan(all.findIndex((l) => l.includes('jobs/migrate')));
+    expect(kube.get('Job', 'jobs', 'migrate')).toBeDefined();
+  });
+
+  test('a Namespace placed after a Job in it: an error at both files, in the plan and before any write', async () => {
+    write({
+      'ns.yaml':
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: jobs, annotations: {spread.rsprd.com/phase: post}}\n',
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}').replace(
+        'name: migrate,',
+        'name: migrate, namespace: jobs,',
+      ),
+    });
+    for (const mode of ['plan', 'deploy'] as const) {
+      kube.log.length = 0;
+      const error = await deploy(options({ mode })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as Error).message).toContain(
+        '.k2e/migrate.yaml:1: Job migrate: placed in pre, it is in Namespace jobs, which is placed later, in post (.k2e/ns.yaml:1)',
+      );
+      expect(kube.log.filter((l) => /^(PATCH|POST|DELETE|PUT) (?!dry)/.test(l))).toEqual([]);
+    }
   });
 
   test('a failed post Job with rollbackOnFailure: back at the previous revision', async () => {
@@ -349,6 +441,66 @@ describe('phases and waves on the in-memory API server', () => {
     expect(kube.get('ConfigMap', NS, 'after')).toBeDefined();
   });
 
+  test('the timeout bounds each step on its own: steps longer than it together pass, one longer fails', async () => {
+    const widget = (name: string, wave: number) =>
+      `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: ${name}, annotations: {spread.rsprd.com/wave: "${wave}"}}\nspec: {size: 1}\n`;
+    write({ 'a.yaml': widget('a', 0), 'b.yaml': widget('b', 1) });
+    writeFileSync(
+      path.join(dir, 'shop', 'spread.yaml'),
+      "health:\n  Widget.example.com:\n    current: status.phase == 'Ready'\n",
+    );
+    // Each Widget is ready 700 ms after it is written: two steps of 0.7 s, 1.4 s in all, under 1 s each.
+    const ready = (name: string, then: () => void) => {
+      const timer = setInterval(() => {
+        if (!kube.get('Widget', NS, name)) return;
+        clearInterval(timer);
+        setTimeout(() => {
+          kube.setStatus('Widget', NS, name, { phase: 'Ready' });
+          then();
+        }, 700);
+      }, 10);
+    };
+    ready('a', () => ready('b', () => {}));
+    const started = Date.now();
+    await deploy(options({ timeoutMs: 1_000 }));
+    expect(Date.now() - started).toBeGreaterThan(1_400);
+    expect(kube.get('Widget', NS, 'b')?.status).toEqual({ phase: 'Ready' });
+    // One step longer than the timeout fails at it, naming the timeout.
+    write({ 'a.yaml': widget('a', 0), 'c.yaml': widget('c', 1) });
+    const error = await deploy(options({ timeoutMs: 500 })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^main wave 1 failed: rollout not finished within 1s/);
+  });
+
+  test('a rollback creates again the pre and post objects that run nothing, not the Jobs', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({
+      'web.yaml': web('web:1'),
+      'settings.yaml': configMap('settings', pre),
+      'report.yaml': configMap('report', '{spread.rsprd.com/phase: post}'),
+      'migrate.yaml': job('migrate', pre),
+    });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({ 'web.yaml': web('web:2') });
+    await deploy(options());
+    expect(kube.get('ConfigMap', NS, 'settings')).toBeUndefined();
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    kube.log.length = 0;
+    const back = await rollback('shop', 1, {
+      cluster,
+      namespace: NS,
+      logger,
+      timeoutMs: 5_000,
+      lockTimeoutMs: 1_000,
+    });
+    expect(back.rolledBackTo).toBe(1);
+    expect(kube.get('ConfigMap', NS, 'settings')).toBeDefined();
+    expect(kube.get('ConfigMap', NS, 'report')).toBeDefined();
+    expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
+    expect(lines.join('\n')).toMatch(/Job migrate .*pre\) not run: a rollback runs no phase/);
+  });
+
   test('a rollback creates no hook its delete policy removed: the pre Job is not run again', async () => {
     const hook = '{helm.sh/hook: "pre-install,pre-upgrade", helm.sh/hook-delete-policy: hook-succeeded}';
     write({
@@ -412,5 +564,31 @@ describe('a Helm hook this deploy does not run stays', () => {
     const back = await rollback('shop', 2, { logger: silentLogger, cluster, timeoutMs: 5_000 });
     expect(back.rolledBackTo).toBe(2);
     expect(kube.get('Secret', NS, 'db-password')).toBeDefined();
+  });
+
+  test('a generateName hook: its objects stay while it is not run, and go once the chart drops it', async () => {
+    const seed = job('seed', '{helm.sh/hook: post-install}').replace('name: seed,', 'generateName: seed-,');
+    write({ 'web.yaml': web('web:1'), 'seed.yaml': seed });
+    kube.job = () => ({ succeeds: true, log: ['seeded'] });
+    await deploy(options());
+    const seeds = () =>
+      [...kube.objects.values()].filter((o) => o.kind === 'Job' && o.metadata.generateName === 'seed-');
+    expect(seeds()).toHaveLength(1);
+    const made = seeds()[0]!.metadata.name;
+    // An upgrade: the post-install hook does not run, and what the install made stays, kept.
+    write({ 'web.yaml': web('web:2'), 'seed.yaml': seed });
+    const r = await deploy(options());
+    expect(seeds().map((o) => o.metadata.name)).toEqual([made]);
+    expect(r.objects.find((o) => o.name === made)).toMatchObject({
+      action: 'kept',
+      note: expect.stringContaining(
+        'a Helm hook of post-install only, and this deploy is an upgrade: not run; Helm deletes no hook it does not run',
+      ),
+    });
+    // Dropped from the chart: an object of the deployment no longer declared, pruned.
+    write({ 'web.yaml': web('web:2') });
+    const dropped = await deploy(options());
+    expect(dropped.objects.find((o) => o.name === made)).toMatchObject({ action: 'pruned' });
+    expect(seeds()).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The place of an object (docs/phases.md): spread's phase and wave annotations, Helm's and Argo CD's
 // hook annotations mapped to them, what is not run, and bad values, as one table.
 import { describe, expect, test } from 'vitest';
-import { readPlace, recreateOf } from '../../../src/deployment/phases.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
+import { isHoisted, readPlace, recreateOf, stepOrderIssues } from '../../../src/deployment/phases.js';
 
 const object = (annotations: Record<string, string>, kind = 'Job') => ({
   apiVersion: kind === 'Job' ? 'batch/v1' : 'v1',
@@ -150,5 +151,65 @@ describe('recreateOf', () => {
     [{ 'helm.sh/hook': 'pre-upgrade', 'helm.sh/hook-delete-policy': 'hook-succeeded' }, 'Job', 'immutable'],
   ])('%j %s → %s', (annotations, kind, expected) => {
     expect(recreateOf(object(annotations, kind))).toBe(expected);
+  });
+});
+
+describe('Namespaces and CRDs against the steps', () => {
+  const at = (file: string, o: KubeObject) => ({ object: o, source: { file, line: 1 } });
+  const ns = (annotations: Record<string, string> = {}): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'jobs', annotations },
+  });
+  const crd = (annotations: Record<string, string> = {}): KubeObject => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com', annotations },
+    spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' } },
+  });
+  const placed = (kind: string, apiVersion: string, phase: string, namespace = 'jobs'): KubeObject => ({
+    apiVersion,
+    kind,
+    metadata: { name: 'a', namespace, annotations: { 'spread.rsprd.com/phase': phase } },
+  });
+
+  test.each([
+    [ns(), true],
+    [crd(), true],
+    [ns({ 'spread.rsprd.com/phase': 'main' }), false],
+    [crd({ 'argocd.argoproj.io/sync-wave': '2' }), false],
+    [placed('ConfigMap', 'v1', 'pre'), false],
+  ])('isHoisted %#', (o, hoisted) => {
+    expect(isHoisted(o)).toBe(hoisted);
+  });
+
+  test('an unplaced Namespace or CRD needs no order: no issue', () => {
+    expect(
+      stepOrderIssues([
+        at('ns.yaml', ns()),
+        at('crd.yaml', crd()),
+        at('job.yaml', placed('Job', 'batch/v1', 'pre')),
+        at('w.yaml', placed('Widget', 'example.com/v1', 'pre')),
+      ]),
+    ).toEqual([]);
+  });
+
+  test('a Namespace or CRD placed after an object that needs it: one error each, naming both and their files', () => {
+    const issues = stepOrderIssues([
+      at('ns.yaml', ns({ 'spread.rsprd.com/phase': 'post' })),
+      at('crd.yaml', crd({ 'spread.rsprd.com/wave': '1' })),
+      at('job.yaml', placed('Job', 'batch/v1', 'pre')),
+      at('w.yaml', placed('Widget', 'example.com/v1', 'main', 'default')),
+      // Placed with or after them: fine.
+      at('late.yaml', placed('ConfigMap', 'v1', 'post')),
+    ]);
+    expect(issues.map((i) => `${i.source.file} ${i.object}: ${i.message}`)).toEqual([
+      expect.stringMatching(
+        /^job\.yaml Job a: placed in pre, it is in Namespace jobs, which is placed later, in post \(ns\.yaml:1\): its write would fail; place Namespace jobs no later than pre/,
+      ),
+      expect.stringMatching(
+        /^w\.yaml Widget a: placed in main, it is a custom resource of CustomResourceDefinition widgets\.example\.com, which is placed later, in main wave 1 \(crd\.yaml:1\)/,
+      ),
+    ]);
   });
 });

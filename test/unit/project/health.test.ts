@@ -34,6 +34,36 @@ describe('readHealthRules', () => {
     expect(rulesOf('drift: {}\n').rules.size).toBe(0);
   });
 
+  test('a matches() pattern RE2 rejects is an error when read, at its line, all at once; RE2-only syntax passes', () => {
+    const { rules, issues } = rulesOf(`health:
+  Widget.example.com:
+    current: has(status.phase) && status.phase.matches('^(Ready|Done)$')
+    failed: has(status.message) && status.message.matches('error(?=:)')
+    inProgress: matches(status.reason, '(a)\\1') || status.reason.matches('[')
+  Gadget.example.com:
+    current: status.name.matches('(?P<id>[[:alpha:]]+)\\z')
+`);
+    expect(issues.issues.map((i) => [i.source.line, i.object, i.message])).toEqual([
+      [
+        4,
+        'health rule Widget.example.com',
+        expect.stringMatching(
+          /^failed: column 47: invalid regular expression "error\(\?=:\)" in matches\(\) \(RE2 syntax, as CEL reads it\): error parsing regexp: invalid or unsupported Perl syntax: `\(\?=`/,
+        ),
+      ],
+      [
+        5,
+        'health rule Widget.example.com',
+        expect.stringMatching(
+          /^inProgress: column \d+: invalid regular expression "\(a\)\\\\1" .*invalid escape sequence: `\\1`; column \d+: invalid regular expression "\[" .*missing closing \]/,
+        ),
+      ],
+    ]);
+    // The RE2-only pattern compiles, and is evaluated as RE2 reads it.
+    const gadget = rules.get('Gadget.example.com')!;
+    expect(evaluateHealth(gadget, { status: { name: 'abc' } }).status).toBe('Current');
+  });
+
   test('every mistake at its line, naming the GroupKind, all at once', () => {
     const { rules, issues } = rulesOf(`health:
   Widget.example.com:

@@ -1,0 +1,143 @@
+// The steps of a deploy with phases or waves (docs/phases.md), as the converge runs them: each step's
+// objects applied, then waited for with its Jobs' logs followed, its hooks' delete policies applied,
+// and a failure turned into the halt that stops the deploy. The steps' waits are the deploy's wait.
+import type { SourcedObject } from '../../base/kube-object.js';
+import { objectPath } from '../../cluster/discovery.js';
+import {
+  comparePlaces,
+  formatPlace,
+  hasSteps,
+  isHoisted,
+  type Place,
+  placeOf,
+} from '../../deployment/phases.js';
+import type { AppliedObject } from '../../engine/apply/applied.js';
+import { deleteObjects } from '../../engine/inventory/applyset.js';
+import { followJobLogs } from '../../engine/wait/job-logs.js';
+import { RolloutError, type RolloutResult, waitForRollout } from '../../engine/wait/waiter.js';
+import type { HealthRules } from '../../project/health.js';
+import type { StepOutcome, Steps } from '../converge.js';
+import type { Run } from './options.js';
+
+/** The steps of a deploy, and the rollout their waits saw (see {@link deploySteps}). */
+export interface DeploySteps extends Steps {
+  /** Each step's waited objects and outcomes, appended as the steps are waited for. */
+  readonly waited: RolloutResult[];
+}
+
+/** A phase's (or wave's) objects failed: what came after it was not applied. */
+export class PhaseError extends RolloutError {
+  readonly place: Place;
+  constructor(place: Place, message: string, results: RolloutError['results']) {
+    super(message, results);
+    this.name = 'PhaseError';
+    this.place = place;
+  }
+}
+
+/**
+ * The steps of a plan in order, and the place of each; undefined when every object is in `main`, wave
+ * 0. A Namespace or CRD no annotation places ({@link isHoisted}) makes no step of its own: it is in
+ * the first one.
+ */
+export function placesOf(objects: readonly SourcedObject[]): Place[] | undefined {
+  if (!hasSteps(objects)) return undefined;
+  const places: Place[] = [];
+  for (const o of objects) {
+    if (isHoisted(o.object)) continue;
+    const p = placeOf(o.object);
+    if (!places.some((q) => comparePlaces(p, q) === 0)) places.push({ phase: p.phase, wave: p.wave });
+  }
+  return places.sort(comparePlaces);
+}
+
+/**
+ * The converge's {@link Steps} of a deploy with phases or waves (undefined without): a step's objects
+ * are waited for (even without `wait`, but for the last step: a phase is the promise that what comes
+ * after it finds it done), its Jobs' logs followed meanwhile. Unplaced Namespaces and CRDs are
+ * applied in the first step, before the objects of any step that may be in them or of them. With
+ * `wait`, the steps' waits are the deploy's whole wait: `waited` holds their outcomes.
+ */
+export function deploySteps(
+  run: Run,
+  objects: readonly SourcedObject[],
+  health?: HealthRules,
+): DeploySteps | undefined {
+  const places = placesOf(objects);
+  if (!places) return undefined;
+  const stepOf = (o: SourcedObject) =>
+    isHoisted(o.object) ? 0 : places.findIndex((p) => comparePlaces(p, placeOf(o.object)) === 0);
+  const waited: RolloutResult[] = [];
+  return {
+    stepOf,
+    waited,
+    afterStep: (step, applied) => {
+      if (step === places.length - 1 && !run.options.wait) return Promise.resolve({});
+      return run.logger.group(`Wait for ${formatPlace(places[step]!)}`, () =>
+        waitForStep(run, places[step]!, applied, health, waited),
+      );
+    },
+  };
+}
+
+/** One step's wait (see {@link deploySteps}); a failed wait is the halt, the Jobs' last log lines in it. */
+async function waitForStep(
+  run: Run,
+  place: Place,
+  applied: readonly AppliedObject[],
+  health: HealthRules | undefined,
+  waited: RolloutResult[],
+): Promise<StepOutcome> {
+  const { api, options, logger } = run;
+  const logs = followJobLogs(api, applied, (line) => logger.info(line));
+  let failure: RolloutError | undefined;
+  try {
+    const results = await waitForRollout(api, applied, {
+      timeoutMs: options.timeoutMs,
+      onProgress: (line) => logger.info(line),
+      // The project file's rules hold back what comes after a step as they hold back the end.
+      health,
+      ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    waited.push(...results);
+  } catch (error) {
+    if (!(error instanceof RolloutError)) {
+      await logs.stop();
+      throw error;
+    }
+    failure = error;
+  }
+  const last = await logs.stop();
+  const deleted = await deleteHooks(run, applied, failure ? 'failed' : 'succeeded');
+  if (!failure) return { deleted };
+  const quoted = [...last]
+    .filter(([, lines]) => lines.length > 0)
+    .flatMap(([job, lines]) => [`  last log lines of job/${job}:`, ...lines.map((l) => `    ${l}`)]);
+  const later = place.phase === 'pre' ? '; nothing of the main phase was applied' : '';
+  const halt = new PhaseError(
+    place,
+    `${formatPlace(place)} failed${later}: ${failure.message}${quoted.length > 0 ? `\n${quoted.join('\n')}` : ''}`,
+    failure.results,
+  );
+  return { halt, deleted };
+}
+
+/** Deletes the step's hooks whose delete policy names this outcome (hook-succeeded, hook-failed). */
+async function deleteHooks(
+  run: Run,
+  applied: readonly AppliedObject[],
+  outcome: 'succeeded' | 'failed',
+): Promise<AppliedObject[]> {
+  const gone = applied.filter((a) => placeOf(a.object).hook?.deletePolicy[outcome]);
+  for (const a of gone) {
+    const path = objectPath(a.resource, a.live.metadata.namespace, a.live.metadata.name);
+    await deleteObjects(run.api, [{ object: a.live, path }]).catch((error: unknown) =>
+      run.logger.warn(
+        `could not delete hook ${a.object.kind} ${a.live.metadata.name}: ${(error as Error).message}`,
+      ),
+    );
+    run.logger.info(`${a.object.kind} ${a.live.metadata.name} deleted (hook-delete-policy: hook-${outcome})`);
+  }
+  return gone;
+}
