@@ -3,7 +3,8 @@
 // the pushed branch. Without a declaration nothing here applies; with the short form too, it is an error.
 import type { EnvironmentTarget } from '../frontend/environment.js';
 import { resolveEnvironment } from '../frontend/environment.js';
-import { environmentForBranch, loadEnvironments, previewEnvironment } from '../project/environments.js';
+import { environmentForBranch, previewEnvironment } from '../project/environments.js';
+import { loadEnvironments } from '../project/load.js';
 import { branchFor, isPullRequest } from './environments.js';
 import type { Inputs } from './inputs.js';
 import type { RunnerEnv } from './runner.js';

@@ -11,12 +11,12 @@ import {
   type EnvironmentCluster,
   type EnvironmentsDeclaration,
   environmentNamed,
-  loadEnvironments,
   normalizeServer,
   previewNamespace,
   singleCluster,
 } from '../project/environments.js';
 import { clusterNamed } from '../project/fleet-waves.js';
+import { loadEnvironments } from '../project/load.js';
 
 /** What the user gave beside the environment's name, which the environment must not contradict. */
 export interface EnvironmentGiven {
@@ -35,6 +35,10 @@ export interface ExpectedCluster {
   readonly kubeSystemUID?: string;
   /** Where the environment's cluster is declared. */
   readonly source: Source;
+  /** Where its `server:` is written; default {@link source}. */
+  readonly serverSource?: Source;
+  /** Where its `kubeSystemUID:` is written; default {@link source}. */
+  readonly kubeSystemUIDSource?: Source;
 }
 
 /** An environment resolved for one deploy: what it reads and where it goes. */
@@ -119,6 +123,8 @@ export function targetOf(
           source: cluster.source,
           ...(cluster.server !== undefined ? { server: cluster.server } : {}),
           ...(cluster.kubeSystemUID !== undefined ? { kubeSystemUID: cluster.kubeSystemUID } : {}),
+          ...(cluster.serverSource ? { serverSource: cluster.serverSource } : {}),
+          ...(cluster.kubeSystemUIDSource ? { kubeSystemUIDSource: cluster.kubeSystemUIDSource } : {}),
         }
       : undefined;
   return {
@@ -178,7 +184,7 @@ export function checkServer(
   if (expected.server === undefined) return;
   if (normalizeServer(expected.server) === normalizeServer(reached.server)) return;
   throw new Error(
-    `wrong cluster: environment ${expected.environment} is server ${expected.server} (${formatSource(expected.source)}), but context ${reached.context} reaches server ${reached.server}; nothing was written, nothing built`,
+    `wrong cluster: environment ${expected.environment} is server ${expected.server} (${formatSource(expected.serverSource ?? expected.source)}), but context ${reached.context} reaches server ${reached.server}; nothing was written, nothing built`,
   );
 }
 
@@ -200,7 +206,7 @@ export async function checkCluster(
   const want: string[] = [];
   const got: string[] = [];
   if (expected.server !== undefined) {
-    want.push(`server ${expected.server}`);
+    want.push(`server ${expected.server} (${formatSource(expected.serverSource ?? expected.source)})`);
     got.push(`server ${reached.server}`);
     if (normalizeServer(expected.server) !== normalizeServer(reached.server)) problems.push('server');
   }
@@ -213,12 +219,14 @@ export async function checkCluster(
         );
       });
     const uid = ns?.metadata?.uid ?? 'none (no kube-system namespace)';
-    want.push(`kube-system uid ${expected.kubeSystemUID}`);
+    want.push(
+      `kube-system uid ${expected.kubeSystemUID} (${formatSource(expected.kubeSystemUIDSource ?? expected.source)})`,
+    );
     got.push(`kube-system uid ${uid}`);
     if (uid !== expected.kubeSystemUID) problems.push('kube-system uid');
   }
   if (problems.length === 0) return;
   throw new Error(
-    `wrong cluster: environment ${expected.environment} is ${want.join(', ')} (${formatSource(expected.source)}), but context ${reached.context} reaches ${got.join(', ')}; nothing was written, nothing built`,
+    `wrong cluster: environment ${expected.environment} is ${want.join(', ')}, but context ${reached.context} reaches ${got.join(', ')}; nothing was written, nothing built`,
   );
 }

@@ -6,7 +6,7 @@ import { deploy } from '../../src/frontend/deploy.js';
 import { status } from '../../src/frontend/manage.js';
 import { DirectoryInput } from '../../src/input/index.js';
 import { kustomizeRenderer } from '../../src/input/kustomize.js';
-import { loadEnvironments } from '../../src/project/environments.js';
+import { loadEnvironments } from '../../src/project/load.js';
 import { kustomizeBinary } from './env.js';
 import { copyDir, kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName } from './helpers.js';
 

@@ -43,12 +43,14 @@ describe('resolveEnvironment', () => {
     expect(target.expect).toBeUndefined();
   });
 
-  test('the cluster it must be, where it is declared', () => {
+  test('the cluster it must be, where it is declared: the lines of server: and kubeSystemUID:', () => {
     expect(resolveEnvironment(DIR, 'production', {}).expect).toEqual({
       environment: 'production',
       server: 'https://b.example.com:6443',
       kubeSystemUID: UID_B,
       source: { file: 'spread.yaml', line: 12 },
+      serverSource: { file: 'spread.yaml', line: 13 },
+      kubeSystemUIDSource: { file: 'spread.yaml', line: 14 },
     });
   });
 
@@ -92,6 +94,8 @@ describe('checkCluster (the wrong-cluster guard)', () => {
     server: 'https://b.example.com:6443',
     kubeSystemUID: UID_B,
     source: { file: 'spread.yaml', line: 11 },
+    serverSource: { file: 'spread.yaml', line: 12 },
+    kubeSystemUIDSource: { file: 'spread.yaml', line: 13 },
   };
 
   test('the declared cluster passes, however its URL is written', async () => {
@@ -102,7 +106,7 @@ describe('checkCluster (the wrong-cluster guard)', () => {
     await expect(
       checkCluster(client(UID_A), { server: 'https://a.example.com:6443', context: 'a' }, expected),
     ).rejects.toThrow(
-      `wrong cluster: environment production is server https://b.example.com:6443, kube-system uid ${UID_B} (spread.yaml:11), but context a reaches server https://a.example.com:6443, kube-system uid ${UID_A}; nothing was written, nothing built`,
+      `wrong cluster: environment production is server https://b.example.com:6443 (spread.yaml:12), kube-system uid ${UID_B} (spread.yaml:13), but context a reaches server https://a.example.com:6443, kube-system uid ${UID_A}; nothing was written, nothing built`,
     );
   });
 
