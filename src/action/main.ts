@@ -255,6 +255,8 @@ function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<
     namespace: target.namespace,
     charts: { helm: inputs.helm || undefined, helmValues: target.helmValues, helmSet: target.helmSet },
     ...(target.expect ? { expectCluster: target.expect } : {}),
+    // A preview's namespace comes and goes with the deployment.
+    ...(target.createNamespace ? { createNamespace: { source: target.createNamespace } } : {}),
     provenance: { environment: target.environment.name },
   };
 }

@@ -2,7 +2,7 @@
 // it: the environment looked up in the directory's spread.yaml and turned into what a deploy reads
 // (the folder, context, namespace, Helm values), and the wrong-cluster guard that runs once the
 // cluster is connected, before anything is built or written.
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { formatSource, type Source } from '../base/source.js';
 import type { KubeClient } from '../cluster/client.js';
 import {
@@ -57,6 +57,11 @@ export interface EnvironmentTarget {
   readonly helmSet: Readonly<Record<string, string>>;
   /** Present when the environment names its cluster's server or kube-system uid. */
   readonly expect?: ExpectedCluster;
+  /**
+   * A preview's: its namespace is created with the deployment and deleted with it (the deploy's
+   * `createNamespace`), declared at this source (spread.yaml, relative to {@link path}).
+   */
+  readonly createNamespace?: Source;
 }
 
 /**
@@ -127,16 +132,23 @@ export function targetOf(
           ...(cluster.kubeSystemUIDSource ? { kubeSystemUIDSource: cluster.kubeSystemUIDSource } : {}),
         }
       : undefined;
+  const path = environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path);
+  // Where the preview is declared, as every source of the deploy: relative to the folder read.
+  const previewAt = {
+    file: relative(path, join(dir, environment.source.file)),
+    line: environment.source.line,
+  };
   return {
     environment,
     cluster,
-    path: environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path),
+    path,
     projectDir: dir,
     ...(context !== undefined ? { context } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
     helmValues: [...environment.helmValues, ...(cluster.helmValues ?? []), ...(given.helmValues ?? [])],
     helmSet: { ...environment.helmSet, ...cluster.helmSet, ...(given.helmSet ?? {}) },
     ...(expect !== undefined ? { expect } : {}),
+    ...(environment.preview !== undefined ? { createNamespace: previewAt } : {}),
   };
 }
 

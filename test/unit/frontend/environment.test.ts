@@ -56,6 +56,12 @@ describe('resolveEnvironment', () => {
 
   test('a preview takes its namespace from the pull request number', () => {
     expect(resolveEnvironment(DIR, 'pr', { pullRequest: 7 }).namespace).toBe('web-pr-7');
+    // Created with the deployment, declared at the preview's line (spread.yaml beside the folder read).
+    expect(resolveEnvironment(DIR, 'pr', { pullRequest: 7 }).createNamespace).toEqual({
+      file: 'spread.yaml',
+      line: 3,
+    });
+    expect(resolveEnvironment(DIR, 'staging', {}).createNamespace).toBeUndefined();
     expect(() => resolveEnvironment(DIR, 'pr', {})).toThrow(
       /preview per pull request.*no pull request number/,
     );
