@@ -549,6 +549,11 @@ export const SETTING_TEXTS = {
         promote: 'the environment promoted to, as --to',
         delete:
           'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
+        history:
+          'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
+        rollback:
+          'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
+        list: "an environment the current directory's spread.yaml declares: its context and namespace, and the cluster it must be",
       },
     },
     // A GitLab job's `environment:` needs a name; the Action's empty default names the context.
