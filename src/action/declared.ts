@@ -70,7 +70,7 @@ export function declaredEnvironment(
       kind: 'skip',
       why: `tag "${runner.refName}" is not a branch, and the branches of ${declaration.file}'s environments match only branches: nothing deployed`,
     };
-  const branch = branchFor(runner, inputs.mode);
+  const branch = branchFor(runner);
   const env = environmentForBranch(declaration, branch);
   if (env === undefined)
     return {
