@@ -5,7 +5,10 @@
 import path from 'node:path';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
 import { APPLYSET, DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
+import type { Logger } from '../../base/logger.js';
+import type { Source } from '../../base/source.js';
 import { KubeApiError } from '../../cluster/client.js';
+import type { Discovery } from '../../cluster/discovery.js';
 import { Deployment } from '../../deployment/deployment.js';
 import { recreateOf } from '../../deployment/phases.js';
 import { objectWarnings } from '../../deployment/warnings.js';
@@ -134,14 +137,18 @@ function applyOptionsOf(run: Run, read: ReadResult, set: ApplySet): ApplyOptions
 }
 
 /** The deployment's namespace as the cluster has it: absent, or present and which ApplySet claims it. */
-interface LiveNamespace {
+export interface LiveNamespace {
   readonly exists: boolean;
   /** Its `applyset.kubernetes.io/part-of` label: the ApplySet it is a member of. */
   readonly partOf?: string;
 }
 
 /** Reads namespace `ns`; one the user may not read counts as existing and nobody's (as namespaceExists). */
-async function liveNamespace(api: ClusterPort, ns: string, signal?: AbortSignal): Promise<LiveNamespace> {
+export async function liveNamespace(
+  api: ClusterPort,
+  ns: string,
+  signal?: AbortSignal,
+): Promise<LiveNamespace> {
   try {
     const object = await api.getOrUndefined<KubeObject>(
       `/api/v1/namespaces/${encodeURIComponent(ns)}`,
@@ -164,15 +171,33 @@ async function liveNamespace(api: ClusterPort, ns: string, signal?: AbortSignal)
  */
 function ownNamespace(run: Run, read: ReadResult, set: ApplySet, live: LiveNamespace): ReadResult {
   const { options, namespace, discovery } = run;
-  if (!options.createNamespace || createsNamespace(read.objects, namespace)) return read;
+  if (!options.createNamespace) return read;
+  return withOwnNamespace(read, namespace, options.createNamespace.source, set, live, discovery, run.logger);
+}
+
+/**
+ * `read` with the Namespace `namespace` added as one of its objects, declared at `source`, unless the
+ * directory holds it already or it exists and is not the set's (then used as it is, said at info).
+ * Deploy (createNamespace) and status, which must agree on it, both take it from here.
+ */
+export function withOwnNamespace(
+  read: ReadResult,
+  namespace: string,
+  source: Source,
+  set: ApplySet,
+  live: LiveNamespace,
+  discovery: Pick<Discovery, 'isNamespaced'>,
+  logger: Logger,
+): ReadResult {
+  if (createsNamespace(read.objects, namespace)) return read;
   if (live.exists && live.partOf !== set.id) {
-    run.logger.info(
+    logger.info(
       `namespace ${namespace} exists and is not this deployment's: deployed into as it is, not deleted with it`,
     );
     return read;
   }
   const object: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } };
-  const own = Deployment.fromObjects([{ object, source: options.createNamespace.source }], {
+  const own = Deployment.fromObjects([{ object, source }], {
     namespace,
     isNamespaced: (gk) => discovery.isNamespaced(gk),
   });

@@ -16,6 +16,7 @@ import {
   deploy,
 } from '../../../src/core/deploy/index.js';
 import { rollback } from '../../../src/core/manage.js';
+import { status } from '../../../src/core/status.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
 const NS = 'shop';
@@ -275,6 +276,20 @@ describe("a deploy that creates its own namespace (a preview's)", () => {
     const second = await deploy(preview());
     expect(actions(second)['Namespace/shop-pr-7']).toBe('unchanged');
     expect(kube.get('Namespace', undefined, PR)).toBeDefined();
+    // status agrees: the namespace is the deployment's, not something a deploy would prune.
+    const compared = (own: boolean) =>
+      status({
+        path: path.join(dir, 'shop'),
+        namespace: PR,
+        ...(own ? { createNamespace: { source: { file: 'spread.yaml', line: 3 } } } : {}),
+        cluster: { connection: cluster },
+        logger: silentLogger,
+      });
+    const ownNs = await compared(true);
+    const without = await compared(false);
+    expect([ownNs.notInDirectory, ownNs.kept]).toEqual([[], []]);
+    // Read as a folder without its namespace, the Namespace would be what a deploy drops.
+    expect(without.kept?.map((o) => `${o.kind}/${o.name}`)).toEqual([`Namespace/${PR}`]);
     // The pull request closes: the namespace goes with the rest, last.
     const removed = await deletes('shop', { logger: silentLogger, cluster: { ...cluster, namespace: PR } });
     expect(actions(removed)).toEqual({
