@@ -239,17 +239,49 @@ describe('Integration: examples/environments, the flow of its environments on on
     expect(second.stdout).toContain('  environment preview\n');
     expect(second.stdout).toMatch(/0 created, 0 configured, 4 unchanged, 0 pruned/);
 
-    // history and list take the environment: its context, its namespace.
+    // A push that changes the preview: revision 2.
+    const overlay = path.join(copy, 'overlays/preview/kustomization.yaml');
+    writeFileSync(overlay, readFileSync(overlay, 'utf8').replace('count: 1', 'count: 2'));
+    const changed = await cli(['deploy', copy, ...flags], env);
+    expect(changed.code, changed.stderr).toBe(0);
+
+    // history, rollback and list take the environment: its context, its namespace.
     const history = await cli(['history', `${copy}/`, '--environment', 'preview', '-o', 'json'], env);
     expect(history.code, history.stderr).toBe(0);
     const revisions = JSON.parse(history.stdout);
     expect(revisions.namespace).toBe(previewNs);
-    expect(revisions.revisions.map((r: { environment?: string }) => r.environment)).toEqual(['preview']);
+    expect(revisions.revisions.map((r: { environment?: string }) => r.environment)).toEqual([
+      'preview',
+      'preview',
+    ]);
+    const back = await cli(['rollback', `${copy}/`, '--environment', 'preview', '--no-wait'], env);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain('Rolled back to revision 1 (now revision 3)');
+    const { stdout: replicas } = await kubectl([
+      '--context',
+      'spread-local',
+      '-n',
+      previewNs,
+      'get',
+      'deployment',
+      'web',
+      '-o',
+      'jsonpath={.spec.replicas}',
+    ]);
+    expect(replicas).toBe('1');
+    const cwd = process.cwd();
+    process.chdir(copy);
+    const listed = await cli(['list', '--environment', 'preview', '-o', 'json'], env).finally(() =>
+      process.chdir(cwd),
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).map((d: { namespace: string }) => d.namespace)).toEqual([previewNs]);
 
     // The pull request closes: the deployment, and its namespace with everything in it.
     const removed = await cli(['delete', `${copy}/`, '--environment', 'preview'], env);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toContain(`namespace/${previewNs} deleted`);
+    expect(removed.stdout).toMatch(/3 revision\(s\)/);
     const phase = await kubectl(
       ['--context', 'spread-local', 'get', 'namespace', previewNs, '-o', 'jsonpath={.status.phase}'],
       { allowFail: true },
