@@ -210,6 +210,12 @@ describe('Integration: examples/environments, the flow of its environments on on
     const flags = ['--environment', 'preview', '--kustomize', kustomizeBinary()];
     const env = { SPREAD_PULL_REQUEST: String(pr) };
 
+    // The pull request's plan shows the namespace to create, and writes nothing.
+    const plan = await cli(['plan', copy, ...flags], env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(`namespace/${previewNs} create  (../../spread.yaml:10)`);
+    expect(plan.stdout).toContain('  environment preview\n');
+
     const first = await cli(['deploy', copy, ...flags, '-o', 'json'], env);
     expect(first.code, first.stderr).toBe(0);
     const report = JSON.parse(first.stdout);
