@@ -339,8 +339,8 @@ describe('GitHub deployment statuses (input deployment)', () => {
   test('a preview declared in spread.yaml: its namespace from the pull request number, a transient environment, deleted on close', async () => {
     const previewNs = `${ns}-pr-12`;
     write('declared-preview', {
+      // No Namespace in the folder: spread creates the preview's, and deletes it on close.
       'spread.yaml': `environments:\n  preview:\n    context: spread-local\n    preview:\n      namespace: ${ns}-pr-{pr}\n`,
-      '.k2e/ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${previewNs}}\n`,
       '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: preview}\ndata: {a: "1"}\n',
     });
     const pr: ActionEvent = {
@@ -376,6 +376,11 @@ describe('GitHub deployment statuses (input deployment)', () => {
       },
     );
     expect(left.code).not.toBe(0);
+    const phase = await kubectl(
+      ['--context', 'spread-local', 'get', 'namespace', previewNs, '-o', 'jsonpath={.status.phase}'],
+      { allowFail: true },
+    );
+    expect(phase.code === 0 ? phase.stdout : 'gone').toMatch(/^(Terminating|gone)$/);
   });
 
   test('a token without deployments: write only warns, naming the permission; the deploy succeeds', async () => {
