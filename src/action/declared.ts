@@ -3,7 +3,8 @@
 // the pushed branch. Without a declaration nothing here applies; with the short form too, it is an error.
 import type { EnvironmentTarget } from '../frontend/environment.js';
 import { resolveEnvironment } from '../frontend/environment.js';
-import { environmentForBranch, loadEnvironments, previewEnvironment } from '../project/environments.js';
+import { environmentForBranch, previewEnvironment } from '../project/environments.js';
+import { loadEnvironments } from '../project/load.js';
 import { branchFor, isPullRequest } from './environments.js';
 import type { Inputs } from './inputs.js';
 import type { RunnerEnv } from './runner.js';
@@ -69,7 +70,7 @@ export function declaredEnvironment(
       kind: 'skip',
       why: `tag "${runner.refName}" is not a branch, and the branches of ${declaration.file}'s environments match only branches: nothing deployed`,
     };
-  const branch = branchFor(runner, inputs.mode);
+  const branch = branchFor(runner);
   const env = environmentForBranch(declaration, branch);
   if (env === undefined)
     return {

@@ -10,7 +10,7 @@ import picomatch from 'picomatch';
  * ```
  * main=production
  * release/*=staging
- * feature/**=preview
+ * develop=dev
  * ```
  *
  * Patterns are globs over the branch name, matched by picomatch (the glob rules of GitHub's branch
@@ -80,18 +80,48 @@ export function isPullRequest(ref: Pick<RefInfo, 'eventName'>): boolean {
 }
 
 /**
- * The branch the `environments` rules are matched against.
+ * The branch the `environments` rules (and spread.yaml's `branches`) are matched against.
  *
- * - On `pull_request` and `pull_request_target` in mode `plan`: the base (target) branch, because the
- *   plan previews what merging would do to the environment that branch deploys to.
- * - On those events in mode `deploy` or `delete`: the head (source) branch, so rules like
- *   `feature/*=preview` give pull requests preview environments.
+ * - On `pull_request` and `pull_request_target`: the base (target) branch, because a plan previews
+ *   what merging would do to the environment that branch deploys to. Never the head branch: whoever
+ *   opens the pull request names it (`main`), so matching it would let a pull request deploy where
+ *   that branch's pushes deploy. A pull request's deploy goes only to a declared preview
+ *   ({@link shortFormChoice}, ./declared.ts).
  * - Otherwise: GITHUB_REF_NAME (the pushed branch or tag, the dispatched ref).
  */
-export function branchFor(ref: RefInfo, mode: string): string {
-  if (isPullRequest(ref)) {
-    const branch = mode === 'plan' ? ref.baseRef : ref.headRef;
-    if (branch) return branch;
-  }
+export function branchFor(ref: RefInfo): string {
+  if (isPullRequest(ref) && ref.baseRef) return ref.baseRef;
   return ref.refName;
+}
+
+/** What the short form decides for a run: the rule matching its branch, or why nothing is deployed. */
+export type ShortFormChoice =
+  | { readonly kind: 'context'; readonly rule: EnvironmentRule; readonly branch: string }
+  | { readonly kind: 'skip'; readonly why: string };
+
+/**
+ * Where the `environments` input sends this run. A pull request's plan: its base branch's rule. A
+ * pull request's deploy (and its delete on close) is skipped: it deploys only to a preview that
+ * spread.yaml declares, never by a rule, which would match its head branch (named by whoever opens the
+ * pull request) or its base branch (the pull request's code is not that branch's yet). Otherwise the
+ * rule of the pushed branch.
+ */
+export function shortFormChoice(
+  rules: readonly EnvironmentRule[],
+  ref: RefInfo,
+  mode: string,
+): ShortFormChoice {
+  if (isPullRequest(ref) && mode !== 'plan')
+    return {
+      kind: 'skip',
+      why: `a pull request deploys only to a preview environment that spread.yaml declares (preview:, docs/environments.md), never through the input environments, whose rules would match its head branch "${ref.headRef}", which whoever opens the pull request names: nothing deployed`,
+    };
+  const branch = branchFor(ref);
+  const rule = contextForBranch(rules, branch);
+  if (!rule)
+    return {
+      kind: 'skip',
+      why: `branch "${branch}" matches no line of the environments input (${rules.map((r) => r.pattern).join(', ')}): nothing deployed`,
+    };
+  return { kind: 'context', rule, branch };
 }

@@ -16,7 +16,7 @@ import { ALL_ENVIRONMENTS } from '../project/environments.js';
 import { declaredEnvironment } from './declared.js';
 import { type DeploymentRun, type DeploymentTarget, markInactive, startDeployment } from './deployments.js';
 import { runDrift } from './drift.js';
-import { branchFor, contextForBranch } from './environments.js';
+import { shortFormChoice } from './environments.js';
 import { failureOf } from './failure.js';
 import { FleetFailure, runFleetPlan, runFleetReport } from './fleet.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
@@ -264,29 +264,29 @@ function environmentOptions(target: EnvironmentTarget, inputs: Inputs): Partial<
     namespace: target.namespace,
     charts: { helm: inputs.helm || undefined, helmValues: target.helmValues, helmSet: target.helmSet },
     ...(target.expect ? { expectCluster: target.expect } : {}),
+    // A preview's namespace comes and goes with the deployment.
+    ...(target.createNamespace ? { createNamespace: { source: target.createNamespace } } : {}),
     provenance: { environment: target.environment.name },
   };
 }
 
 /**
  * The context to deploy to: the `context` input, or the `environments` rule matching the branch.
- * Undefined when the rules map the branch to nothing: the step then ends with a notice and the
- * output `skipped` set to `true`.
+ * Undefined when the rules map the branch to nothing, or the run is a pull request's deploy (which
+ * goes only to a declared preview): the step then ends with a notice and the output `skipped` set
+ * to `true`.
  */
 function targetContext(inputs: Inputs, runner: RunnerEnv): string | undefined {
   core.setOutput('skipped', 'false');
   if (inputs.environments.length === 0) return inputs.context;
-  const branch = branchFor(runner, inputs.mode);
-  const rule = contextForBranch(inputs.environments, branch);
-  if (!rule) {
-    core.notice(
-      `branch "${branch}" matches no line of the environments input (${inputs.environments.map((r) => r.pattern).join(', ')}): nothing deployed`,
-    );
+  const choice = shortFormChoice(inputs.environments, runner, inputs.mode);
+  if (choice.kind === 'skip') {
+    core.notice(choice.why);
     core.setOutput('skipped', 'true');
     return undefined;
   }
-  core.info(`branch "${branch}" matches ${rule.pattern}: context ${rule.context}`);
-  return rule.context;
+  core.info(`branch "${choice.branch}" matches ${choice.rule.pattern}: context ${choice.rule.context}`);
+  return choice.rule.context;
 }
 
 /**
@@ -338,9 +338,8 @@ async function runDelete(
 /**
  * The GitHub environment the input `deployment` records to: the input `environment`, else the declared
  * environment deployed to (a preview's name is `NAME/pr-N`, a transient environment), else the context
- * deployed to (on a pull request's head-branch deploy through `environments`, `CONTEXT/BRANCH`, a
- * transient preview), else GitHub's default `production`. Undefined when the input is off or there is
- * no token (said with a notice).
+ * deployed to, else GitHub's default `production`. Undefined when the input is off or there is no
+ * token (said with a notice).
  */
 function deploymentTarget(
   inputs: Inputs,
@@ -353,13 +352,13 @@ function deploymentTarget(
     core.notice('no github-token: no GitHub deployment is recorded');
     return undefined;
   }
-  const declaredPreview = declared?.environment.preview !== undefined;
-  const preview = declaredPreview || (inputs.environments.length > 0 && runner.pullRequest !== undefined);
+  // Only a declared preview is one: the short form never deploys a pull request (./environments.ts).
+  const preview = declared?.environment.preview !== undefined;
   const environment =
-    (declaredPreview && declared ? `${declared.environment.name}/pr-${runner.pullRequest?.number}` : '') ||
+    (preview && declared ? `${declared.environment.name}/pr-${runner.pullRequest?.number}` : '') ||
     inputs.environment ||
     declared?.environment.name ||
-    (preview ? `${context}/${branchFor(runner, inputs.mode)}` : context) ||
+    context ||
     'production';
   return {
     token: inputs.githubToken,

@@ -8,6 +8,7 @@ import {
   ACTION_ICON,
   countActions,
   type DeployReport,
+  environmentLine,
   notDeployedLine,
   type ObjectReport,
   objectRef,
@@ -131,6 +132,9 @@ function addHead(
     2,
   );
   const facts = [`namespace <code>${escapeHtml(report.namespace)}</code>`];
+  // The environment, and where a promotion came from: `environment production (promoted from …)`.
+  const environment = environmentLine(report);
+  if (environment) facts.unshift(escapeHtml(environment));
   if (options.commitUrl)
     facts.push(
       `commit <a href="${attr(options.commitUrl)}">${escapeHtml((options.sha ?? 'commit').slice(0, 7))}</a>`,

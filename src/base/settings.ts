@@ -219,7 +219,11 @@ export const SETTING_ROWS = [
   { key: 'comment', type: 'boolean', modes: ['plan'], default: 'true' },
   { key: 'url-from', type: 'url-from', modes: ['deploy', 'promote'] },
   { key: 'deployment', type: 'boolean', modes: ['deploy', 'delete', 'promote'], default: 'false' },
-  { key: 'environment', type: 'string', modes: ['deploy', 'plan', 'delete', 'render', 'status', 'promote'] },
+  {
+    key: 'environment',
+    type: 'string',
+    modes: ['deploy', 'plan', 'delete', 'render', 'status', 'promote', 'history', 'rollback', 'list'],
+  },
   { key: 'cluster', type: 'string', modes: ['deploy', 'plan'] },
   { key: 'reports', type: 'string', modes: [], default: 'spread-reports/' },
   { key: 'deploy-comment', type: 'boolean', modes: ['deploy'], default: 'false' },

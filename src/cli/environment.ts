@@ -3,7 +3,7 @@
 // and the pull request number of a preview read from the CI's variables.
 import type { EnvironmentTarget } from '../frontend/environment.js';
 import { resolveEnvironment } from '../frontend/environment.js';
-import { loadEnvironments } from '../project/environments.js';
+import { loadEnvironments } from '../project/load.js';
 import { contextOf } from './args.js';
 
 /** The flags that an environment sets, as the commands that take `--environment` have them. */

@@ -123,6 +123,8 @@ function deployRequest(
     images: imageStageOptions(flags, ci.commit, process.env),
     kustomize: kustomizeOptions(flags, process.env, interruptSignal()),
     ...(target?.expect ? { expectCluster: target.expect } : {}),
+    // A preview's namespace comes and goes with the deployment.
+    ...(target?.createNamespace ? { createNamespace: { source: target.createNamespace } } : {}),
     // The revision records the environment it was deployed to (spread history, spread promote).
     ...(target ? { provenance: { environment: target.environment.name } } : {}),
     ...(flags.urlFrom ? { urlFrom: flags.urlFrom } : {}),

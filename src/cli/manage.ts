@@ -17,7 +17,10 @@ import { cliText, createCliLogger } from './logger.js';
 import { addSettings, type CliFlags } from './options.js';
 
 /** Flags every Manager command takes (typed by the settings table). */
-type ManageFlags = Pick<CliFlags<'list'>, 'kubeconfig' | 'context' | 'namespace' | 'output' | 'verbose'>;
+type ManageFlags = Pick<
+  CliFlags<'list'>,
+  'kubeconfig' | 'context' | 'namespace' | 'output' | 'verbose' | 'environment'
+>;
 
 /** Flags of the Manager commands that write, and so take the lock. */
 type WriteFlags = ManageFlags & Pick<CliFlags<'delete'>, 'lockTimeout' | 'lockLeaseDuration'>;
@@ -47,6 +50,27 @@ function base(argument: string | undefined, flags: ManageFlags) {
     logger: createCliLogger(flags.verbose),
     ...(interruptSignal() ? { signal: interruptSignal()! } : {}),
   };
+}
+
+/**
+ * {@link base}, with `--environment` resolved in the spread.yaml of `dir` as deploy resolves it: the
+ * environment's context and namespace (a contradicting `--context`/`-n` is an error), and the cluster
+ * it must be (the wrong-cluster guard runs before anything is read or written).
+ *
+ * @param dir the deployed folder, holding spread.yaml: a NAME with a /, else the current directory.
+ */
+function environmentBase(dir: string, context: string | undefined, flags: ManageFlags) {
+  const target = environmentTarget(dir, flags, context, process.env);
+  if (!target) return base(context, flags);
+  return {
+    ...base(target.context, { ...flags, context: undefined, namespace: target.namespace }),
+    ...(target.expect ? { expectCluster: target.expect } : {}),
+  };
+}
+
+/** The folder whose spread.yaml `--environment` is looked up in: a NAME with a /, else the current directory. */
+function folderOf(name: string): string {
+  return name.includes('/') ? name : '.';
 }
 
 function print(flags: ManageFlags, value: unknown, text: () => string): void {
@@ -162,7 +186,10 @@ export function defineHistory(cmd: Command): void {
     'history',
   ).action(async (name: string, context: string | undefined, flags: ManageFlags) => {
     const { history } = await import('../frontend/manage.js');
-    const report = await history(name, base(context, flags));
+    const report = await history(
+      deleteTarget(name, process.env),
+      environmentBase(folderOf(name), context, flags),
+    );
     print(flags, report, () => formatHistoryText(report));
   });
 }
@@ -190,8 +217,8 @@ export function defineRollback(cmd: Command): void {
       if (!isRevision && revisionText !== undefined && contextArg !== undefined)
         throw new InvalidArgumentError(`expected a revision number, got "${revisionText}"`);
       const { rollback } = await import('../frontend/manage.js');
-      const report = await rollback(name, revision, {
-        ...base(context, flags),
+      const report = await rollback(deleteTarget(name, process.env), revision, {
+        ...environmentBase(folderOf(name), context, flags),
         wait: flags.wait,
         timeoutMs: flags.timeout,
         forceConflicts: flags.forceConflicts,
@@ -217,13 +244,13 @@ export function defineList(cmd: Command): void {
     'list',
   ).action(async (context: string | undefined, flags: ManageFlags) => {
     const { list } = await import('../frontend/manage.js');
-    const items = await list(base(context, flags));
+    const items = await list(environmentBase('.', context, flags));
     print(flags, items, () => formatListText(items));
   });
 }
 
 /**
- * The deployment `spread delete` names: NAME itself, or, for an argument holding a `/` (a path such
+ * The deployment `spread delete` (and `history`, `rollback`) names: NAME itself, or, for an argument holding a `/` (a path such
  * as `./k8s`, which no deployment name can hold), the deployment `spread deploy` of that folder
  * makes by default (docs/cli.md, "A deployment's identity"): a stop job deletes what its deploy job made
  * without knowing the default name's rule, and without the folder checked out (CI's variables give
@@ -244,16 +271,8 @@ export function defineDelete(cmd: Command): void {
     'delete',
   ).action(async (name: string, context: string | undefined, flags: CliFlags<'delete'>) => {
     const { deletes } = await import('../frontend/manage.js');
-    // A NAME with a / is the deployed folder, holding spread.yaml; else the current directory does.
-    const target = environmentTarget(name.includes('/') ? name : '.', flags, context, process.env);
-    const where = target
-      ? {
-          ...base(target.context, { ...flags, context: undefined, namespace: target.namespace }),
-          ...(target.expect ? { expectCluster: target.expect } : {}),
-        }
-      : base(context, flags);
     const report = await deletes(deleteTarget(name, process.env), {
-      ...where,
+      ...environmentBase(folderOf(name), context, flags),
       lockTimeoutMs: flags.lockTimeout,
       ...lockOption(flags),
       pruneCrds: flags.pruneCrds,

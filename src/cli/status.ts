@@ -39,6 +39,8 @@ export function defineStatus(cmd: Command): Command {
       name: flags.name,
       origin: deploymentOrigin(process.env, dir),
       namespace: target ? target.namespace : flags.namespace,
+      // A preview's namespace is the deployment's, as its deploy made it.
+      ...(target?.createNamespace ? { createNamespace: { source: target.createNamespace } } : {}),
       charts: {
         helm: flags.helm,
         helmValues: target?.helmValues ?? flags.helmValues,

@@ -16,6 +16,7 @@ import { type KustomizeOptions, kustomizeRenderer } from '../input/kustomize.js'
 import type { Renderers } from '../input/render.js';
 import { readProjectFile } from '../project/file.js';
 import { type HealthRules, readHealthRules } from '../project/health.js';
+import { projectErrors } from '../project/load.js';
 
 /** How Helm charts are rendered: the settings `helm`, `helm-values` and `helm-set`. */
 export interface ChartSettings {
@@ -132,14 +133,13 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   }
 }
 
-/** The project file's sections this read uses, checked: the health rules, and every error found. */
+/**
+ * The project file's health rules, which this read uses, and every error of the file: of every
+ * section, so that a deploy reports all of spread.yaml's problems at once, whichever it reads.
+ */
 function projectOf(dir: string): { health: HealthRules; errors: InputIssue[] } {
   const file = readProjectFile(dir);
-  const health = readHealthRules(file.project?.sections.health);
-  return {
-    health: health.rules,
-    errors: [...file.issues, ...health.issues.issues].filter((i) => i.severity === 'error'),
-  };
+  return { health: readHealthRules(file.project?.sections.health).rules, errors: projectErrors(file) };
 }
 
 async function readObjects(dir: string, options: ReadOptions): Promise<Omit<ReadResult, 'health'>> {

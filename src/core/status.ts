@@ -5,6 +5,7 @@ import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
 import { optionRef } from '../base/option-ref.js';
 import { type DeploymentOrigin, defaultDeploymentName } from '../base/origin.js';
+import type { Source } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { ApplyError } from '../engine/apply/errors.js';
 import {
@@ -24,6 +25,7 @@ import { type ImageOptions, prepareImages } from '../image/index.js';
 import type { KustomizeOptions } from '../input/kustomize.js';
 import type { HealthRules } from '../project/health.js';
 import type { DeployCluster } from './deploy/options.js';
+import { liveNamespace, withOwnNamespace } from './deploy/read.js';
 import { deploymentIdentity, originConflict } from './identity.js';
 import { type ChartSettings, capabilitiesOf, type ReadResult, readDeployment } from './read.js';
 import { finishedJobs } from './status-finished.js';
@@ -71,6 +73,11 @@ export interface StatusOptions {
      */
     readonly images?: Omit<ImageOptions, 'root' | 'signal'>;
   };
+  /**
+   * The deployment's namespace is one of its objects, as the deploy's `createNamespace` (a preview's):
+   * compared as the Namespace a deploy would add, not listed as what a deploy would prune.
+   */
+  readonly createNamespace?: { readonly source: Source } | undefined;
   /** How Helm charts in the directory are rendered (settings `helm`, `helm-values`, `helm-set`). */
   readonly charts?: ChartSettings;
   /** How kustomizations are rendered (see ReadOptions.kustomize). */
@@ -101,7 +108,7 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
   const { api: client, discovery, context } = options.cluster.connection;
   const namespace = options.namespace || options.cluster.connection.namespace;
   const name = await statusName(client, namespace, options);
-  const read = await readDeployment(options.path, {
+  const directory = await readDeployment(options.path, {
     namespace,
     enforceNamespace: Boolean(options.namespace),
     name,
@@ -110,7 +117,19 @@ export async function status(options: StatusOptions): Promise<StatusReport> {
     capabilities: capabilitiesOf(discovery),
     ...given,
   });
-  const set = applySetFor(read.name, namespace);
+  const set = applySetFor(directory.name, namespace);
+  const own = options.createNamespace;
+  const read = own
+    ? withOwnNamespace(
+        directory,
+        namespace,
+        own.source,
+        set,
+        await liveNamespace(client, namespace),
+        discovery,
+        logger,
+      )
+    : directory;
   const pinned = await resolveImages(options, read);
   const objects = pinned.map((o) => ({
     ...o,

@@ -405,6 +405,34 @@ export function decodeBytes(file: string, bytes: Uint8Array): DecodeResult {
 const PARSE_OPTIONS = { ...KUBECTL_YAML, uniqueKeys: true, prettyErrors: false } as const;
 
 /**
+ * How spread's own files (the project file, spread.yaml) are read: YAML 1.2's core schema, as the
+ * `yaml` library and editors read them, so `on`, `yes`, `no`, `y` and `n` stay strings (YAML 1.1, which
+ * kubectl's objects are read with, makes them booleans: `on:` as a Helm value's key would be `true`).
+ */
+const CORE_PARSE_OPTIONS = {
+  version: '1.2',
+  schema: 'core',
+  intAsBigInt: true,
+  merge: true,
+  uniqueKeys: true,
+  prettyErrors: false,
+} as const;
+
+/**
+ * Decodes a file of spread's own (spread.yaml) with YAML 1.2's core schema (see
+ * {@link CORE_PARSE_OPTIONS}); otherwise as {@link decodeBytes}: every problem at file:line.
+ */
+export function decodeCoreBytes(file: string, bytes: Uint8Array): DecodeResult {
+  const text = textOf(bytes);
+  if ('error' in text)
+    return {
+      values: [],
+      issues: [{ source: { file, line: 0 }, message: `${file} ${text.error}`, severity: 'error' }],
+    };
+  return composeText(file, text.text, CORE_PARSE_OPTIONS);
+}
+
+/**
  * Decodes multi-document YAML (JSON is read as the YAML it is) into one value per non-empty
  * document, with the values kubectl sends for the same text (sigs.k8s.io/yaml: YAML 1.1 scalars,
  * Go's integer syntax, integers exact in the int64 range as BigInt past 2^53; see kubectl-yaml.ts).
@@ -443,13 +471,18 @@ export function decodeText(file: string, text: string): DecodeResult {
 
 /**
  * {@link decodeText} by the `yaml` library alone (no fast path): the reading that reports every
- * problem, and the one the fast path is checked against in the tests.
+ * problem, and the one the fast path is checked against in the tests. `options`: kubectl's YAML
+ * (default), or YAML 1.2's core schema for spread's own files ({@link decodeCoreBytes}).
  */
-export function composeText(file: string, text: string): DecodeResult {
+export function composeText(
+  file: string,
+  text: string,
+  options: typeof PARSE_OPTIONS | typeof CORE_PARSE_OPTIONS = PARSE_OPTIONS,
+): DecodeResult {
   const issues = new IssueList();
   const lineCounter = new LineCounter();
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const documents = parseAllDocuments(body, { lineCounter, ...PARSE_OPTIONS });
+  const documents = parseAllDocuments(body, { lineCounter, ...options });
   const values: DecodedValue[] = [];
   const docs = Array.isArray(documents) ? documents : [];
   const lineOf = (node: Node | null | undefined): number =>

@@ -1,7 +1,7 @@
 // Which comparisons a drift run makes: one per environment the directory's spread.yaml declares (each
 // in its own context and namespace, on the cluster it names), else the one deployment as given. Shared
 // by `spread status --all-environments`, the Action's and the GitLab component's mode drift.
-import { loadEnvironments } from '../project/environments.js';
+import { loadEnvironments } from '../project/load.js';
 import { type EnvironmentTarget, targetOf } from './environment.js';
 
 /** One comparison of a drift run: an environment's target, or (`environment` absent) the deployment as given. */

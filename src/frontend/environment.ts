@@ -2,7 +2,7 @@
 // it: the environment looked up in the directory's spread.yaml and turned into what a deploy reads
 // (the folder, context, namespace, Helm values), and the wrong-cluster guard that runs once the
 // cluster is connected, before anything is built or written.
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { formatSource, type Source } from '../base/source.js';
 import type { KubeClient } from '../cluster/client.js';
 import {
@@ -11,12 +11,12 @@ import {
   type EnvironmentCluster,
   type EnvironmentsDeclaration,
   environmentNamed,
-  loadEnvironments,
   normalizeServer,
   previewNamespace,
   singleCluster,
 } from '../project/environments.js';
 import { clusterNamed } from '../project/fleet-waves.js';
+import { loadEnvironments } from '../project/load.js';
 
 /** What the user gave beside the environment's name, which the environment must not contradict. */
 export interface EnvironmentGiven {
@@ -35,6 +35,10 @@ export interface ExpectedCluster {
   readonly kubeSystemUID?: string;
   /** Where the environment's cluster is declared. */
   readonly source: Source;
+  /** Where its `server:` is written; default {@link source}. */
+  readonly serverSource?: Source;
+  /** Where its `kubeSystemUID:` is written; default {@link source}. */
+  readonly kubeSystemUIDSource?: Source;
 }
 
 /** An environment resolved for one deploy: what it reads and where it goes. */
@@ -53,6 +57,11 @@ export interface EnvironmentTarget {
   readonly helmSet: Readonly<Record<string, string>>;
   /** Present when the environment names its cluster's server or kube-system uid. */
   readonly expect?: ExpectedCluster;
+  /**
+   * A preview's: its namespace is created with the deployment and deleted with it (the deploy's
+   * `createNamespace`), declared at this source (spread.yaml, relative to {@link path}).
+   */
+  readonly createNamespace?: Source;
 }
 
 /**
@@ -119,18 +128,27 @@ export function targetOf(
           source: cluster.source,
           ...(cluster.server !== undefined ? { server: cluster.server } : {}),
           ...(cluster.kubeSystemUID !== undefined ? { kubeSystemUID: cluster.kubeSystemUID } : {}),
+          ...(cluster.serverSource ? { serverSource: cluster.serverSource } : {}),
+          ...(cluster.kubeSystemUIDSource ? { kubeSystemUIDSource: cluster.kubeSystemUIDSource } : {}),
         }
       : undefined;
+  const path = environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path);
+  // Where the preview is declared, as every source of the deploy: relative to the folder read.
+  const previewAt = {
+    file: relative(path, join(dir, environment.source.file)),
+    line: environment.source.line,
+  };
   return {
     environment,
     cluster,
-    path: environment.path === undefined || environment.path === '.' ? dir : join(dir, environment.path),
+    path,
     projectDir: dir,
     ...(context !== undefined ? { context } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
     helmValues: [...environment.helmValues, ...(cluster.helmValues ?? []), ...(given.helmValues ?? [])],
     helmSet: { ...environment.helmSet, ...cluster.helmSet, ...(given.helmSet ?? {}) },
     ...(expect !== undefined ? { expect } : {}),
+    ...(environment.preview !== undefined ? { createNamespace: previewAt } : {}),
   };
 }
 
@@ -178,7 +196,7 @@ export function checkServer(
   if (expected.server === undefined) return;
   if (normalizeServer(expected.server) === normalizeServer(reached.server)) return;
   throw new Error(
-    `wrong cluster: environment ${expected.environment} is server ${expected.server} (${formatSource(expected.source)}), but context ${reached.context} reaches server ${reached.server}; nothing was written, nothing built`,
+    `wrong cluster: environment ${expected.environment} is server ${expected.server} (${formatSource(expected.serverSource ?? expected.source)}), but context ${reached.context} reaches server ${reached.server}; nothing was written, nothing built`,
   );
 }
 
@@ -200,7 +218,7 @@ export async function checkCluster(
   const want: string[] = [];
   const got: string[] = [];
   if (expected.server !== undefined) {
-    want.push(`server ${expected.server}`);
+    want.push(`server ${expected.server} (${formatSource(expected.serverSource ?? expected.source)})`);
     got.push(`server ${reached.server}`);
     if (normalizeServer(expected.server) !== normalizeServer(reached.server)) problems.push('server');
   }
@@ -213,12 +231,14 @@ export async function checkCluster(
         );
       });
     const uid = ns?.metadata?.uid ?? 'none (no kube-system namespace)';
-    want.push(`kube-system uid ${expected.kubeSystemUID}`);
+    want.push(
+      `kube-system uid ${expected.kubeSystemUID} (${formatSource(expected.kubeSystemUIDSource ?? expected.source)})`,
+    );
     got.push(`kube-system uid ${uid}`);
     if (uid !== expected.kubeSystemUID) problems.push('kube-system uid');
   }
   if (problems.length === 0) return;
   throw new Error(
-    `wrong cluster: environment ${expected.environment} is ${want.join(', ')} (${formatSource(expected.source)}), but context ${reached.context} reaches ${got.join(', ')}; nothing was written, nothing built`,
+    `wrong cluster: environment ${expected.environment} is ${want.join(', ')}, but context ${reached.context} reaches ${got.join(', ')}; nothing was written, nothing built`,
   );
 }

@@ -83,7 +83,7 @@ export const SETTING_TEXTS = {
   },
   environments: {
     description:
-      'Which context each branch deploys to, one `BRANCH=CONTEXT` line each, first match wins. BRANCH is a glob: `*` matches within one path segment, `**` across `/`, `?` one character. A branch no line matches is not deployed: the step ends with a notice and `skipped` is `true`. The branch is the pushed branch or tag (GITHUB_REF_NAME); on `pull_request` events it is the base branch in mode `plan` (the plan previews the merge) and the head branch in mode `deploy` (preview environments). Not together with `context`. The short form of the `environments` that `spread.yaml` declares (docs/environments.md): a step given both fails, saying to use one. Example: `main=production` and `release/*=staging` on two lines.',
+      'Which context each branch deploys to, one `BRANCH=CONTEXT` line each, first match wins. BRANCH is a glob: `*` matches within one path segment, `**` across `/`, `?` one character. A branch no line matches is not deployed: the step ends with a notice and `skipped` is `true`. The branch is the pushed branch or tag (GITHUB_REF_NAME); on `pull_request` events it is the base branch in mode `plan` (the plan previews the merge), and modes `deploy` and `delete` deploy nothing (`skipped` is `true`): a pull request deploys only to a preview `spread.yaml` declares, never by a rule matching its head branch, which whoever opens it names. Not together with `context`. The short form of the `environments` that `spread.yaml` declares (docs/environments.md): a step given both fails, saying to use one. Example: `main=production` and `release/*=staging` on two lines.',
     action: true,
   },
   from: {
@@ -549,7 +549,7 @@ export const SETTING_TEXTS = {
   },
   environment: {
     description:
-      "The environment to deploy to, one name for both: the one of that name the deployment's `spread.yaml` declares (its context, namespace, folder, Helm values and the cluster it must be: docs/environments.md), and the GitHub environment of the deployment (`deployment: true`). Without a declaration, only the GitHub environment's name. Empty: the declared environment whose `branches` match the branch (on a pull request, the declared preview); without a declaration, the context deployed to, or on a pull request whose head branch `environments` maps, `CONTEXT/BRANCH` (a transient preview), else `production`. With mode `plan`, `all` plans every declared environment into one comment. Example: `staging`.",
+      "The environment to deploy to, one name for both: the one of that name the deployment's `spread.yaml` declares (its context, namespace, folder, Helm values and the cluster it must be: docs/environments.md), and the GitHub environment of the deployment (`deployment: true`). Without a declaration, only the GitHub environment's name. Empty: the declared environment whose `branches` match the branch (on a pull request, the declared preview); without a declaration, the context deployed to, else `production`. With mode `plan`, `all` plans every declared environment into one comment. Example: `staging`.",
     action: true,
     cli: {
       flags: '--environment <name>',
@@ -558,6 +558,11 @@ export const SETTING_TEXTS = {
         promote: 'the environment promoted to, as --to',
         delete:
           'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
+        history:
+          'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
+        rollback:
+          'an environment the spread.yaml of the deployed folder (a NAME with a /, else the current directory) declares: its context, namespace and cluster',
+        list: "an environment the current directory's spread.yaml declares: its context and namespace, and the cluster it must be",
       },
     },
     // A GitLab job's `environment:` needs a name; the Action's empty default names the context.

@@ -207,6 +207,8 @@ function readCluster(f: Fields, path: ValuePath, env: string, short: boolean): E
     ...optional('namespace', namespace),
     ...optional('server', server),
     ...optional('kubeSystemUID', uid),
+    ...(server !== undefined ? { serverSource: f.at.sourceAt([...path, 'server']) } : {}),
+    ...(uid !== undefined ? { kubeSystemUIDSource: f.at.sourceAt([...path, 'kubeSystemUID']) } : {}),
     ...(!short && f.has([...path, 'helmValues']) ? { helmValues: f.strings([...path, 'helmValues']) } : {}),
     ...(!short && f.has([...path, 'helmSet']) ? { helmSet: f.stringMap([...path, 'helmSet']) } : {}),
     source: path.length === 0 ? f.at.source : f.at.sourceAt(path),

@@ -21,6 +21,10 @@ export interface EnvironmentCluster {
   readonly server?: string;
   /** The uid of the cluster's `kube-system` Namespace, which stays the same whatever URL reaches it. */
   readonly kubeSystemUID?: string;
+  /** Where `server:` is written (the wrong-cluster guard's error names the line). */
+  readonly serverSource?: Source;
+  /** Where `kubeSystemUID:` is written. */
+  readonly kubeSystemUIDSource?: Source;
   /** Helm values files for this cluster only, after the environment's (a fleet's per-cluster values). */
   readonly helmValues?: readonly string[];
   /** Helm `--set` values for this cluster only, over the environment's (`region: eu-west-1`). */

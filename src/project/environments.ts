@@ -4,7 +4,7 @@
 // docs/environments.md is the user's page; schema/spread.schema.json `$defs.environments` the editor's.
 import picomatch from 'picomatch';
 import type { InputIssue } from '../base/source.js';
-import { InputError, IssueList } from '../base/source.js';
+import { IssueList } from '../base/source.js';
 import { isMapping, type LocatedValue } from '../decode/decode.js';
 import { readEnvironmentFields } from './environment-fields.js';
 import type {
@@ -13,7 +13,6 @@ import type {
   EnvironmentsDeclaration,
   PreviewRule,
 } from './environment-types.js';
-import { readProjectFile } from './file.js';
 
 export type {
   Environment,
@@ -113,22 +112,6 @@ export function singleCluster(env: Environment): EnvironmentCluster {
       `environment ${env.name} lists ${env.clusters.length} clusters; this command deploys to one (give --context)`,
     );
   return first;
-}
-
-/**
- * Reads the environments a deployment's directory declares: `spread.yaml`'s `environments` section.
- * Undefined when the directory has no project file or the file no such section.
- *
- * @throws InputError with every problem of the project file or the section, at file:line.
- */
-export function loadEnvironments(dir: string): EnvironmentsDeclaration | undefined {
-  const project = readProjectFile(dir);
-  if (project.issues.some((i) => i.severity === 'error')) throw new InputError(project.issues);
-  const section = project.project?.sections.environments;
-  if (section === undefined) return undefined;
-  const read = readEnvironments(section);
-  if (read.declaration === undefined) throw new InputError(read.issues);
-  return read.declaration;
 }
 
 /**

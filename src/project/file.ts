@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type InputIssue, IssueList } from '../base/source.js';
-import { decodeBytes, isMapping, type LocatedValue } from '../decode/decode.js';
+import { decodeCoreBytes, isMapping, type LocatedValue } from '../decode/decode.js';
 
 /** The project file's name, at the root of the directory given to spread (the deployment's directory). */
 export const PROJECT_FILE = 'spread.yaml';
@@ -51,7 +51,8 @@ export function readProjectFile(dir: string): ProjectRead {
     throw err;
   }
   const issues = new IssueList();
-  const decoded = decodeBytes(PROJECT_FILE, bytes);
+  // YAML 1.2's core schema, as editors read it: a key `on:` (a Helm value) stays the string "on".
+  const decoded = decodeCoreBytes(PROJECT_FILE, bytes);
   issues.add(decoded.issues);
   if (decoded.issues.length > 0) return { issues: issues.issues };
   const [document, ...more] = decoded.values;

@@ -5,6 +5,7 @@ import {
   ACTION_ICON,
   countActions,
   type DeployReport,
+  environmentLine,
   notDeployedLine,
   type ObjectReport,
   objectRef,
@@ -82,8 +83,9 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
       ? `**${c.create}** to create · **${c.update}** to update${c.replace ? ` · **${c.replace}** to replace` : ''} · **${c.prune}** to prune${c.keep ? ` · **${c.keep}** kept from prune` : ''} · ${c.unchanged} unchanged`
       : `**${c.created}** created · **${c.configured}** configured · **${c.pruned}** pruned${c.kept ? ` · **${c.kept}** kept from prune` : ''} · ${c.unchanged} unchanged`;
   const footer = footerLine(options);
+  const environment = environmentLine(report);
   // What the input rendered and did not deploy, in a code span so that file names stay literal.
-  const inputs = [renderedLine(report.rendered), notDeployedLine(report.notDeployed)]
+  const inputs = [environment, renderedLine(report.rendered), notDeployedLine(report.notDeployed)]
     .filter((l): l is string => l !== undefined)
     .map((l) => `\`${code(l)}\``)
     .join('\n');

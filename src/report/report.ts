@@ -3,6 +3,7 @@
 import { formatObjectRef } from '../base/kube-object.js';
 import type { FieldChange } from '../deployment/diff.js';
 import type { ObjectAction } from '../engine/apply/applied.js';
+import { formatPromotedFrom, type PromotedFrom } from '../engine/inventory/provenance.js';
 import type { PlannedAction } from '../engine/shared/planned.js';
 import type { NotDeployedFile, RenderedFolder } from '../entity/entity.js';
 import type { ImageReport } from '../image/index.js';
@@ -59,6 +60,10 @@ export interface DeployReport {
   readonly deployment: string;
   readonly namespace: string;
   readonly context: string;
+  /** The environment of spread.yaml deployed to (`--environment`, the input `environment`); absent without one. */
+  readonly environment?: string;
+  /** Set by a promotion (`spread promote`): the revision of the environment it deployed again. */
+  readonly promotedFrom?: PromotedFrom;
   readonly mode: 'deploy' | 'plan';
   readonly objects: readonly ObjectReport[];
   /**
@@ -130,6 +135,18 @@ export function renderedLine(folders: readonly RenderedFolder[] | undefined): st
   return `rendered ${[...byTool].map(([tool, dirs]) => `with ${tool}: ${dirs.join(', ')}`).join('; ')}`;
 }
 
+/**
+ * `environment production (promoted from staging revision 3)`: the environment a report's deploy went
+ * to and, for a promotion, where it came from; undefined without an environment.
+ */
+export function environmentLine(
+  report: Pick<DeployReport, 'environment' | 'promotedFrom'>,
+): string | undefined {
+  if (!report.environment) return undefined;
+  const promoted = report.promotedFrom ? ` (promoted from ${formatPromotedFrom(report.promotedFrom)})` : '';
+  return `environment ${report.environment}${promoted}`;
+}
+
 /** A symbol per action, for the Markdown of the job summary and the pull-request comment. */
 export const ACTION_ICON: Readonly<Record<string, string>> = {
   create: '➕',
@@ -189,6 +206,8 @@ export function formatReportText(report: DeployReport): string {
       ? `Deploy of ${where} FAILED in ${report.failedBeforeMain}, before the main phase (nothing of it written):`
       : `${report.mode === 'plan' ? 'Plan for' : 'Deployed'} ${where}:`,
   );
+  const environment = environmentLine(report);
+  if (environment) lines.push(`  ${environment}`);
   for (const o of report.objects) {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
     const phase = o.phase ? ` [${o.phase}]` : '';

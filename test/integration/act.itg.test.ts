@@ -240,7 +240,7 @@ const pullRequestWorkflow = workflow(
       tag: 'act-1',
       comment: 'false',
     }),
-    // In deploy mode on a pull request the head branch (feature/x) chooses: no line maps it.
+    // A pull request's deploy never goes through the rules (only to a declared preview): skipped.
     spread('preview', {
       kubeconfig: expr('secrets.KUBECONFIG'),
       namespace: ns,
@@ -449,7 +449,7 @@ describe('the Action under act', needs('act', 'docker', 'registry'), () => {
     expectNoCredential(run);
   });
 
-  test('pull_request: plans post one comment each through the local API (github.token by default, or github-token); environments; comment false; deploy mode skips a head branch no line maps', async () => {
+  test('pull_request: plans post one comment each through the local API (github.token by default, or github-token); environments; comment false; deploy mode skips a pull request (only a declared preview takes one)', async () => {
     const repo = await scratchRepo({
       action: true,
       copy: { 'deploy/mattermost': 'examples/mattermost', 'deploy/hello-build': 'examples/hello-build' },
@@ -494,7 +494,7 @@ describe('the Action under act', needs('act', 'docker', 'registry'), () => {
 
     expect(run.step('preview').outputs.skipped).toBe('true');
     expect(run.step('preview').log).toContain(
-      '::notice::branch "feature/x" matches no line of the environments input',
+      '::notice::a pull request deploys only to a preview environment that spread.yaml declares',
     );
     expect(run.step('skipped').log).toContain('no environment for feature/x');
     expectNoCredential(run);

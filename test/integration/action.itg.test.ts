@@ -373,7 +373,7 @@ describe('the bundled Action, as the runner runs it', () => {
     const production = await step(inputs, { name: 'push', refName: 'release/2' });
     expect(production.code, production.log).toBe(1);
     expect(production.log).toContain(
-      `wrong cluster: environment production is kube-system uid 00000000-0000-4000-8000-000000000000 (spread.yaml:8), but context spread-local reaches kube-system uid ${uid.trim()}; nothing was written, nothing built`,
+      `wrong cluster: environment production is kube-system uid 00000000-0000-4000-8000-000000000000 (spread.yaml:10), but context spread-local reaches kube-system uid ${uid.trim()}; nothing was written, nothing built`,
     );
     const named = await step({ ...inputs, environment: 'production' }, { name: 'push', refName: 'main' });
     expect(named.code, named.log).toBe(1);

@@ -148,7 +148,7 @@ describe('environments on two clusters', needs('clusters'), () => {
     const run = await spread(['deploy', marked, '--environment', 'production'], wrong);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `error: wrong cluster: environment production is server ${b!.server}, kube-system uid ${b!.kubeSystemUID} (spread.yaml:3), but context ${b!.context} reaches server ${a!.server}, kube-system uid ${a!.kubeSystemUID}; nothing was written, nothing built`,
+      `error: wrong cluster: environment production is server ${b!.server} (spread.yaml:5), kube-system uid ${b!.kubeSystemUID} (spread.yaml:6), but context ${b!.context} reaches server ${a!.server}, kube-system uid ${a!.kubeSystemUID}; nothing was written, nothing built`,
     );
     expect(run.stderr).not.toMatch(/build|Dockerfile/i);
     const left = await on(0, 'get', 'deployments,ingresses,leases,secrets', '-n', production, '-o', 'name');

@@ -316,7 +316,10 @@ describe('spread promote --to production', needs('docker', 'registry', 'clusters
       const promoted = await promote(C);
       expect(promoted.code).toBe(1);
       expect(promoted.stderr).toContain(
-        `wrong cluster: environment production is server ${b!.server}, kube-system uid ${a!.kubeSystemUID}`,
+        `wrong cluster: environment production is server ${b!.server} (spread.yaml:`,
+      );
+      expect(promoted.stderr).toMatch(
+        new RegExp(`kube-system uid ${a!.kubeSystemUID} \\(spread\\.yaml:\\d+\\), but context`),
       );
       expect(promoted.stderr).toContain(`reaches server ${b!.server}, kube-system uid ${b!.kubeSystemUID}`);
     } finally {

@@ -301,14 +301,15 @@ describe('GitHub deployment statuses (input deployment)', () => {
     expect(r.log).toContain(`GitHub deployments of production marked inactive: ${d2}`);
   });
 
-  test('a pull request deploying its head branch through environments: a transient preview of the head commit, inactive after mode delete', async () => {
+  test('a pull request is never deployed through environments, whatever its head branch: skipped, no GitHub deployment', async () => {
     write('preview', {
       '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: preview}\ndata: {a: "1"}\n',
     });
+    // Whoever opens the pull request names its head branch: `main` here, which the rules send to a context.
     const pr: ActionEvent = {
       name: 'pull_request',
       refName: '12/merge',
-      headRef: 'feature/x',
+      headRef: 'main',
       baseRef: 'main',
       payload: { number: 12, pull_request: { number: 12, head: { sha: 'feedface'.repeat(5) } } },
     };
@@ -316,34 +317,30 @@ describe('GitHub deployment statuses (input deployment)', () => {
       kubeconfig: base.kubeconfig,
       namespace: ns,
       path: 'preview',
-      environments: 'feature/**=spread-local',
+      environments: 'main=spread-local\nfeature/**=spread-local',
       deployment: 'true',
     };
-    api.deploymentCalls.length = 0;
-    const up = await step(inputs, pr);
-    expect(up.code, up.log).toBe(0);
-    const preview = api.deployments.at(-1)!;
-    expect(preview).toMatchObject({
-      sha: 'feedface'.repeat(5),
-      environment: 'spread-local/feature/x',
-      transient_environment: true,
+    const before = api.deployments.length;
+    for (const mode of ['deploy', 'delete']) {
+      const r = await step({ ...inputs, mode }, pr);
+      expect(r.code, r.log).toBe(0);
+      expect(r.outputs.skipped).toBe('true');
+      expect(r.log).toContain(
+        '::notice::a pull request deploys only to a preview environment that spread.yaml declares',
+      );
+    }
+    expect(api.deployments).toHaveLength(before);
+    const left = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmap', 'preview'], {
+      allowFail: true,
     });
-    expect(preview.statuses.map((s) => s.state)).toEqual(['in_progress', 'success']);
-    const down = await step({ ...inputs, mode: 'delete' }, pr);
-    expect(down.code, down.log).toBe(0);
-    expect(preview.statuses.map((s) => s.state)).toEqual(['in_progress', 'success', 'inactive']);
-    expect(api.deploymentCalls.slice(-3)).toEqual([
-      'list spread-local/feature/x',
-      `statuses ${preview.id}`,
-      `status ${preview.id} inactive`,
-    ]);
+    expect(left.code).not.toBe(0);
   });
 
   test('a preview declared in spread.yaml: its namespace from the pull request number, a transient environment, deleted on close', async () => {
     const previewNs = `${ns}-pr-12`;
     write('declared-preview', {
+      // No Namespace in the folder: spread creates the preview's, and deletes it on close.
       'spread.yaml': `environments:\n  preview:\n    context: spread-local\n    preview:\n      namespace: ${ns}-pr-{pr}\n`,
-      '.k2e/ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${previewNs}}\n`,
       '.k2e/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: preview}\ndata: {a: "1"}\n',
     });
     const pr: ActionEvent = {
@@ -379,6 +376,11 @@ describe('GitHub deployment statuses (input deployment)', () => {
       },
     );
     expect(left.code).not.toBe(0);
+    const phase = await kubectl(
+      ['--context', 'spread-local', 'get', 'namespace', previewNs, '-o', 'jsonpath={.status.phase}'],
+      { allowFail: true },
+    );
+    expect(phase.code === 0 ? phase.stdout : 'gone').toMatch(/^(Terminating|gone)$/);
   });
 
   test('a token without deployments: write only warns, naming the permission; the deploy succeeds', async () => {

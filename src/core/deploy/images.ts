@@ -22,7 +22,16 @@ export async function imagesStage(run: Run, read: DirectoryRead): Promise<Pinned
     options.pinnedMarks ? promotedImages(run, read, options.pinnedMarks) : built(run, read),
   );
   const { images } = prepared;
-  const base = { deployment: read.name, namespace, context, images, ...inputReport(read.read.application) };
+  const { environment, promotedFrom } = options.provenance ?? {};
+  const base = {
+    deployment: read.name,
+    namespace,
+    context,
+    ...(environment ? { environment } : {}),
+    ...(promotedFrom ? { promotedFrom } : {}),
+    images,
+    ...inputReport(read.read.application),
+  };
   return { objects: prepared.objects, base };
 }
 

@@ -4,6 +4,7 @@
 import type { Logger } from '../../base/logger.js';
 import { isDnsLabel, toDnsLabel } from '../../base/names.js';
 import type { DeploymentOrigin } from '../../base/origin.js';
+import type { Source } from '../../base/source.js';
 import type { Discovery } from '../../cluster/discovery.js';
 import type { PromotedFrom } from '../../engine/inventory/provenance.js';
 import type { ClusterPort } from '../../engine/kube-api.js';
@@ -112,6 +113,15 @@ export interface DeployOptions {
    * or pushed, the image stage skipped. A marker in the directory without a reference here is an error.
    */
   readonly pinnedMarks?: ReadonlyMap<string, string>;
+  /**
+   * The deployment's namespace is one of its objects (a preview environment's, docs/environments.md):
+   * a Namespace of that name is added to the objects when the directory holds none, so it is created
+   * by server-side apply, labelled part of the deployment's ApplySet, and deleted with everything in it
+   * by `spread delete`. `source` is where the environment declares it (spread.yaml, relative to
+   * {@link path} as every source is). Not added when the namespace exists and is not the deployment's
+   * (made by hand or another tool): it is then used as it is, and kept by a delete.
+   */
+  readonly createNamespace?: { readonly source: Source };
   /** How long to wait for another deploy of the same deployment to finish, in milliseconds. Default 5 minutes. */
   readonly lockTimeoutMs?: number;
   /**
@@ -182,5 +192,12 @@ export function checkNamespaceName(namespace: string): string {
 /** What every report of this deploy or plan says of its input: deployment, context, images, files. */
 export type ReportBase = Pick<
   DeployReport,
-  'deployment' | 'namespace' | 'context' | 'images' | 'notDeployed' | 'rendered'
+  | 'deployment'
+  | 'namespace'
+  | 'context'
+  | 'environment'
+  | 'promotedFrom'
+  | 'images'
+  | 'notDeployed'
+  | 'rendered'
 >;

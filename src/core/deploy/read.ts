@@ -4,13 +4,17 @@
 
 import path from 'node:path';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
-import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
-import { InputError } from '../../base/source.js';
+import { APPLYSET, DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
+import type { Logger } from '../../base/logger.js';
+import { InputError, type Source } from '../../base/source.js';
+import { KubeApiError } from '../../cluster/client.js';
+import type { Discovery } from '../../cluster/discovery.js';
+import { Deployment } from '../../deployment/deployment.js';
 import { recreateOf, stepOrderIssues } from '../../deployment/phases.js';
 import { objectWarnings } from '../../deployment/warnings.js';
 import { ApplyError } from '../../engine/apply/errors.js';
 import { type ApplySet, applySetFor } from '../../engine/inventory/applyset.js';
-import { namespaceExists } from '../../engine/plan/live.js';
+import type { ClusterPort } from '../../engine/kube-api.js';
 import { removedApiFailures } from '../../engine/plan/planner.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import { isUrlFrom } from '../../report/url.js';
@@ -36,7 +40,7 @@ export interface DirectoryRead {
 export async function readStage(run: Run): Promise<DirectoryRead> {
   const { options, logger, discovery, namespace, context } = run;
   // Asked now, answered while the directory is read.
-  const namespacePending = namespaceExists(run.api, namespace, options.signal);
+  const namespacePending = liveNamespace(run.api, namespace, options.signal);
   namespacePending.catch(() => {});
   const identityPending = checkedIdentity(run.api, namespace, options, logger);
   identityPending.catch(() => {});
@@ -45,7 +49,7 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
   await new Promise((resolve) => setImmediate(resolve));
   const identity = await identityPending;
   const name = identity.name;
-  const read = await logger.group('Read', () =>
+  const directory = await logger.group('Read', () =>
     readDeployment(options.path, {
       namespace,
       enforceNamespace: Boolean(options.namespace),
@@ -62,6 +66,9 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
       logger,
     }),
   );
+  const set = applySetFor(name, namespace, options.origin);
+  const live = await namespacePending;
+  const read = ownNamespace(run, directory, set, live);
   // A Namespace or CRD placed after an object that needs it: found now, as the plan would not.
   const order = stepOrderIssues(read.objects);
   if (order.length > 0) throw new InputError(order);
@@ -80,16 +87,19 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
   );
   // The deployment's namespace holds its ApplySet parent and its Lease, so it must exist or be
   // created by the directory: say so once, before any image is built, rather than once per object.
-  const namespaceExisted = await namespacePending;
-  if (!namespaceExisted && !createsNamespace(read.objects, namespace))
+  const namespaceExisted = live.exists;
+  if (!namespaceExisted && !createsNamespace(read.objects, namespace)) {
+    // An environment's namespace is the environment's business, as kubectl's and Helm's are without
+    // --create-namespace: only a preview's is created (createNamespace).
+    const environment = options.provenance?.environment;
     throw new Error(
-      `namespace "${namespace}" not found in context ${context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
+      `namespace "${namespace}"${environment ? ` of environment ${environment}` : ''} not found in context ${context}: create it (kubectl create namespace ${namespace}), or add a Namespace named ${namespace} to the directory`,
     );
+  }
   // Another folder's deployment of the same name fails now, before an image is built.
   if (identity.conflict) throw identity.conflict;
   const elsewhere = await identity.elsewhere;
   if (elsewhere) logger.warn(elsewhere);
-  const set = applySetFor(name, namespace, options.origin);
   return { read, name, set, namespaceExisted, applyOptions: applyOptionsOf(run, read, set) };
 }
 
@@ -127,6 +137,75 @@ function applyOptionsOf(run: Run, read: ReadResult, set: ApplySet): ApplyOptions
     concurrency: options.concurrency,
     ...(options.signal ? { signal: options.signal } : {}),
   };
+}
+
+/** The deployment's namespace as the cluster has it: absent, or present and which ApplySet claims it. */
+export interface LiveNamespace {
+  readonly exists: boolean;
+  /** Its `applyset.kubernetes.io/part-of` label: the ApplySet it is a member of. */
+  readonly partOf?: string;
+}
+
+/** Reads namespace `ns`; one the user may not read counts as existing and nobody's (as namespaceExists). */
+export async function liveNamespace(
+  api: ClusterPort,
+  ns: string,
+  signal?: AbortSignal,
+): Promise<LiveNamespace> {
+  try {
+    const object = await api.getOrUndefined<KubeObject>(
+      `/api/v1/namespaces/${encodeURIComponent(ns)}`,
+      signal,
+    );
+    if (object === undefined) return { exists: false };
+    const partOf = object.metadata.labels?.[APPLYSET.partOf];
+    return partOf ? { exists: true, partOf } : { exists: true };
+  } catch (error) {
+    if (error instanceof KubeApiError && error.code === 403) return { exists: true };
+    throw error;
+  }
+}
+
+/**
+ * The read with the deployment's own Namespace added (`createNamespace`, a preview's): when the
+ * directory holds no Namespace of that name and the cluster has none, or has the one this deployment
+ * created (its part-of label is the set's: dropping it would prune it, and everything in it). A
+ * namespace that exists and is not the deployment's is used as it is.
+ */
+function ownNamespace(run: Run, read: ReadResult, set: ApplySet, live: LiveNamespace): ReadResult {
+  const { options, namespace, discovery } = run;
+  if (!options.createNamespace) return read;
+  return withOwnNamespace(read, namespace, options.createNamespace.source, set, live, discovery, run.logger);
+}
+
+/**
+ * `read` with the Namespace `namespace` added as one of its objects, declared at `source`, unless the
+ * directory holds it already or it exists and is not the set's (then used as it is, said at info).
+ * Deploy (createNamespace) and status, which must agree on it, both take it from here.
+ */
+export function withOwnNamespace(
+  read: ReadResult,
+  namespace: string,
+  source: Source,
+  set: ApplySet,
+  live: LiveNamespace,
+  discovery: Pick<Discovery, 'isNamespaced'>,
+  logger: Logger,
+): ReadResult {
+  if (createsNamespace(read.objects, namespace)) return read;
+  if (live.exists && live.partOf !== set.id) {
+    logger.info(
+      `namespace ${namespace} exists and is not this deployment's: deployed into as it is, not deleted with it`,
+    );
+    return read;
+  }
+  const object: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } };
+  const own = Deployment.fromObjects([{ object, source }], {
+    namespace,
+    isNamespaced: (gk) => discovery.isNamespaced(gk),
+  });
+  const deployment = Deployment.merge(read.deployment, own);
+  return { ...read, deployment, objects: deployment.objects() };
 }
 
 /** Whether the objects hold the core Namespace `name`. */

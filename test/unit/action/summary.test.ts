@@ -64,6 +64,12 @@ const render = (r: SummaryReport, options = {}) => {
 };
 
 describe('addDeploySummary', () => {
+  test('the environment, before the namespace', () => {
+    const html = render({ ...report, environment: 'staging' });
+    expect(html).toContain('<p>environment staging · namespace <code>team-a</code>');
+    expect(render(report)).not.toContain('environment');
+  });
+
   test('heading, links, counts, objects, images, rollout, plan', () => {
     const html = render(report, {
       commitUrl: 'https://gh/c/abc',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { environmentsHint, pullRequestNumber } from '../../../src/cli/environment.js';
 import { planEach, plansText } from '../../../src/cli/plan-all.js';
-import { loadEnvironments } from '../../../src/project/environments.js';
+import { loadEnvironments } from '../../../src/project/load.js';
 
 describe('pullRequestNumber', () => {
   test.each([

@@ -16,6 +16,7 @@ import {
   deploy,
 } from '../../../src/core/deploy/index.js';
 import { rollback } from '../../../src/core/manage.js';
+import { status } from '../../../src/core/status.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
 const NS = 'shop';
@@ -241,6 +242,82 @@ describe('a whole deploy against the in-memory API server', () => {
     // Unchanged: revision 1 is kept, and its rollout now seen ready.
     expect((await deploy(options())).revision).toBe(1);
     expect(checked()).toBeUndefined();
+  });
+});
+
+// A preview environment's deploy (createNamespace): its namespace is one of the deployment's objects.
+describe("a deploy that creates its own namespace (a preview's)", () => {
+  const PR = 'shop-pr-7';
+  const preview = (extra: Partial<DeployOptions> = {}) =>
+    options({
+      namespace: PR,
+      createNamespace: { source: { file: 'spread.yaml', line: 3 } },
+      provenance: { environment: 'preview' },
+      ...extra,
+    });
+
+  test('created labelled part of the ApplySet, kept by the next deploy, deleted with the deployment', async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    const first = await deploy(preview());
+    expect(actions(first)).toEqual({
+      'Namespace/shop-pr-7': 'created',
+      'ConfigMap/settings': 'created',
+      'Deployment/web': 'created',
+    });
+    expect(first.objects.find((o) => o.kind === 'Namespace')?.source).toBe('spread.yaml:3');
+    expect(first.environment).toBe('preview');
+    const id = kube.get('Deployment', PR, 'web')?.metadata.labels?.['applyset.kubernetes.io/part-of'];
+    expect(id).toMatch(/^applyset-/);
+    expect(kube.get('Namespace', undefined, PR)?.metadata.labels?.['applyset.kubernetes.io/part-of']).toBe(
+      id,
+    );
+    // The next push: the namespace stays the deployment's, never pruned.
+    write('nginx:1.28', { settings: 'hello' });
+    const second = await deploy(preview());
+    expect(actions(second)['Namespace/shop-pr-7']).toBe('unchanged');
+    expect(kube.get('Namespace', undefined, PR)).toBeDefined();
+    // status agrees: the namespace is the deployment's, not something a deploy would prune.
+    const compared = (own: boolean) =>
+      status({
+        path: path.join(dir, 'shop'),
+        namespace: PR,
+        ...(own ? { createNamespace: { source: { file: 'spread.yaml', line: 3 } } } : {}),
+        cluster: { connection: cluster },
+        logger: silentLogger,
+      });
+    const ownNs = await compared(true);
+    const without = await compared(false);
+    expect([ownNs.notInDirectory, ownNs.kept]).toEqual([[], []]);
+    // Read as a folder without its namespace, the Namespace would be what a deploy drops.
+    expect(without.kept?.map((o) => `${o.kind}/${o.name}`)).toEqual([`Namespace/${PR}`]);
+    // The pull request closes: the namespace goes with the rest, last.
+    const removed = await deletes('shop', { logger: silentLogger, cluster: { ...cluster, namespace: PR } });
+    expect(actions(removed)).toEqual({
+      'ConfigMap/settings': 'pruned',
+      'Deployment/web': 'pruned',
+      'Namespace/shop-pr-7': 'pruned',
+    });
+    expect(kube.get('Namespace', undefined, PR)).toBeUndefined();
+    expect(kube.get('Namespace', undefined, NS)).toBeDefined();
+  });
+
+  test("a namespace that exists and is not the deployment's is deployed into as it is, not claimed", async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    const report = await deploy(preview({ namespace: NS }));
+    expect(Object.keys(actions(report))).not.toContain(`Namespace/${NS}`);
+    expect(kube.get('Namespace', undefined, NS)?.metadata.labels?.['applyset.kubernetes.io/part-of']).toBe(
+      undefined,
+    );
+  });
+
+  test("without createNamespace, an environment's missing namespace fails naming both, before any write", async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    await expect(
+      deploy(options({ namespace: 'web-staging', provenance: { environment: 'staging' } })),
+    ).rejects.toThrow(
+      'namespace "web-staging" of environment staging not found in context fake: create it (kubectl create namespace web-staging), or add a Namespace named web-staging to the directory',
+    );
+    expect(writes()).toEqual([]);
   });
 });
 

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fleetMatrix, gatherFleet, type LegFile } from '../../../src/core/fleet/matrix.js';
-import { environmentNamed, loadEnvironments } from '../../../src/project/environments.js';
+import { environmentNamed } from '../../../src/project/environments.js';
+import { loadEnvironments } from '../../../src/project/load.js';
 import type { DeployReport } from '../../../src/report/report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spread-matrix-'));

@@ -43,17 +43,25 @@ describe('resolveEnvironment', () => {
     expect(target.expect).toBeUndefined();
   });
 
-  test('the cluster it must be, where it is declared', () => {
+  test('the cluster it must be, where it is declared: the lines of server: and kubeSystemUID:', () => {
     expect(resolveEnvironment(DIR, 'production', {}).expect).toEqual({
       environment: 'production',
       server: 'https://b.example.com:6443',
       kubeSystemUID: UID_B,
       source: { file: 'spread.yaml', line: 12 },
+      serverSource: { file: 'spread.yaml', line: 13 },
+      kubeSystemUIDSource: { file: 'spread.yaml', line: 14 },
     });
   });
 
   test('a preview takes its namespace from the pull request number', () => {
     expect(resolveEnvironment(DIR, 'pr', { pullRequest: 7 }).namespace).toBe('web-pr-7');
+    // Created with the deployment, declared at the preview's line (spread.yaml beside the folder read).
+    expect(resolveEnvironment(DIR, 'pr', { pullRequest: 7 }).createNamespace).toEqual({
+      file: 'spread.yaml',
+      line: 3,
+    });
+    expect(resolveEnvironment(DIR, 'staging', {}).createNamespace).toBeUndefined();
     expect(() => resolveEnvironment(DIR, 'pr', {})).toThrow(
       /preview per pull request.*no pull request number/,
     );
@@ -92,6 +100,8 @@ describe('checkCluster (the wrong-cluster guard)', () => {
     server: 'https://b.example.com:6443',
     kubeSystemUID: UID_B,
     source: { file: 'spread.yaml', line: 11 },
+    serverSource: { file: 'spread.yaml', line: 12 },
+    kubeSystemUIDSource: { file: 'spread.yaml', line: 13 },
   };
 
   test('the declared cluster passes, however its URL is written', async () => {
@@ -102,7 +112,7 @@ describe('checkCluster (the wrong-cluster guard)', () => {
     await expect(
       checkCluster(client(UID_A), { server: 'https://a.example.com:6443', context: 'a' }, expected),
     ).rejects.toThrow(
-      `wrong cluster: environment production is server https://b.example.com:6443, kube-system uid ${UID_B} (spread.yaml:11), but context a reaches server https://a.example.com:6443, kube-system uid ${UID_A}; nothing was written, nothing built`,
+      `wrong cluster: environment production is server https://b.example.com:6443 (spread.yaml:12), kube-system uid ${UID_B} (spread.yaml:13), but context a reaches server https://a.example.com:6443, kube-system uid ${UID_A}; nothing was written, nothing built`,
     );
   });
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gatherFleet, type LegFile } from '../../../src/core/fleet/matrix.js';
 import { readLegReports } from '../../../src/frontend/fleet-reports.js';
-import { environmentNamed, loadEnvironments } from '../../../src/project/environments.js';
+import { environmentNamed } from '../../../src/project/environments.js';
+import { loadEnvironments } from '../../../src/project/load.js';
 import { formatFleetMarkdown } from '../../../src/report/fleet-markdown.js';
 import type { DeployReport } from '../../../src/report/report.js';
 

@@ -9,7 +9,8 @@ import { silentLogger } from '../../../src/base/logger.js';
 import type { DeployRequest } from '../../../src/frontend/deploy.js';
 import { resolveEnvironment } from '../../../src/frontend/environment.js';
 import { fleetPlan } from '../../../src/frontend/fleet.js';
-import { environmentNamed, loadEnvironments } from '../../../src/project/environments.js';
+import { environmentNamed } from '../../../src/project/environments.js';
+import { loadEnvironments } from '../../../src/project/load.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spread-fleet-'));
 writeFileSync(

@@ -5,7 +5,6 @@ import { describe, expect, test } from 'vitest';
 import {
   environmentForBranch,
   environmentNamed,
-  loadEnvironments,
   normalizeServer,
   previewEnvironment,
   previewNamespace,
@@ -13,6 +12,7 @@ import {
   singleCluster,
 } from '../../../src/project/environments.js';
 import { readProjectFile } from '../../../src/project/file.js';
+import { loadEnvironments } from '../../../src/project/load.js';
 
 function read(text: string) {
   const dir = mkdtempSync(join(tmpdir(), 'spread-envs-'));
@@ -70,6 +70,8 @@ describe('readEnvironments', () => {
           context: 'cluster-a',
           server: 'https://127.0.0.1:6443/',
           kubeSystemUID: UID_A,
+          serverSource: { file: 'spread.yaml', line: 9 },
+          kubeSystemUIDSource: { file: 'spread.yaml', line: 10 },
           source: { file: 'spread.yaml', line: 7 },
         },
       ],
@@ -136,7 +138,7 @@ describe('readEnvironments', () => {
       ],
     ],
     [
-      'environments:\n  a:\n    context: x\n    clusters:\n      - context: b\n      - context: b\n      - context: yes',
+      'environments:\n  a:\n    context: x\n    clusters:\n      - context: b\n      - context: b\n      - context: true',
       [
         [3, 'a: context: goes inside each entry of clusters: when the environment lists its clusters'],
         [6, 'a: cluster "b" is listed twice (entries 1 and 2)'],
@@ -196,6 +198,60 @@ describe('loadEnvironments and normalizeServer', () => {
     );
     writeFileSync(join(dir, 'spread.yaml'), 'environments:\n  b: { context: x }\n');
     expect(loadEnvironments(dir)?.environments[0]?.clusters[0]?.context).toBe('x');
+  });
+
+  test("every section's errors at once, each at its line, in the order of the file", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spread-envs-'));
+    writeFileSync(
+      join(dir, 'spread.yaml'),
+      [
+        'environments:',
+        '  staging: { context: x, colour: blue }',
+        'health:',
+        '  Widget.example.com: { current: "true", colour: "x" }',
+        'drift:',
+        '  ignoreEverything: true',
+        '',
+      ].join('\n'),
+    );
+    let message = '';
+    try {
+      loadEnvironments(dir);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/3 errors/);
+    expect(message).toMatch(
+      /spread\.yaml:2: .*colour[\s\S]*spread\.yaml:4: .*Widget[\s\S]*spread\.yaml:6: .*ignoreEverything/,
+    );
+  });
+
+  // YAML 1.1 (kubectl's, for objects) reads on/yes/no/y/n as booleans; spread.yaml is read as YAML 1.2's
+  // core schema, as editors read it, so these stay the strings written.
+  test('on:, yes, no, y and n stay strings (YAML 1.2 core schema), as keys and as values', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spread-envs-'));
+    writeFileSync(
+      join(dir, 'spread.yaml'),
+      [
+        'environments:',
+        '  staging:',
+        '    context: x',
+        '    helmSet:',
+        '      on: push',
+        '      yes: no',
+        '      feature.y: n',
+        '      replicas: 2',
+        '      enabled: true',
+        '',
+      ].join('\n'),
+    );
+    expect(loadEnvironments(dir)?.environments[0]?.helmSet).toEqual({
+      on: 'push',
+      yes: 'no',
+      'feature.y': 'n',
+      replicas: '2',
+      enabled: 'true',
+    });
   });
 
   test.each([

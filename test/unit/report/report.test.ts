@@ -81,6 +81,24 @@ describe('report', () => {
     );
   });
 
+  test('the environment deployed to, and where a promotion came from, in the text and the Markdown', () => {
+    const promoted: DeployReport = {
+      ...report,
+      environment: 'production',
+      promotedFrom: { environment: 'staging', revision: 4 },
+    };
+    expect(formatReportText(promoted).split('\n').slice(0, 2)).toEqual([
+      'Deployed web to namespace prod (context ctx):',
+      '  environment production (promoted from staging revision 4)',
+    ]);
+    expect(formatPlanMarkdown(promoted)).toContain(
+      '`environment production (promoted from staging revision 4)`',
+    );
+    const staging = formatReportText({ ...report, environment: 'staging' });
+    expect(staging).toContain('\n  environment staging\n');
+    expect(formatReportText(report)).not.toContain('environment');
+  });
+
   test('a plan shows the changed fields under each object', () => {
     const plan: DeployReport = {
       ...report,
