@@ -1,0 +1,7 @@
+import { createRequire as __spreadCreateRequire } from 'node:module';
+import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
+import { dirname as __spreadDirname } from 'node:path';
+const __spreadRequire = __spreadCreateRequire(import.meta.url);
+const __filename = __spreadFileURLToPath(import.meta.url);
+const __dirname = __spreadDirname(__filename);
+import{existsSync as u}from"node:fs";import o from"node:path";function f(t,e,s=u){if(t)return{paths:[t]};let n=[...new Set((e.KUBECONFIG??"").split(o.delimiter).filter(Boolean))],r=n.filter(i=>s(i));return r.length>0?{paths:r}:n.length>0?{paths:n}:e.KUBERNETES_SERVICE_HOST&&!e.HOME?{inCluster:!0}:{paths:[o.join(e.HOME??"",".kube","config")]}}function a(t){let e=t.trim();if(/^\d+(\.\d+)?$/.test(e))return Math.round(Number(e)*1e3);let s={h:36e5,m:6e4,s:1e3,ms:1},n=0,r=e;for(;r.length>0;){let i=/^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(r);if(!i)throw new Error(`invalid duration "${t}": use e.g. 90s, 5m, 1m30s`);n+=Number(i[1])*s[i[2]],r=r.slice(i[0].length)}if(e.length===0)throw new Error('invalid duration "": use e.g. 90s, 5m, 1m30s');return Math.round(n)}function d(t){let e=a(t);if(e/1e3>2**31-1)throw new Error(`invalid Lease duration "${t}": at most ${2**31-1}s (a Lease's leaseDurationSeconds is a 32-bit integer)`);if(e<1e3||e%1e3!==0)throw new Error(`invalid Lease duration "${t}": use whole seconds, at least 1s, e.g. 30s, 2m`);return e/1e3}export{f as a,a as b,d as c};
