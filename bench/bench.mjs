@@ -42,6 +42,7 @@
 //            --proxy-api-port 8474 --proxy-port 8475 (Toxiproxy's API and the proxy, on 127.0.0.1)
 //            --only renderers (issue 39's Helm chart and kustomize overlay rows alone: bench/renderers.mjs;
 //              a full run ends with them)
+//            --only fleet (issue 43's fleet of four clusters in two waves: bench/fleet.mjs, its own run)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -1181,15 +1182,18 @@ function resultsFromLog(file) {
 }
 
 async function main() {
-  if (value('--only') === 'renderers') {
-    // Issue 39's rows alone (Helm chart and kustomize overlay against Helm, kubectl -k and render).
+  const only = { renderers: 'renderers.mjs', fleet: 'fleet.mjs' }[value('--only')];
+  if (only) {
+    // Issue 39's rows alone (Helm chart and kustomize overlay against Helm, kubectl -k and render), or
+    // issue 43's fleet.
     const rest = args.filter((a, i) => a !== '--only' && args[i - 1] !== '--only');
-    const r = spawnSync(process.execPath, [path.join(here, 'renderers.mjs'), ...rest], { stdio: 'inherit' });
+    const r = spawnSync(process.execPath, [path.join(here, only), ...rest], { stdio: 'inherit' });
     kube.close();
     process.exitCode = r.status ?? 1;
     return;
   }
-  if (value('--only') !== undefined) throw new Error(`--only: unknown part ${value('--only')} (renderers)`);
+  if (value('--only') !== undefined)
+    throw new Error(`--only: unknown part ${value('--only')} (renderers, fleet)`);
   if (flag('--report-only') && args.includes('--from-log')) {
     const { results, large, extras: logged } = resultsFromLog(value('--from-log'));
     const m = {

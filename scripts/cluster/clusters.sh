@@ -6,6 +6,9 @@
 # on ports of its own; the Docker engine, registry and BuildKit stay shared. Writes
 # .cluster/clusters.kubeconfig (contexts spread-local, spread-local-2 … spread-local-COUNT, the admin
 # user) and .cluster/clusters.env. Idempotent like up.sh; down.sh stops them. Needs up.sh's cluster.
+# Ports of cluster N (2..9): API server SPREAD_CLUSTER_API_PORT_BASE+N (default 6450+N), controller
+# manager SPREAD_CLUSTER_CM_PORT_BASE+N (default 10370+N), scheduler SPREAD_CLUSTER_SCHED_PORT_BASE+N
+# (default 10380+N); offset all three when two harnesses share a machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -19,8 +22,9 @@ flock -w 1800 9 || die "another up.sh, clusters.sh or down.sh holds $RUN_DIR/loc
 component_pid etcd >/dev/null && component_pid kube-apiserver >/dev/null ||
   die "the local cluster is not running: start it with scripts/cluster/up.sh first"
 
-# Ports of cluster N (2..9): API server 6450+N, controller manager 10370+N, scheduler 10380+N.
 api_port() { echo $((${SPREAD_CLUSTER_API_PORT_BASE:-6450} + $1)); }
+cm_port() { echo $((${SPREAD_CLUSTER_CM_PORT_BASE:-10370} + $1)); }
+sched_port() { echo $((${SPREAD_CLUSTER_SCHED_PORT_BASE:-10380} + $1)); }
 api_url() { echo "https://127.0.0.1:$(api_port "$1")"; }
 
 cluster_kubeconfig() { # FILE SERVER USER CERT_BASENAME
@@ -80,9 +84,9 @@ start_cluster() {
   cluster_kubeconfig "$dir/controller-manager.kubeconfig" "$url" system:kube-controller-manager controller-manager
   cluster_kubeconfig "$dir/scheduler.kubeconfig" "$url" system:kube-scheduler scheduler
   local kcm=$dir/controller-manager.kubeconfig sched=$dir/scheduler.kubeconfig
-  kube_start "kube-controller-manager-$n" $((10370 + n)) "$kcm" "$PKI_DIR/ca.crt" "$PKI_DIR/sa.key" -- \
+  kube_start "kube-controller-manager-$n" "$(cm_port "$n")" "$kcm" "$PKI_DIR/ca.crt" "$PKI_DIR/sa.key" -- \
     --kubeconfig "$kcm" --authentication-kubeconfig "$kcm" --authorization-kubeconfig "$kcm" \
-    --bind-address 127.0.0.1 --secure-port $((10370 + n)) \
+    --bind-address 127.0.0.1 --secure-port "$(cm_port "$n")" \
     --cert-dir "$dir/controller-manager-generated" \
     --flex-volume-plugin-dir "$CLUSTER_DIR/flexvolume" \
     --leader-elect=false \
@@ -94,9 +98,9 @@ start_cluster() {
     --cluster-name "spread-local-$n" \
     --node-monitor-grace-period 5m \
     --profiling=false
-  kube_start "kube-scheduler-$n" $((10380 + n)) "$sched" -- \
+  kube_start "kube-scheduler-$n" "$(sched_port "$n")" "$sched" -- \
     --kubeconfig "$sched" --authentication-kubeconfig "$sched" --authorization-kubeconfig "$sched" \
-    --bind-address 127.0.0.1 --secure-port $((10380 + n)) \
+    --bind-address 127.0.0.1 --secure-port "$(sched_port "$n")" \
     --leader-elect=false \
     --profiling=false
   mkdir -p "$dir/kwok"

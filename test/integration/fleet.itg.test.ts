@@ -2,13 +2,19 @@
 // `spread deploy --environment production` to four clusters in two waves, each with its own region
 // value; a canary cluster whose image cannot be pulled stops the fleet with nothing written to the
 // second wave; that cluster deployed again alone after the fix, then the fleet completed; a cluster
-// whose API server cannot be reached fails alone. The CLI is run from dist/ as a user runs it.
+// whose API server cannot be reached fails alone; one cut off by Toxiproxy in the middle of its deploy
+// fails its leg, keeps its own Lease (released by no one else) and converges when deployed again. The
+// CLI is run from dist/ as a user runs it (SPREAD_CLI_ENTRY: another build of it).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sleep } from '../../src/base/poll.js';
+import { startToxiproxy, type Toxi } from '../faults/toxiproxy.js';
 import { ensureClusters, type LocalClusters } from './clusters.js';
 import { needs } from './harness.js';
-import { kubectl, runNode, uniqueName, writeDir } from './helpers.js';
+import { kubectl, ROOT, runNode, uniqueName, writeDir } from './helpers.js';
+
+const CLI = path.relative(ROOT, process.env.SPREAD_CLI_ENTRY ?? path.join(ROOT, 'dist/cli/index.js'));
 
 const NAMES = ['eu-1', 'eu-2', 'us-1', 'us-2'] as const;
 
@@ -53,7 +59,7 @@ describe('a fleet of four clusters in two waves', needs('clusters'), () => {
   const on = (n: number, ...args: string[]) =>
     kubectl(['--kubeconfig', local.kubeconfig, '--context', local.clusters[n]!.context, ...args]);
   const spread = async (args: string[], kubeconfig = local.kubeconfig) => {
-    const run = await runNode('dist/cli/index.js', [...args, '-o', 'json'], {
+    const run = await runNode(CLI, [...args, '-o', 'json'], {
       ...process.env,
       KUBECONFIG: kubeconfig,
     });
@@ -209,4 +215,92 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
     expect(await objectsIn(0, ns)).not.toContain('lease.coordination.k8s.io/spread.web');
     for (const n of [1, 2, 3]) expect(await objectsIn(n, ns)).toEqual([]);
   }, 300_000);
+
+  test('a cluster cut off mid-deploy (Toxiproxy) fails its leg naming it, keeps its own Lease, leaves the others as they were; deployed alone once restored, it converges', async () => {
+    const ns = uniqueName('fleet-cut');
+    // eu-2 is reached through Toxiproxy, 100 ms per answer so that its deploy lasts long enough to be
+    // cut after its first writes.
+    const upstream = new URL(local.clusters[1]!.server);
+    const registry = `127.0.0.1:${process.env.SPREAD_REGISTRY_PORT || 5000}`;
+    const toxi: Toxi = await startToxiproxy(upstream.host, registry, 43);
+    try {
+      await toxi.add('api', 'slow', { type: 'latency', attributes: { latency: 100, jitter: 0 } }, 1);
+      const { stdout: config } = await kubectl(['--kubeconfig', local.kubeconfig, 'config', 'view', '--raw']);
+      const kubeconfig = path.join(
+        writeDir('kube', { config: config.replaceAll(upstream.origin, `https://${toxi.api}`) }),
+        'config',
+      );
+      const dir = await fleetDir(ns, 'region: eu-2', '', false);
+      const running = spread(['deploy', dir, '--environment', 'production'], kubeconfig);
+      // The cut: once eu-2's Deployment is written (so its Lease is taken), every connection to its API
+      // server is reset, the open ones and the new ones.
+      let holder = '';
+      for (let i = 0; i < 600 && !holder; i++) {
+        const web = await on(1, 'get', 'deployment', 'web', '-n', ns, '--ignore-not-found', '-o', 'name');
+        if (web.stdout.trim()) {
+          await toxi.add('api', 'cut', { type: 'reset_peer', attributes: { timeout: 0 } }, 1);
+          holder = (
+            await on(1, 'get', 'lease', 'spread.web', '-n', ns, '-o', 'jsonpath={.spec.holderIdentity}')
+          ).stdout;
+        } else await sleep(100);
+      }
+      expect(holder).not.toBe('');
+      const run = await running;
+      expect(run.code).toBe(1);
+      expect(legs(run.fleet)).toEqual({
+        'eu-1': 'succeeded',
+        'eu-2': 'failed',
+        'us-1': 'skipped',
+        'us-2': 'skipped',
+      });
+      expect(run.stderr).toContain(
+        'error: fleet production: eu-2 (wave canary) failed; later waves were not started',
+      );
+      const failed = run.fleet.waves[0]!.clusters[1]!;
+      const lost =
+        /^cluster eu-2 \(context spread-local-2\) became unreachable mid-deploy: gave up after \d+ tries, last E[A-Z]+: .*; its deploy Lease expires by itself: once it is reachable, deploy it again alone \(--cluster eu-2\)$/;
+      expect(failed.error).toMatch(lost);
+      expect(run.stderr).toContain(`error: [eu-2] ${failed.error}`);
+      // eu-2's Lease is still the failed deploy's own (it could not release it; it expires), eu-1
+      // released its own and keeps its deploy, wave 2 has nothing.
+      const lease = await on(
+        1,
+        'get',
+        'lease',
+        'spread.web',
+        '-n',
+        ns,
+        '-o',
+        'jsonpath={.spec.holderIdentity}',
+      );
+      expect(lease.stdout).toBe(holder);
+      expect(await objectsIn(0, ns)).toContain('deployment.apps/web');
+      expect(await objectsIn(0, ns)).not.toContain('lease.coordination.k8s.io/spread.web');
+      for (const n of [2, 3]) expect(await objectsIn(n, ns)).toEqual([]);
+
+      await toxi.reset();
+      const rerun = await spread(
+        ['deploy', dir, '--environment', 'production', '--cluster', 'eu-2'],
+        kubeconfig,
+      );
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(legs(rerun.fleet)).toEqual({ 'eu-2': 'succeeded' });
+      expect(rerun.fleet.waves[0]!.clusters[0]).toMatchObject({ rollout: 'ready' });
+      const { stdout: region } = await on(
+        1,
+        'get',
+        'configmap',
+        'region',
+        '-n',
+        ns,
+        '-o',
+        'jsonpath={.data.region}',
+      );
+      expect(region).toBe('eu-2');
+      expect(await objectsIn(1, ns)).not.toContain('lease.coordination.k8s.io/spread.web');
+      for (const n of [2, 3]) expect(await objectsIn(n, ns)).toEqual([]);
+    } finally {
+      await toxi.stop();
+    }
+  }, 400_000);
 });

@@ -2,6 +2,8 @@
 // (at most maxParallel), each a normal deploy of one cluster (core/deploy, with its own Lease), the
 // wave soaked when it asks for it, and no later wave touched once one failed. docs/fleets.md.
 import type { Logger } from '../../base/logger.js';
+import { optionRef } from '../../base/option-ref.js';
+import { isUnavailable } from '../../cluster/client.js';
 import type { FleetLegReport, FleetReport, FleetWaveReport } from '../../report/fleet.js';
 import { legChanges, rolloutSummary } from '../../report/fleet.js';
 import type { DeployReport } from '../../report/report.js';
@@ -199,7 +201,7 @@ async function runLeg(
     return { report: { ...leg, durationMs: Date.now() - started }, ...kept };
   } catch (error) {
     connection.close();
-    const message = (error as Error).message;
+    const message = legError(error, cluster.name, connection.cluster.context);
     logger.error(message);
     const partial = error instanceof DeployError ? fromReport(error.report) : {};
     return {
@@ -213,6 +215,19 @@ async function runLeg(
       },
     };
   }
+}
+
+/**
+ * A failed leg's error: the deploy's own, but for a cluster lost mid-deploy (its API server stopped
+ * answering after the connect: reset, refused, timed out, 5xx after every retry), which it names, with
+ * what to do: what was written there stays, the deploy's Lease expires by itself (nothing else
+ * releases it), and deploying that cluster alone again converges it.
+ */
+export function legError(error: unknown, cluster: string, context: string): string {
+  const message = (error as Error).message ?? String(error);
+  const cause = error instanceof DeployError ? error.cause : error;
+  if (!isUnavailable(cause)) return message;
+  return `cluster ${cluster} (context ${context}) became unreachable mid-deploy: ${message}; its deploy Lease expires by itself: once it is reachable, deploy it again alone (${optionRef('cluster')} ${cluster})`;
 }
 
 function fromReport(report: DeployReport) {

@@ -6,9 +6,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../../src/base/logger.js';
+import { KubeApiError } from '../../../src/cluster/api-error.js';
 import { Discovery } from '../../../src/cluster/discovery.js';
 import type { DeployOptions } from '../../../src/core/deploy/index.js';
-import { deployFleet, type FleetCluster, type FleetWavePlan } from '../../../src/core/fleet/index.js';
+import { DeployError } from '../../../src/core/deploy/index.js';
+import {
+  deployFleet,
+  type FleetCluster,
+  type FleetWavePlan,
+  legError,
+} from '../../../src/core/fleet/index.js';
 import { formatFleetText } from '../../../src/report/fleet.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
@@ -283,5 +290,67 @@ spec:
     expect(statuses(rerun)).toEqual({ 'eu-2': 'succeeded' });
     expect(rerun.waves[0]!.clusters[0]).toMatchObject({ revision: 2, rollout: 'ready' });
     expect(kubes['eu-1']!.log).toEqual([]);
+  });
+
+  test('a cluster lost mid-deploy fails its leg naming it, keeps its own Lease; deployed alone once back, it converges', async () => {
+    const eu2 = kubes['eu-2']!;
+    // From the Deployment's write on, eu-2 answers nothing but 503 (its API server gone).
+    let lost = false;
+    eu2.refuse = (req) => {
+      if (lost) return new KubeApiError(503, `${req.method} ${req.path}`, undefined, 'Service Unavailable');
+      if (req.method === 'PATCH' && req.path.includes('/deployments/') && !req.query?.dryRun) lost = true;
+      return undefined;
+    };
+    const report = await deployFleet({ environment: 'production', waves: twoWaves(), logger: silentLogger });
+    expect(statuses(report)).toEqual({
+      'eu-1': 'succeeded',
+      'eu-2': 'failed',
+      'us-1': 'skipped',
+      'us-2': 'skipped',
+    });
+    expect(report.waves[0]!.clusters[1]!.error).toMatch(
+      /^cluster eu-2 \(context eu-2\) became unreachable mid-deploy: Service Unavailable; its deploy Lease expires by itself: once it is reachable, deploy it again alone \(⟦cluster⟧ eu-2\)$/,
+    );
+    // The Lease it took is still its own (the release could not reach the server); eu-1's is released.
+    const lease = eu2.get('Lease', NS, 'spread.shop') as unknown as { spec: { holderIdentity: string } };
+    expect(lease.spec.holderIdentity).toMatch(/ #[0-9a-f]{6}$/);
+    expect(kubes['eu-1']!.get('Lease', NS, 'spread.shop')).toBeUndefined();
+    expect(writes('us-1')).toEqual([]);
+    expect(writes('us-2')).toEqual([]);
+
+    eu2.refuse = undefined;
+    const expired = structuredClone(lease);
+    expired.spec = { ...lease.spec, renewTime: '2020-01-01T00:00:00.000000Z' } as never;
+    eu2.put(expired as never);
+    const rerun = await deployFleet({
+      environment: 'production',
+      waves: waves(['canary', ['eu-2']]),
+      logger: silentLogger,
+    });
+    expect(statuses(rerun)).toEqual({ 'eu-2': 'succeeded' });
+    expect(rerun.waves[0]!.clusters[0]).toMatchObject({ rollout: 'ready' });
+    expect(eu2.get('Lease', NS, 'spread.shop')).toBeUndefined();
+  });
+});
+
+describe('legError', () => {
+  const unavailable = Object.assign(new Error('gave up after 6 tries, last ECONNRESET: read ECONNRESET'), {
+    code: 'ECONNRESET',
+  });
+  test.each([
+    [
+      'a connection reset',
+      unavailable,
+      'cluster eu-2 (context ctx-2) became unreachable mid-deploy: gave up after 6 tries, last ECONNRESET: read ECONNRESET; its deploy Lease expires by itself: once it is reachable, deploy it again alone (⟦cluster⟧ eu-2)',
+    ],
+    [
+      'a 503 inside a DeployError',
+      new DeployError(new KubeApiError(503, 'GET /x', undefined, 'down'), {} as never),
+      'cluster eu-2 (context ctx-2) became unreachable mid-deploy: down; its deploy Lease expires by itself: once it is reachable, deploy it again alone (⟦cluster⟧ eu-2)',
+    ],
+    ['a verdict (422)', new KubeApiError(422, 'PATCH /x', undefined, 'invalid'), 'invalid'],
+    ['any other error', new Error('ImagePullBackOff'), 'ImagePullBackOff'],
+  ])('%s', (_, error, expected) => {
+    expect(legError(error, 'eu-2', 'ctx-2')).toBe(expected);
   });
 });
