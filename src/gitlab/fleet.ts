@@ -1,8 +1,8 @@
 // The GitLab component's mode fleet-report (dist/gitlab/fleet.js, run by templates/deploy.yml): the
 // fleet's legs ran as `parallel:matrix` jobs, one stage per wave, each leaving
 // `.spread/spread-report-CLUSTER.json` as an artifact; this final job gathers them into one fleet
-// report (job log, fleet-report.md and fleet-report.json) and a merge request note, and fails when a
-// leg failed or did not run. It reads CI_* and SPREAD_INPUT_* variables and never prints the token.
+// report (job log, fleet-report.md, fleet-report.json, SPREAD_OUTCOME in spread.env) and a merge
+// request note, and fails when a leg failed or did not run. It reads CI_* and SPREAD_INPUT_* variables and never prints the token.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDeploymentName } from '../base/origin.js';
@@ -24,8 +24,8 @@ export const FLEET_USAGE = 'usage: node dist/gitlab/fleet.js REPORTS_DIR OUT_DIR
 /**
  * Gathers every `spread-report-*.json` under `reportsDir` (src/frontend/fleet-reports.ts) into the
  * report of the fleet SPREAD_INPUT_ENVIRONMENT names in SPREAD_INPUT_PATH's spread.yaml (a cluster
- * without a file did not run), prints it, writes `fleet-report.md` and `fleet-report.json` into
- * `outDir` and, in a merge request pipeline with SPREAD_GITLAB_TOKEN, updates one note.
+ * without a file did not run), prints it, writes `fleet-report.md`, `fleet-report.json` and
+ * `spread.env` (SPREAD_OUTCOME) into `outDir` and, in a merge request pipeline with SPREAD_GITLAB_TOKEN, updates one note.
  *
  * @returns 0 when every leg succeeded, 1 when a leg failed or did not run, or a file was not read.
  * @throws Error when the environment is not declared (nothing is written then).
@@ -64,8 +64,11 @@ export async function writeFleetReport(
   const content = read.problems.length > 0 ? { ...report, problems: read.problems } : report;
   writeFileSync(path.join(outDir, 'fleet-report.json'), `${JSON.stringify(content, null, 2)}\n`);
   writeFileSync(path.join(outDir, 'fleet-report.md'), markdown());
+  const code = failures(report, read.problems);
+  // The job's dotenv report (the component declares one): later jobs read the fleet's outcome.
+  writeFileSync(path.join(outDir, 'spread.env'), `SPREAD_OUTCOME=${code === 0 ? 'success' : 'failure'}\n`);
   await postNote(markdown(NOTE_LIMIT), marker, env);
-  return failures(report, read.problems);
+  return code;
 }
 
 /** In a merge request pipeline with SPREAD_MR_NOTE not `false`: the fleet's report as one note. */

@@ -68,6 +68,7 @@ async function run(legs: Record<string, string | undefined>, env: NodeJS.Process
     code,
     log,
     markdown: read('fleet-report.md'),
+    dotenv: read('spread.env'),
     json: JSON.parse(read('fleet-report.json') || 'null'),
   };
 }
@@ -81,6 +82,7 @@ describe('dist/gitlab/fleet.js', () => {
     expect(r.markdown).toContain('<!-- spread-fleet-report:production/web -->');
     expect(r.markdown).toContain('**3** succeeded');
     expect(r.json).toMatchObject({ environment: 'production', status: 'succeeded' });
+    expect(r.dotenv).toBe('SPREAD_OUTCOME=success\n');
   });
 
   test('a failed canary and a wave that did not run: exit 1 naming each', async () => {
@@ -91,6 +93,7 @@ describe('dist/gitlab/fleet.js', () => {
     expect(r.log).toContain('us-1 (wave rest): skipped: no report: the leg did not run');
     expect(r.json.status).toBe('failed');
     expect(r.markdown).toContain('**1** failed');
+    expect(r.dotenv).toBe('SPREAD_OUTCOME=failure\n');
   });
 
   test('an environment spread.yaml does not declare: exit 1 saying so, no report written', async () => {
