@@ -1,9 +1,10 @@
 // A fleet as a GitLab pipeline runs it, under gitlab-ci-local (shell executor, a build of dist/): a
 // stage per wave, each wave one include of the component with `cluster: $CLUSTER` and `parallel:
 // matrix` on its job, every leg keeping .spread/spread-report-CLUSTER.json as an artifact, and a last
-// job in mode fleet-report (`when: always`, `needs:` every wave with artifacts) gathering them. The
-// fleet's four clusters are namespaces of the local cluster, each through its own context (the fleet
-// tests' four API servers are not needed for what GitLab does with the legs).
+// job in mode fleet-report (`when: always` in the last stage, no `needs:`: it gets every earlier
+// job's artifacts) gathering them. The fleet's four clusters are namespaces of the local cluster, each
+// through its own context (the fleet tests' four API servers are not needed for what GitLab does with
+// the legs).
 // SPREAD_PACKAGE_DIR runs another build (a directory with dist/ built, as gitlab.itg.test.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
