@@ -1,9 +1,10 @@
-// Builds dist/ with esbuild from five entry points, ES modules all (dist/package.json):
+// Builds dist/ with esbuild from six entry points, ES modules all (dist/package.json):
 //   dist/index.js         — the GitHub Action (src/bin/action.ts; action.yml: runs: node24, main: dist/index.js)
 //   dist/cli/index.js     — the `spread` CLI (src/bin/cli.ts; package.json bin), after a shell prologue
 //   dist/spread.js        — the bundle both load once they have checked the Node version (src/entry.ts)
 //   dist/gitlab/report.js — the GitLab component's report step (src/bin/gitlab-report.ts; templates/deploy.yml)
 //   dist/gitlab/drift.js  — the GitLab component's drift step (src/bin/gitlab-drift.ts; templates/deploy.yml)
+//   dist/gitlab/fleet.js  — the GitLab component's mode fleet-report (src/bin/gitlab-fleet.ts; templates/deploy.yml)
 // and chunks (`chunk-<hash>.js`) of what src/ imports lazily (the Action's front end) or what the entry points share. Run through `npm run build`, which typechecks first.
 // What the entry points do (Node guard, compile cache, the Action's child Node) is code in src/bin/;
 // this file is configuration: entry points, two module stubs, the CLI's prologue, the size budget.
@@ -177,6 +178,7 @@ const result = await build({
     spread: 'src/entry.ts',
     'gitlab/report': 'src/bin/gitlab-report.ts',
     'gitlab/drift': 'src/bin/gitlab-drift.ts',
+    'gitlab/fleet': 'src/bin/gitlab-fleet.ts',
   },
   outdir: dist,
   bundle: true,

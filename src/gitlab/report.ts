@@ -102,12 +102,38 @@ export async function writeReport(
     dotenv = dotenvText({ error: outcome.error ?? 'the report could not be read' }, env, images);
   }
   writeFileSync(path.join(outDir, 'spread.env'), dotenv);
-  console.log(
-    `spread: wrote ${['spread.env', 'plan.md', 'summary.md'].map((f) => path.join(outDir, f)).join(', ')}`,
-  );
+  const written = ['spread.env', 'plan.md', 'summary.md', ...legFile(outcome, outDir, env, problems)];
+  console.log(`spread: wrote ${written.map((f) => path.join(outDir, f)).join(', ')}`);
   for (const p of problems) console.error(`spread report: ${p}`);
   if (formatters) await postPlanNote(outcome, formatters, env, links);
   return problems.length > 0 ? 1 : 0;
+}
+
+/**
+ * A fleet's leg (inputs `environment` and one `cluster`, `$CLUSTER` of a `parallel:matrix` job):
+ * `spread-report-CLUSTER.json`, the report (or `{error, failures, report?}`) with `leg:
+ * {environment, cluster}` as the Action's report file of a leg, for mode fleet-report to gather from
+ * the job's artifacts. Written after a failure too, so the report job sees a failed leg as failed.
+ *
+ * @returns the file's name, or none when this job is no leg or the file could not be written.
+ */
+function legFile(outcome: Outcome, outDir: string, env: NodeJS.ProcessEnv, problems: string[]): string[] {
+  const cluster = env.SPREAD_INPUT_CLUSTER?.trim() ?? '';
+  const environment = env.SPREAD_INPUT_ENVIRONMENT ?? '';
+  if (!cluster || cluster.includes(',') || !environment) return [];
+  if (env.SPREAD_INPUT_MODE !== 'deploy' && env.SPREAD_INPUT_MODE !== 'plan') return [];
+  const leg = { environment, cluster };
+  const { report, error, failures } = outcome;
+  const content =
+    error !== undefined ? { error, failures, ...(report ? { report } : {}), leg } : { ...report, leg };
+  const name = `spread-report-${cluster.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+  try {
+    writeFileSync(path.join(outDir, name), `${JSON.stringify(content, null, 2)}\n`);
+    return [name];
+  } catch (error) {
+    problems.push(`could not write the leg's report ${name}: ${describeError(error)}`);
+    return [];
+  }
 }
 
 /** The job's and the commit's links (CI_JOB_URL, CI_COMMIT_SHA, CI_PROJECT_URL), those that are set. */
@@ -177,6 +203,8 @@ function readOutcome(reportFile: string, status: number | undefined, problems: s
   } catch (error) {
     return { error: `spread's report ${reportFile} is not JSON (${(error as Error).message})`, failures: [] };
   }
+  const leg = onlyLeg(json);
+  if (leg !== undefined) json = leg;
   if (typeof json?.error === 'string') {
     return {
       error: json.error,
@@ -193,6 +221,24 @@ function readOutcome(reportFile: string, status: number | undefined, problems: s
       report: json,
     };
   return { report: json, failures: [] };
+}
+
+/**
+ * The one cluster of a fleet's report (`spread deploy --environment E --cluster C -o json` prints a
+ * fleet report, of one cluster for a leg) as one deploy's output: its report, or `{error, report?}`.
+ * Undefined when `json` is no fleet report of exactly one cluster.
+ */
+function onlyLeg(json: unknown): { error?: unknown; report?: unknown } | undefined {
+  const waves = (json as { waves?: unknown } | null)?.waves;
+  if (!Array.isArray(waves)) return undefined;
+  const legs = waves.flatMap((w: { clusters?: unknown }) => (Array.isArray(w?.clusters) ? w.clusters : []));
+  if (legs.length !== 1) return undefined;
+  const leg = legs[0] as { status?: unknown; error?: unknown; report?: unknown };
+  if (leg.status === 'succeeded' && isReport(leg.report)) return leg.report as { report?: unknown };
+  return {
+    error: typeof leg.error === 'string' ? leg.error : `the leg ${String(leg.status)}`,
+    ...(isReport(leg.report) ? { report: leg.report } : {}),
+  };
 }
 
 /** A report as far as the step needs to trust it: an object with an `objects` array. */

@@ -2,7 +2,7 @@
 // runs it (`node dist/gitlab/report.js REPORT.json OUT_DIR STATUS`, after `node scripts/build.mjs`) on the shapes `spread deploy|plan -o json` writes:
 // a report, a failure {error, failures, report?}, nothing at all. Every case writes all three files.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -61,7 +61,7 @@ function run(content: string | undefined, status: number, env: NodeJS.ProcessEnv
       .split('\n')
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
-  return { ...r, plan: read('plan.md'), summary: read('summary.md'), dotenv };
+  return { ...r, out, plan: read('plan.md'), summary: read('summary.md'), dotenv };
 }
 
 describe('dist/gitlab/report.js', () => {
@@ -168,6 +168,46 @@ describe('dist/gitlab/report.js', () => {
   ])('SPREAD_ENVIRONMENT_URL (GitLab reads environment:url from it): %s', (_, env, url) => {
     const r = run(JSON.stringify({ ...report, url: 'https://shop.example.com' }), 0, env);
     expect(r.dotenv.SPREAD_ENVIRONMENT_URL).toBe(url);
+  });
+
+  // `spread deploy --environment production --cluster eu-1 -o json` prints a fleet report of one cluster.
+  const fleetOf = (leg: Record<string, unknown>) =>
+    JSON.stringify({
+      environment: 'production',
+      mode: 'deploy',
+      status: leg.status,
+      waves: [
+        { name: 'canary', status: leg.status, clusters: [{ cluster: 'eu-1', wave: 'canary', ...leg }] },
+      ],
+      durationMs: 5000,
+    });
+  const leg = { SPREAD_INPUT_ENVIRONMENT: 'production', SPREAD_INPUT_CLUSTER: 'eu-1' };
+
+  test("a fleet's leg: its one cluster's report, and spread-report-eu-1.json naming the leg", () => {
+    const r = run(fleetOf({ status: 'succeeded', report: { ...report, rollout: [] } }), 0, leg);
+    expect(r.dotenv).toMatchObject({ SPREAD_OUTCOME: 'success', SPREAD_DEPLOYMENT: 'web' });
+    expect(r.plan).toContain('### Deploy: `web` → context `prod`, namespace `shop`');
+    const file = JSON.parse(readFileSync(path.join(r.out, 'spread-report-eu-1.json'), 'utf8'));
+    expect(file).toMatchObject({ deployment: 'web', leg: { environment: 'production', cluster: 'eu-1' } });
+    expect(file.error).toBeUndefined();
+  });
+
+  test('a failed leg: the error in the dotenv and in spread-report-eu-1.json, with what it applied', () => {
+    const r = run(fleetOf({ status: 'failed', error: 'rollout failed', report }), 1, leg);
+    expect(r.dotenv).toMatchObject({ SPREAD_OUTCOME: 'failure', SPREAD_ERROR: 'rollout failed' });
+    const file = JSON.parse(readFileSync(path.join(r.out, 'spread-report-eu-1.json'), 'utf8'));
+    expect(file).toMatchObject({
+      error: 'rollout failed',
+      report: { deployment: 'web' },
+      leg: { environment: 'production', cluster: 'eu-1' },
+    });
+  });
+
+  test('no cluster input, or several clusters: no leg file', () => {
+    for (const env of [{}, { ...leg, SPREAD_INPUT_CLUSTER: 'eu-1,eu-2' }]) {
+      const r = run(JSON.stringify(report), 0, env);
+      expect(readdirSync(r.out).filter((f) => f.startsWith('spread-report-'))).toEqual([]);
+    }
   });
 
   test('a report without a url: SPREAD_ENVIRONMENT_URL is empty', () => {

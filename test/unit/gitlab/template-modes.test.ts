@@ -12,9 +12,13 @@ const [specDoc, jobsDoc] = parseAllDocuments(text).map((d) => d.toJS());
 const job = jobsDoc['$[[ inputs.job-name ]]'] as { script: string[]; variables: Record<string, string> };
 const inputs = specDoc.spec.inputs as Record<string, { default?: unknown }>;
 
-/** Runs the job's script with the inputs' defaults (and `given`), answers the CLI's argv. */
-function argv(given: Record<string, string>): string[] {
+/**
+ * Runs the job's script with the inputs' defaults (and `given`) in a build directory `setup` may fill,
+ * answers the CLI's argv (or the fleet step's: its argv and the files of .spread/ it found).
+ */
+function argv(given: Record<string, string>, setup?: (dir: string) => void): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'spread-gl-modes-'));
+  setup?.(dir);
   const pkg = path.join(dir, 'pkg');
   mkdirSync(path.join(pkg, 'dist/cli'), { recursive: true });
   mkdirSync(path.join(pkg, 'dist/gitlab'));
@@ -24,6 +28,10 @@ function argv(given: Record<string, string>): string[] {
     `require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));`,
   );
   writeFileSync(path.join(pkg, 'dist/gitlab/report.js'), '');
+  writeFileSync(
+    path.join(pkg, 'dist/gitlab/fleet.js'),
+    `const fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify([...process.argv.slice(2), ...fs.readdirSync('.spread')]));`,
+  );
   const env: Record<string, string> = {
     PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
     HOME: dir,
@@ -76,5 +84,16 @@ describe("the component's delete mode names the deployment its deploy made", () 
 
   test('a name given is passed as it is', () => {
     expect(argv({ mode: 'delete', path: 'k8s', name: 'web' }).slice(0, 2)).toEqual(['delete', 'web']);
+  });
+});
+
+describe("the component's mode fleet-report", () => {
+  test("keeps the legs' reports the artifacts put in .spread/ and runs the fleet step on them, not the CLI", () => {
+    const args = argv({ mode: 'fleet-report', environment: 'production' }, (dir) => {
+      mkdirSync(path.join(dir, '.spread'));
+      writeFileSync(path.join(dir, '.spread/spread-report-eu-1.json'), '{}');
+    });
+    expect(args.slice(0, 2).map((a) => path.basename(a))).toEqual(['.spread', '.spread']);
+    expect(args.slice(2)).toEqual(['spread-report-eu-1.json']);
   });
 });

@@ -1,0 +1,235 @@
+// A fleet as a GitLab pipeline runs it, under gitlab-ci-local (shell executor, a build of dist/): a
+// stage per wave, each wave one include of the component with `cluster: $CLUSTER` and `parallel:
+// matrix` on its job, every leg keeping .spread/spread-report-CLUSTER.json as an artifact, and a last
+// job in mode fleet-report (`when: always` in the last stage, no `needs:`: it gets every earlier
+// job's artifacts) gathering them. The fleet's four clusters are namespaces of the local cluster, each
+// through its own context (the fleet tests' four API servers are not needed for what GitLab does with
+// the legs).
+// SPREAD_PACKAGE_DIR runs another build (a directory with dist/ built, as gitlab.itg.test.ts).
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { missingHarness, needs } from './harness.js';
+import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+
+const PACKAGE = process.env.SPREAD_PACKAGE_DIR ?? ROOT;
+const GCL = path.join(ROOT, 'node_modules/.bin/gitlab-ci-local');
+const ns = uniqueName('gcl-fleet');
+const CLUSTERS = ['eu-1', 'eu-2', 'us-1', 'us-2'];
+const namespaceOf = (cluster: string) => `${ns}-${cluster}`;
+const project = mkdtempSync(path.join(tmpdir(), 'spread-gitlab-fleet-'));
+const kubeconfigFile = path.join(mkdtempSync(path.join(tmpdir(), 'spread-gitlab-fleet-kc-')), 'config');
+
+/** The local kubeconfig with a context per cluster of the fleet. */
+function kubeconfig(): string {
+  type Named<T> = { name: string } & T;
+  const kc = parse(kubeconfigContent()) as { contexts: Named<{ context: Record<string, string> }>[] };
+  const local = kc.contexts.find((c) => c.name === 'spread-local')!;
+  const contexts = CLUSTERS.map((c) => ({
+    name: c,
+    context: { ...local.context, namespace: namespaceOf(c) },
+  }));
+  return stringify({ ...kc, contexts: [...kc.contexts, ...contexts] });
+}
+
+/** A ValidatingAdmissionPolicy refusing every write of a ConfigMap in `namespace`. */
+function refuseWrites(namespace: string): string {
+  const name = `${namespace}-refuse`;
+  const policy = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: {
+        resourceRules: [
+          {
+            apiGroups: [''],
+            apiVersions: ['v1'],
+            operations: ['CREATE', 'UPDATE'],
+            resources: ['configmaps'],
+          },
+        ],
+      },
+      validations: [{ expression: 'request.dryRun == true', message: 'the canary refuses writes' }],
+    },
+  };
+  const binding = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: {
+      policyName: name,
+      validationActions: ['Deny'],
+      matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
+    },
+  };
+  return `${stringify(policy)}---\n${stringify(binding)}`;
+}
+
+/** One include of the component; `extra` is YAML of the inputs that are not strings. */
+const include = (inputs: Record<string, string>, extra = '') =>
+  `  - local: templates/deploy.yml\n    inputs:\n${Object.entries(inputs)
+    .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}\n`)
+    .join('')}${extra}`;
+
+const common = { path: 'shop', name: 'shop', environment: 'production', package: PACKAGE };
+const pipeline = `stages: [canary, rest, report]
+include:
+${include({ ...common, stage: 'canary', 'job-name': 'deploy-canary', cluster: '$CLUSTER', 'resource-group': 'fleet-$CLUSTER' })}${include({ ...common, stage: 'rest', 'job-name': 'deploy-rest', cluster: '$CLUSTER', 'resource-group': 'fleet-$CLUSTER' })}${include(
+  {
+    ...common,
+    stage: 'report',
+    'job-name': 'fleet-report',
+    mode: 'fleet-report',
+    'environment-action': 'verify',
+    'resource-group': 'fleet-report',
+  },
+  '      rules: [{when: always}]\n',
+)}deploy-canary:
+  parallel:
+    matrix:
+      - CLUSTER: [eu-1]
+deploy-rest:
+  parallel:
+    matrix:
+      - CLUSTER: [eu-2, us-1, us-2]
+`;
+
+/**
+ * Runs the whole pipeline with the shell executor after removing every job's artifacts, or one job
+ * by name with the artifacts the earlier run left (as GitLab gives a job those of earlier stages).
+ */
+function gcl(job?: string): Promise<{ code: number; log: string }> {
+  if (job === undefined)
+    for (const dir of ['.gitlab-ci-local/artifacts', '.spread'])
+      rmSync(path.join(project, dir), { recursive: true, force: true });
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      // Each job in a directory of its own with its artifacts, as a runner's builds: legs run at once.
+      [
+        GCL,
+        ...['--force-shell-executor', '--shell-isolation', '--no-artifacts-to-source'],
+        '--no-color',
+        '--home',
+        path.join(project, '.home'),
+        ...(job ? [job] : []),
+      ],
+      { env: { ...process.env, KUBECONFIG: kubeconfigFile }, cwd: project },
+    );
+    let log = '';
+    child.stdout.on('data', (d) => (log += d));
+    child.stderr.on('data', (d) => (log += d));
+    child.on('close', (code) => resolve({ code: code ?? 1, log }));
+  });
+}
+
+const reportMd = () =>
+  readFileSync(path.join(project, '.gitlab-ci-local/artifacts/fleet-report/.spread/fleet-report.md'), 'utf8');
+
+const configMap = async (cluster: string) =>
+  (
+    await kubectl(
+      ['--context', 'spread-local', '-n', namespaceOf(cluster), 'get', 'configmap', 'web', '-o', 'name'],
+      { allowFail: true },
+    )
+  ).stdout.trim();
+
+const skip = () => missingHarness('gitlabCiLocal') || !existsSync(GCL);
+
+beforeAll(async () => {
+  if (skip()) return;
+  for (const c of CLUSTERS)
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', namespaceOf(c)]);
+  writeFileSync(kubeconfigFile, kubeconfig(), { mode: 0o600 });
+  cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
+  const files: Record<string, string> = {
+    'shop/spread.yaml': [
+      'environments:',
+      '  production:',
+      '    clusters:',
+      ...CLUSTERS.map((c) => `      - { name: ${c}, context: ${c}, namespace: ${namespaceOf(c)} }`),
+      '    waves:',
+      '      - { name: canary, clusters: [eu-1] }',
+      '      - { name: rest, maxParallel: 2 }',
+      '',
+    ].join('\n'),
+    'shop/settings.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\ndata: {level: "1"}\n',
+    '.gitlab-ci.yml': pipeline,
+  };
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+    writeFileSync(path.join(project, file), content);
+  }
+  mkdirSync(path.join(project, '.home'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: project });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'shop');
+  git('remote', 'add', 'origin', 'https://gitlab.example.com/acme/shop.git');
+}, 60_000);
+
+afterAll(async () => {
+  if (skip()) return;
+  for (const c of CLUSTERS)
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', namespaceOf(c), '--wait=false'], {
+      allowFail: true,
+    });
+  rmSync(project, { recursive: true, force: true });
+  rmSync(path.dirname(kubeconfigFile), { recursive: true, force: true });
+});
+
+describe.skipIf(!existsSync(GCL))(
+  'a fleet in a GitLab pipeline, under gitlab-ci-local',
+  needs('gitlabCiLocal'),
+  () => {
+    test('one failing canary leg: the second stage does not run, the report job fails naming every leg', async () => {
+      await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], {
+        input: refuseWrites(namespaceOf('eu-1')),
+      });
+      try {
+        const pipeline = await gcl();
+        expect(pipeline.code, pipeline.log).not.toBe(0);
+        expect(pipeline.log).toMatch(/FAIL +deploy-canary: \[eu-1\]/);
+        expect(pipeline.log).not.toContain('deploy-rest');
+        // GitLab then runs the last stage's `when: always` job; gitlab-ci-local 4.75 never starts a job
+        // after one it did not start (deploy-rest), so the report job runs by name, with the artifacts.
+        const run = await gcl('fleet-report');
+        expect(run.code, run.log).not.toBe(0);
+        expect(run.log).toContain('the deploy of 4 of 4 cluster(s) did not succeed');
+        expect(run.log).toContain('eu-1 (wave canary): failed');
+        for (const c of ['eu-2', 'us-1', 'us-2']) {
+          expect(run.log).toContain(`${c} (wave rest): skipped: no report: the leg did not run`);
+          expect(await configMap(c)).toBe('');
+        }
+        const md = reportMd();
+        expect(md).toMatch(/\| ❌ \| `eu-1` \|.*the canary refuses writes/);
+        for (const c of ['eu-2', 'us-1', 'us-2'])
+          expect(md).toContain(`| ⏭️ | \`${c}\` |  |  |  |  | no report: the leg did not run |`);
+      } finally {
+        await kubectl(['--context', 'spread-local', 'delete', '-f', '-'], {
+          input: refuseWrites(namespaceOf('eu-1')),
+          allowFail: true,
+        });
+      }
+    }, 300_000);
+
+    test('two waves, four legs: every cluster deployed, the report job lists all four', async () => {
+      const run = await gcl();
+      expect(run.code, run.log).toBe(0);
+      expect(run.log).toContain('Fleet production: 4 cluster(s) in 2 wave(s)');
+      for (const c of CLUSTERS)
+        expect(run.log).toMatch(new RegExp(`${c}\\s+succeeded · context ${c} · revision 1`));
+      const md = reportMd();
+      expect(md).toContain('4 cluster(s) in 2 wave(s): **4** succeeded');
+      for (const c of CLUSTERS) {
+        expect(md).toMatch(new RegExp(`\\| ✅ \\| \`${c}\` \\| \`${c}\` \\|`));
+        expect(await configMap(c)).toBe('configmap/web');
+      }
+    }, 300_000);
+  },
+);
