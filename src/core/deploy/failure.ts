@@ -81,3 +81,18 @@ export function nothingWritten(error: unknown): unknown {
   error.message = [`${first}; nothing was applied`, ...rest].join('\n');
   return error;
 }
+
+/**
+ * `error` thrown after the apply and the prune ended (a lost Lease, an API server gone during the
+ * wait): its first line says so, unless it says already what was applied (a failed rollout's report).
+ */
+export function afterApply(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof DeployError || /\bapplied\b/.test(error.message))
+    return error;
+  const [first, ...rest] = error.message.split('\n');
+  error.message = [
+    `${first}; every object was applied and pruned before it, the deploy did not finish (deploy again to converge)`,
+    ...rest,
+  ].join('\n');
+  return error;
+}

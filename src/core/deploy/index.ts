@@ -5,7 +5,7 @@ import { inputRead } from '../../base/heap.js';
 import { DeployLease } from '../../engine/inventory/deploy-lease.js';
 import type { DeployReport } from '../../report/report.js';
 import { applyStage, type Settling, settlingOf } from './apply.js';
-import { deployFailure, failedAt } from './failure.js';
+import { afterApply, deployFailure, failedAt } from './failure.js';
 import { imagesStage } from './images.js';
 import { type DeployOptions, type Run, startRun } from './options.js';
 import { planForApply, planReport, planStage } from './plan.js';
@@ -32,7 +32,7 @@ export async function deploy(options: DeployOptions): Promise<DeployReport> {
     const prepared = await readToApply(run, lease);
     if ('report' in prepared) return prepared.report;
     return await settleStage(run, prepared, lease.lock).catch((error: unknown) => {
-      throw failedAt(error, run, prepared.base.deployment, true);
+      throw failedAt(afterApply(error), run, prepared.base.deployment, true);
     });
   } catch (caught) {
     throw deployFailure(caught, run);

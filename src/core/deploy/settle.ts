@@ -54,8 +54,7 @@ export async function settleStage(
       : await settle(client, converged, options, settling.health);
   } catch (error) {
     if (error instanceof RolloutError) return failedRollout(run, settling, lock, error);
-    if (options.signal?.aborted) throw interruptedWait(error, reported);
-    throw error;
+    throw cutShort(error, reported);
   }
   const state = appliedState(converged);
   const { kept, encoded } = toRecord;
@@ -116,14 +115,16 @@ function appliedState(converged: SettlingConverged): string | undefined {
 }
 
 /**
- * An interrupt (Ctrl-C, SIGTERM, a cancelled job) during the rollout wait: every object was applied
- * and pruning was done, which the message says, since no report follows.
+ * An interrupt (Ctrl-C, SIGTERM, a cancelled job) or a refused watch during the rollout wait: every
+ * object was applied and pruned, which the message says, since no report follows.
  */
-function interruptedWait(error: unknown, reported: readonly ObjectReport[]): Error {
+function cutShort(error: unknown, reported: readonly ObjectReport[]): Error {
   const c = countActions({ objects: reported });
   const applied = reported.length - c.pruned - c.kept;
+  const message = error instanceof Error ? error.message : String(error);
   return new Error(
-    `${(error as Error).message} while waiting for the rollout: all ${applied} object(s) were applied (${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged) and ${c.pruned} pruned; the rollout was not seen finished and no revision was recorded (the next deploy records it)`,
+    `${message} while waiting for the rollout: all ${applied} object(s) were applied (${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged) and ${c.pruned} pruned; the rollout was not seen finished and no revision was recorded (the next deploy records it)`,
+    { cause: error },
   );
 }
 

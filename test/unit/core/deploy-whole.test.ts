@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../../src/base/logger.js';
+import { KubeApiError } from '../../../src/cluster/client.js';
 import { Discovery } from '../../../src/cluster/discovery.js';
 import { deletes } from '../../../src/core/delete.js';
 import {
@@ -210,6 +211,27 @@ describe('a whole deploy against the in-memory API server', () => {
     expect(kube.log.at(-1)).toBe('DELETE /apis/coordination.k8s.io/v1/namespaces/shop/leases/spread.shop');
     expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
     expect(kube.watchers).toBe(0);
+  });
+
+  test('the API server fails the rollout wait: the error says every object was applied, and prunes were done', async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    write('nginx:1.28', { settings: 'hello' });
+    // The wait's watches refused (a 429 or 5xx is waited out, as client-go's reflector does; any
+    // other refusal ends the wait).
+    kube.refuse = (req) =>
+      req.query?.watch ? new KubeApiError(400, '', undefined as never, 'the watch was refused') : undefined;
+    const failed = (await deploy(options()).catch((e: unknown) => e)) as Error;
+    expect(failed.message).toMatch(
+      /^the watch was refused while waiting for the rollout: all 2 object\(s\) were applied \(0 created, 1 configured, 1 unchanged\) and 1 pruned; the rollout was not seen finished and no revision was recorded/,
+    );
+    expect(failed.message).not.toMatch(/nothing was applied/);
+    expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
+    kube.refuse = undefined;
+    // The next deploy changes nothing and records the revision.
+    const again = await deploy(options());
+    expect(actions(again)).not.toContain('configured');
+    expect(again.revision).toBe(2);
   });
 
   test('delete: every object of the deployment, its revisions and its parent; the namespace stays', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { type Applied, forRecord } from '../../../src/core/deploy/apply.js';
+import { afterApply, DeployError } from '../../../src/core/deploy/failure.js';
 import type { Run } from '../../../src/core/deploy/options.js';
 import { forApply, forSettle } from '../../../src/core/deploy/trim.js';
 import type { AppliedObject } from '../../../src/engine/apply/applied.js';
@@ -180,5 +181,20 @@ describe('forRecord: what the revision records, decided before the wait', () => 
   test('a deploy that changed something encodes its objects without reading a revision', async () => {
     const changed = { unchanged: false, revisionBefore: 4 } as unknown as Applied;
     expect((await forRecord(run, set, objects, changed)).encoded?.count).toBe(1);
+  });
+});
+
+describe('afterApply: an error thrown after the apply and the prune ended', () => {
+  test('says that every object was applied and pruned, on its first line', () => {
+    const error = afterApply(new Error('the deploy Lease was lost\nrenewal: 429')) as Error;
+    expect(error.message).toBe(
+      'the deploy Lease was lost; every object was applied and pruned before it, the deploy did not finish (deploy again to converge)\nrenewal: 429',
+    );
+  });
+  test('leaves an error that says already what was applied, and a failed rollout with its report', () => {
+    const said = new Error('interrupted while waiting for the rollout: all 2 object(s) were applied');
+    expect((afterApply(said) as Error).message).toBe(said.message);
+    const rollout = new DeployError(new Error('rollout failed'), {} as never);
+    expect((afterApply(rollout) as Error).message).toBe('rollout failed');
   });
 });
