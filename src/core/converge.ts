@@ -27,7 +27,7 @@ import {
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
-import { type KeptObject, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
+import { type KeptObject, keptWhy, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
 import { releaseFromApplySet } from '../engine/inventory/prune-policy.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
@@ -223,8 +223,7 @@ async function prune(
   const limit = pLimit(options.apply.concurrency);
   const released = decision.kept.filter((k) => k.released);
   await Promise.all(released.map((k) => limit(() => releaseFromApplySet(client, set, k.candidate))));
-  for (const k of decision.kept)
-    logger.info(`${candidateRef(k.candidate)} kept: the directory dropped it, but ${k.reason}`);
+  for (const k of decision.kept) logger.info(`${candidateRef(k.candidate)} kept: ${keptWhy(k)}`);
   await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
   for (const c of decision.pruned) {
     const note = decision.notes.get(c);

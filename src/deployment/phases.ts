@@ -121,6 +121,26 @@ function helmWeightOf(value: string | undefined, warnings: string[]): number | u
   return 0;
 }
 
+/**
+ * An Argo CD sync wave as Argo CD reads it (gitops-engine syncwaves `Wave`: `strconv.Atoi` of the
+ * value, untrimmed; when that fails, the Helm hook weight, else 0): a value that is not an integer
+ * (`" 1"` too) is left unread, with a warning, where spread's own wave is an error.
+ */
+function argoWaveOf(value: string | undefined, warnings: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isSafeInteger(n)) return n;
+  warnings.push(
+    `annotation ${PHASE_ANNOTATIONS.argoWave}: "${value}" is not an integer; ignored as Argo CD ignores it (wave 0, or a Helm hook's weight)`,
+  );
+  return undefined;
+}
+
+/** A Helm hook annotation's events as Helm reads them (`strings.ToLower(strings.TrimSpace(…))` each). */
+function helmEventsOf(value: string): string[] {
+  return listOf(value).map((e) => e.toLowerCase());
+}
+
 function listOf(value: string): string[] {
   return value
     .split(',')
@@ -146,7 +166,7 @@ export function readPlace(object: KubeObject): PlaceReading {
     else errors.push(`annotation ${K.phase}: "${own}" is not a phase; use pre, main or post`);
   }
   const ownWave = waveOf(a[K.wave], K.wave, errors);
-  const argoWave = waveOf(a[K.argoWave], K.argoWave, errors);
+  const argoWave = argoWaveOf(a[K.argoWave], warnings);
   // Helm reads a hook's weight on hooks only.
   const helmWave = hook.from === K.helmHook ? helmWeightOf(a[K.helmWeight], warnings) : undefined;
   const wave = ownWave ?? argoWave ?? helmWave ?? 0;
@@ -172,7 +192,7 @@ function hookOf(
   ] as const) {
     const value = a[key];
     if (value === undefined) continue;
-    const events = listOf(value);
+    const events = key === K.helmHook ? helmEventsOf(value) : listOf(value);
     if (key === K.argoHook && a[K.helmHook] !== undefined && !events.some((e) => e in table)) continue;
     const phases = new Set<Phase>();
     const unsupported: string[] = [];
@@ -274,7 +294,7 @@ export function helmHookSkipped(object: KubeObject, event: 'install' | 'upgrade'
   // Argo CD's hook annotation, when it names a type Argo CD knows, is read instead of Helm's.
   const argo = object.metadata.annotations?.[PHASE_ANNOTATIONS.argoHook];
   if (argo !== undefined && listOf(argo).some((e) => e in ARGO_HOOKS)) return undefined;
-  const events = listOf(value).filter((e) => HELM_EVENTS[e] !== undefined);
+  const events = helmEventsOf(value).filter((e) => HELM_EVENTS[e] !== undefined);
   if (events.length === 0 || events.some((e) => e.endsWith(`-${event}`))) return undefined;
   return `a Helm hook of ${events.join(', ')} only, and this deploy is ${event === 'install' ? 'the first (an install)' : 'an upgrade'}: not run`;
 }

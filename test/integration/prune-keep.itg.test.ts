@@ -7,7 +7,7 @@ import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './he
 
 // Prune policy: an object annotated `spread.rsprd.com/prune: keep` (or Helm's equivalent) stays in
 // the cluster when the directory drops it, released from the ApplySet, and `spread delete` leaves
-// it too unless --include-kept.
+// it too unless --include-kept. Flux's key is read as Flux reads it: any case, label or annotation.
 const ns = uniqueName('health-itg-keep');
 const ctx = ['--context', 'spread-local'];
 const PART_OF = 'applyset.kubernetes.io/part-of';
@@ -116,5 +116,33 @@ describe('objects annotated keep are left in the cluster', () => {
       ['stay', 'pruned'],
     ]);
     expect(await configMapJson('stay')).toBeUndefined();
+  });
+
+  test("Flux's prune: Disabled (any case) and its label form keep the object, as Flux reads them", async () => {
+    // fluxcd/pkg ssa AnyInMetadata: a label or an annotation, compared with strings.EqualFold.
+    const flux = (name: string, meta: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, ${meta}}\ndata: {a: "1"}\n`;
+    const files = {
+      upper: flux('flux-upper', 'annotations: {kustomize.toolkit.fluxcd.io/prune: Disabled}'),
+      label: flux('flux-label', 'labels: {kustomize.toolkit.fluxcd.io/prune: disabled}'),
+      plain: configMap('flux-plain'),
+    };
+    await deploy(localDeploy(dir(files), ns, { name: 'keep-flux' }));
+    const report = await deploy(localDeploy(dir({ plain: files.plain }), ns, { name: 'keep-flux' }));
+    for (const name of ['flux-upper', 'flux-label']) {
+      const live = await configMapJson(name);
+      expect(live, name).toBeDefined();
+      expect(live?.metadata.labels?.[PART_OF], name).toBeUndefined();
+    }
+    expect(report.objects.filter((o) => o.action === 'kept').map((o) => [o.name, o.note])).toEqual([
+      [
+        'flux-label',
+        expect.stringMatching(/^labelled kustomize\.toolkit\.fluxcd\.io\/prune: disabled \(Flux's keep\)/),
+      ],
+      [
+        'flux-upper',
+        expect.stringMatching(/^annotated kustomize\.toolkit\.fluxcd\.io\/prune: Disabled \(Flux's keep\)/),
+      ],
+    ]);
   });
 });

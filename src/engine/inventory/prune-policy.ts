@@ -23,6 +23,8 @@ export interface KeepAnnotation {
   readonly tool: string;
   /** The value as written in the docs (`keep`, `Prune=false`…). */
   readonly value: string;
+  /** Whether the tool reads the key as a label too, when no annotation has it (Flux). */
+  readonly label?: boolean;
 }
 
 /**
@@ -52,7 +54,10 @@ function argoKeeps(value: string, removal: Removal): string | undefined {
  * - `argocd.argoproj.io/sync-options` holding `Prune=false` or `Prune=confirm` in its comma list, or
  *   for `spread delete` `Delete=false` or `Delete=confirm` ({@link argoKeeps});
  * - `kustomize.toolkit.fluxcd.io/prune: disabled` — Flux's kustomize-controller never prunes it;
- * - `kapp.k14s.io/delete-strategy: orphan` — kapp leaves it when it leaves the app.
+ *   read as Flux reads it (fluxcd/pkg ssa `AnyInMetadata`: an annotation or a label, the value
+ *   compared with `strings.EqualFold`, untrimmed: `Disabled` keeps);
+ * - `kapp.k14s.io/delete-strategy: orphan` — kapp leaves it when it leaves the app; compared as
+ *   kapp does (pkg/kapp/clusterapply `DeleteChange`: the annotation only, exactly `orphan`).
  */
 export const KEEP_ANNOTATIONS: readonly KeepAnnotation[] = [
   { key: SPREAD.prune, keeps: (v) => (v === 'keep' ? '' : undefined), tool: 'spread', value: 'keep' },
@@ -66,9 +71,10 @@ export const KEEP_ANNOTATIONS: readonly KeepAnnotation[] = [
   { key: 'argocd.argoproj.io/sync-options', keeps: argoKeeps, tool: 'Argo CD', value: 'Prune=false' },
   {
     key: 'kustomize.toolkit.fluxcd.io/prune',
-    keeps: (v) => (v === 'disabled' ? "Flux's keep" : undefined),
+    keeps: (v) => (v.toLowerCase() === 'disabled' ? "Flux's keep" : undefined),
     tool: 'Flux',
     value: 'disabled',
+    label: true,
   },
   {
     key: 'kapp.k14s.io/delete-strategy',
@@ -79,16 +85,22 @@ export const KEEP_ANNOTATIONS: readonly KeepAnnotation[] = [
 ];
 
 /**
- * Why an object's own annotations keep it from `removal` (`annotated helm.sh/resource-policy: keep
- * (Helm's keep)`), or undefined when none does. Read on the object as live, which is what its last
+ * Why an object's own annotations (or, for Flux's key, labels) keep it from `removal` (`annotated
+ * helm.sh/resource-policy: keep (Helm's keep)`, `labelled kustomize.toolkit.fluxcd.io/prune: disabled
+ * (Flux's keep)`), or undefined when none does. Read on the object as live, which is what its last
  * deploy applied.
  */
 export function keptByAnnotation(o: KubeObject, removal: Removal = 'prune'): string | undefined {
   const annotations = o.metadata.annotations ?? {};
+  const labels = o.metadata.labels ?? {};
   for (const a of KEEP_ANNOTATIONS) {
-    const value = annotations[a.key];
-    const note = value === undefined ? undefined : a.keeps(value, removal);
-    if (note !== undefined) return `annotated ${a.key}: ${value}${note ? ` (${note})` : ''}`;
+    for (const [how, value] of [
+      ['annotated', annotations[a.key]],
+      ['labelled', a.label ? labels[a.key] : undefined],
+    ] as const) {
+      const note = value === undefined ? undefined : a.keeps(value, removal);
+      if (note !== undefined) return `${how} ${a.key}: ${value}${note ? ` (${note})` : ''}`;
+    }
   }
   return undefined;
 }

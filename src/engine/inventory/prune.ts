@@ -24,6 +24,18 @@ export interface KeptObject {
    * no longer owns. Other kept objects (a Namespace still in use, a CRD) stay in the set.
    */
   readonly released?: boolean;
+  /** A Helm hook this deploy does not run (`notRun`, `keepHooks`): the directory may still hold it. */
+  readonly notRun?: boolean;
+}
+
+/**
+ * Why an object is kept, as the step log says it after `kept: `: a hook not run is not one the
+ * directory dropped (it may hold it), so it says so rather than "the directory dropped it".
+ */
+export function keptWhy(k: KeptObject): string {
+  return k.notRun
+    ? `a hook this deploy does not run (${k.reason})`
+    : `the directory dropped it, but ${k.reason}`;
 }
 
 /** The prune candidates split into those deleted and those kept; see {@link splitPrune}. */
@@ -93,7 +105,7 @@ export async function splitPrune(
       (c.object.metadata.generateName ? options.notRun?.get(generatedKey(c.object)) : undefined) ??
       (options.keepHooks && c.object.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined);
     if (notRun) {
-      kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run` });
+      kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run`, notRun: true });
     } else if (annotated) {
       kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
     } else if (holds) {

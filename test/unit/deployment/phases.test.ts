@@ -2,7 +2,13 @@
 // hook annotations mapped to them, what is not run, and bad values, as one table.
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
-import { isHoisted, readPlace, recreateOf, stepOrderIssues } from '../../../src/deployment/phases.js';
+import {
+  helmHookSkipped,
+  isHoisted,
+  readPlace,
+  recreateOf,
+  stepOrderIssues,
+} from '../../../src/deployment/phases.js';
 
 const object = (annotations: Record<string, string>, kind = 'Job') => ({
   apiVersion: kind === 'Job' ? 'batch/v1' : 'v1',
@@ -89,10 +95,10 @@ describe('readPlace', () => {
       ['annotation spread.rsprd.com/phase: "during" is not a phase; use pre, main or post'],
     ],
     [
-      { 'spread.rsprd.com/wave': 'first', 'argocd.argoproj.io/sync-wave': '1e3' },
+      { 'spread.rsprd.com/wave': 'first', 'spread.rsprd.com/phase': 'later' },
       [
+        'annotation spread.rsprd.com/phase: "later" is not a phase; use pre, main or post',
         'annotation spread.rsprd.com/wave: "first" is not an integer (a wave is a whole number, e.g. "-1", "0", "5")',
-        'annotation argocd.argoproj.io/sync-wave: "1e3" is not an integer (a wave is a whole number, e.g. "-1", "0", "5")',
       ],
     ],
   ])('errors, all at once: %j', (annotations, errors) => {
@@ -122,6 +128,70 @@ describe('Helm and Argo CD as they read their own annotations', () => {
     expect(readPlace(object({ 'spread.rsprd.com/wave': 'abc' })).errors).toEqual([
       expect.stringMatching(/spread\.rsprd\.com\/wave: "abc" is not an integer/),
     ]);
+  });
+
+  // gitops-engine syncwaves Wave: strconv.Atoi of the value as written (no trimming); when it
+  // fails, the wave is the Helm hook weight, else 0.
+  test.each([
+    [' 1', { phase: 'main', wave: 0 }],
+    ['1e3', { phase: 'main', wave: 0 }],
+    ['+2', { phase: 'main', wave: 2 }],
+  ])(
+    'an Argo CD sync-wave %j is read with strconv.Atoi: not an integer is wave 0 with a warning',
+    (wave, place) => {
+      const got = readPlace(object({ 'argocd.argoproj.io/sync-wave': wave }));
+      expect(got.place).toEqual(place);
+      expect(got.errors).toEqual([]);
+      expect(got.warnings).toEqual(
+        place.wave === 0
+          ? [
+              `annotation argocd.argoproj.io/sync-wave: "${wave}" is not an integer; ignored as Argo CD ignores it (wave 0, or a Helm hook's weight)`,
+            ]
+          : [],
+      );
+    },
+  );
+
+  test("an Argo CD sync-wave that is not an integer falls back to the Helm hook's weight, as Argo CD does", () => {
+    const got = readPlace(
+      object({
+        'helm.sh/hook': 'post-install',
+        'helm.sh/hook-weight': '3',
+        'argocd.argoproj.io/sync-wave': 'x',
+      }),
+    );
+    expect(got.place).toEqual({
+      phase: 'post',
+      wave: 3,
+      hook: { from: 'helm.sh/hook', deletePolicy: before },
+    });
+    expect(got.errors).toEqual([]);
+  });
+
+  // Helm's releaseutil sorts hooks by strings.ToLower(strings.TrimSpace(type)) for each type.
+  test.each([
+    ['Pre-Install', 'pre'],
+    [' pre-upgrade ', 'pre'],
+    ['POST-INSTALL, Post-Upgrade', 'post'],
+  ])('a Helm hook %j is read in any case, trimmed, as Helm reads it: phase %s', (hook, phase) => {
+    expect(readPlace(object({ 'helm.sh/hook': hook }))).toEqual({
+      place: { phase, wave: 0, hook: { from: 'helm.sh/hook', deletePolicy: before } },
+      errors: [],
+      warnings: [],
+    });
+  });
+
+  test.each([
+    ['Pre-Install', 'install', undefined],
+    ['Pre-Install', 'upgrade', 'a Helm hook of pre-install only, and this deploy is an upgrade: not run'],
+    [' PRE-UPGRADE ', 'upgrade', undefined],
+    [
+      ' PRE-UPGRADE ',
+      'install',
+      'a Helm hook of pre-upgrade only, and this deploy is the first (an install): not run',
+    ],
+  ] as const)('helmHookSkipped(%j, %s), the hook read as Helm reads it', (hook, event, why) => {
+    expect(helmHookSkipped(object({ 'helm.sh/hook': hook }), event)).toBe(why);
   });
 
   test("Argo CD's hook annotation wins over Helm's; Skip beside another type is ignored, as Argo CD does", () => {

@@ -37,10 +37,41 @@ describe('keptByAnnotation: spread.rsprd.com/prune: keep and its equivalents', (
     [{ 'helm.sh/resource-policy': 'KEEP' }, /Helm's keep/],
     [{ 'helm.sh/resource-policy': 'delete' }, undefined],
     [{ 'kustomize.toolkit.fluxcd.io/prune': 'enabled' }, undefined],
+    // Flux compares with strings.EqualFold (fluxcd/pkg ssa AnyInMetadata), untrimmed.
+    [
+      { 'kustomize.toolkit.fluxcd.io/prune': 'Disabled' },
+      "annotated kustomize.toolkit.fluxcd.io/prune: Disabled (Flux's keep)",
+    ],
+    [{ 'kustomize.toolkit.fluxcd.io/prune': 'DISABLED' }, /Flux's keep/],
+    [{ 'kustomize.toolkit.fluxcd.io/prune': ' disabled' }, undefined],
+    // kapp compares exactly (pkg/kapp/clusterapply DeleteChange: strategy == "orphan").
+    [{ 'kapp.k14s.io/delete-strategy': 'Orphan' }, undefined],
     [{ 'kapp.k14s.io/delete-strategy': 'default' }, undefined],
     [{}, undefined],
   ])('%j', (annotations, reason) => {
     const got = keptByAnnotation(configMap('a', annotations));
+    if (reason instanceof RegExp) expect(got).toMatch(reason);
+    else expect(got).toBe(reason);
+  });
+
+  const labelled = (labels: Record<string, string>): KubeObject => ({
+    ...configMap('a'),
+    metadata: { ...configMap('a').metadata, labels },
+  });
+  test.each([
+    // Flux reads its key as a label too (AnyInMetadata: labels or annotations).
+    [
+      { 'kustomize.toolkit.fluxcd.io/prune': 'disabled' },
+      "labelled kustomize.toolkit.fluxcd.io/prune: disabled (Flux's keep)",
+    ],
+    [{ 'kustomize.toolkit.fluxcd.io/prune': 'Disabled' }, /^labelled .*Flux's keep/],
+    [{ 'kustomize.toolkit.fluxcd.io/prune': 'enabled' }, undefined],
+    // The others are annotations only, as their tools read them.
+    [{ 'spread.rsprd.com/prune': 'keep' }, undefined],
+    [{ 'helm.sh/resource-policy': 'keep' }, undefined],
+    [{ 'kapp.k14s.io/delete-strategy': 'orphan' }, undefined],
+  ])('label %j', (labels, reason) => {
+    const got = keptByAnnotation(labelled(labels));
     if (reason instanceof RegExp) expect(got).toMatch(reason);
     else expect(got).toBe(reason);
   });
