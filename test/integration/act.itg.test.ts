@@ -327,7 +327,9 @@ describe('the Action under act', needs('act', 'docker', 'registry'), () => {
       dockerfile,
       text.replace(
         '\nUSER 65534\n',
-        '\nRUN --mount=type=secret,id=token,required=true ["/bin/busybox", "sha256sum", "/run/secrets/token"]\nUSER 65534\n',
+        // The ENV makes the RUN this run's own: BuildKit keys no cache by a secret's value, so a
+        // cluster's BuildKit that ran this test before would answer CACHED and print no hash.
+        `\nENV SPREAD_TEST_RUN=${Math.random().toString(36).slice(2)}\nRUN --mount=type=secret,id=token,required=true ["/bin/busybox", "sha256sum", "/run/secrets/token"]\nUSER 65534\n`,
       ),
     );
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'secret'], {
