@@ -118,6 +118,28 @@ describe('Integration: phases', () => {
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
   }, 120_000);
 
+  // A rollback keeps the failed Job (it runs no phase), so it must not wait for it either (issue 42).
+  test('a failed post Job that the previous revision held: rollback-on-failure succeeds, the Job not waited for', async () => {
+    const good = {
+      'web.yaml': web('back', 'registry.k8s.io/pause:3.10'),
+      'smoke.yaml': job('smoke', 'post', 'registry.k8s.io/pause:3.10'),
+    };
+    await deploy(localDeploy(dir(good), ns, { name: 'post-kept' }));
+    const bad = {
+      'web.yaml': web('back', 'registry.k8s.io/pause:3.9'),
+      'smoke.yaml': job('smoke', 'post', 'unpullable.invalid/smoke:2'),
+    };
+    const error = await deploy(
+      localDeploy(dir(bad), ns, { name: 'post-kept', rollbackOnFailure: true }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^post failed: rollout failed/);
+    expect((error as Error).message).not.toMatch(/the rollback to revision 1 failed too/);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const back = await getJson(['deployment', 'back', '-n', ns]);
+    const spec = back.spec as { template: { spec: { containers: { image: string }[] } } };
+    expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+  }, 120_000);
+
   test('a pre Job that failed, unchanged: the next deploy deletes and creates it again, saying why', async () => {
     const files = {
       'web.yaml': web('rerun', 'registry.k8s.io/pause:3.10'),
