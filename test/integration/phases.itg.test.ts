@@ -8,11 +8,13 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { DeployError } from '../../src/core/deploy/index.js';
 import { deploy } from '../../src/frontend/deploy.js';
+import { history, rollback } from '../../src/frontend/manage.js';
 import { clusterDir } from './env.js';
 import { needs } from './harness.js';
-import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('phases');
 const jobsNs = uniqueName('phases-jobs');
@@ -138,6 +140,13 @@ describe('Integration: phases', () => {
     const back = await getJson(['deployment', 'back', '-n', ns]);
     const spec = back.spec as { template: { spec: { containers: { image: string }[] } } };
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+    // History: revision 2 failed, the rollback to 1 recorded deployed; `spread rollback` alone succeeds too.
+    const manage = { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local', namespace: ns };
+    const h = await history('post-kept', { ...manage, logger: silentLogger });
+    expect(h.revisions.map((r) => r.status)).toEqual(['deployed', 'failed', 'deployed']);
+    const again = await rollback('post-kept', 1, { ...manage, logger: silentLogger, timeoutMs: 60_000 });
+    expect(again.rolledBackTo).toBe(1);
+    expect(again.objects.find((o) => o.kind === 'Job')?.note).toBe('not run: a rollback runs no phase');
   }, 120_000);
 
   test('a pre Job that failed, unchanged: the next deploy deletes and creates it again, saying why', async () => {
