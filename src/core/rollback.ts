@@ -58,9 +58,9 @@ export interface RolledBack {
  * The one rollback, for `spread rollback` and for a deploy's `--rollback-on-failure`: a stored
  * revision goes through the path of a deploy — server-side dry run of every object (nothing written
  * if one fails), parent listing the union, server-side apply in apply order, prune of what the
- * revision does not hold — then its rollout is waited for, less a phase's Job or Pod and any hook (kept as
- * they are, not run: docs/phases.md). A failed rollout is recorded as a failed
- * revision `rollback to N` (a failure to record only warns) and answered in `failure`; recording a
+ * revision does not hold — then its rollout is waited for, less a phase's Job or Pod and any hook
+ * (kept as they are, not run: docs/phases.md). A failed rollout is recorded as a failed revision
+ * `rollback to N` (a failure to record only warns) and answered in `failure`; recording a
  * successful rollback is the caller's.
  *
  * @throws ApplyError (plan or apply), LockLostError, KubeApiError, the signal's reason.
@@ -154,7 +154,7 @@ function withoutPhaseCreates(plan: readonly PlannedObject[], logger: Logger): Pl
 }
 
 /** The report's note on a phase's Job or Pod, or a hook, that a rollback kept. */
-export const NOT_RUN = 'not run: a rollback runs no phase';
+const NOT_RUN = 'not run: a rollback runs no phase';
 
 /**
  * Whether `o` is what a deploy runs outside its main phase: a hook, or a Job or Pod of the pre or
