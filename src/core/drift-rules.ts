@@ -95,6 +95,8 @@ export interface DriftContext {
 /** The annotation `kubectl rollout restart` sets on a pod template (kubectl's polymorphichelpers). */
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
+const RESTARTED_AT_STEPS = ['spec', 'template', 'metadata', 'annotations', RESTARTED_AT];
+
 /**
  * The field managers the API server records for a person's kubectl commands (kubectl's
  * `--field-manager` defaults, checked on Kubernetes 1.34): `kubectl edit`, `patch`, `apply` without
@@ -143,7 +145,11 @@ export function driftOf(report: StatusReport, context: DriftContext): DriftRepor
     for (const change of o.changes ?? []) {
       const { owners, list } = ownership(o, change.path);
       const rule = ignoreRule(o, change.path, owners, context);
+      const byKey = rule
+        ? undefined
+        : ignoredKeys(change, (path) => ignoreRule(o, path, ownership(o, path).owners, context));
       if (rule) ignored.push({ object: ref, path: change.path, ...rule });
+      else if (byKey) ignored.push(...byKey.map((i) => ({ object: ref, ...i })));
       else
         fields.push({
           ...change,
@@ -157,7 +163,11 @@ export function driftOf(report: StatusReport, context: DriftContext): DriftRepor
       f.fields.forEach((path, i) => {
         const field = { op: 'remove' as const, path, before: f.values?.[i] ?? '(set)' };
         const rule = undeclaredRule(o, f.manager, path, context);
+        const byKey = rule
+          ? undefined
+          : ignoredKeys(field, (key) => undeclaredRule(o, f.manager, key, context));
         if (rule) ignored.push({ object: ref, path, ...rule });
+        else if (byKey) ignored.push(...byKey.map((i) => ({ object: ref, ...i })));
         else {
           added = true;
           fields.push({ ...field, changedBy: changedBy(o, f.manager) });
@@ -200,12 +210,55 @@ function undeclaredRule(
       rule: 'undeclared',
       reason: `set by ${manager}, not a person's kubectl; the directory does not declare it and a deploy leaves it`,
     };
-  if (path === `spec.template.metadata.annotations.${RESTARTED_AT}`)
+  if (
+    path === `spec.template.metadata.annotations.${RESTARTED_AT}` ||
+    sameSteps(pathSteps(path, true), RESTARTED_AT_STEPS)
+  )
     return {
       rule: 'restarted-at',
       reason: 'kubectl rollout restart restarts pods; it changes no configuration',
     };
   return ignoreRule(o, path, o.managers?.filter((m) => m.manager === manager) ?? [], context, false);
+}
+
+/**
+ * A map added, removed or replaced whole (the diff, or a foreign manager's fields, name the map when
+ * one side has none: `kubectl rollout restart` of a template without annotations gives
+ * `spec.template.metadata.annotations`) whose every differing key `ruleOf` ignores (given the key's
+ * path, `map["key"]`): those keys, each with its rule; else undefined (drift).
+ * A value the diff shortened (over 120 characters, `…`) cannot be read per key: drift.
+ */
+function ignoredKeys(
+  change: FieldChange,
+  ruleOf: (path: string) => Omit<IgnoredField, 'path'> | undefined,
+): IgnoredField[] | undefined {
+  const before = mapOf(change.before);
+  const after = mapOf(change.after);
+  if ((!before && change.before !== undefined) || (!after && change.after !== undefined)) return undefined;
+  if (!before && !after) return undefined;
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const out: IgnoredField[] = [];
+  for (const key of keys) {
+    if (JSON.stringify(before?.[key]) === JSON.stringify(after?.[key])) continue;
+    const path = `${change.path}[${JSON.stringify(key)}]`;
+    const rule = ruleOf(path);
+    if (!rule) return undefined;
+    out.push({ path, ...rule });
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/** A field change's value (JSON text) as a map, or undefined (absent, not a map, or shortened). */
+function mapOf(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The entries of `manager` on the object, as a field's changedBy (the manager alone when none is listed). */
@@ -231,7 +284,7 @@ function ignoreRule(
     context.hpaTargets.has(key)
   )
     return { rule: 'hpa', reason: 'a HorizontalPodAutoscaler targets the object and sets its replicas' };
-  if (builtIn && sameSteps(steps, ['spec', 'template', 'metadata', 'annotations', RESTARTED_AT]))
+  if (builtIn && sameSteps(steps, RESTARTED_AT_STEPS))
     return {
       rule: 'restarted-at',
       reason: 'kubectl rollout restart restarts pods; it changes no configuration',

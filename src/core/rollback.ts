@@ -58,8 +58,9 @@ export interface RolledBack {
  * The one rollback, for `spread rollback` and for a deploy's `--rollback-on-failure`: a stored
  * revision goes through the path of a deploy — server-side dry run of every object (nothing written
  * if one fails), parent listing the union, server-side apply in apply order, prune of what the
- * revision does not hold — then its rollout is waited for. A failed rollout is recorded as a failed
- * revision `rollback to N` (a failure to record only warns) and answered in `failure`; recording a
+ * revision does not hold — then its rollout is waited for, less a phase's Job or Pod and any hook
+ * (kept as they are, not run: docs/phases.md). A failed rollout is recorded as a failed revision
+ * `rollback to N` (a failure to record only warns) and answered in `failure`; recording a
  * successful rollback is the caller's.
  *
  * @throws ApplyError (plan or apply), LockLostError, KubeApiError, the signal's reason.
@@ -89,11 +90,23 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
     logger,
     ...(step.lock ? { lock: step.lock } : {}),
   });
-  const report = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
+  // A phase's Job or Pod, or a hook, is kept as the cluster has it (a failed one too): not waited for.
+  const notRun = converged.applied.filter((a) => runsInPhase(a.object));
+  for (const a of notRun)
+    logger.info(
+      `${a.object.kind} ${a.object.metadata.name} (${formatPlace(placeOf(a.object))}) not run nor waited for: a rollback runs no phase`,
+    );
+  const report = [
+    ...converged.applied.map((a) =>
+      notRun.includes(a) ? { note: NOT_RUN, ...appliedRef(a) } : appliedRef(a),
+    ),
+    ...pruneRefs(converged, 'deploy'),
+  ];
   if (!step.wait) return { applied: converged.applied, objects: report, rollout: [] };
+  const waited = converged.applied.filter((a) => !notRun.includes(a));
   try {
     const rollout = await logger.group('Wait', () =>
-      waitForRollout(client, converged.applied, {
+      waitForRollout(client, waited, {
         ...step.wait!,
         onProgress: (line) => logger.info(line),
         ...(step.apply.signal ? { signal: step.apply.signal } : {}),
@@ -138,6 +151,19 @@ function withoutPhaseCreates(plan: readonly PlannedObject[], logger: Logger): Pl
     );
     return false;
   });
+}
+
+/** The report's note on a phase's Job or Pod, or a hook, that a rollback kept. */
+const NOT_RUN = 'not run: a rollback runs no phase';
+
+/**
+ * Whether `o` is what a deploy runs outside its main phase: a hook, or a Job or Pod of the pre or
+ * post phase. A rollback neither runs nor waits for it: kept as it is, it may hold the failure the
+ * rollback undoes.
+ */
+function runsInPhase(o: KubeObject): boolean {
+  const place = placeOf(o);
+  return place.hook !== undefined || (place.phase !== 'main' && runs(o));
 }
 
 /** Whether creating `o` runs something: a Job (batch) or a Pod (core). */

@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { deploy } from '../../src/frontend/deploy.js';
 import { repositoryEnv, runActionStep, type StepResult } from './action-runner.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
-import { kubeconfigContent, kubectl, ROOT, runNode, uniqueName } from './helpers.js';
+import { kubeconfigContent, kubectl, localDeploy, ROOT, runNode, uniqueName, writeDir } from './helpers.js';
 
 const ENTRY = process.env.SPREAD_ACTION_ENTRY ?? path.join(ROOT, 'dist/index.js');
 const ns = uniqueName('drift-itg');
@@ -377,4 +378,39 @@ describe('drift per declared environment', () => {
       [true, 'revision', 1],
     ]);
   });
+});
+
+// Issue 44: `kubectl rollout restart` of a template with no annotations adds the whole map, which the
+// diff names as one field; rule `restarted-at` applies per key inside it, so it is not drift.
+describe('kubectl rollout restart, against the revision', () => {
+  const restartNs = uniqueName('drift-restart');
+  const CLI = path.relative(ROOT, process.env.SPREAD_CLI_ENTRY ?? path.join(ROOT, 'dist/cli/index.js'));
+  const kr = (...args: string[]) => kubectl(['--context', 'spread-local', '-n', restartNs, ...args]);
+  beforeAll(async () => {
+    await kubectl(['--context', 'spread-local', 'create', 'namespace', restartNs]);
+  });
+  afterAll(async () => {
+    await kubectl(['--context', 'spread-local', 'delete', 'namespace', restartNs, '--wait=false'], {
+      allowFail: true,
+    });
+  });
+
+  test('a template without annotations, restarted: not drift, the annotation ignored by restarted-at', async () => {
+    const root = writeDir('drift-restart', { '.k2e/web.yaml': deployment('web') });
+    await deploy(localDeploy(root, restartNs, { name: 'restart' }));
+    await kr('rollout', 'restart', 'deployment/web');
+    const args = ['status', root, '--context', 'spread-local', '-n', restartNs, '--name', 'restart'];
+    const r = await runNode(CLI, [...args, '--all-environments', '--against', 'revision', '-o', 'json']);
+    const env = (
+      JSON.parse(r.stdout) as {
+        environments: { drift: { drifted: boolean; ignored: { path: string; rule: string }[] } }[];
+      }
+    ).environments[0]!;
+    expect(env.drift.drifted, r.stdout).toBe(false);
+    expect(
+      env.drift.ignored.map((i) => i.rule),
+      r.stdout,
+    ).toContain('restarted-at');
+    expect(r.code, r.stdout).toBe(0);
+  }, 120_000);
 });

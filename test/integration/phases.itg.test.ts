@@ -8,11 +8,13 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/base/logger.js';
 import { DeployError } from '../../src/core/deploy/index.js';
 import { deploy } from '../../src/frontend/deploy.js';
+import { history, rollback } from '../../src/frontend/manage.js';
 import { clusterDir } from './env.js';
 import { needs } from './harness.js';
-import { kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
+import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
 
 const ns = uniqueName('phases');
 const jobsNs = uniqueName('phases-jobs');
@@ -116,6 +118,35 @@ describe('Integration: phases', () => {
     const api = await getJson(['deployment', 'api', '-n', ns]);
     const spec = api.spec as { template: { spec: { containers: { image: string }[] } } };
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+  }, 120_000);
+
+  // A rollback keeps the failed Job (it runs no phase), so it must not wait for it either (issue 42).
+  test('a failed post Job that the previous revision held: rollback-on-failure succeeds, the Job not waited for', async () => {
+    const good = {
+      'web.yaml': web('back', 'registry.k8s.io/pause:3.10'),
+      'smoke.yaml': job('smoke', 'post', 'registry.k8s.io/pause:3.10'),
+    };
+    await deploy(localDeploy(dir(good), ns, { name: 'post-kept' }));
+    const bad = {
+      'web.yaml': web('back', 'registry.k8s.io/pause:3.9'),
+      'smoke.yaml': job('smoke', 'post', 'unpullable.invalid/smoke:2'),
+    };
+    const error = await deploy(
+      localDeploy(dir(bad), ns, { name: 'post-kept', rollbackOnFailure: true }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^post failed: rollout failed/);
+    expect((error as Error).message).not.toMatch(/the rollback to revision 1 failed too/);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const back = await getJson(['deployment', 'back', '-n', ns]);
+    const spec = back.spec as { template: { spec: { containers: { image: string }[] } } };
+    expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+    // History: revision 2 failed, the rollback to 1 recorded deployed; `spread rollback` alone succeeds too.
+    const manage = { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local', namespace: ns };
+    const h = await history('post-kept', { ...manage, logger: silentLogger });
+    expect(h.revisions.map((r) => r.status)).toEqual(['deployed', 'failed', 'deployed']);
+    const again = await rollback('post-kept', 1, { ...manage, logger: silentLogger, timeoutMs: 60_000 });
+    expect(again.rolledBackTo).toBe(1);
+    expect(again.objects.find((o) => o.kind === 'Job')?.note).toBe('not run: a rollback runs no phase');
   }, 120_000);
 
   test('a pre Job that failed, unchanged: the next deploy deletes and creates it again, saying why', async () => {

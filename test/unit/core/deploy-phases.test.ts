@@ -285,6 +285,36 @@ describe('phases and waves on the in-memory API server', () => {
     expect(kube.get('Job', NS, 'smoke')).toBeUndefined();
   });
 
+  test('a failed post Job kept by the rollback is not waited for: the rollback succeeds, the report says so', async () => {
+    const post = '{spread.rsprd.com/phase: post}';
+    write({ 'web.yaml': web('web:1'), 'smoke.yaml': job('smoke', post, 'smoke:1') });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({ 'web.yaml': web('web:2'), 'smoke.yaml': job('smoke', post, 'smoke:2') });
+    kube.job = migrate(false);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^post failed: rollout failed/);
+    expect((error as Error).message).not.toMatch(/the rollback to revision 1 failed too/);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const image = (o: KubeObject | undefined) =>
+      (o?.spec as { template: { spec: { containers: { image: string }[] } } } | undefined)?.template.spec
+        .containers[0]?.image;
+    expect(image(kube.get('Deployment', NS, 'web'))).toBe('web:1');
+    // Kept as it is, failed: neither run again nor waited for.
+    expect(image(kube.get('Job', NS, 'smoke'))).toBe('smoke:2');
+    expect(lines.join('\n')).toMatch(/Job smoke \(post\) not run nor waited for: a rollback runs no phase/);
+    // `spread rollback` alone too, with the Job in its report as not run.
+    const back = await rollback('shop', 1, {
+      cluster,
+      namespace: NS,
+      logger,
+      timeoutMs: 5_000,
+      lockTimeoutMs: 1_000,
+    });
+    expect(back.rolledBackTo).toBe(1);
+    expect(back.objects.find((o) => o.kind === 'Job')?.note).toBe('not run: a rollback runs no phase');
+  });
+
   test('waves: each wave written after the one before, kind order inside a wave', async () => {
     write({
       'a.yaml': configMap('a', '{spread.rsprd.com/wave: "2"}'),

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { managersOf, ownersOf, pathSteps } from '../../../src/cluster/managers.js';
-import { driftOf, pointerCovers } from '../../../src/core/drift-rules.js';
+import { driftOf, pointerCovers, RESTARTED_AT } from '../../../src/core/drift-rules.js';
 import {
   type ObjectStatus,
   objectKey,
@@ -252,6 +252,66 @@ describe('driftOf', () => {
       ],
     });
     expect(driftOf(report([restarted]), { hpaTargets: new Set(), rules: [] }).drifted).toBe(false);
+  });
+
+  // The real diff of `kubectl rollout restart` when the template had no annotations: the whole map.
+  test.each([
+    ['the restartedAt annotation alone', false, { [RESTARTED_AT]: '2026-12-07T11:00:00Z' }],
+    ['restartedAt and another key', true, { [RESTARTED_AT]: '2026-12-07T11:00:00Z', team: 'a' }],
+  ])('a template annotations map added whole with %s: drift %s', (_, drift, map) => {
+    const restarted = objectStatus({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      changes: [{ op: 'remove', path: 'spec.template.metadata.annotations', before: JSON.stringify(map) }],
+    });
+    const d = driftOf(report([restarted]), { hpaTargets: new Set(), rules: [] });
+    expect(d.drifted).toBe(drift);
+    if (!drift)
+      expect(d.ignored.map((i) => [i.path, i.rule])).toEqual([
+        ['spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]', 'restarted-at'],
+      ]);
+    else expect(d.objects[0]?.fields.map((f) => f.path)).toEqual(['spec.template.metadata.annotations']);
+  });
+
+  // As status reports it (Kubernetes 1.34): kubectl-rollout owns the key, the foreign field is the map.
+  test('kubectl rollout restart of a template without annotations, as status reports it: not drift', () => {
+    const at = '2026-12-07T11:02:51Z';
+    const restarted = (map: Record<string, string>) =>
+      objectStatus({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: 'web',
+        message:
+          'kubectl-rollout owns spec.template.metadata.annotations, which the directory does not declare',
+        managers: [
+          {
+            manager: 'kubectl-rollout',
+            operation: 'Update',
+            time: at,
+            fields: Object.keys(map).map((k) => `spec.template.metadata.annotations[${JSON.stringify(k)}]`),
+          },
+        ],
+        foreign: [
+          {
+            manager: 'kubectl-rollout',
+            fields: ['spec.template.metadata.annotations'],
+            values: [JSON.stringify(map)],
+          },
+        ],
+      });
+    const d = driftOf(report([restarted({ [RESTARTED_AT]: at })]), { hpaTargets: new Set(), rules: [] });
+    expect(d.drifted).toBe(false);
+    expect(d.ignored.map((i) => [i.path, i.rule])).toEqual([
+      ['spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]', 'restarted-at'],
+    ]);
+    const more = driftOf(report([restarted({ [RESTARTED_AT]: at, team: 'a' })]), {
+      hpaTargets: new Set(),
+      rules: [],
+    });
+    expect(more.objects[0]?.fields.map((f) => [f.path, f.changedBy[0]?.manager])).toEqual([
+      ['spec.template.metadata.annotations', 'kubectl-rollout'],
+    ]);
   });
 
   test('project rules: jsonPointers and managedFieldsManagers, only on the objects they select', () => {
