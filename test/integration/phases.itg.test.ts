@@ -271,12 +271,14 @@ spec:
       .filter((e) => e.userAgent === 'spread' && ['create', 'patch', 'update'].includes(e.verb))
       .filter((e) => !e.requestURI.includes('dryRun') && e.objectRef?.namespace === ns)
       .filter((e) => /^wave\d$/.test(e.objectRef?.name ?? ''));
-    const firstWrite = (w: number) =>
-      Math.min(
-        ...writes
-          .filter((e) => e.objectRef?.name === `wave${w}`)
-          .map((e) => Date.parse(e.requestReceivedTimestamp)),
-      );
+    const firstWrite = (w: number) => {
+      const times = writes
+        .filter((e) => e.objectRef?.name === `wave${w}`)
+        .map((e) => Date.parse(e.requestReceivedTimestamp));
+      // Math.min of nothing is Infinity, which would pass: every wave's writes must be in the log.
+      expect(times.length, `writes of wave${w} in the audit log`).toBeGreaterThan(0);
+      return Math.min(...times);
+    };
     for (const w of [1, 2]) {
       const ready = seen.get(`wave${w - 1}`);
       expect(ready, `wave${w - 1} seen available`).toBeDefined();
