@@ -8,72 +8,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { type ActRun, removeScratch, runAct, scratchRepo } from './act.js';
+import { fleetKubeconfig, refuseWrites } from './fleet-namespaces.js';
 import { missingHarness, needs } from './harness.js';
-import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+import { kubectl, ROOT, uniqueName } from './helpers.js';
 
 const ns = uniqueName('act-fleet');
 const CLUSTERS = ['eu-1', 'eu-2', 'us-1', 'us-2'];
 const namespaceOf = (cluster: string) => `${ns}-${cluster}`;
 const WORKFLOW = path.join(ROOT, 'test/fixtures/act/workflows/fleet.yml');
 const STAND_INS = path.join(ROOT, 'test/fixtures/act/artifacts');
-
-/** The local kubeconfig with a context per cluster of the fleet. */
-function kubeconfig(): string {
-  type Named<T> = { name: string } & T;
-  const kc = parse(kubeconfigContent()) as {
-    contexts: Named<{ context: Record<string, string> }>[];
-    clusters: Named<{ cluster: Record<string, unknown> }>[];
-  };
-  const local = kc.contexts.find((c) => c.name === 'spread-local')!;
-  return stringify({
-    ...kc,
-    contexts: [
-      ...kc.contexts,
-      ...CLUSTERS.map((c) => ({
-        name: c,
-        context: { ...local.context, namespace: namespaceOf(c) },
-      })),
-    ],
-  });
-}
-
-/** A ValidatingAdmissionPolicy refusing every write in `namespace` but dry runs. */
-function refuseWrites(namespace: string): string {
-  const name = `${namespace}-refuse`;
-  return stringify({
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name },
-    spec: {
-      failurePolicy: 'Fail',
-      matchConstraints: {
-        resourceRules: [
-          {
-            apiGroups: [''],
-            apiVersions: ['v1'],
-            operations: ['CREATE', 'UPDATE'],
-            resources: ['configmaps'],
-          },
-        ],
-      },
-      validations: [{ expression: 'request.dryRun == true', message: 'the canary refuses writes' }],
-    },
-  }).concat(
-    '---\n',
-    stringify({
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name },
-      spec: {
-        policyName: name,
-        validationActions: ['Deny'],
-        matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
-      },
-    }),
-  );
-}
 
 const files = {
   'shop/spread.yaml': [
@@ -98,7 +42,7 @@ async function runFleet(): Promise<ActRun> {
   return runAct({
     repo,
     env: { ARTIFACTS: mkdtempSync(path.join(tmpdir(), 'spread-act-artifacts-')) },
-    secrets: { KUBECONFIG: kubeconfig() },
+    secrets: { KUBECONFIG: fleetKubeconfig(CLUSTERS, namespaceOf) },
     args: [
       ...['--local-repository', `actions/upload-artifact@v4=${STAND_INS}/upload`],
       ...['--local-repository', `actions/download-artifact@v4=${STAND_INS}/download`],

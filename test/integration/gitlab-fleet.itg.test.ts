@@ -11,9 +11,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { fleetKubeconfig, refuseWrites } from './fleet-namespaces.js';
 import { missingHarness, needs } from './harness.js';
-import { kubeconfigContent, kubectl, ROOT, uniqueName } from './helpers.js';
+import { kubectl, ROOT, uniqueName } from './helpers.js';
 
 const PACKAGE = process.env.SPREAD_PACKAGE_DIR ?? ROOT;
 const GCL = path.join(ROOT, 'node_modules/.bin/gitlab-ci-local');
@@ -22,53 +22,6 @@ const CLUSTERS = ['eu-1', 'eu-2', 'us-1', 'us-2'];
 const namespaceOf = (cluster: string) => `${ns}-${cluster}`;
 const project = mkdtempSync(path.join(tmpdir(), 'spread-gitlab-fleet-'));
 const kubeconfigFile = path.join(mkdtempSync(path.join(tmpdir(), 'spread-gitlab-fleet-kc-')), 'config');
-
-/** The local kubeconfig with a context per cluster of the fleet. */
-function kubeconfig(): string {
-  type Named<T> = { name: string } & T;
-  const kc = parse(kubeconfigContent()) as { contexts: Named<{ context: Record<string, string> }>[] };
-  const local = kc.contexts.find((c) => c.name === 'spread-local')!;
-  const contexts = CLUSTERS.map((c) => ({
-    name: c,
-    context: { ...local.context, namespace: namespaceOf(c) },
-  }));
-  return stringify({ ...kc, contexts: [...kc.contexts, ...contexts] });
-}
-
-/** A ValidatingAdmissionPolicy refusing every write of a ConfigMap in `namespace`. */
-function refuseWrites(namespace: string): string {
-  const name = `${namespace}-refuse`;
-  const policy = {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name },
-    spec: {
-      failurePolicy: 'Fail',
-      matchConstraints: {
-        resourceRules: [
-          {
-            apiGroups: [''],
-            apiVersions: ['v1'],
-            operations: ['CREATE', 'UPDATE'],
-            resources: ['configmaps'],
-          },
-        ],
-      },
-      validations: [{ expression: 'request.dryRun == true', message: 'the canary refuses writes' }],
-    },
-  };
-  const binding = {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name },
-    spec: {
-      policyName: name,
-      validationActions: ['Deny'],
-      matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
-    },
-  };
-  return `${stringify(policy)}---\n${stringify(binding)}`;
-}
 
 /** One include of the component; `extra` is YAML of the inputs that are not strings. */
 const include = (inputs: Record<string, string>, extra = '') =>
@@ -145,7 +98,7 @@ beforeAll(async () => {
   if (skip()) return;
   for (const c of CLUSTERS)
     await kubectl(['--context', 'spread-local', 'create', 'namespace', namespaceOf(c)]);
-  writeFileSync(kubeconfigFile, kubeconfig(), { mode: 0o600 });
+  writeFileSync(kubeconfigFile, fleetKubeconfig(CLUSTERS, namespaceOf), { mode: 0o600 });
   cpSync(path.join(ROOT, 'templates'), path.join(project, 'templates'), { recursive: true });
   const files: Record<string, string> = {
     'shop/spread.yaml': [

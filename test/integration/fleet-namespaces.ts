@@ -1,0 +1,55 @@
+// A fleet whose clusters are namespaces of the local cluster, each through its own context (the CI
+// runners' fleet tests, act-fleet and gitlab-fleet, which need the legs, not four API servers), and
+// the admission policy that makes one of them a canary refusing writes while its plan passes.
+import { parse, stringify } from 'yaml';
+import { kubeconfigContent } from './helpers.js';
+
+/** The local kubeconfig with a context per cluster of the fleet, in the namespace `namespaceOf` gives. */
+export function fleetKubeconfig(
+  clusters: readonly string[],
+  namespaceOf: (cluster: string) => string,
+): string {
+  type Named<T> = { name: string } & T;
+  const kc = parse(kubeconfigContent()) as { contexts: Named<{ context: Record<string, string> }>[] };
+  const local = kc.contexts.find((c) => c.name === 'spread-local')!;
+  const contexts = clusters.map((c) => ({
+    name: c,
+    context: { ...local.context, namespace: namespaceOf(c) },
+  }));
+  return stringify({ ...kc, contexts: [...kc.contexts, ...contexts] });
+}
+
+/** A ValidatingAdmissionPolicy refusing every write of a ConfigMap in `namespace` but dry runs. */
+export function refuseWrites(namespace: string): string {
+  const name = `${namespace}-refuse`;
+  const policy = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: {
+        resourceRules: [
+          {
+            apiGroups: [''],
+            apiVersions: ['v1'],
+            operations: ['CREATE', 'UPDATE'],
+            resources: ['configmaps'],
+          },
+        ],
+      },
+      validations: [{ expression: 'request.dryRun == true', message: 'the canary refuses writes' }],
+    },
+  };
+  const binding = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: {
+      policyName: name,
+      validationActions: ['Deny'],
+      matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
+    },
+  };
+  return `${stringify(policy)}---\n${stringify(binding)}`;
+}
