@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { generate, model } from './fixture.mjs';
+import { loadClusterEnv, spreadCli } from './local.mjs';
 import { proxiedKubeconfig, startLatencyProxy } from './proxy.mjs';
 import { replaceSection } from './results.mjs';
 
@@ -40,32 +41,9 @@ const SIZE = Number(value('--size', '200'));
 const PROXY_BASE = Number(value('--proxy-api-port', '8494'));
 const clusterDir = process.env.SPREAD_CLUSTER_DIR || path.join(root, '.cluster');
 
-/** Reads .cluster/env when the caller did not source it (KUBECONFIG, SPREAD_KUBECTL, …). */
-function loadClusterEnv() {
-  if (process.env.SPREAD_KUBECTL && process.env.KUBECONFIG) return;
-  const file = path.join(clusterDir, 'env');
-  if (!existsSync(file))
-    throw new Error('no .cluster/env: start the cluster with `bash scripts/cluster/up.sh`');
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^export ([A-Z_]+)=(.*)$/.exec(line);
-    if (m && m[1] !== 'PATH') process.env[m[1]] = m[2].replace(/^'(.*)'$/, '$1');
-  }
-}
-loadClusterEnv();
+loadClusterEnv(clusterDir);
 const KUBECTL = process.env.SPREAD_KUBECTL;
 const GNU_TIME = '/usr/bin/time';
-
-/** The CLI as npm's `spread` bin runs it: the Node options and environment of its prologue. */
-function cli() {
-  const file = path.join(DIST, 'cli', 'index.js');
-  const exec = readFileSync(file, 'utf8').split('\n', 2)[1] ?? '';
-  const m = /^':' \/\/;((?: \w+="\$\{\w+:-[^}"]*\}")*) exec node((?: --[\w=-]+)*) "\$0" "\$@"$/.exec(exec);
-  if (!m) throw new Error(`unexpected start of ${file}: ${exec}`);
-  const env = {};
-  for (const [, n, fallback] of m[1].matchAll(/(\w+)="\$\{\w+:-([^}"]*)\}"/g))
-    env[n] = process.env[n] || fallback;
-  return { argv: [...m[2].trim().split(' ').filter(Boolean), file], env };
-}
 
 /** Runs a command under GNU time; resolves with its wall time (ms) and peak RSS (KiB). */
 function timed(argv, env) {
@@ -132,7 +110,7 @@ async function main() {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   cpSync(path.join(root, 'dist'), DIST, { recursive: true });
-  const spread = cli();
+  const spread = spreadCli(DIST);
   const stamp = Date.now().toString(36);
   const nsSingle = `bench-fleet-${stamp}-single`;
   const nsFleet = `bench-fleet-${stamp}`;

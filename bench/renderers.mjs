@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { loadClusterEnv, spreadCli } from './local.mjs';
 import { proxiedKubeconfig, startLatencyProxy } from './proxy.mjs';
 import {
   chartFiles,
@@ -42,18 +43,7 @@ const RENDER_RUNS = Number(value('--render-runs', '7'));
 const SIZE = Number(value('--size', '200'));
 const PREFIX = value('--namespace-prefix', 'bench-renderers');
 
-/** Reads .cluster/env when the caller did not source it (KUBECONFIG, SPREAD_KUBECTL, …). */
-function loadClusterEnv() {
-  if (process.env.SPREAD_KUBECTL && process.env.KUBECONFIG) return;
-  const file = path.join(process.env.SPREAD_CLUSTER_DIR || path.join(root, '.cluster'), 'env');
-  if (!existsSync(file))
-    throw new Error('no .cluster/env: start the cluster with `bash scripts/cluster/up.sh`');
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^export ([A-Z_]+)=(.*)$/.exec(line);
-    if (m && m[1] !== 'PATH') process.env[m[1]] = m[2].replace(/^'(.*)'$/, '$1');
-  }
-}
-loadClusterEnv();
+loadClusterEnv(process.env.SPREAD_CLUSTER_DIR || path.join(root, '.cluster'));
 const CACHE = path.join(
   process.env.SPREAD_CACHE ??
     path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'spread'),
@@ -72,18 +62,6 @@ const TOOL_ENV = {
   HELM_CONFIG_HOME: path.join(work, 'helm', 'config'),
   HELM_DATA_HOME: path.join(work, 'helm', 'data'),
 };
-
-/** The CLI as npm's `spread` bin runs it: the Node options and environment of its prologue. */
-function cli() {
-  const file = path.join(DIST, 'cli', 'index.js');
-  const exec = readFileSync(file, 'utf8').split('\n', 2)[1] ?? '';
-  const m = /^':' \/\/;((?: \w+="\$\{\w+:-[^}"]*\}")*) exec node((?: --[\w=-]+)*) "\$0" "\$@"$/.exec(exec);
-  if (!m) throw new Error(`unexpected start of ${file}: ${exec}`);
-  const env = {};
-  for (const [, n, fallback] of m[1].matchAll(/(\w+)="\$\{\w+:-([^}"]*)\}"/g))
-    env[n] = process.env[n] || fallback;
-  return { argv: [...m[2].trim().split(' ').filter(Boolean), file], env };
-}
 
 /** Runs a command; resolves with its wall time (ms), throws with its output when it fails. */
 function timed(cmd, argv, env = {}) {
@@ -259,7 +237,7 @@ async function main() {
     throw new Error('dist/ is missing: npm run build');
   rmSync(DIST, { recursive: true, force: true });
   cpSync(path.join(root, 'dist'), DIST, { recursive: true });
-  const spread = cli();
+  const spread = spreadCli(DIST);
   const chart = path.join(work, 'chart');
   const kust = path.join(work, 'kustomize');
   writeFiles(chart, chartFiles(SIZE));
