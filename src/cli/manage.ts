@@ -57,7 +57,7 @@ function base(argument: string | undefined, flags: ManageFlags) {
  * environment's context and namespace (a contradicting `--context`/`-n` is an error), and the cluster
  * it must be (the wrong-cluster guard runs before anything is read or written).
  *
- * @param dir the deployed folder, holding spread.yaml: a NAME with a /, else the current directory.
+ * @param dir the deployed folder, holding spread.yaml: a folder argument, else the current directory.
  */
 function environmentBase(dir: string, context: string | undefined, flags: ManageFlags) {
   const target = environmentTarget(dir, flags, context, process.env);
@@ -68,9 +68,14 @@ function environmentBase(dir: string, context: string | undefined, flags: Manage
   };
 }
 
-/** The folder whose spread.yaml `--environment` is looked up in: a NAME with a /, else the current directory. */
+/** The folder whose spread.yaml `--environment` is looked up in: a folder argument, else the current directory. */
 function folderOf(name: string): string {
-  return name.includes('/') ? name : '.';
+  return isFolder(name) ? name : '.';
+}
+
+/** A path, not a deployment's name: it holds a `/` (`./k8s`), or is `.` or `..`, which no name can be. */
+function isFolder(argument: string): boolean {
+  return argument.includes('/') || argument === '.' || argument === '..';
 }
 
 function print(flags: ManageFlags, value: unknown, text: () => string): void {
@@ -181,7 +186,7 @@ export function defineHistory(cmd: Command): void {
   addSettings(
     cmd
       .description('list the revisions of a deployment, newest first')
-      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s)")
+      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s) or .")
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'history',
   ).action(async (name: string, context: string | undefined, flags: ManageFlags) => {
@@ -199,7 +204,7 @@ export function defineRollback(cmd: Command): void {
   addSettings(
     cmd
       .description(`apply a stored revision again (default: ${ROLLBACK_DEFAULT_REVISION}) and prune to it`)
-      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s)")
+      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s) or .")
       .argument('[revision]', 'revision number (see spread history); a non-number is taken as CONTEXT')
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'rollback',
@@ -251,13 +256,13 @@ export function defineList(cmd: Command): void {
 
 /**
  * The deployment `spread delete` (and `history`, `rollback`) names: NAME itself, or, for an argument holding a `/` (a path such
- * as `./k8s`, which no deployment name can hold), the deployment `spread deploy` of that folder
+ * as `./k8s`, which no deployment name can hold) or `.`/`..`, the deployment `spread deploy` of that folder
  * makes by default (docs/cli.md, "A deployment's identity"): a stop job deletes what its deploy job made
  * without knowing the default name's rule, and without the folder checked out (CI's variables give
  * the repository and the path).
  */
 export function deleteTarget(argument: string, env: NodeJS.ProcessEnv): string {
-  if (!argument.includes('/')) return argument;
+  if (!isFolder(argument)) return argument;
   return defaultDeploymentName(deploymentOrigin(env, argument));
 }
 
@@ -266,7 +271,7 @@ export function defineDelete(cmd: Command): void {
   addSettings(
     cmd
       .description('delete every object of a deployment, then its revisions, lock and ApplySet parent')
-      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s)")
+      .argument('<name>', "the deployment's name, or the deployed folder's path with a / (./k8s) or .")
       .argument('[context]', 'kubeconfig context (default: the current context)'),
     'delete',
   ).action(async (name: string, context: string | undefined, flags: CliFlags<'delete'>) => {

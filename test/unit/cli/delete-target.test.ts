@@ -28,4 +28,10 @@ describe('deleteTarget', () => {
     expect(deleteTarget(dir, gitlab)).toBe(name);
     expect(defaultDeploymentName(deploymentOrigin(gitlab, dir))).toBe(name);
   });
+
+  test('. and .. are folders, as deploy reads them (no deployment name can be either)', () => {
+    expect(deleteTarget('.', gitlab)).toBe(defaultDeploymentName(deploymentOrigin(gitlab, '.')));
+    expect(deleteTarget('.', gitlab)).not.toBe('.');
+    expect(deleteTarget('..', gitlab)).toBe(defaultDeploymentName(deploymentOrigin(gitlab, '..')));
+  });
 });
