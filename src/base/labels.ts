@@ -23,6 +23,8 @@ export const SPREAD = {
    */
   repository: 'spread.rsprd.com/repository',
   path: 'spread.rsprd.com/path',
+  /** On the parent: the spread.yaml environment the deployment was last deployed as, when one was. */
+  environment: 'spread.rsprd.com/environment',
   /**
    * On an object `spread delete` kept (a CRD, a Namespace still in use): the ApplySet id it was part
    * of. Its part-of label is removed, so no ApplySet claims it, but the next deploy of the same

@@ -15,6 +15,11 @@ import { toDnsLabel } from './names.js';
 export interface DeploymentOrigin {
   readonly repository?: string;
   readonly path: string;
+  /**
+   * The spread.yaml environment deployed from the folder, when one is: two environments of one folder
+   * are two deployments on purpose, not a namespace that changed. Not part of {@link sameOrigin}.
+   */
+  readonly environment?: string;
 }
 
 /** `github.com/acme/shop, path deploy/k8s`, or `/home/me/shop/k8s` without a repository. */
@@ -32,6 +37,7 @@ export function originAnnotations(origin: DeploymentOrigin): Record<string, stri
   return {
     ...(origin.repository ? { [SPREAD.repository]: origin.repository } : {}),
     [SPREAD.path]: origin.path,
+    ...(origin.environment ? { [SPREAD.environment]: origin.environment } : {}),
   };
 }
 
@@ -42,7 +48,8 @@ export function originOfAnnotations(
   const path = annotations?.[SPREAD.path];
   if (!path) return undefined;
   const repository = annotations[SPREAD.repository];
-  return { ...(repository ? { repository } : {}), path };
+  const environment = annotations[SPREAD.environment];
+  return { ...(repository ? { repository } : {}), path, ...(environment ? { environment } : {}) };
 }
 
 /**

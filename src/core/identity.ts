@@ -107,13 +107,18 @@ export async function sameOriginElsewhere(
       .filter((p) => p.metadata.namespace !== namespace)
       .filter((p) => {
         const recorded = originOfAnnotations(p.metadata.annotations);
-        return recorded !== undefined && sameOrigin(recorded, origin);
+        return recorded !== undefined && sameOrigin(recorded, origin) && !otherEnvironment(recorded, origin);
       })
       .map((p) => `${p.metadata.namespace}/${p.metadata.annotations?.[SPREAD.deployment] ?? p.metadata.name}`)
       .sort();
   } catch {
     return [];
   }
+}
+
+/** Whether two deployments of one folder are two of its declared environments (both on purpose). */
+function otherEnvironment(a: DeploymentOrigin, b: DeploymentOrigin): boolean {
+  return a.environment !== undefined && b.environment !== undefined && a.environment !== b.environment;
 }
 
 /**
@@ -149,13 +154,15 @@ export async function checkedIdentity(
     readonly path: string;
     readonly adopt?: boolean | undefined;
     readonly signal?: AbortSignal | undefined;
+    /** A preview's namespace (one per pull request): other deployments of the folder are expected. */
+    readonly createNamespace?: unknown;
   },
   logger: Logger,
 ): Promise<CheckedIdentity> {
   const { name, parent } = await deploymentIdentity(client, namespace, options, logger);
   const origin = options.origin;
   const elsewhere =
-    !parent.exists && origin
+    !parent.exists && origin && !options.createNamespace
       ? sameOriginElsewhere(client, namespace, origin, options.signal).then((found) =>
           found.length > 0 ? elsewhereWarning(name, namespace, found) : undefined,
         )

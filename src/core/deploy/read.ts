@@ -6,6 +6,7 @@ import path from 'node:path';
 import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base/kube-object.js';
 import { APPLYSET, DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
 import type { Logger } from '../../base/logger.js';
+import type { DeploymentOrigin } from '../../base/origin.js';
 import { InputError, type Source } from '../../base/source.js';
 import { KubeApiError } from '../../cluster/client.js';
 import type { Discovery } from '../../cluster/discovery.js';
@@ -20,7 +21,7 @@ import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js
 import { isUrlFrom } from '../../report/url.js';
 import { checkedIdentity } from '../identity.js';
 import { capabilitiesOf, type ReadResult, readDeployment } from '../read.js';
-import type { Run } from './options.js';
+import type { DeployOptions, Run } from './options.js';
 
 /** The directory read and checked, the deployment it names, and how its objects are applied. */
 export interface DirectoryRead {
@@ -42,7 +43,8 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
   // Asked now, answered while the directory is read.
   const namespacePending = liveNamespace(run.api, namespace, options.signal);
   namespacePending.catch(() => {});
-  const identityPending = checkedIdentity(run.api, namespace, options, logger);
+  const origin = originOfRun(options);
+  const identityPending = checkedIdentity(run.api, namespace, { ...options, origin }, logger);
   identityPending.catch(() => {});
   // The directory is read synchronously: let the request reach the socket first, so that its
   // round trip overlaps the read instead of following it.
@@ -66,7 +68,7 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
       logger,
     }),
   );
-  const set = applySetFor(name, namespace, options.origin);
+  const set = applySetFor(name, namespace, origin);
   const live = await namespacePending;
   const read = ownNamespace(run, directory, set, live);
   // A Namespace or CRD placed after an object that needs it: found now, as the plan would not.
@@ -211,4 +213,10 @@ export function withOwnNamespace(
 /** Whether the objects hold the core Namespace `name`. */
 function createsNamespace(objects: readonly SourcedObject[], name: string): boolean {
   return objects.some((o) => isCoreNamespace(o.object) && o.object.metadata.name === name);
+}
+
+/** The deploy's origin, with the environment it deploys as (recorded on the parent: core/identity.ts). */
+function originOfRun(options: DeployOptions): DeploymentOrigin | undefined {
+  const environment = options.provenance?.environment;
+  return options.origin && environment ? { ...options.origin, environment } : options.origin;
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../../../src/base/logger.js';
 import { originAnnotations } from '../../../src/base/origin.js';
 import { KubeApiError, type KubeClient } from '../../../src/cluster/client.js';
 import {
+  checkedIdentity,
   deploymentIdentity,
   elsewhereWarning,
   originConflict,
@@ -106,5 +107,39 @@ describe('sameOriginElsewhere', () => {
     );
     kube.refuse = () => new KubeApiError(403, 'GET /api/v1/secrets', {} as never, '');
     expect(await sameOriginElsewhere(client, 'app', SHOP)).toEqual([]);
+  });
+
+  test('another declared environment of the folder is not a namespace that changed', async () => {
+    const kube = new FakeKube();
+    kube.put(parentObject(applySetFor('web', 'web-staging', { ...SHOP, environment: 'staging' }), [], []));
+    kube.put(parentObject(applySetFor('web', 'web-old', { ...SHOP, environment: 'preview' }), [], []));
+    kube.put(parentObject(applySetFor('web', 'web-legacy', SHOP), [], []));
+    const client = kube as unknown as KubeClient;
+    // A preview deployed beside staging: staging is a deployment of its own, on purpose.
+    expect(await sameOriginElsewhere(client, 'web-pr-7', { ...SHOP, environment: 'preview' })).toEqual([
+      'web-legacy/web',
+      'web-old/web',
+    ]);
+    // Without an environment every deployment of the folder is named, as before.
+    expect(await sameOriginElsewhere(client, 'web-pr-7', SHOP)).toEqual([
+      'web-legacy/web',
+      'web-old/web',
+      'web-staging/web',
+    ]);
+    expect(
+      parentObject(applySetFor('web', 'x', { ...SHOP, environment: 'staging' }), [], []).metadata.annotations,
+    ).toMatchObject({ [SPREAD.environment]: 'staging' });
+  });
+
+  test("a preview's first deploy looks for no other deployment of its folder (one per pull request)", async () => {
+    const kube = new FakeKube();
+    kube.put(parentObject(applySetFor('web', 'web-pr-1', { ...SHOP, environment: 'preview' }), [], []));
+    const client = kube as unknown as KubeClient;
+    const options = { origin: { ...SHOP, environment: 'preview' }, path: '/w/k8s', name: 'web' };
+    expect(await (await checkedIdentity(client, 'web-pr-2', options, logger)).elsewhere).toContain(
+      'also deployed as web-pr-1/web',
+    );
+    const preview = { ...options, createNamespace: { source: { file: 'spread.yaml', line: 10 } } };
+    expect(await (await checkedIdentity(client, 'web-pr-2', preview, logger)).elsewhere).toBeUndefined();
   });
 });

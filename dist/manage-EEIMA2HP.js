@@ -1,7 +1,0 @@
-import { createRequire as __spreadCreateRequire } from 'node:module';
-import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
-import { dirname as __spreadDirname } from 'node:path';
-const __spreadRequire = __spreadCreateRequire(import.meta.url);
-const __filename = __spreadFileURLToPath(import.meta.url);
-const __dirname = __spreadDirname(__filename);
-import{a,b,c,d,e,f,g,h}from"./chunk-FDXRJ4GI.js";import"./chunk-VJR4PMCS.js";import"./chunk-QKPPJADH.js";import"./chunk-D5FRU6JV.js";import"./chunk-3S5QRH4N.js";import"./chunk-Z4S7DFYN.js";import"./chunk-IBF2FPWI.js";import"./chunk-VG3PW2X3.js";import"./chunk-4OG3UL4G.js";import"./chunk-IWNH7NBR.js";import"./chunk-GUATKIXF.js";import"./chunk-RHL6FA4L.js";import"./chunk-QMWGP427.js";import"./chunk-XSGAK2TS.js";import"./chunk-5TE4HX6F.js";import"./chunk-QEKHAW2K.js";import"./chunk-SYXWDYJQ.js";import"./chunk-ANTQZKMM.js";import"./chunk-RW24WL5Z.js";import"./chunk-UGA2VPD4.js";export{a as NotFoundError,f as deletes,h as drift,c as history,e as list,d as rollback,g as status,b as statusExitCode};
