@@ -694,83 +694,139 @@ describe('the Action under act', needs('act', 'docker', 'registry'), () => {
     expectNoCredential(pr);
   });
 
-  test('schedule: mode drift opens one issue naming kubectl scale and kubectl edit, heal puts the objects back and closes it; no credential or Secret value anywhere', async () => {
+  // Issue 44's acceptance under act, each run its own `act schedule` as the schedule fires: deploy;
+  // a drift run → no issue; kubectl scale, kubectl edit of a ConfigMap and a Secret's value changed →
+  // one issue naming the objects, fields and managers; the next run → the same issue updated; a
+  // deploy → the next run closes it; heal → the objects back, the issue says so and is closed.
+  test('schedule: drift runs open one issue naming kubectl scale, kubectl edit and a changed Secret, update it, close it after a deploy; heal puts them back; no credential or Secret value anywhere', async () => {
     const password = `pw-${Math.random().toString(36).slice(2)}-act`;
-    const files = {
-      'deploy/drifting/deployment.yaml':
-        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: drifting}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: drifting}}\n  template:\n    metadata: {labels: {app: drifting}}\n    spec: {containers: [{name: c, image: "registry.k8s.io/pause:3.10"}]}\n',
-      'deploy/drifting/.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: drifting}\ndata: {level: "1"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: drifting}\nstringData: {password: "${password}"}\n`,
-    };
-    const deploy = await scratchRepo({
+    const changed = `pw-${Math.random().toString(36).slice(2)}-changed`;
+    const healed = `pw-${Math.random().toString(36).slice(2)}-healed`;
+    const dir = 'deploy/drifting';
+    const drift = (id: string, inputs: Record<string, string> = {}) =>
+      spread(id, { ...target(), path: dir, mode: 'drift', 'fail-on-drift': 'false', ...inputs });
+    const repo = await scratchRepo({
       action: true,
-      files,
-      workflow: workflow(['push'], [spread('deploy', { ...target(), path: 'deploy/drifting' })]),
+      workflow: workflow(
+        ['push'],
+        [spread('deploy', { ...target(), path: dir, 'force-conflicts': 'true' })],
+      ),
+      files: {
+        'deploy/drifting/deployment.yaml':
+          'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: drifting}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: drifting}}\n  template:\n    metadata: {labels: {app: drifting}}\n    spec: {containers: [{name: c, image: "registry.k8s.io/pause:3.10"}]}\n',
+        'deploy/drifting/.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: drifting}\ndata: {level: "1"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: drifting}\nstringData: {password: "${password}"}\n`,
+        // The scheduled workflow a team keeps beside its deploy; a later step reads the outputs.
+        '.github/workflows/drift.yml': workflow(
+          ['schedule'],
+          [
+            drift('drift'),
+            {
+              id: 'read',
+              run: `echo "seen=${expr('steps.drift.outputs.drifted')}/${expr('steps.drift.outputs.issue')}" >> "$GITHUB_OUTPUT"`,
+            },
+          ],
+        ),
+        '.github/workflows/heal.yml': workflow(
+          ['schedule'],
+          [drift('heal', { heal: 'true', 'fail-on-drift': 'true' })],
+        ),
+      },
     });
-    const pushed = await runAct({ repo: deploy, env, secrets });
-    expect(pushed.code, pushed.log).toBe(0);
-    // What someone does by hand: kubectl scale, and kubectl edit with an editor that changes the value.
-    await kubectl(['--context', 'spread-local', '-n', ns, 'scale', 'deployment/drifting', '--replicas=2']);
-    const editor = path.join(deploy, 'editor.sh');
+    const runs: ActRun[] = [];
+    const act = async (file: 'test' | 'drift' | 'heal') => {
+      const event = file === 'test' ? {} : { event: 'schedule', payload: { schedule: '17 * * * *' } };
+      const run = await runAct({ repo, workflows: `.github/workflows/${file}.yml`, env, secrets, ...event });
+      runs.push(run);
+      expect(run.code, run.log).toBe(0);
+      return run;
+    };
+    const k = (...args: string[]) => kubectl(['--context', 'spread-local', '-n', ns, ...args]);
+    const before = api.issues.length;
+    await act('test');
+
+    const clean = await act('drift');
+    expect(clean.step('drift').outputs).toMatchObject({ drifted: 'false', issue: '' });
+    expect(clean.step('read').outputs.seen).toBe('false/');
+    expect(api.issues.length).toBe(before);
+
+    // What someone does by hand: kubectl scale, kubectl edit (an editor that changes the value), and
+    // a Secret's value changed.
+    await k('scale', 'deployment/drifting', '--replicas=2');
+    const editor = path.join(repo, '.git', 'editor.sh');
     writeFileSync(editor, `#!/bin/sh\nsed -i 's/level: "1"/level: "5"/' "$1"\n`, { mode: 0o755 });
     execFileSync(
       process.env.SPREAD_KUBECTL ?? 'kubectl',
       ['--context', 'spread-local', '-n', ns, 'edit', 'configmap/drifting'],
-      {
-        env: { ...process.env, EDITOR: editor, KUBE_EDITOR: editor },
-      },
+      { env: { ...process.env, EDITOR: editor, KUBE_EDITOR: editor } },
     );
-    const scheduled = await scratchRepo({
-      action: true,
-      files,
-      workflow: workflow(
-        ['schedule'],
-        [
-          spread('drift', { ...target(), path: 'deploy/drifting', mode: 'drift', 'fail-on-drift': 'false' }),
-          {
-            id: 'read',
-            run: `test "${expr('steps.drift.outputs.drifted')}" = true && test -n "${expr('steps.drift.outputs.issue')}"`,
-          },
-          spread('heal', {
-            ...target(),
-            path: 'deploy/drifting',
-            mode: 'drift',
-            heal: 'true',
-            'fail-on-drift': 'true',
-          }),
-        ],
-      ),
-    });
-    const before = api.issues.length;
-    const run = await runAct({
-      repo: scheduled,
-      event: 'schedule',
-      payload: { schedule: '17 * * * *' },
-      env,
-      secrets,
-    });
-    expect(run.code, run.log).toBe(0);
-    expect(run.step('read').result).toBe('success');
-    const opened = api.issues.slice(before);
-    expect(opened).toHaveLength(1);
-    const issue = opened[0]!;
-    expect(run.step('drift').outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
-    expect(run.step('heal').outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
+    await k('patch', 'secret/drifting', '-p', JSON.stringify({ stringData: { password: changed } }));
+
+    const opened = await act('drift');
+    expect(api.issues.slice(before)).toHaveLength(1);
+    const issue = api.issues[before]!;
+    expect(opened.step('drift').outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
+    expect(opened.step('read').outputs.seen).toBe(`true/${issue.number}`);
     expect(issue.title).toBe(`Drift: drifting in ${ns}`);
+    expect(issue.labels).toEqual([{ name: 'spread-drift' }]);
+    expect(issue.state).toBe('open');
+    for (const object of ['Deployment', 'ConfigMap', 'Secret'])
+      expect(issue.body).toContain(`### ${object}/drifting in ${ns} — differs`);
+    expect(issue.body).toContain('~ spec.replicas: 2 → 1');
     expect(issue.body).toContain('`spec.replicas`: changed by **kubectl** (Update, subresource scale)');
-    expect(issue.body).toMatch(/`data.level`: changed by \*\*kubectl-edit\*\* \(Update\) at /);
-    expect(issue.body).toMatch(/\*\*Healed\*\*: revision \d+ \(the last good deploy\) was deployed again/);
+    expect(issue.body).toContain('~ data.level: "5" → "1"');
+    expect(issue.body).toMatch(/`data.level`: changed by \*\*kubectl-edit\*\* \(Update\) at \d{4}-/);
+    expect(issue.body).toContain('~ data.password: <redacted> → <redacted>');
+    expect(issue.body).toContain('`data.password`: changed by **kubectl-patch** (Update)');
+    expect(opened.step('drift').summary).toContain('Deployment/drifting');
+    expect(opened.step('drift').summary).toContain('<redacted>');
+
+    // The next scheduled run: the same issue, its body replaced, no second one.
+    api.requests.length = 0;
+    const again = await act('drift');
+    expect(api.issues.length).toBe(before + 1);
+    expect(api.requests).toContain(`PATCH /repos/acme/shop/issues/${issue.number}`);
+    expect(api.requests.filter((r) => r === 'POST /repos/acme/shop/issues')).toEqual([]);
+    expect(again.step('drift').outputs).toMatchObject({ drifted: 'true', issue: String(issue.number) });
+    expect(issue.state).toBe('open');
+
+    // A deploy takes the fields back (force-conflicts); the next run closes the issue with a comment.
+    await act('test');
+    const closed = await act('drift');
+    expect(closed.step('drift').outputs).toMatchObject({ drifted: 'false', issue: String(issue.number) });
     expect(issue.state).toBe('closed');
+    expect(api.comments.filter((c) => c.issue === issue.number).map((c) => c.body)).toEqual([
+      expect.stringMatching(/^The cluster matches the last deployed revision 2 \(/),
+    ]);
+    expect(api.issues.length).toBe(before + 1);
+
+    // Heal: drifted again, the last good revision deployed again, the issue says so and is closed.
+    await k('scale', 'deployment/drifting', '--replicas=3');
+    await k('patch', 'secret/drifting', '-p', JSON.stringify({ stringData: { password: healed } }));
+    const heal = await act('heal');
+    expect(api.issues.length).toBe(before + 2);
+    const second = api.issues[before + 1]!;
+    expect(heal.step('heal').outputs).toMatchObject({ drifted: 'true', issue: String(second.number) });
+    expect(second.body).toContain('~ spec.replicas: 3 → 1');
+    expect(second.body).toMatch(/\*\*Healed\*\*: revision \d+ \(the last good deploy\) was deployed again/);
+    expect(second.state).toBe('closed');
     expect(await live('deployment', 'drifting', '{.spec.replicas}')).toBe('1');
     expect(await live('configmap', 'drifting', '{.data.level}')).toBe('1');
-    expect(run.step('drift').summary).toContain('Deployment/drifting');
-    const texts = [run.log, ...run.steps.map((s) => s.summary), ...opened.map((i) => i.body)];
-    texts.push(...api.comments.filter((c) => c.issue === issue.number).map((c) => c.body));
-    for (const text of texts) expect(text.includes(password), 'the Secret value leaked').toBe(false);
-    expectNoCredential(run);
-    for (const secret of credentials())
+    const value = await live('secret', 'drifting', '{.data.password}');
+    expect(Buffer.from(value, 'base64').toString()).toBe(password);
+
+    // The kubeconfig and every value the Secret had (as written and base64) appear nowhere: not in
+    // the log, a summary, an output, an issue or a comment.
+    const values = [password, changed, healed].flatMap((v) => [v, Buffer.from(v).toString('base64')]);
+    const texts = [
+      ...runs.flatMap((r) => [r.log, ...r.steps.flatMap((s) => [s.summary, ...Object.values(s.outputs)])]),
+      ...api.issues.slice(before).flatMap((i) => [i.title, i.body]),
+      ...api.comments.filter((c) => c.issue === issue.number || c.issue === second.number).map((c) => c.body),
+    ];
+    for (const secret of [...credentials(), ...values])
       for (const text of texts)
-        expect(text.includes(secret), `a credential leaked: ${secret.slice(0, 8)}…`).toBe(false);
-  });
+        expect(text.includes(secret), `a secret value leaked: ${secret.slice(0, 8)}…`).toBe(false);
+    for (const run of runs) expectNoCredential(run);
+  }, 900_000);
 
   test('every input of action.yml was given through the runner by a workflow of this file', () => {
     const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {

@@ -53,6 +53,15 @@ async function kubectlEdit(ref: string, from: string, to: string): Promise<void>
   );
 }
 
+/** `kubectl diff -f` of a file of the workspace, as a person checks a manifest (exit 1: differences). */
+async function kubectlDiff(file: string): Promise<string> {
+  const r = await kubectl(['--context', 'spread-local', '-n', ns, 'diff', '-f', path.join(workspace, file)], {
+    allowFail: true,
+  });
+  expect(r.code, r.stderr).toBeLessThanOrEqual(1);
+  return r.stdout;
+}
+
 function write(dir: string, files: Record<string, string>): void {
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(workspace, dir, file)), { recursive: true });
@@ -126,6 +135,8 @@ describe('mode drift, scheduled', () => {
     await kubectlEdit('configmap/web-settings', 'version: "1"', 'version: "7"');
     // A Secret's value changed by hand: drift, its values never shown.
     await k('patch', 'secret/web-db', '-p', JSON.stringify({ stringData: { password: NEW_PASSWORD } }));
+    // The replicas the manifest declares: kubectl diff shows the scale, so does drift.
+    expect(await kubectlDiff('deploy/web/deployment.yaml')).toMatch(/^-\s+replicas: 2\n\+\s+replicas: 1$/m);
     const r = await step({ path: 'deploy/web', mode: 'drift' });
     expect(r.code, r.log).toBe(0);
     expect(api.issues).toHaveLength(1);
@@ -245,6 +256,43 @@ describe('mode drift, scheduled', () => {
         '.k2e/objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-settings}\ndata: {version: "1"}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: web-db}\nstringData: {password: "${PASSWORD}"}\n`,
       });
     }
+  });
+
+  test('kubectl scale of replicas the manifest does not declare: not drift, as kubectl diff and a deploy say', async () => {
+    // No `replicas` in the manifest: the count is left to whoever scales (as for an HPA), and a
+    // deploy's server-side apply never sets it back.
+    write('deploy/unscaled', {
+      'deployment.yaml': deployment('unscaled').replace('  replicas: 1\n', ''),
+    });
+    const d = await step({ path: 'deploy/unscaled' });
+    expect(d.code, d.log).toBe(0);
+    await k('scale', 'deployment/unscaled', '--replicas=3');
+    // kubectl scale went through the scale subresource: no entry but one of that subresource owns
+    // the replicas (Kubernetes 1.34 records none at all when nobody owned them before).
+    type Entry = {
+      manager: string;
+      subresource?: string;
+      fieldsV1?: { 'f:spec'?: { 'f:replicas'?: object } };
+    };
+    const live = JSON.parse(
+      (await k('get', 'deployment/unscaled', '--show-managed-fields', '-o', 'json')).stdout,
+    ) as { metadata: { managedFields: Entry[] } };
+    const owners = live.metadata.managedFields.filter((m) => m.fieldsV1?.['f:spec']?.['f:replicas']);
+    expect(owners.filter((m) => m.subresource !== 'scale')).toEqual([]);
+    expect((await k('get', 'deployment/unscaled', '-o', 'jsonpath={.spec.replicas}')).stdout).toBe('3');
+    // kubectl diff of the manifest (what a person checks) shows no change of replicas either.
+    const diff = await kubectlDiff('deploy/unscaled/deployment.yaml');
+    expect(diff).not.toMatch(/^[-+]\s+replicas:/m);
+    const before = api.issues.length;
+    const r = await step({ path: 'deploy/unscaled', mode: 'drift' });
+    expect(r.code, r.log).toBe(0);
+    expect(r.outputs).toMatchObject({ drifted: 'false', issue: '' });
+    expect(r.log).toMatch(/the cluster matches the last deployed revision 1 /);
+    expect(api.issues.length).toBe(before);
+    // What drift would report is what a deploy puts back: a deploy leaves the 3 replicas.
+    const again = await step({ path: 'deploy/unscaled', 'force-conflicts': 'true' });
+    expect(again.code, again.log).toBe(0);
+    expect((await k('get', 'deployment/unscaled', '-o', 'jsonpath={.spec.replicas}')).stdout).toBe('3');
   });
 
   test('replicas an HPA sets are not drift', async () => {
