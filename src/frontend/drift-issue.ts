@@ -136,7 +136,7 @@ function healLine(h: HealNote): string {
   if (h.error) return `**Heal failed**: redeploying revision ${h.revision} did not complete: ${h.error}`;
   if (h.unchanged)
     return `**Heal**: revision ${h.revision} (the last good deploy) was applied again and changed nothing, so no revision was recorded; what differs is not what a deploy sets.`;
-  return `**Healed**: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}; the next run shows whether the cluster matches.`;
+  return `**Healed**: revision ${h.revision} (the last good deploy) was deployed again${h.recorded !== undefined ? ` as revision ${h.recorded}` : ''}, then the cluster was compared with it once more in this run: the issue is closed when it matches.`;
 }
 
 /**

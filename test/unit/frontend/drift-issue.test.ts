@@ -79,7 +79,9 @@ describe('the drift issue', () => {
     expect(body).toContain(
       '- Deployment/web `spec.replicas`: a HorizontalPodAutoscaler targets the object (rule `hpa`)',
     );
-    expect(body).toContain('**Healed**: revision 3 (the last good deploy) was deployed again as revision 5');
+    expect(body).toContain(
+      '**Healed**: revision 3 (the last good deploy) was deployed again as revision 5, then the cluster was compared with it once more in this run',
+    );
   });
 
   test('who changed a field: manager, operation, subresource, time when recorded', () => {
