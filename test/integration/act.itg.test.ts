@@ -707,10 +707,7 @@ describe('the Action under act', needs('act', 'docker', 'registry'), () => {
       spread(id, { ...target(), path: dir, mode: 'drift', 'fail-on-drift': 'false', ...inputs });
     const repo = await scratchRepo({
       action: true,
-      workflow: workflow(
-        ['push'],
-        [spread('deploy', { ...target(), path: dir, 'force-conflicts': 'true' })],
-      ),
+      workflow: workflow(['push'], [spread('deploy', { ...target(), path: dir, 'force-conflicts': 'true' })]),
       files: {
         'deploy/drifting/deployment.yaml':
           'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: drifting}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: drifting}}\n  template:\n    metadata: {labels: {app: drifting}}\n    spec: {containers: [{name: c, image: "registry.k8s.io/pause:3.10"}]}\n',
