@@ -3,6 +3,8 @@
 // parallel:matrix job per stage, the fleet-report job last), the inputs its legs take from the
 // fleet-plan job, checked against templates/deploy.yml's spec:inputs, and the plan it reports.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
@@ -185,7 +187,7 @@ describe('writeFleetPlan', () => {
     durationMs: 10,
   });
 
-  async function run(report: unknown, code: number) {
+  async function run(report: unknown, code: number, extra: NodeJS.ProcessEnv = {}) {
     const dir = project();
     const out = path.join(dir, '.spread');
     mkdirSync(out);
@@ -201,6 +203,7 @@ describe('writeFleetPlan', () => {
         ...jobEnv,
         SPREAD_INPUT_PATH: path.join(dir, 'deploy/web'),
         SPREAD_INPUT_COMPONENT: 'templates/deploy.yml',
+        ...extra,
       });
       const read = (f: string) => readFileSync(path.join(out, f), 'utf8');
       return { status, log: log.join(''), read };
@@ -240,4 +243,46 @@ describe('writeFleetPlan', () => {
     );
     expect(r.read('spread.env')).toBe('SPREAD_OUTCOME=failure\n');
   });
+
+  test.each([
+    ['true', 1],
+    ['false', 0],
+  ])(
+    'in a merge request pipeline with SPREAD_GITLAB_TOKEN and mr-note %s: %i plan note(s)',
+    async (note, count) => {
+      const posts: { url: string; body: string }[] = [];
+      const server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (d) => (body += d));
+        req.on('end', () => {
+          if (req.method === 'POST') posts.push({ url: req.url!, body });
+          res.setHeader('content-type', 'application/json');
+          res.end(req.method === 'GET' ? '[]' : '{"id": 9}');
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const r = await run(planReport('succeeded'), 0, {
+          CI_MERGE_REQUEST_IID: '5',
+          CI_API_V4_URL: `http://127.0.0.1:${port}/api/v4`,
+          CI_PROJECT_ID: '42',
+          SPREAD_GITLAB_TOKEN: 'glpat-secret',
+          SPREAD_MR_NOTE: note,
+        });
+        expect(r.status, r.log).toBe(0);
+        expect(r.log).not.toContain('glpat-secret');
+        expect(posts).toHaveLength(count);
+        if (count > 0) {
+          expect(r.log).toContain('spread: fleet plan note 9 created');
+          expect(posts[0]!.url).toBe('/api/v4/projects/42/merge_requests/5/notes');
+          const body = JSON.parse(posts[0]!.body).body as string;
+          expect(body).toContain('<!-- spread-fleet-plan:production/web -->');
+          expect(body).toMatch(/\| ✅ \| `eu-1` \| `prod-eu-1` \|/);
+        }
+      } finally {
+        server.close();
+      }
+    },
+  );
 });
