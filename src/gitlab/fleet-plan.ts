@@ -42,7 +42,7 @@ export async function writeFleetPlan(
   const pipeline = fleetPipeline(environment, {
     component: env.SPREAD_INPUT_COMPONENT || '',
     env,
-    source: file,
+    source: path.join(env.SPREAD_INPUT_PATH || '.', file),
   });
   writeFileSync(path.join(outDir, FLEET_PIPELINE_FILE), pipeline);
   console.log(`spread: the fleet's child pipeline: .spread/${FLEET_PIPELINE_FILE}`);
