@@ -18,6 +18,13 @@ export const FLEET_REPORT_JOB = 'fleet-report';
  */
 const SET_HERE = new Set(['mode', 'cluster', 'environment', 'component', 'from', 'fail-on-drift', 'heal']);
 
+/**
+ * Inputs whose values may be credentials (the component's log shows their keys only): the plan job
+ * sees them with its variables expanded, and the child pipeline is an artifact anyone who can read
+ * the job can download, so they are not written into it.
+ */
+export const WITHHELD_INPUTS: readonly string[] = ['build-args', 'helm-set'];
+
 /** What {@link fleetPipeline} writes besides the fleet. */
 export interface FleetPipelineOptions {
   /** The input `component`: a component's address, or a file of the project (`….yml`: `include: local`). */
@@ -89,18 +96,27 @@ export function fleetPipeline(environment: Environment, options: FleetPipelineOp
 
 /**
  * The fleet-plan job's inputs that its legs take too, read back from its SPREAD_INPUT_* variables
- * (src/frontend/settings.ts): those that differ from the input's default, booleans as booleans. The
- * job's image is CI_JOB_IMAGE.
+ * (src/frontend/settings.ts): those that differ from the input's default, booleans as booleans, but
+ * {@link WITHHELD_INPUTS}. The job's image is CI_JOB_IMAGE.
  */
 export function passedInputs(env: NodeJS.ProcessEnv): Record<string, string | boolean> {
   const inputs: Record<string, string | boolean> = {};
   for (const s of SETTINGS) {
     const variable = s.gitlab?.variable;
-    if (!variable || SET_HERE.has(s.key) || env[variable] === undefined) continue;
+    if (!variable || SET_HERE.has(s.key) || WITHHELD_INPUTS.includes(s.key) || env[variable] === undefined)
+      continue;
     const value = s.gitlab!.type === 'boolean' ? env[variable] === 'true' : env[variable]!;
     if (value !== s.gitlab!.default) inputs[s.key] = value;
   }
   const image = env.CI_JOB_IMAGE;
   if (image && image !== SETTINGS.find((s) => s.key === 'image')?.gitlab?.default) inputs.image = image;
   return inputs;
+}
+
+/** The {@link WITHHELD_INPUTS} the fleet-plan job was given (not empty), which its legs do not get. */
+export function withheldInputs(env: NodeJS.ProcessEnv): string[] {
+  return WITHHELD_INPUTS.filter((key) => {
+    const variable = SETTINGS.find((s) => s.key === key)?.gitlab?.variable;
+    return variable !== undefined && (env[variable] ?? '').trim() !== '';
+  });
 }

@@ -11,7 +11,7 @@ import { deploymentOrigin } from '../frontend/origin.js';
 import { type FleetReport, formatFleetText } from '../report/fleet.js';
 import { fleetMarker, formatFleetMarkdown } from '../report/fleet-markdown.js';
 import { declaredFleet, postNote } from './fleet.js';
-import { fleetPipeline } from './fleet-pipeline.js';
+import { fleetPipeline, withheldInputs } from './fleet-pipeline.js';
 
 /** GitLab's limit on a note's body, in characters. */
 const NOTE_LIMIT = 1_000_000;
@@ -45,6 +45,11 @@ export async function writeFleetPlan(
     source: path.join(env.SPREAD_INPUT_PATH || '.', file),
   });
   writeFileSync(path.join(outDir, FLEET_PIPELINE_FILE), pipeline);
+  const withheld = withheldInputs(env);
+  if (withheld.length > 0)
+    console.log(
+      `spread: WARNING: the input(s) ${withheld.join(', ')} are not written into the child pipeline (an artifact; their values may be credentials): the legs deploy without them; declare Helm values in spread.yaml (helmSet, helmValues)`,
+    );
   console.log(`spread: the fleet's child pipeline: .spread/${FLEET_PIPELINE_FILE}`);
   process.stdout.write(pipeline);
   const report = readPlan(reportFile);

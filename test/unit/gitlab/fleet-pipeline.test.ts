@@ -106,10 +106,12 @@ describe('fleetPipeline', () => {
         name: 'web',
         timeout: '10m',
         'rollback-on-failure': true,
-        'helm-set': 'replicaCount=3\n',
         package: '/builds/spread',
         image: 'node:24-slim',
       });
+    // Values that may be credentials stay out of the artifact.
+    for (const { inputs } of yaml.include) expect(inputs).not.toHaveProperty('helm-set');
+    expect(text).not.toContain('replicaCount');
     // Defaults are left to the component: prune, wait, mr-note.
     expect(Object.keys(yaml.include[0]!.inputs)).not.toEqual(expect.arrayContaining(['prune']));
     expect(yaml.include[0]!.inputs).not.toHaveProperty('wait');
@@ -224,6 +226,10 @@ describe('writeFleetPlan', () => {
     expect(r.read('fleet-plan.md')).toContain('<!-- spread-fleet-plan:production/web -->');
     expect(r.read('fleet-plan.md')).toMatch(/\| ✅ \| `eu-1` \| `prod-eu-1` \|/);
     expect(r.read('spread.env')).toBe('SPREAD_OUTCOME=success\n');
+    expect(r.log).toContain(
+      'spread: WARNING: the input(s) helm-set are not written into the child pipeline (an artifact; their values may be credentials)',
+    );
+    expect(r.log).not.toContain('replicaCount');
   });
 
   test('a cluster not planned: the pipeline is written all the same, the job fails naming it', async () => {
