@@ -1,6 +1,6 @@
 # spread's container image: Node 24, spread's bundle (dist/) and the GitLab component's steps
-# (dist/gitlab/: report.js, drift.js, fleet.js) in /opt/spread, `spread` on PATH, run as the non-root
-# user `node` (uid 1000).
+# (dist/gitlab/: report.js, drift.js, fleet.js, fleet-plan.js) in /opt/spread, `spread` on PATH, run
+# as the non-root user `node` (uid 1000).
 # The GitLab component (templates/deploy.yml) runs in it by default; `docker run` starts spread:
 #   docker run --rm -v "$PWD:/work" -w /work -e KUBECONFIG=/work/kubeconfig \
 #     ghcr.io/redspread/spread:0.1.0 plan deploy/web

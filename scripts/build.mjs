@@ -5,6 +5,7 @@
 //   dist/gitlab/report.js — the GitLab component's report step (src/bin/gitlab-report.ts; templates/deploy.yml)
 //   dist/gitlab/drift.js  — the GitLab component's drift step (src/bin/gitlab-drift.ts; templates/deploy.yml)
 //   dist/gitlab/fleet.js  — the GitLab component's mode fleet-report (src/bin/gitlab-fleet.ts; templates/deploy.yml)
+//   dist/gitlab/fleet-plan.js — the GitLab component's mode fleet-plan (src/bin/gitlab-fleet-plan.ts; templates/deploy.yml)
 // and chunks (`chunk-<hash>.js`) of what src/ imports lazily (the Action's front end) or what the entry points share. Run through `npm run build`, which typechecks first.
 // What the entry points do (Node guard, compile cache, the Action's child Node) is code in src/bin/;
 // this file is configuration: entry points, two module stubs, the CLI's prologue, the size budget.
@@ -179,6 +180,7 @@ const result = await build({
     'gitlab/report': 'src/bin/gitlab-report.ts',
     'gitlab/drift': 'src/bin/gitlab-drift.ts',
     'gitlab/fleet': 'src/bin/gitlab-fleet.ts',
+    'gitlab/fleet-plan': 'src/bin/gitlab-fleet-plan.ts',
   },
   outdir: dist,
   bundle: true,

@@ -134,7 +134,7 @@ const [specDoc] = parseAllDocuments(templateText).map((d) => d.toJS());
 const spec = specDoc?.spec?.inputs ?? {};
 const body = templateText.slice(templateText.indexOf('\n---\n'));
 const script = body.slice(body.indexOf('\n  script:'));
-const reportStep = ['report.ts', 'markdown.ts', 'drift.ts']
+const reportStep = ['report.ts', 'markdown.ts', 'drift.ts', 'fleet.ts', 'fleet-plan.ts', 'fleet-pipeline.ts']
   .map((f) => readFileSync(path.join(root, 'src/gitlab', f), 'utf8'))
   .join('\n');
 for (const s of gitlabRows) {

@@ -225,6 +225,7 @@ export const SETTING_ROWS = [
     modes: ['deploy', 'plan', 'delete', 'render', 'status', 'promote', 'history', 'rollback', 'list'],
   },
   { key: 'cluster', type: 'string', modes: ['deploy', 'plan'] },
+  { key: 'component', type: 'string', modes: [], default: '$CI_SERVER_FQDN/redspread/spread/deploy@0.1.0' },
   { key: 'reports', type: 'string', modes: [], default: 'spread-reports/' },
   { key: 'deploy-comment', type: 'boolean', modes: ['deploy'], default: 'false' },
   { key: 'github-token', type: 'secret', modes: ['deploy', 'plan', 'delete', 'drift', 'promote'] },

@@ -191,11 +191,9 @@ export const SETTING_TEXTS = {
       "`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md); `promote` deploys `environment` with the commit and image digests its `after:` environment's current revision ran, building nothing (docs/environments.md); `fleet-plan`, with `environment` naming a fleet, outputs each wave's `matrix` and the `waves`, plans every cluster and posts the fleet's plan as one comment; `fleet-report` gathers the legs' report files from `reports` into one job summary and comment, and fails when a leg failed or did not run (docs/fleets.md). Example: `plan`.",
     action: true,
     gitlab: {
-      // The component's fleet is its own pipeline (docs/fleets.md): the legs are `parallel:matrix`
-      // jobs in mode deploy; fleet-plan (a generated child pipeline) is not built.
-      options: ['deploy', 'plan', 'delete', 'drift', 'promote', 'fleet-report'],
+      options: ['deploy', 'plan', 'delete', 'drift', 'promote', 'fleet-plan', 'fleet-report'],
       description:
-        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`); `drift`, for a scheduled pipeline, compares each environment spread.yaml declares (else the deployment) with its cluster and keeps one issue per drifted deployment (docs/drift.md); `promote` deploys `environment` with the commit and image digests of the current revision of the environment it is promoted from (`from`, else its `after:`), building nothing; `fleet-report`, in a final job (`when: always`) after the fleet's legs, gathers each leg's `.spread/spread-report-CLUSTER.json` artifact into one report and merge request note, and fails when a leg failed or did not run (docs/fleets.md).",
+        "`deploy` applies, prunes and waits; `plan` is a server-side dry run that writes nothing; `delete` removes every object of the deployment (named by `name`, else the name deploy gives `path`), as an environment's `on_stop` job (with `environment-action: stop`); `drift`, for a scheduled pipeline, compares each environment spread.yaml declares (else the deployment) with its cluster and keeps one issue per drifted deployment (docs/drift.md); `promote` deploys `environment` with the commit and image digests of the current revision of the environment it is promoted from (`from`, else its `after:`), building nothing; `fleet-plan`, with `environment` naming a fleet, writes `.spread/fleet-pipeline.yml`, a child pipeline of a stage per wave (per batch of `maxParallel`) and a final fleet-report job, for a `trigger: include: artifact:` job, and plans every cluster into one merge request note; `fleet-report`, in a final job (`when: always`) after the fleet's legs, gathers each leg's `.spread/spread-report-CLUSTER.json` artifact into one report and merge request note, and fails when a leg failed or did not run (docs/fleets.md).",
       variable: 'SPREAD_INPUT_MODE',
       argument: true,
     },
@@ -588,6 +586,11 @@ export const SETTING_TEXTS = {
         'With `environment` naming a fleet in spread.yaml: the clusters this job deploys (comma-separated), e.g. `$CLUSTER` of a `parallel:matrix` job, one leg per cluster (docs/fleets.md). Empty: every cluster of the fleet, wave by wave.',
       variable: 'SPREAD_INPUT_CLUSTER',
     },
+  },
+  component: {
+    description:
+      "With `mode: fleet-plan`: what the generated child pipeline includes for the fleet's legs and its report job: a component's address, or a file of the project ending in `.yml` or `.yaml` (an `include: local`, e.g. a copy of `templates/deploy.yml`). Default: this component at this release. Example: `$CI_SERVER_FQDN/acme/spread/deploy@1`.",
+    gitlab: { variable: 'SPREAD_INPUT_COMPONENT' },
   },
   reports: {
     description:

@@ -10,7 +10,7 @@ import { gatherFleet } from '../core/fleet/matrix.js';
 import { requireDeclaration } from '../frontend/environment.js';
 import { type LegFileProblem, readLegReports } from '../frontend/fleet-reports.js';
 import { deploymentOrigin } from '../frontend/origin.js';
-import { ALL_ENVIRONMENTS, environmentNamed } from '../project/environments.js';
+import { ALL_ENVIRONMENTS, type Environment, environmentNamed } from '../project/environments.js';
 import { type FleetReport, formatFleetText } from '../report/fleet.js';
 import { fleetMarker, formatFleetMarkdown } from '../report/fleet-markdown.js';
 import { upsertNote } from './note.js';
@@ -35,16 +35,7 @@ export async function writeFleetReport(
   outDir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const dir = path.resolve(env.SPREAD_INPUT_PATH || '.');
-  const name = env.SPREAD_INPUT_ENVIRONMENT ?? '';
-  if (!name || name === ALL_ENVIRONMENTS)
-    throw new Error("mode fleet-report needs the input environment: the fleet's environment in spread.yaml");
-  const declaration = requireDeclaration(dir, name);
-  const environment = environmentNamed(declaration, name);
-  if (environment === undefined)
-    throw new Error(
-      `environment ${name} is not declared in ${declaration.file} (declared: ${declaration.environments.map((e) => e.name).join(', ')})`,
-    );
+  const { dir, environment } = declaredFleet(env, 'fleet-report');
   const read = readLegReports(reportsDir, environment);
   console.log(`spread: ${read.files} report file(s) under ${reportsDir}`);
   const report = gatherFleet(environment, read.legs);
@@ -71,11 +62,38 @@ export async function writeFleetReport(
   return code;
 }
 
-/** In a merge request pipeline with SPREAD_MR_NOTE not `false`: the fleet's report as one note. */
-async function postNote(body: string, marker: string, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * The environment SPREAD_INPUT_ENVIRONMENT names in SPREAD_INPUT_PATH's spread.yaml, and that folder.
+ *
+ * @throws Error when the input is empty or `all`, or the environment is not declared there.
+ */
+export function declaredFleet(
+  env: NodeJS.ProcessEnv,
+  mode: 'fleet-plan' | 'fleet-report',
+): { dir: string; environment: Environment; file: string } {
+  const dir = path.resolve(env.SPREAD_INPUT_PATH || '.');
+  const name = env.SPREAD_INPUT_ENVIRONMENT ?? '';
+  if (!name || name === ALL_ENVIRONMENTS)
+    throw new Error(`mode ${mode} needs the input environment: the fleet's environment in spread.yaml`);
+  const declaration = requireDeclaration(dir, name);
+  const environment = environmentNamed(declaration, name);
+  if (environment === undefined)
+    throw new Error(
+      `environment ${name} is not declared in ${declaration.file} (declared: ${declaration.environments.map((e) => e.name).join(', ')})`,
+    );
+  return { dir, environment, file: declaration.file };
+}
+
+/** In a merge request pipeline with SPREAD_MR_NOTE not `false`: the fleet's report (or plan) as one note. */
+export async function postNote(
+  body: string,
+  marker: string,
+  env: NodeJS.ProcessEnv,
+  what: 'plan' | 'report' = 'report',
+): Promise<void> {
   if (!env.CI_MERGE_REQUEST_IID || env.SPREAD_MR_NOTE === 'false') return;
   if (!env.SPREAD_GITLAB_TOKEN) {
-    console.log("spread: no SPREAD_GITLAB_TOKEN: the fleet's report is not posted on the merge request");
+    console.log(`spread: no SPREAD_GITLAB_TOKEN: the fleet's ${what} is not posted on the merge request`);
     return;
   }
   try {
@@ -85,11 +103,11 @@ async function postNote(body: string, marker: string, env: NodeJS.ProcessEnv): P
       mergeRequestIid: env.CI_MERGE_REQUEST_IID,
       token: env.SPREAD_GITLAB_TOKEN,
     };
-    console.log(`spread: fleet report note ${await upsertNote(target, body, marker)}`);
+    console.log(`spread: fleet ${what} note ${await upsertNote(target, body, marker)}`);
   } catch (error) {
     // The report is in the log and the artifacts; a note that cannot be posted does not decide the job.
     console.log(
-      `spread: WARNING: could not post the fleet's report on the merge request: ${(error as Error).message}`,
+      `spread: WARNING: could not post the fleet's ${what} on the merge request: ${(error as Error).message}`,
     );
   }
 }

@@ -5,6 +5,10 @@
 // job's artifacts) gathering them. The fleet's four clusters are namespaces of the local cluster, each
 // through its own context (the fleet tests' four API servers are not needed for what GitLab does with
 // the legs).
+// The second pipeline is the generated one: a job in mode fleet-plan writes the child pipeline from
+// spread.yaml (a stage per wave and per batch of maxParallel), and a trigger job runs it with
+// `trigger: include: - artifact:` and `strategy: depend`, which gitlab-ci-local 4.75 runs as a
+// downstream pipeline (its trigger job reads the artifact from .gitlab-ci-local/artifacts/JOB/).
 // SPREAD_PACKAGE_DIR runs another build (a directory with dist/ built, as gitlab.itg.test.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,11 +56,35 @@ deploy-rest:
       - CLUSTER: [eu-2, us-1, us-2]
 `;
 
+/** The parent pipeline of the generated fleet (folder `fleet`, deployment `fleet`, ConfigMap `child`). */
+const PLAN_PIPELINE = `stages: [plan, deploy]
+include:
+${include({
+  path: 'fleet',
+  name: 'fleet',
+  environment: 'production',
+  package: PACKAGE,
+  stage: 'plan',
+  'job-name': 'fleet-plan',
+  mode: 'fleet-plan',
+  component: 'templates/deploy.yml',
+  'environment-action': 'prepare',
+  'resource-group': 'fleet-plan',
+})}fleet:
+  stage: deploy
+  needs: [fleet-plan]
+  trigger:
+    include:
+      - artifact: .spread/fleet-pipeline.yml
+        job: fleet-plan
+    strategy: depend
+`;
+
 /**
  * Runs the whole pipeline with the shell executor after removing every job's artifacts, or one job
  * by name with the artifacts the earlier run left (as GitLab gives a job those of earlier stages).
  */
-function gcl(job?: string): Promise<{ code: number; log: string }> {
+function gcl(job?: string, file?: string): Promise<{ code: number; log: string }> {
   if (job === undefined)
     for (const dir of ['.gitlab-ci-local/artifacts', '.spread'])
       rmSync(path.join(project, dir), { recursive: true, force: true });
@@ -70,6 +98,7 @@ function gcl(job?: string): Promise<{ code: number; log: string }> {
         '--no-color',
         '--home',
         path.join(project, '.home'),
+        ...(file ? ['--file', file] : []),
         ...(job ? [job] : []),
       ],
       { env: { ...process.env, KUBECONFIG: kubeconfigFile }, cwd: project },
@@ -84,10 +113,10 @@ function gcl(job?: string): Promise<{ code: number; log: string }> {
 const reportMd = () =>
   readFileSync(path.join(project, '.gitlab-ci-local/artifacts/fleet-report/.spread/fleet-report.md'), 'utf8');
 
-const configMap = async (cluster: string) =>
+const configMap = async (cluster: string, name = 'web') =>
   (
     await kubectl(
-      ['--context', 'spread-local', '-n', namespaceOf(cluster), 'get', 'configmap', 'web', '-o', 'name'],
+      ['--context', 'spread-local', '-n', namespaceOf(cluster), 'get', 'configmap', name, '-o', 'name'],
       { allowFail: true },
     )
   ).stdout.trim();
@@ -113,6 +142,19 @@ beforeAll(async () => {
     ].join('\n'),
     'shop/settings.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\ndata: {level: "1"}\n',
     '.gitlab-ci.yml': pipeline,
+    // The generated fleet: a canary with a soak, then the rest two at a time (two stages).
+    'fleet/spread.yaml': [
+      'environments:',
+      '  production:',
+      '    clusters:',
+      ...CLUSTERS.map((c) => `      - { name: ${c}, context: ${c}, namespace: ${namespaceOf(c)} }`),
+      '    waves:',
+      '      - { name: canary, clusters: [eu-1], soak: 3s }',
+      '      - { name: rest, maxParallel: 2 }',
+      '',
+    ].join('\n'),
+    'fleet/settings.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: child}\ndata: {level: "1"}\n',
+    '.gitlab-ci-plan.yml': PLAN_PIPELINE,
   };
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
@@ -184,5 +226,79 @@ describe.skipIf(!existsSync(GCL))(
         expect(await configMap(c)).toBe('configmap/web');
       }
     }, 300_000);
+  },
+);
+
+describe.skipIf(!existsSync(GCL))(
+  "a fleet's generated child pipeline (mode fleet-plan), under gitlab-ci-local",
+  needs('gitlabCiLocal'),
+  () => {
+    const childFile = '.gitlab-ci-local/includes/triggers/fleet.yml';
+
+    test('one failing canary leg: the child pipeline fails, no later stage runs, the report job fails', async () => {
+      await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], {
+        input: refuseWrites(namespaceOf('eu-1')),
+      });
+      try {
+        const run = await gcl(undefined, '.gitlab-ci-plan.yml');
+        // The plan (dry runs) passes on every cluster; the canary's deploy is refused and fails its job.
+        expect(run.log).toMatch(/PASS +fleet-plan/);
+        expect(run.log).toMatch(/FAIL +deploy-canary: \[eu-1\]/);
+        expect(run.log).toContain('the canary refuses writes');
+        expect(run.log).not.toMatch(/deploy-rest-1: \[/);
+        expect(run.log).not.toMatch(/deploy-rest-2: \[/);
+        // GitLab fails the trigger job with its child (strategy: depend); gitlab-ci-local 4.75 passes
+        // every trigger job whatever its child did (its startTriggerPipeline), so the parent is green.
+        expect(run.log).toMatch(/PASS +fleet\s/);
+        for (const c of ['eu-2', 'us-1', 'us-2']) expect(await configMap(c, 'child')).toBe('');
+        // As in the first pipeline, gitlab-ci-local does not start the `when: always` job after a
+        // stage it did not start: the child's report job runs by name, with the child's artifacts.
+        const report = await gcl('fleet-report', childFile);
+        expect(report.code, report.log).not.toBe(0);
+        expect(report.log).toContain('the deploy of 4 of 4 cluster(s) did not succeed');
+        expect(report.log).toContain('eu-1 (wave canary): failed');
+        for (const c of ['eu-2', 'us-1', 'us-2'])
+          expect(report.log).toContain(`${c} (wave rest): skipped: no report: the leg did not run`);
+      } finally {
+        await kubectl(['--context', 'spread-local', 'delete', '-f', '-'], {
+          input: refuseWrites(namespaceOf('eu-1')),
+          allowFail: true,
+        });
+      }
+    }, 400_000);
+
+    test('four clusters, two waves: the plan, then the child pipeline deploys each wave by stage, green', async () => {
+      const run = await gcl(undefined, '.gitlab-ci-plan.yml');
+      expect(run.code, run.log).toBe(0);
+      expect(run.log).not.toMatch(/\bFAIL\b/);
+      const plan = readFileSync(
+        path.join(project, '.gitlab-ci-local/artifacts/fleet-plan/.spread/fleet-plan.md'),
+        'utf8',
+      );
+      expect(plan).toContain('<!-- spread-fleet-plan:production/fleet -->');
+      expect(plan).toContain('4 cluster(s) in 2 wave(s): **4** planned');
+      const child = readFileSync(path.join(project, childFile), 'utf8');
+      expect(child).toMatch(/stages:\n {2}- canary\n {2}- rest-1\n {2}- rest-2\n {2}- fleet-report\n/);
+      // The stages in order: the canary (soaked) before the first batch, each batch before the next.
+      const at = (what: RegExp) => run.log.search(what);
+      expect(run.log).toContain('wave canary: soaking for 3s');
+      const done = (job: string) => at(new RegExp(`${job}\\s+finished in`));
+      const started = (job: string) => at(new RegExp(`${job}\\s+starting`));
+      for (const [before, after] of [
+        ['deploy-canary: \\[eu-1\\]', 'deploy-rest-1: \\[eu-2\\]'],
+        ['deploy-canary: \\[eu-1\\]', 'deploy-rest-1: \\[us-1\\]'],
+        ['deploy-rest-1: \\[eu-2\\]', 'deploy-rest-2: \\[us-2\\]'],
+        ['deploy-rest-1: \\[us-1\\]', 'deploy-rest-2: \\[us-2\\]'],
+        ['deploy-rest-2: \\[us-2\\]', 'fleet-report'],
+      ] as const) {
+        expect(done(before), before).toBeGreaterThan(0);
+        expect(done(before), `${before} before ${after}`).toBeLessThan(started(after));
+      }
+      expect(run.log).toContain('Fleet production: 4 cluster(s) in 2 wave(s)');
+      for (const c of CLUSTERS) {
+        expect(run.log).toMatch(new RegExp(`${c}\\s+succeeded · context ${c} · revision 1`));
+        expect(await configMap(c, 'child')).toBe('configmap/child');
+      }
+    }, 400_000);
   },
 );

@@ -621,7 +621,7 @@ describe.skipIf(missing.length > 0)(
           expect(run('--entrypoint', 'id', image, '-u')).toBe('1000');
           expect(
             run('--entrypoint', 'sh', image, '-c', 'echo "$SPREAD_HOME"; ls /opt/spread/dist/gitlab'),
-          ).toBe('/opt/spread\ndrift.js\nfleet.js\nreport.js');
+          ).toBe('/opt/spread\ndrift.js\nfleet-plan.js\nfleet.js\nreport.js');
         });
 
         test('deploy: the job runs in the image against the local cluster; artifacts and dotenv report', async () => {

@@ -43,6 +43,35 @@ export function fleetMatrix(env: Environment): Record<string, WaveMatrix> {
   return matrix;
 }
 
+/** A batch of a wave: at most the wave's `maxParallel` of its clusters, deployed together. */
+export interface WaveBatch {
+  readonly wave: string;
+  /** 1-based, in the wave's order. */
+  readonly batch: number;
+  /** How many batches the wave has. */
+  readonly of: number;
+  readonly include: readonly MatrixEntry[];
+}
+
+/**
+ * Each wave's clusters in batches of at most its `maxParallel`, in the declared order (a wave without
+ * one is one batch), for a CI matrix without a max-parallel of its own (GitLab's `parallel:matrix`):
+ * run one batch after the other, the next only when every leg of the previous succeeded. Stricter than
+ * the CLI, which starts the next cluster as soon as one of the wave's finishes.
+ */
+export function fleetBatches(env: Environment): WaveBatch[] {
+  return Object.entries(fleetMatrix(env)).flatMap(([wave, { include, 'max-parallel': max }]) => {
+    const size = max ?? include.length;
+    const of = Math.ceil(include.length / size);
+    return Array.from({ length: of }, (_, i) => ({
+      wave,
+      batch: i + 1,
+      of,
+      include: include.slice(i * size, (i + 1) * size),
+    }));
+  });
+}
+
 /** Which leg of which fleet a report file is: the Action writes it when given `environment` and `cluster`. */
 export interface LegTag {
   readonly environment: string;

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { fleetMatrix, gatherFleet, type LegFile } from '../../../src/core/fleet/matrix.js';
+import { fleetBatches, fleetMatrix, gatherFleet, type LegFile } from '../../../src/core/fleet/matrix.js';
 import { environmentNamed } from '../../../src/project/environments.js';
 import { loadEnvironments } from '../../../src/project/load.js';
 import type { DeployReport } from '../../../src/report/report.js';
@@ -61,6 +61,52 @@ describe('fleetMatrix', () => {
       },
     });
     expect(Object.keys(fleetMatrix(production))).toEqual(['canary', 'rest']);
+  });
+});
+
+describe('fleetBatches', () => {
+  const fleet = (waves: string) => {
+    const d = mkdtempSync(join(tmpdir(), 'spread-batches-'));
+    const names = ['eu-1', 'eu-2', 'eu-3', 'us-1', 'us-2', 'us-3'];
+    writeFileSync(
+      join(d, 'spread.yaml'),
+      `environments:\n  production:\n    clusters:\n${names.map((n) => `      - { name: ${n}, context: ${n} }\n`).join('')}    waves:\n${waves}`,
+    );
+    return environmentNamed(loadEnvironments(d)!, 'production')!;
+  };
+  const shape = (env: ReturnType<typeof fleet>) =>
+    fleetBatches(env).map(
+      (b) => `${b.wave} ${b.batch}/${b.of}: ${b.include.map((e) => e.cluster).join(',')}`,
+    );
+
+  test.each([
+    [
+      'maxParallel 2 of five: batches of two in order, the last one short',
+      '      - { name: canary, clusters: [eu-1] }\n      - { name: rest, maxParallel: 2 }\n',
+      ['canary 1/1: eu-1', 'rest 1/3: eu-2,eu-3', 'rest 2/3: us-1,us-2', 'rest 3/3: us-3'],
+    ],
+    [
+      'no maxParallel: one batch per wave',
+      '      - { name: eu, clusters: [eu-1, eu-2, eu-3] }\n      - { name: us }\n',
+      ['eu 1/1: eu-1,eu-2,eu-3', 'us 1/1: us-1,us-2,us-3'],
+    ],
+    [
+      'maxParallel 1: one cluster a batch',
+      '      - { name: eu, clusters: [eu-1, eu-2], maxParallel: 1 }\n      - { name: us, maxParallel: 3 }\n',
+      ['eu 1/2: eu-1', 'eu 2/2: eu-2', 'us 1/2: eu-3,us-1,us-2', 'us 2/2: us-3'],
+    ],
+  ])('%s', (_, waves, expected) => {
+    expect(shape(fleet(waves))).toEqual(expected);
+  });
+
+  test("each batch's entries are the wave's matrix entries", () => {
+    const [first] = fleetBatches(production);
+    expect(first).toEqual({
+      wave: 'canary',
+      batch: 1,
+      of: 1,
+      include: [{ cluster: 'eu-1', wave: 'canary', context: 'a', namespace: 'web' }],
+    });
   });
 });
 

@@ -28,6 +28,11 @@ function argv(given: Record<string, string>, setup?: (dir: string) => void): str
     `require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));`,
   );
   writeFileSync(path.join(pkg, 'dist/gitlab/report.js'), '');
+  // Mode fleet-plan's step after the CLI: adds its own argv to the CLI's.
+  writeFileSync(
+    path.join(pkg, 'dist/gitlab/fleet-plan.js'),
+    `const fs = require('node:fs'); const f = ${JSON.stringify(record)}; fs.writeFileSync(f, JSON.stringify([...JSON.parse(fs.readFileSync(f, 'utf8')), 'then', ...process.argv.slice(2).map((a) => a.split('/').pop())]));`,
+  );
   writeFileSync(
     path.join(pkg, 'dist/gitlab/fleet.js'),
     `const fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(record)}, JSON.stringify([...process.argv.slice(2), ...fs.readdirSync('.spread')]));`,
@@ -95,5 +100,21 @@ describe("the component's mode fleet-report", () => {
     });
     expect(args.slice(0, 2).map((a) => path.basename(a))).toEqual(['.spread', '.spread']);
     expect(args.slice(2)).toEqual(['spread-report-eu-1.json']);
+  });
+});
+
+describe("the component's mode fleet-plan", () => {
+  test('plans every cluster of the fleet (no --cluster), then runs the fleet-plan step on the report', () => {
+    const args = argv(
+      { mode: 'fleet-plan', path: 'web', environment: 'production', cluster: 'eu-1' },
+      (dir) => {
+        mkdirSync(path.join(dir, 'web'));
+        writeFileSync(path.join(dir, 'web/spread.yaml'), 'environments:\n  production: {}\n');
+      },
+    );
+    expect(args.slice(0, 4)).toEqual(['plan', 'web', '--environment', 'production']);
+    expect(args).not.toContain('--cluster');
+    expect(args).not.toContain('--timeout');
+    expect(args.slice(args.indexOf('then'))).toEqual(['then', 'report.json', '.spread', '0']);
   });
 });
