@@ -720,10 +720,17 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       const r = await step({ ...inputs, mode: 'fleet-plan' }, pr);
       expect(r.code, r.log).toBe(0);
       expect(JSON.parse(r.outputs.matrix!)).toEqual({
-        canary: { include: [{ cluster: 'eu-1', wave: 'canary', context: 'eu-1', namespace: f1 }] },
+        canary: {
+          include: [{ cluster: 'eu-1', wave: 'canary', context: 'eu-1', namespace: f1 }],
+          'max-parallel': 1,
+          clusters: 1,
+          soak: 0,
+        },
         rest: {
           include: [{ cluster: 'eu-2', wave: 'rest', context: 'eu-2', namespace: f2 }],
           'max-parallel': 1,
+          clusters: 1,
+          soak: 0,
         },
       });
       expect(JSON.parse(r.outputs.waves!)).toEqual(['canary', 'rest']);
