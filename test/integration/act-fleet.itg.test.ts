@@ -7,7 +7,7 @@
 // artifacts go through stand-ins of actions/upload-artifact and download-artifact (a directory,
 // $ARTIFACTS). SPREAD_ACTION_DIST copies another build of dist/ into the scratch repository.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -71,7 +71,10 @@ const TWO_WAVES = ['{ name: canary, clusters: [eu-1], soak: 6s }', '{ name: rest
 let api: GitHubApi;
 
 /** One push of the workflow on a fresh scratch repository; its commit belongs to pull request 7. */
-async function runFleet(waves: readonly string[] = TWO_WAVES): Promise<ActRun> {
+async function runFleet(
+  waves: readonly string[] = TWO_WAVES,
+  artifacts = mkdtempSync(path.join(tmpdir(), 'spread-act-artifacts-')),
+): Promise<ActRun> {
   const repo = await scratchRepo({
     copy: { 'action.yml': 'action.yml', dist: process.env.SPREAD_ACTION_DIST ?? 'dist' },
     files: { ...CHART, 'shop/spread.yaml': spreadYaml(waves) },
@@ -82,7 +85,7 @@ async function runFleet(waves: readonly string[] = TWO_WAVES): Promise<ActRun> {
   return runAct({
     repo,
     env: {
-      ARTIFACTS: mkdtempSync(path.join(tmpdir(), 'spread-act-artifacts-')),
+      ARTIFACTS: artifacts,
       GITHUB_API_URL: api.url,
     },
     secrets: { KUBECONFIG: fleetKubeconfig(CLUSTERS, namespaceOf), GITHUB_TOKEN },
@@ -216,6 +219,29 @@ describe('a fleet in a GitHub workflow, under act', needs('act'), () => {
     expect(more).toEqual([]);
     expect(comment!.body).toContain('4 cluster(s) in 2 wave(s): **4** succeeded');
     expect(api.auth.has(`token ${GITHUB_TOKEN}`)).toBe(true);
+  });
+
+  test('a canary whose Deployment goes during its soak: the soak job fails naming it, the second wave does not start', async () => {
+    await emptyNamespaces();
+    const artifacts = mkdtempSync(path.join(tmpdir(), 'spread-act-artifacts-'));
+    const running = runFleet(
+      ['{ name: canary, clusters: [eu-1], soak: 20s }', '{ name: rest, maxParallel: 2 }'],
+      artifacts,
+    );
+    // Once the canary's leg uploaded its report (its deploy is done), its Deployment is deleted.
+    const uploaded = path.join(artifacts, 'spread-report-eu-1');
+    const deadline = Date.now() + 5 * 60_000;
+    while (!existsSync(uploaded) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await kubectl(['--context', 'spread-local', '-n', namespaceOf('eu-1'), 'delete', 'deployment', 'web']);
+    const run = await running;
+    expect(run.code, run.log).not.toBe(0);
+    expect(run.jobs).toMatchObject({ plan: 'success', canary: 'success', 'canary-soak': 'failure' });
+    expect(run.steps.filter((s) => s.job === 'rest' || s.job === 'rest-soak')).toEqual([]);
+    const soak = summaryOf(run, 'canary-soak');
+    expect(soak).toContain('## ❌ Soak of wave `canary` → environment `production`');
+    expect(soak).toContain('| ❌ | `eu-1` | Deployment/web is gone during the soak |');
+    expect(run.log).toMatch(/wave canary did not stay healthy for its soak \(20s\)/);
+    for (const c of ['eu-2', 'us-1', 'us-2']) expect(await objectsIn(c)).toEqual([]);
   });
 
   test('a last wave left empty by spread.yaml: its job is skipped, the fleet is whole', async () => {
