@@ -18,7 +18,7 @@ import { type DeploymentRun, type DeploymentTarget, markInactive, startDeploymen
 import { runDrift } from './drift.js';
 import { shortFormChoice } from './environments.js';
 import { failureOf } from './failure.js';
-import { FleetFailure, runFleetPlan, runFleetReport } from './fleet.js';
+import { FleetFailure, runFleetMode } from './fleet.js';
 import { getInputs, type Inputs, passedOptions } from './inputs.js';
 import { prepareKubeconfig } from './kubeconfig.js';
 import { createActionLogger } from './logger.js';
@@ -57,9 +57,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       return;
     }
     if (inputs.mode === 'drift') return await runDrift(inputs, runner, interrupts.signal);
-    if (inputs.mode === 'fleet-report') return await runFleetReport(inputs, runner);
-    if (inputs.mode === 'fleet-plan')
-      return await runFleetPlan(inputs, runner, interrupts.signal, (target, source) => ({
+    if (inputs.mode.startsWith('fleet-'))
+      return await runFleetMode(inputs, runner, interrupts.signal, (target, source) => ({
         ...deployOptions(given, runner, source, target.context ?? '', interrupts.signal, locate, env),
         ...environmentOptions(target, given),
         mode: 'plan',

@@ -72,7 +72,7 @@ function legOf(inputs: Pick<Inputs, 'environment' | 'cluster'>): { leg?: LegTag 
 
 /** The summary's operation of a mode: a fleet's modes are a plan and a deploy's report. */
 function operationOf(mode: Inputs['mode']): Operation {
-  return mode === 'fleet-plan' ? 'plan' : mode === 'fleet-report' ? 'deploy' : mode;
+  return mode === 'fleet-plan' ? 'plan' : mode === 'fleet-report' || mode === 'fleet-soak' ? 'deploy' : mode;
 }
 
 /**

@@ -112,7 +112,7 @@ export const SETTING_ROWS = [
   {
     key: 'mode',
     type: 'choice',
-    choices: ['deploy', 'plan', 'delete', 'drift', 'promote', 'fleet-plan', 'fleet-report'],
+    choices: ['deploy', 'plan', 'delete', 'drift', 'promote', 'fleet-plan', 'fleet-soak', 'fleet-report'],
     modes: ['deploy', 'plan', 'delete', 'drift', 'promote'],
     default: 'deploy',
   },
@@ -227,6 +227,7 @@ export const SETTING_ROWS = [
   { key: 'cluster', type: 'string', modes: ['deploy', 'plan'] },
   { key: 'component', type: 'string', modes: [], default: '$CI_SERVER_FQDN/redspread/spread/deploy@0.1.0' },
   { key: 'reports', type: 'string', modes: [], default: 'spread-reports/' },
+  { key: 'wave', type: 'string', modes: [] },
   { key: 'deploy-comment', type: 'boolean', modes: ['deploy'], default: 'false' },
   { key: 'github-token', type: 'secret', modes: ['deploy', 'plan', 'delete', 'drift', 'promote'] },
   { key: 'fail-on-drift', type: 'boolean', modes: ['drift'], default: 'false' },

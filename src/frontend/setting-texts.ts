@@ -188,7 +188,7 @@ export const SETTING_TEXTS = {
   },
   mode: {
     description:
-      "`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md); `promote` deploys `environment` with the commit and image digests its `after:` environment's current revision ran, building nothing (docs/environments.md); `fleet-plan`, with `environment` naming a fleet, outputs each wave's `matrix` and the `waves`, plans every cluster and posts the fleet's plan as one comment; `fleet-report` gathers the legs' report files from `reports` into one job summary and comment, and fails when a leg failed or did not run (docs/fleets.md). Example: `plan`.",
+      "`deploy` builds, applies, prunes and waits; `plan` checks every object with a server-side dry run, writes nothing, and on a pull request posts the plan as one comment per deployment (updated on later pushes); `delete` removes every object of the deployment; `drift`, for a `schedule:` workflow, compares the deployment (each environment spread.yaml declares) with the cluster and keeps one issue per drifted deployment, with what changed and which field manager changed it (docs/drift.md); `promote` deploys `environment` with the commit and image digests its `after:` environment's current revision ran, building nothing (docs/environments.md); `fleet-plan`, with `environment` naming a fleet, outputs each wave's `matrix` and the `waves`, plans every cluster and posts the fleet's plan as one comment; `fleet-soak`, in a job after a wave's legs, keeps reading the rollout state of what each leg of `wave` waited for during the wave's `soak` (spread.yaml), and fails when one fails, disappears or is not ready at the end; `fleet-report` gathers the legs' report files from `reports` into one job summary and comment, and fails when a leg failed or did not run (docs/fleets.md). Example: `plan`.",
     action: true,
     gitlab: {
       options: ['deploy', 'plan', 'delete', 'drift', 'promote', 'fleet-plan', 'fleet-report'],
@@ -595,6 +595,11 @@ export const SETTING_TEXTS = {
   reports: {
     description:
       "With `mode: fleet-report`: the directory holding the fleet's legs' report files (each leg's output `report-file`, a `spread-report-*.json`, uploaded as an artifact named `spread-report-CLUSTER` and downloaded here with actions/download-artifact), relative to the workspace. Example: `spread-reports/`.",
+    action: true,
+  },
+  wave: {
+    description:
+      "With `mode: fleet-soak`: the wave of `environment` whose clusters are soaked, by its name in spread.yaml; the legs' report files are read from `reports`. Example: `canary`.",
     action: true,
   },
   'deploy-comment': {

@@ -56,9 +56,9 @@ function secrets(): string[] {
   return [kubeconfig, Buffer.from(kubeconfig).toString('base64'), ...keyLines, SECRET_V1, SECRET_V2, TOKEN];
 }
 
-function expectNoSecret(r: StepResult): void {
+function expectNoSecret(r: StepResult, more: readonly string[] = []): void {
   for (const text of [shownLog(r.log), r.outputsText, r.summary])
-    for (const s of secrets())
+    for (const s of [...secrets(), ...more])
       expect(text.includes(s), `a secret value leaked: ${s.slice(0, 12)}…`).toBe(false);
 }
 
@@ -146,6 +146,8 @@ const base = {
   timeout: '2m',
   wait: 'false',
 };
+/** The commit of a push event (the runner stand-in's GITHUB_SHA). */
+const PUSHED_SHA = '0123456789abcdef0123456789abcdef01234567';
 const pr = {
   name: 'pull_request',
   refName: '12/merge',
@@ -639,11 +641,11 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     const r = await step({ ...base, mode: 'apply' });
     expect(r.code).not.toBe(0);
     expect(r.log).toContain(
-      '::error::input mode: expected deploy, plan, delete, drift, promote, fleet-plan or fleet-report, got "apply"',
+      '::error::input mode: expected deploy, plan, delete, drift, promote, fleet-plan, fleet-soak or fleet-report, got "apply"',
     );
     expect(r.summary).toContain('<h2>❌ spread deploy failed</h2>');
     expect(r.summary).toContain(
-      '<pre>input mode: expected deploy, plan, delete, drift, promote, fleet-plan or fleet-report, got "apply"</pre>',
+      '<pre>input mode: expected deploy, plan, delete, drift, promote, fleet-plan, fleet-soak or fleet-report, got "apply"</pre>',
     );
   });
 
@@ -699,7 +701,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
           `      - { name: eu-1, context: eu-1, namespace: ${f1} }`,
           `      - { name: eu-2, context: eu-2, namespace: ${f2} }`,
           '    waves:',
-          '      - { name: canary, clusters: [eu-1] }',
+          '      - { name: canary, clusters: [eu-1], soak: 2s }',
           '      - { name: rest, maxParallel: 1 }',
           '  wide:',
           '    clusters:',
@@ -720,10 +722,17 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       const r = await step({ ...inputs, mode: 'fleet-plan' }, pr);
       expect(r.code, r.log).toBe(0);
       expect(JSON.parse(r.outputs.matrix!)).toEqual({
-        canary: { include: [{ cluster: 'eu-1', wave: 'canary', context: 'eu-1', namespace: f1 }] },
+        canary: {
+          include: [{ cluster: 'eu-1', wave: 'canary', context: 'eu-1', namespace: f1 }],
+          'max-parallel': 1,
+          clusters: 1,
+          soak: 2,
+        },
         rest: {
           include: [{ cluster: 'eu-2', wave: 'rest', context: 'eu-2', namespace: f2 }],
           'max-parallel': 1,
+          clusters: 1,
+          soak: 0,
         },
       });
       expect(JSON.parse(r.outputs.waves!)).toEqual(['canary', 'rest']);
@@ -743,7 +752,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         { allowFail: true },
       );
       expect(left.stderr).toMatch(/NotFound/);
-      expectNoSecret(r);
+      expectNoSecret(r, [kubeconfig]);
     });
 
     test('fleet-plan: a cluster it cannot reach is a failed entry, and the step fails after the comment', async () => {
@@ -758,6 +767,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       expect(r.log).toMatch(
         /::error::fleet wide: the plan of 1 of 2 cluster\(s\) did not succeed:%0Afar \(wave all\): failed/,
       );
+      expectNoSecret(r, [kubeconfig]);
     });
 
     test('fleet-report: every leg gathered into one summary; a leg that did not run fails it, then passes', async () => {
@@ -767,8 +777,15 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
         environment: 'production',
         cluster: 'eu-1',
       });
+      // A push: the report goes to the pull request the commit belongs to.
+      api.commitPulls[PUSHED_SHA] = [14];
       const partial = await step({ ...inputs, mode: 'fleet-report' });
       expect(partial.code, partial.log).toBe(1);
+      const onPush = ofMarker('report').filter((c) => c.issue === 14);
+      expect(onPush).toHaveLength(1);
+      expect(onPush[0]!.body).toContain('no report: the leg did not run');
+      expect(partial.outputs['comment-url']).toBe(onPush[0]!.html_url);
+      expectNoSecret(partial, [kubeconfig]);
       expect(partial.outputs.status).toBe('failed');
       expect(partial.summary).toMatch(/\| ✅ \| `eu-1` \| `eu-1` \| `[^`]+` \| 1 \| 3 created/);
       expect(partial.summary).toContain('| ⏭️ | `eu-2` |  |  |  |  | no report: the leg did not run |');
@@ -779,11 +796,13 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       const whole = await step({ ...inputs, mode: 'fleet-report' }, pr);
       expect(whole.code, whole.log).toBe(0);
       expect(whole.outputs.status).toBe('succeeded');
+      expectNoSecret(whole, [kubeconfig]);
       expect(whole.summary).toContain(
         '2 cluster(s) in 2 wave(s): **2** succeeded · **0** failed · **0** did not run',
       );
-      expect(ofMarker('report')).toHaveLength(1);
-      expect(ofMarker('report')[0]!.body).toContain('### Wave `rest` (succeeded)');
+      const onPr = ofMarker('report').filter((c) => c.issue === 12);
+      expect(onPr).toHaveLength(1);
+      expect(onPr[0]!.body).toContain('### Wave `rest` (succeeded)');
       const file = JSON.parse(readFileSync(whole.outputs['report-file']!, 'utf8'));
       expect(file.waves.map((w: { clusters: { revision: number }[] }) => w.clusters[0]!.revision)).toEqual([
         1, 1,
@@ -794,8 +813,33 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       writeFileSync(eu2, '{"deployment": "fleet", "trunc');
       const broken = await step({ ...inputs, mode: 'fleet-report' });
       expect(broken.code, broken.log).toBe(1);
+      expectNoSecret(broken, [kubeconfig]);
       expect(broken.summary).toMatch(
         /\| ❌ \| `eu-2` \|.*report file spread-reports\/spread-report-eu-2\/spread-report-[0-9a-f]+\.json is not JSON/,
+      );
+    });
+
+    test("fleet-soak: the wave's deployed legs watched for its soak; a leg without a good report fails it", async () => {
+      // After the fleet-report test: eu-1's report file is whole, eu-2's does not parse.
+      const canary = await step({ ...inputs, mode: 'fleet-soak', wave: 'canary' });
+      expect(canary.code, canary.log).toBe(0);
+      expect(canary.outputs.status).toBe('succeeded');
+      expect(canary.log).toContain('wave canary: soaking for 2s');
+      expect(canary.summary).toContain('## ✅ Soak of wave `canary` → environment `production`');
+      expect(canary.summary).toContain('| ✅ | `eu-1` | healthy |');
+      expectNoSecret(canary, [kubeconfig]);
+
+      const rest = await step({ ...inputs, mode: 'fleet-soak', wave: 'rest' });
+      expect(rest.code, rest.log).toBe(1);
+      expect(rest.outputs.status).toBe('failed');
+      expect(rest.summary).toMatch(/\| ❌ \| `eu-2` \| its leg failed: report file .*is not JSON/);
+      expect(rest.log).toContain('::error::fleet production: wave rest did not stay healthy');
+      expectNoSecret(rest, [kubeconfig]);
+
+      const none = await step({ ...inputs, mode: 'fleet-soak', wave: 'nope' });
+      expect(none.code).toBe(1);
+      expect(none.log).toContain(
+        `mode fleet-soak needs the input wave: one of environment production's waves (canary, rest), got "nope"`,
       );
     });
   });

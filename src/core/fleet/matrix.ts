@@ -16,14 +16,22 @@ export interface MatrixEntry {
   readonly namespace?: string;
 }
 
-/** A wave's `strategy`: GitHub's `matrix.include` and `max-parallel`. */
+/**
+ * A wave in the CI's terms, every key always present so that a workflow reading it keeps working when
+ * spread.yaml changes: GitHub's `strategy.matrix.include` and `strategy.max-parallel` (the wave's
+ * `maxParallel`, else its cluster count, at least 1), how many clusters it has (0: its job is skipped,
+ * an empty `include` being an error to GitHub), and its soak time in whole seconds (0: none).
+ */
 export interface WaveMatrix {
   readonly include: readonly MatrixEntry[];
-  readonly 'max-parallel'?: number;
+  readonly 'max-parallel': number;
+  readonly clusters: number;
+  readonly soak: number;
 }
 
 /**
- * Each wave's matrix, by wave name in the declared order (`fromJSON(needs.plan.outputs.matrix).canary`).
+ * Each declared wave's matrix, by wave name in the declared order, an empty one too
+ * (`fromJSON(needs.plan.outputs.matrix).canary`).
  */
 export function fleetMatrix(env: Environment): Record<string, WaveMatrix> {
   const matrix: Record<string, WaveMatrix> = {};
@@ -38,7 +46,12 @@ export function fleetMatrix(env: Environment): Record<string, WaveMatrix> {
         ...(namespace !== undefined ? { namespace } : {}),
       };
     });
-    matrix[wave.name] = { include, ...(wave.maxParallel ? { 'max-parallel': wave.maxParallel } : {}) };
+    matrix[wave.name] = {
+      include,
+      'max-parallel': wave.maxParallel ?? Math.max(1, include.length),
+      clusters: include.length,
+      soak: Math.ceil((wave.soakMs ?? 0) / 1000),
+    };
   }
   return matrix;
 }

@@ -49,6 +49,7 @@ const DEFAULTS: Inputs = {
   environment: '',
   cluster: '',
   reports: 'spread-reports/',
+  wave: '',
   deployComment: false,
   failOnDrift: false,
   heal: false,
@@ -168,7 +169,7 @@ describe('parseInputs', () => {
     [
       'unknown mode',
       { mode: 'apply' },
-      /^input mode: expected deploy, plan, delete, drift, promote, fleet-plan or fleet-report, got "apply"/,
+      /^input mode: expected deploy, plan, delete, drift, promote, fleet-plan, fleet-soak or fleet-report, got "apply"/,
     ],
     ['boolean', { wait: 'yes' }, /^input wait: expected true or false, got "yes"/],
     ['duration', { timeout: '5 minutes' }, /^input timeout: invalid duration/],

@@ -49,18 +49,49 @@ const report = (context: string, revision: number): DeployReport => ({
 });
 
 describe('fleetMatrix', () => {
-  test("each wave's matrix, in order, with max-parallel", () => {
+  test("each wave's matrix, in order: include, max-parallel, clusters and soak always present", () => {
     expect(fleetMatrix(production)).toEqual({
-      canary: { include: [{ cluster: 'eu-1', wave: 'canary', context: 'a', namespace: 'web' }] },
+      canary: {
+        include: [{ cluster: 'eu-1', wave: 'canary', context: 'a', namespace: 'web' }],
+        'max-parallel': 1,
+        clusters: 1,
+        soak: 0,
+      },
       rest: {
         include: [
           { cluster: 'eu-2', wave: 'rest', context: 'b', namespace: 'web-eu' },
           { cluster: 'us-1', wave: 'rest', context: 'c', namespace: 'web' },
         ],
         'max-parallel': 2,
+        clusters: 2,
+        soak: 0,
       },
     });
     expect(Object.keys(fleetMatrix(production))).toEqual(['canary', 'rest']);
+  });
+
+  test('a soak in whole seconds, no maxParallel: all at once, an empty last wave kept with 0 clusters', () => {
+    const other = mkdtempSync(join(tmpdir(), 'spread-matrix-'));
+    writeFileSync(
+      join(other, 'spread.yaml'),
+      `environments:
+  production:
+    clusters:
+      - { name: eu-1, context: a }
+      - { name: eu-2, context: b }
+      - { name: us-1, context: c }
+    waves:
+      - { name: canary, clusters: [eu-1], soak: 1m30s }
+      - { name: wide, clusters: [eu-2, us-1], soak: 1500ms }
+      - { name: rest }
+`,
+    );
+    const env = environmentNamed(loadEnvironments(other)!, 'production')!;
+    const matrix = fleetMatrix(env);
+    expect(Object.keys(matrix)).toEqual(['canary', 'wide', 'rest']);
+    expect(matrix.canary).toMatchObject({ 'max-parallel': 1, clusters: 1, soak: 90 });
+    expect(matrix.wide).toMatchObject({ 'max-parallel': 2, clusters: 2, soak: 2 });
+    expect(matrix.rest).toEqual({ include: [], 'max-parallel': 1, clusters: 0, soak: 0 });
   });
 });
 
