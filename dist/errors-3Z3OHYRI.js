@@ -1,7 +1,0 @@
-import { createRequire as __spreadCreateRequire } from 'node:module';
-import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
-import { dirname as __spreadDirname } from 'node:path';
-const __spreadRequire = __spreadCreateRequire(import.meta.url);
-const __filename = __spreadFileURLToPath(import.meta.url);
-const __dirname = __spreadDirname(__filename);
-import{a,b}from"./chunk-AFSUVVA2.js";import"./chunk-DF3PSN76.js";import"./chunk-D5FRU6JV.js";import"./chunk-3S5QRH4N.js";import"./chunk-XQEUHHAN.js";import"./chunk-XSGAK2TS.js";import"./chunk-Z4S7DFYN.js";import"./chunk-IBF2FPWI.js";import"./chunk-UIAXCRUY.js";import"./chunk-5TE4HX6F.js";import"./chunk-QM33XVMD.js";import"./chunk-ZNNG4GUL.js";import"./chunk-IDOWYCJ7.js";import"./chunk-HQKAIB6E.js";import"./chunk-SYXWDYJQ.js";import"./chunk-ANTQZKMM.js";import"./chunk-RHL6FA4L.js";import"./chunk-RW24WL5Z.js";import"./chunk-UGA2VPD4.js";export{b as failureLines,a as locatedFailures};
