@@ -6,7 +6,7 @@
 // alone (no cluster), with Node's start (`spread --version`) beside them: the render rows are also
 // printed as spread's added time and as the ratio without Node's start. Prints Markdown tables with
 // the ratios; the records go to bench/work/renderers.json.
-//   options: --rtt 30  --reps 3  --render-runs 7  --size 200
+//   options: --rtt 30  --reps 3  --render-runs 7  --size 200  --parts chart,overlay,render (which rows run)
 //            --proxy-api-port 8484 --proxy-port 8485 (not the main bench's, so both may run)
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +42,7 @@ const REPS = Number(value('--reps', '3'));
 const RENDER_RUNS = Number(value('--render-runs', '7'));
 const SIZE = Number(value('--size', '200'));
 const PREFIX = value('--namespace-prefix', 'bench-renderers');
+const PARTS = new Set(value('--parts', 'chart,overlay,render').split(','));
 
 loadClusterEnv(process.env.SPREAD_CLUSTER_DIR || path.join(root, '.cluster'));
 const CACHE = path.join(
@@ -149,6 +150,15 @@ async function deploySteps(input, tools, runs) {
   }
 }
 
+/** A kustomization beside `overlay` listing it with `buildMetadata: [originAnnotations]`; its folder. */
+function originWrapper(overlay) {
+  const dir = path.join(path.dirname(overlay), 'origin');
+  writeFiles(dir, {
+    'kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../${path.basename(overlay)}\nbuildMetadata: [originAnnotations]\n`,
+  });
+  return dir;
+}
+
 /** `spread render` against the renderer alone, RENDER_RUNS times interleaved (no cluster involved). */
 async function renderSteps(chart, overlay, spread, runs) {
   const env = { ...spread.env, ...TOOL_ENV };
@@ -156,6 +166,7 @@ async function renderSteps(chart, overlay, spread, runs) {
     timed(process.execPath, [...spread.argv, 'render', dir, '-n', 'bench', '--name', NAME, ...extra], env);
   // Node's own start (the bundle's --version: same Node options, no work), interleaved with both.
   const nodeStart = () => timed(process.execPath, [...spread.argv, '--version'], env);
+  const origin = originWrapper(overlay);
   const pairs = {
     'render chart': {
       spread: render(chart, ['--helm', HELM]),
@@ -165,6 +176,9 @@ async function renderSteps(chart, overlay, spread, runs) {
     'render overlay': {
       spread: render(overlay, ['--kustomize', KUSTOMIZE]),
       kustomize: () => timed(KUSTOMIZE, ['build', overlay]),
+      // The same build with the origin annotations the issue requires of spread (a kustomization
+      // over the overlay asking for them, as spread's own wrapper does).
+      'kustomize-origin': () => timed(KUSTOMIZE, ['build', origin]),
       node: nodeStart,
     },
   };
@@ -187,6 +201,7 @@ function table(runs) {
     ['overlay', 'noop', 'kubectl', undefined],
     ['render chart', 'render', 'helm', RENDERER_TARGETS.render],
     ['render overlay', 'render', 'kustomize', RENDERER_TARGETS.render],
+    ['render overlay', 'render', 'kustomize-origin', RENDERER_TARGETS.render],
   ];
   const fmt = (v) =>
     v.length
@@ -217,6 +232,7 @@ function renderTable(cell, fmt) {
   for (const [input, peer] of [
     ['render chart', 'helm'],
     ['render overlay', 'kustomize'],
+    ['render overlay', 'kustomize-origin'],
   ]) {
     const [s, p, n] = [
       cell(input, 'spread', 'render'),
@@ -244,8 +260,25 @@ async function main() {
   writeFiles(kust, overlayFiles(SIZE));
   const overlay = path.join(kust, 'overlay');
   const runs = [];
-  console.log(`render (${RENDER_RUNS} runs each, no cluster)`);
-  await renderSteps(chart, overlay, spread, runs);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  if (PARTS.has('render')) {
+    console.log(`render (${RENDER_RUNS} runs each, no cluster)`);
+    await renderSteps(chart, overlay, spread, runs);
+  }
+  if (PARTS.has('chart') || PARTS.has('overlay')) await deployParts(chart, overlay, spread, runs);
+  const text = `${SIZE} objects, round trip ${RTT} ms; ${new Date().toISOString()}; load ${load} → ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}\n\n${table(runs)}`;
+  console.log(`\n${text}`);
+  writeFileSync(path.join(work, 'renderers.json'), JSON.stringify({ size: SIZE, rttMs: RTT, runs }, null, 2));
+}
+
+/** The deploy rows: each tool through the latency proxy, in fresh namespaces removed afterwards. */
+async function deployParts(chart, overlay, spread, runs) {
   const kc = parseYaml(readFileSync(process.env.KUBECONFIG, 'utf8'));
   const ctx = kc.contexts.find((c) => c.name === CONTEXT).context;
   const upstream = kc.clusters.find((c) => c.name === ctx.cluster).cluster.server;
@@ -255,10 +288,6 @@ async function main() {
     listenPort: Number(value('--proxy-port', '8485')),
     logFile: path.join(work, 'toxiproxy.log'),
   });
-  const load = os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
   try {
     writeFileSync(
       PROXIED,
@@ -268,8 +297,8 @@ async function main() {
     await proxy.setRtt(RTT);
     console.log(`deploy at round trip ${RTT} ms through ${proxy.url}, ${REPS} runs each`);
     const tools = deployers(chart, overlay, spread);
-    await deploySteps('chart', tools.chart, runs);
-    await deploySteps('overlay', tools.overlay, runs);
+    if (PARTS.has('chart')) await deploySteps('chart', tools.chart, runs);
+    if (PARTS.has('overlay')) await deploySteps('overlay', tools.overlay, runs);
   } finally {
     proxy.stop();
     for (const ns of kubectl(['get', 'namespaces', '-o', 'name'])
@@ -277,12 +306,6 @@ async function main() {
       .filter((n) => n.startsWith(`namespace/${PREFIX}-`)))
       kubectl(['delete', ns, '--wait=false']);
   }
-  const text = `${SIZE} objects, round trip ${RTT} ms; ${new Date().toISOString()}; load ${load} → ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}\n\n${table(runs)}`;
-  console.log(`\n${text}`);
-  writeFileSync(path.join(work, 'renderers.json'), JSON.stringify({ size: SIZE, rttMs: RTT, runs }, null, 2));
 }
 
 await main();

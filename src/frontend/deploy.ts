@@ -10,6 +10,7 @@ import {
   deploy as deployTo,
   nothingWritten,
 } from '../core/deploy/index.js';
+import { kustomizeAhead } from '../input/ahead.js';
 import type { DeployReport } from '../report/report.js';
 import { type ClusterConnection, clusterClient, connectClient } from './cluster.js';
 import { checkCluster, type ExpectedCluster, kubeconfigServer } from './environment.js';
@@ -35,6 +36,24 @@ export type DeployRequest = Omit<DeployOptions, 'cluster'> & {
 export async function deploy(request: DeployRequest): Promise<DeployReport> {
   const { kubeconfig, context, expectCluster, ...options } = request;
   checkDeploymentName(options.name);
+  // An overlay deployed by itself is built while the cluster is connected and the identity read.
+  const ahead = options.renderers?.kustomize ? undefined : kustomizeAhead(options.path, options.kustomize);
+  try {
+    return await connectAndDeploy(kubeconfig, context, expectCluster, {
+      ...options,
+      ...(ahead ? { renderers: { ...options.renderers, kustomize: ahead.kustomize } } : {}),
+    });
+  } finally {
+    await ahead?.close();
+  }
+}
+
+async function connectAndDeploy(
+  kubeconfig: KubeconfigSource,
+  context: string | undefined,
+  expectCluster: ExpectedCluster | undefined,
+  options: Omit<DeployOptions, 'cluster'>,
+): Promise<DeployReport> {
   const resolved = loadKubeconfig(kubeconfig, context);
   checkNamespaceName(options.namespace || resolved.namespace);
   const client = clusterClient(resolved, { logger: options.logger, maxSockets: options.concurrency });

@@ -2,7 +2,6 @@
 // user's own kustomize (or `kubectl kustomize`), through a wrapper kustomization that asks for origin
 // annotations without editing the user's file, and every object comes back with the base or overlay
 // file and line it was written in.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,42 +24,18 @@ import {
   transformationsOf,
 } from './kustomize-origin.js';
 import { type PatchedObject, patchSources } from './kustomize-patches.js';
+import {
+  findTool,
+  type KustomizeOptions,
+  likelyTool,
+  type Run,
+  run,
+  type Tool,
+  ToolMissing,
+} from './kustomize-tool.js';
 import type { Renderer, RenderRequest, RenderResult } from './render.js';
 
-/** Options of {@link kustomizeRenderer}. */
-export interface KustomizeOptions {
-  /**
-   * The kustomize binary: a name looked up on the environment's PATH, or a path. A `kubectl` binary
-   * is run as `kubectl kustomize`. Absent or empty: `kustomize`, else `kubectl kustomize`.
-   */
-  readonly command?: string | undefined;
-  /** Inflate the kustomizations' `helmCharts` with Helm (`--enable-helm`), as the user enables it. */
-  readonly enableHelm?: boolean | undefined;
-  /** The Helm binary kustomize runs for `helmCharts` (`--helm-command`); absent: kustomize's default, `helm`. */
-  readonly helmCommand?: string | undefined;
-  /** The environment the tool runs in (its PATH finds the binary); absent: spread's own. */
-  readonly env?: NodeJS.ProcessEnv | undefined;
-  /** Ends a running kustomize (SIGTERM). */
-  readonly signal?: AbortSignal | undefined;
-}
-
-/** How kustomize is run: the command, the arguments before the folder, and what it says it is. */
-interface Tool {
-  readonly command: string;
-  readonly build: readonly string[];
-  /** `kustomize v5.8.2`, `kustomize v5.5.0 (kubectl v1.32.4)`. */
-  readonly name: string;
-}
-
-/** What a run of a tool gave. */
-interface Run {
-  readonly code: number;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
-/** A tool that could not be started: its command and why. */
-class ToolMissing extends Error {}
+export type { KustomizeOptions } from './kustomize-tool.js';
 
 /**
  * Makes the renderer of kustomizations. The binary and its version are found once, on the first
@@ -80,11 +55,16 @@ class ToolMissing extends Error {}
 export function kustomizeRenderer(options: KustomizeOptions = {}): Renderer {
   let tool: Promise<Tool> | undefined;
   return async (request) => {
+    // The first build runs beside the version question, with the command the setting names (or
+    // `kustomize`), instead of after it: one tool start fewer in series (bench/RESULTS.md, Renderers).
+    const guess = tool === undefined ? likelyTool(options) : undefined;
     tool ??= findTool(options);
+    const started = start(request, options, guess);
     let found: Tool;
     try {
       found = await tool;
     } catch (e) {
+      await started.end();
       if (!(e instanceof ToolMissing)) throw e;
       const kustomization = kustomizationFile(request.abs) ?? 'kustomization.yaml';
       return {
@@ -102,80 +82,8 @@ export function kustomizeRenderer(options: KustomizeOptions = {}): Renderer {
         tool: 'kustomize',
       };
     }
-    return build(found, request, options);
+    return finish(found, started, options);
   };
-}
-
-/** Runs a command with an explicit argument list; rejects with ToolMissing when it cannot be started. */
-function run(command: string, args: readonly string[], options: KustomizeOptions): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e: NodeJS.ErrnoException) =>
-      reject(e.code === 'ENOENT' || e.code === 'EACCES' ? new ToolMissing(`${command}: ${e.code}`) : e),
-    );
-    child.on('close', (code) =>
-      resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-  });
-}
-
-/** The first `vMAJOR.MINOR.PATCH…` in a version text (`v5.8.2`, `{Version:kustomize/v4.5.7 …}`). */
-function versionIn(text: string): string | undefined {
-  return /\bv\d+\.\d+\.\d+[^\s,}]*/.exec(text)?.[0];
-}
-
-/** Whether a command names kubectl (`kubectl`, `/usr/bin/kubectl`), which renders as `kubectl kustomize`. */
-function isKubectl(command: string): boolean {
-  return /^kubectl(\.exe)?$/.test(path.basename(command));
-}
-
-async function kubectlTool(command: string, options: KustomizeOptions): Promise<Tool> {
-  const said = await run(command, ['version', '--client'], options);
-  const kustomize = /Kustomize Version:\s*(\S+)/.exec(said.stdout.toString('utf8'))?.[1];
-  const kubectl = /Client Version:\s*(\S+)/.exec(said.stdout.toString('utf8'))?.[1];
-  return {
-    command,
-    build: ['kustomize'],
-    name: `kustomize ${kustomize ?? '(version unknown)'} (kubectl${kubectl ? ` ${kubectl}` : ''})`,
-  };
-}
-
-/**
- * The kustomize to run: the named one, else `kustomize` on PATH, else `kubectl kustomize`.
- *
- * @throws ToolMissing saying what was looked for when none can be started.
- */
-async function findTool(options: KustomizeOptions): Promise<Tool> {
-  const named = options.command?.trim() || undefined;
-  const command = named ?? 'kustomize';
-  try {
-    if (isKubectl(command)) return await kubectlTool(command, options);
-    const said = await run(command, ['version'], options);
-    const version = versionIn(`${said.stdout.toString('utf8')} ${said.stderr}`);
-    return { command, build: ['build'], name: `kustomize ${version ?? '(version unknown)'}` };
-  } catch (e) {
-    if (!(e instanceof ToolMissing)) throw e;
-    if (named)
-      throw new ToolMissing(
-        `rendering this kustomization needs kustomize: the kustomize setting names ${named}, which cannot be run (${e.message})`,
-      );
-  }
-  try {
-    return await kubectlTool('kubectl', options);
-  } catch (e) {
-    if (!(e instanceof ToolMissing)) throw e;
-    throw new ToolMissing(
-      'rendering this kustomization needs kustomize: neither kustomize nor kubectl (kubectl kustomize) is on PATH; install kustomize, or name it with the kustomize setting',
-    );
-  }
 }
 
 /** The folder's own kustomization settings that kustomize reads only from the top one, to copy into the wrapper. */
@@ -201,14 +109,72 @@ function topLevelSettings(
   };
 }
 
-/** Builds one folder through a wrapper kustomization in a temporary folder, removed afterwards. */
-async function build(tool: Tool, request: RenderRequest, options: KustomizeOptions): Promise<RenderResult> {
+/** One folder's build under way: its wrapper kustomization, and a run started before the tool was known. */
+interface Started {
+  readonly request: RenderRequest;
+  readonly folder: string;
+  readonly file: string | undefined;
+  readonly own: ReturnType<typeof topLevelSettings>;
+  /** The wrapper's folder; none for a Component, which is not built. */
+  readonly wrapper?: string;
+  /** The run with the likely tool, and that tool. */
+  readonly early?: { readonly tool: Pick<Tool, 'command' | 'build'>; readonly said: Promise<Run> };
+  /** Waits for the early run and removes the wrapper. */
+  end(): Promise<void>;
+}
+
+/**
+ * Writes the wrapper kustomization of one folder in a temporary folder and, given the likely tool,
+ * starts kustomize on it. {@link Started.end} removes the wrapper once kustomize is done with it.
+ */
+function start(
+  request: RenderRequest,
+  options: KustomizeOptions,
+  guess: Pick<Tool, 'command' | 'build'> | undefined,
+): Started {
   const folder = realpathSync(request.abs);
   const file = kustomizationFile(folder);
   const own = topLevelSettings(folder, file);
   // A Component builds to nothing on its own (`kustomize build` prints nothing, where a wrapper
   // listing it would fail): it is deployed only through a kustomization that lists it.
-  if (own.component) {
+  if (own.component) return { request, folder, file, own, end: async () => {} };
+  const wrapper = realpathSync(mkdtempSync(path.join(tmpdir(), 'spread-kustomize-')));
+  const relative = path.relative(wrapper, folder).split(path.sep).join('/');
+  const wrapperFile = {
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    resources: [relative],
+    buildMetadata: [...new Set([...own.buildMetadata, 'originAnnotations', 'transformerAnnotations'])],
+    ...(own.sortOptions !== undefined ? { sortOptions: own.sortOptions } : {}),
+  };
+  writeFileSync(path.join(wrapper, 'kustomization.yaml'), `${JSON.stringify(wrapperFile, null, 2)}\n`);
+  const said = guess ? run(guess.command, buildArgs(guess, wrapper, options), options) : undefined;
+  said?.catch(() => {});
+  return {
+    request,
+    folder,
+    file,
+    own,
+    wrapper,
+    ...(guess && said ? { early: { tool: guess, said } } : {}),
+    end: async () => {
+      await said?.catch(() => {});
+      rmSync(wrapper, { recursive: true, force: true });
+    },
+  };
+}
+
+function buildArgs(tool: Pick<Tool, 'build'>, wrapper: string, options: KustomizeOptions): string[] {
+  const args = [...tool.build, wrapper];
+  if (options.enableHelm) args.push('--enable-helm');
+  if (options.enableHelm && options.helmCommand) args.push('--helm-command', options.helmCommand);
+  return args;
+}
+
+/** Builds one folder through its wrapper kustomization (the early run when it used this tool), then removes it. */
+async function finish(tool: Tool, started: Started, options: KustomizeOptions): Promise<RenderResult> {
+  const { request, folder, file, own, wrapper, early } = started;
+  if (wrapper === undefined) {
     const at = {
       file: rootRelative({ wrapper: '', folder, dir: request.dir }, file ?? 'kustomization.yaml'),
       line: 0,
@@ -217,21 +183,14 @@ async function build(tool: Tool, request: RenderRequest, options: KustomizeOptio
       'a kustomize Component holds no objects of its own: it is deployed through the kustomizations that list it under components:, and none here does';
     return { objects: [], issues: [{ source: at, message, severity: 'warning' }], tool: tool.name };
   }
-  const wrapper = realpathSync(mkdtempSync(path.join(tmpdir(), 'spread-kustomize-')));
   try {
-    const relative = path.relative(wrapper, folder).split(path.sep).join('/');
-    const wrapperFile = {
-      apiVersion: 'kustomize.config.k8s.io/v1beta1',
-      kind: 'Kustomization',
-      resources: [relative],
-      buildMetadata: [...new Set([...own.buildMetadata, 'originAnnotations', 'transformerAnnotations'])],
-      ...(own.sortOptions !== undefined ? { sortOptions: own.sortOptions } : {}),
-    };
-    writeFileSync(path.join(wrapper, 'kustomization.yaml'), `${JSON.stringify(wrapperFile, null, 2)}\n`);
-    const args = [...tool.build, wrapper];
-    if (options.enableHelm) args.push('--enable-helm');
-    if (options.enableHelm && options.helmCommand) args.push('--helm-command', options.helmCommand);
-    const said = await run(tool.command, args, options);
+    const same =
+      early !== undefined &&
+      early.tool.command === tool.command &&
+      early.tool.build.join(' ') === tool.build.join(' ');
+    const said = same
+      ? await early.said
+      : await run(tool.command, buildArgs(tool, wrapper, options), options);
     const paths: BuildPaths = { wrapper, folder, dir: request.dir };
     const kept: KeptMetadata = {
       originAnnotations: own.buildMetadata.includes('originAnnotations'),
@@ -241,7 +200,7 @@ async function build(tool: Tool, request: RenderRequest, options: KustomizeOptio
       ? rendered(said, paths, kept, file, tool)
       : failed(said, request, paths, file, tool);
   } finally {
-    rmSync(wrapper, { recursive: true, force: true });
+    await started.end();
   }
 }
 

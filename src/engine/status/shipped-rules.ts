@@ -1,7 +1,7 @@
 // The health rules spread ships for custom resources that read their status their own way (see
 // docs/health-and-prune.md, "Shipped rules", for why each is needed). A rule of the same GroupKind in
 // the project file replaces spread's. Each is tested against its project's real CRD.
-import { type HealthRule, type HealthRules, healthRule } from '../../project/health.js';
+import { type HealthRule, healthRule } from '../../project/health.js';
 
 const SHIPPED = { file: 'shipped with spread', line: 0 };
 
@@ -15,16 +15,17 @@ const AT_GENERATION = '(!has(c.observedGeneration) || c.observedGeneration == me
  * `kubectl argo rollouts status` ends on Healthy (success) or Degraded (failure), and so does this rule.
  * A Paused rollout waits (for a promotion) until the deploy's timeout, as that command does.
  */
-const ROLLOUT = healthRule(
-  'Rollout.argoproj.io',
-  {
-    inProgress:
-      '!has(status.observedGeneration) || status.observedGeneration != string(metadata.generation) || (has(status.controllerPause) && status.controllerPause && (!has(status.pauseConditions) || size(status.pauseConditions) == 0))',
-    failed: "has(status.phase) && status.phase == 'Degraded'",
-    current: "has(status.phase) && status.phase == 'Healthy'",
-  },
-  SHIPPED,
-);
+const ROLLOUT = (): HealthRule =>
+  healthRule(
+    'Rollout.argoproj.io',
+    {
+      inProgress:
+        '!has(status.observedGeneration) || status.observedGeneration != string(metadata.generation) || (has(status.controllerPause) && status.controllerPause && (!has(status.pauseConditions) || size(status.pauseConditions) == 0))',
+      failed: "has(status.phase) && status.phase == 'Degraded'",
+      current: "has(status.phase) && status.phase == 'Healthy'",
+    },
+    SHIPPED,
+  );
 
 /**
  * cert-manager's Certificate: Ready is the default reading's condition, but its controllers write no
@@ -33,14 +34,15 @@ const ROLLOUT = healthRule(
  * reason, retried only after a backoff of an hour or more; issuing_controller.go failIssueCertificate)
  * never fails the default reading, which waits for the timeout. `Issued` is the reason of a success.
  */
-const CERTIFICATE = healthRule(
-  'Certificate.cert-manager.io',
-  {
-    failed: `has(status.conditions) && status.conditions.exists(c, c.type == 'Issuing' && c.status == 'False' && c.reason != 'Issued' && ${AT_GENERATION})`,
-    current: `has(status.conditions) && status.conditions.exists(c, c.type == 'Ready' && c.status == 'True' && ${AT_GENERATION})`,
-  },
-  SHIPPED,
-);
+const CERTIFICATE = (): HealthRule =>
+  healthRule(
+    'Certificate.cert-manager.io',
+    {
+      failed: `has(status.conditions) && status.conditions.exists(c, c.type == 'Issuing' && c.status == 'False' && c.reason != 'Issued' && ${AT_GENERATION})`,
+      current: `has(status.conditions) && status.conditions.exists(c, c.type == 'Ready' && c.status == 'True' && ${AT_GENERATION})`,
+    },
+    SHIPPED,
+  );
 
 // Flux's HelmRelease needs no rule: it follows kstatus (Ready, Reconciling, Stalled), which the
 // default reading follows too, and its CRD defaults `status.observedGeneration` to -1, so a
@@ -48,7 +50,29 @@ const CERTIFICATE = healthRule(
 // written when a reconcile ends: a success, a terminal error, or a suspended object; Stalled
 // RetriesExceeded fails it). test/integration/shipped-rules.itg.test.ts checks this on the real CRD.
 
-/** The rules spread ships, by GroupKind. */
-export const SHIPPED_RULES: HealthRules = new Map<string, HealthRule>(
-  [ROLLOUT, CERTIFICATE].map((r) => [r.groupKind, r]),
-);
+/** The rules spread ships, by GroupKind, each compiled when first asked for. */
+const RULES: ReadonlyMap<string, () => HealthRule> = new Map([
+  ['Rollout.argoproj.io', ROLLOUT],
+  ['Certificate.cert-manager.io', CERTIFICATE],
+]);
+
+/** The GroupKinds spread ships a rule for. */
+export const SHIPPED_GROUP_KINDS: readonly string[] = [...RULES.keys()];
+
+const compiled = new Map<string, HealthRule>();
+
+/**
+ * The rule spread ships for a GroupKind (`Rollout.argoproj.io`), or undefined. Compiled on first use,
+ * not when the module loads: compiling the CEL of both took every command about 0.1 s of CPU at start
+ * (bench/RESULTS.md, Renderers), and few deployments hold either kind.
+ */
+export function shippedRule(groupKind: string): HealthRule | undefined {
+  const make = RULES.get(groupKind);
+  if (!make) return undefined;
+  let rule = compiled.get(groupKind);
+  if (!rule) {
+    rule = make();
+    compiled.set(groupKind, rule);
+  }
+  return rule;
+}

@@ -80,6 +80,26 @@ describe('kustomizeRenderer', () => {
     expect(path.resolve(run.args[1]!, (run.k.resources as string[])[0]!)).toBe(path.join(tree, 'prod'));
   });
 
+  test('the first build runs beside `kustomize version`, not after it, and each folder is built once', async () => {
+    const dir = path.join(temp, 'beside');
+    const mark = path.join(temp, 'beside.built');
+    // `version` answers only once a build has started (else, after 3 s, a version that fails the test).
+    standIn(
+      dir,
+      'kustomize',
+      `if (args[0] === 'version') { const until = Date.now() + 3000;
+  const wait = () => fs.existsSync(process.env.MARK) || Date.now() > until ? console.log(fs.existsSync(process.env.MARK) ? 'v5.8.2' : 'v0.0.0-after') : setTimeout(wait, 20); wait(); }
+else { fs.writeFileSync(process.env.MARK, ''); fs.appendFileSync(process.env.LOG, JSON.stringify(args) + '\\n'); console.log('apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: a}'); }`,
+    );
+    const log = path.join(temp, 'beside.log');
+    const render = kustomizeRenderer({ env: { PATH: dir, LOG: log, MARK: mark } });
+    const first = await render(request);
+    expect(first.tool).toBe('kustomize v5.8.2');
+    expect(first.objects).toHaveLength(1);
+    await render({ ...request, abs: path.join(tree, 'base'), dir: 'base' });
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
   test('--enable-helm and --helm-command only when enabled', async () => {
     const log = path.join(temp, 'helm.log');
     await kustomizeRenderer({ env: env({ LOG: log }), enableHelm: true, helmCommand: '/opt/helm3' })(request);
