@@ -64,6 +64,35 @@ describe('readHealthRules', () => {
     expect(evaluateHealth(gadget, { status: { name: 'abc' } }).status).toBe('Current');
   });
 
+  test('a result that is not a bool is an error at its line, even where the object lacks the field it reads', () => {
+    // `status.ready ? 1 : 2` fails on an object without fields for `status.ready`, before its int shows:
+    // only the expression's type says it never gives a bool.
+    const { rules, issues } = rulesOf(`health:
+  Widget.example.com:
+    current: "status.ready ? 1 : 2"
+    failed: "has(status.phase) ? status.phase == 'Failed' : 'unknown'"
+    inProgress: status.items.map(i, i.ready)
+  Gadget.example.com:
+    current: "status.ready ? status.phase == 'Ready' : false"
+    failed: status.items.exists_one(i, i.failed) || status.reason
+`);
+    expect(issues.issues.map((i) => [i.source.line, i.object, i.message])).toEqual([
+      [3, 'health rule Widget.example.com', 'current: gives an int, not a bool: status.ready ? 1 : 2'],
+      [
+        4,
+        'health rule Widget.example.com',
+        "failed: may give a string, not a bool: has(status.phase) ? status.phase == 'Failed' : 'unknown'",
+      ],
+      [
+        5,
+        'health rule Widget.example.com',
+        'inProgress: gives a list, not a bool: status.items.map(i, i.ready)',
+      ],
+    ]);
+    // A value read from the object may be a bool: only evaluation knows, as in the API server's CEL (dyn).
+    expect([...rules.keys()]).toEqual(['Gadget.example.com']);
+  });
+
   test('every mistake at its line, naming the GroupKind, all at once', () => {
     const { rules, issues } = rulesOf(`health:
   Widget.example.com:
