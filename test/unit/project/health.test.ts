@@ -93,6 +93,38 @@ describe('readHealthRules', () => {
     expect([...rules.keys()]).toEqual(['Gadget.example.com']);
   });
 
+  test('a GroupKind that names no object is an error at its line naming the one meant', () => {
+    const { rules, issues } = rulesOf(`health:
+  deployment.apps:
+    current: 'true'
+  Deployment:
+    current: 'true'
+  rollout.argoproj.io:
+    current: 'true'
+  Configmap:
+    current: 'true'
+  Deployment.example.com:
+    current: 'true'
+`);
+    expect(issues.issues.map((i) => [i.source.line, i.message])).toEqual([
+      [
+        3,
+        'health: "deployment.apps": kinds are case-sensitive: "deployment" names no object; the built-in kind is Deployment: write Deployment.apps',
+      ],
+      [5, 'health: "Deployment": Deployment is not in the core group but in apps: write Deployment.apps'],
+      [
+        7,
+        'health: "rollout.argoproj.io": kinds are case-sensitive and start upper-case: "rollout" names no object: write Rollout.argoproj.io',
+      ],
+      [
+        9,
+        'health: "Configmap": kinds are case-sensitive: "Configmap" names no object; the built-in kind is ConfigMap: write ConfigMap',
+      ],
+    ]);
+    // A custom resource may share a built-in kind's name in its own group.
+    expect([...rules.keys()]).toEqual(['Deployment.example.com']);
+  });
+
   test('every mistake at its line, naming the GroupKind, all at once', () => {
     const { rules, issues } = rulesOf(`health:
   Widget.example.com:
