@@ -1,16 +1,13 @@
 // The shapes of `spread status`'s report and the pure functions that build it from a plan: each object's
 // state (missing, in sync, differs, rejected), the entity tree, images and the exit code.
-import {
-  formatGroupKind,
-  groupKindOf,
-  type KubeObject,
-  nameOf,
-  type SourcedObject,
-} from '../base/kube-object.js';
+
+import type { KubeObject, SourcedObject } from '../base/kube-object.js';
+import { formatGroupKind, groupKindOf, nameOf } from '../base/kube-object.js';
 import { formatIssue, formatSource } from '../base/source.js';
 import { type FieldManagerEntry, managersOf, ownersOf } from '../cluster/managers.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { type FieldChange, shownValueAt } from '../deployment/diff.js';
+import { readPlace } from '../deployment/phases.js';
 import type { ObjectFailure } from '../engine/apply/errors.js';
 import { foreignNote } from '../engine/plan/takeover.js';
 import { FIELD_MANAGER } from '../engine/shared/options.js';
@@ -31,9 +28,6 @@ import {
 } from '../entity/entity.js';
 import type { HealthRules } from '../project/health.js';
 
-// The status report of `spread status` and how it is made from an Application, without I/O;
-// status.ts reads the directory and the cluster for it.
-
 /**
  * Where an object of the directory stands in the cluster, decided by a server-side dry-run apply
  * with field manager `spread` of the object as deploy would apply it (ApplySet labels and template
@@ -41,6 +35,7 @@ import type { HealthRules } from '../project/health.js';
  * - `missing`: the object does not exist (or its Namespace does not);
  * - `in sync`: applying it would change nothing; or a Job that deletes itself once finished
  *   (`ttlSecondsAfterFinished`) is gone after the current revision ran it as the directory declares it;
+ *   or it is a run (a hook, a phase Job, status-runs.ts) or not deployed, and not compared;
  * - `differs`: applying it would change the fields listed in `changes`;
  * - `rejected`: the server refused the dry run (invalid object, conflict with another field
  *   manager, unknown kind); `message` says why, and deploy would fail the same way.
@@ -321,7 +316,12 @@ function entityTree(
   const all: ObjectStatus[] = [];
   const objectStatus = (o: AttachedObject, input = o.input): ObjectStatus => {
     const key = objectKey(o);
-    const cluster = states ? (states.get(key) ?? { state: 'missing' as const }) : undefined;
+    // Without a state, `missing`, unless the deployment does not deploy it (a Helm test hook, Skip).
+    const skip = states?.has(key) === false ? readPlace(o.object).skip : undefined;
+    const absent: ClusterState = skip
+      ? { state: 'in sync', message: `not deployed, not compared: ${skip}` }
+      : { state: 'missing' };
+    const cluster = states ? (states.get(key) ?? absent) : undefined;
     const status = objectStatusOf(normalised.get(key)?.object ?? o.object, o, cluster);
     const withInput = input && input !== 'convention' ? { ...status, input } : status;
     all.push(withInput);

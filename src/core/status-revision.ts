@@ -47,6 +47,8 @@ export async function revisionStatus(
     concurrency: options.cluster.concurrency ?? 32,
     health: new Map(),
     logger: options.logger,
+    // A Helm hook the revision does not hold did not run then; a rollback to it runs and prunes none.
+    keepHooks: `a Helm hook revision ${stored.revision.revision} did not run: not compared, and a rollback to it runs none`,
   });
   const statuses = objects.map((o) =>
     objectStatusOf(o.object, o, compared.states.get(objectKey(o)) ?? { state: 'missing' }),

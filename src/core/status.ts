@@ -30,6 +30,7 @@ import { deploymentIdentity, originConflict } from './identity.js';
 import { type ChartSettings, capabilitiesOf, type ReadResult, readDeployment } from './read.js';
 import { finishedJobs } from './status-finished.js';
 import { type ClusterState, objectKey, type StatusReport, statesOfPlan, statusOf } from './status-report.js';
+import { absentRun, isRun, runStates } from './status-runs.js';
 
 export {
   type ClusterState,
@@ -163,15 +164,28 @@ export async function compareObjects(
   connection: DeployCluster,
   set: ApplySet,
   objects: readonly SourcedObject[],
-  options: { readonly concurrency: number; readonly health: HealthRules; readonly logger: Logger },
+  options: {
+    readonly concurrency: number;
+    readonly health: HealthRules;
+    readonly logger: Logger;
+    /** Why the live Helm hooks `objects` does not hold are kept, not pruned (a revision's: see rollback). */
+    readonly keepHooks?: string;
+  },
 ): Promise<Compared> {
   const { api: client, discovery } = connection;
   const states = await absentNamespaceStates(client, objects);
-  const toPlan = objects.filter((o) => !states.has(objectKey(o)));
+  // Hooks and phase Jobs are runs: described by their last run, not compared (status-runs.ts).
+  const runs = objects.filter((o) => !states.has(objectKey(o)) && isRun(o.object));
+  const toPlan = objects.filter((o) => !states.has(objectKey(o)) && !isRun(o.object));
   for (const [k, v] of await planStates(client, discovery, toPlan, options.concurrency, options.health))
     states.set(k, v);
+  for (const [k, v] of await runStates(client, discovery, runs)) states.set(k, v);
   const previous = await readParent(client, set);
   await finishedJobs(client, set, previous, objects, states);
+  // A run not in the cluster of a deployment deployed before is no drift: a deploy runs it.
+  if (previous.exists)
+    for (const o of runs)
+      if (states.get(objectKey(o))?.state === 'missing') states.set(objectKey(o), absentRun(o.object));
   const extra: PruneCandidate[] = previous.exists
     ? await findPruneCandidates(client, discovery, set, previous, objects, {
         onForbidden: (what) =>
@@ -186,6 +200,7 @@ export async function compareObjects(
     client,
     extra.filter((c) => !shown.has(c)),
     objects,
+    options.keepHooks ? { keepHooks: options.keepHooks } : {},
   );
   const sourced = (c: PruneCandidate) => ({
     object: c.object,

@@ -3,10 +3,12 @@
 // checked at once with every problem at its line.
 import { type InputIssue, IssueList } from '../base/source.js';
 import { isMapping, type LocatedValue } from '../decode/decode.js';
+import { kindMistake } from './rule-kinds.js';
 
 /**
  * One rule of `drift.ignoreDifferences`: on the objects of GroupKind `group`/`kind` (`*` for any; the
- * core group is `""`), optionally only `name` and `namespace`, the fields at `jsonPointers` (RFC 6901,
+ * core group is `""`, and an omitted group, as in Argo CD, whose `group` is `omitempty` and
+ * matched as a glob: "" matches the core group only), optionally only `name` and `namespace`, the fields at `jsonPointers` (RFC 6901,
  * `/spec/replicas`, `~1` for `/` in a key) and the fields whose owners are all among
  * `managedFieldsManagers` are not drift. Argo CD's `jqPathExpressions` are not taken.
  */
@@ -87,8 +89,7 @@ function parseRule(
   const text = (key: string, required: boolean): string | undefined => {
     const v = item[key];
     if (v === undefined || v === null) {
-      if (required)
-        issues.error(at(key), `${where}: ${key} is required (\`*\` for any; the core group is "")`);
+      if (required) issues.error(at(key), `${where}: ${key} is required (\`*\` for any)`);
       return undefined;
     }
     if (typeof v !== 'string') issues.error(at(key), `${where}.${key}: expected a string`);
@@ -103,8 +104,20 @@ function parseRule(
     }
     return v as string[];
   };
-  const group = text('group', true);
+  const group = text('group', false) ?? (item.group === undefined || item.group === null ? '' : undefined);
   const kind = text('kind', true);
+  const mistake = kind === undefined || group === undefined ? undefined : kindMistake(kind, group);
+  if (mistake) {
+    const fix = [
+      ...(mistake.kind !== kind ? [`kind: ${mistake.kind}`] : []),
+      ...(mistake.group !== undefined ? [`group: ${mistake.group}`] : []),
+    ];
+    const omitted = item.group === undefined && mistake.group !== undefined;
+    issues.error(
+      at('kind'),
+      `${where}: ${mistake.reason}${omitted ? ' (an omitted group is the core group, as in Argo CD)' : ''}: write ${fix.join(', ')}`,
+    );
+  }
   const name = text('name', false);
   const namespace = text('namespace', false);
   const jsonPointers = list('jsonPointers');

@@ -3,6 +3,7 @@
 // read), then evaluated against live objects. @bufbuild/cel evaluates; spread only binds the object.
 import { type CelEnv, CelScalar, celEnv, isCelError, mapType, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { type CelResultType, resultTypes } from './cel-result-type.js';
 
 /**
  * The variables an expression sees: the object's top-level fields, as Flux's `healthCheckExprs` binds
@@ -56,6 +57,10 @@ export function compileCel(text: string): CompiledCel | { error: string } {
   // A pattern is compiled only when `matches` runs: on an object without the field, never here.
   const patterns = patternErrors(parsed);
   if (patterns.length > 0) return { error: patterns.join('; ') };
+  // Typed before it is tried: `status.ready ? 1 : 2` fails on an object without fields for its
+  // missing field, before its int shows.
+  const notBool = notBoolResult(parsed);
+  if (notBool) return { error: notBool };
   const evaluate: CompiledCel = (object) => {
     const result = program(bindingsOf(object));
     if (isCelError(result)) return new Error(result.message);
@@ -67,6 +72,32 @@ export function compileCel(text: string): CompiledCel | { error: string } {
   const tried = evaluate({});
   if (tried instanceof Error && !MISSING_FIELD.test(tried.message)) return { error: explain(tried.message) };
   return evaluate;
+}
+
+/** The types of the variables, as {@link ENV} declares them. */
+const VARIABLE_TYPES: ReadonlyMap<string, ReadonlySet<CelResultType>> = new Map(
+  HEALTH_VARIABLES.map((name) => [
+    name,
+    new Set([name === 'apiVersion' || name === 'kind' ? 'string' : 'map']),
+  ]),
+);
+
+/**
+ * Why an expression's result is not a bool, read from its syntax tree: a type it can give that is
+ * neither bool nor one only evaluation knows (`dyn`, a field of the object). As the API server's CEL
+ * and Flux's `healthCheckExprs` require a bool (or dyn) output type when the expression is compiled.
+ */
+function notBoolResult(parsed: ReturnType<typeof parse>): string | undefined {
+  const types = resultTypes(parsed.expr, VARIABLE_TYPES);
+  const wrong = [...types].filter((t) => t !== 'bool' && t !== 'dyn');
+  if (wrong.length === 0) return undefined;
+  const named = wrong.map(article).join(' or ');
+  return types.size > wrong.length ? `may give ${named}, not a bool` : `gives ${named}, not a bool`;
+}
+
+function article(type: CelResultType): string {
+  if (type === 'null') return 'null';
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 /** `matches` on a pattern: CEL's own, so that a pattern is compiled as every evaluation compiles it (RE2). */

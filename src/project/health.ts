@@ -6,6 +6,7 @@ import { IssueList } from '../base/source.js';
 import { isMapping, type LocatedValue } from '../decode/decode.js';
 import { PROJECT_FILE } from './file.js';
 import { type CompiledCel, compileCel } from './health-cel.js';
+import { groupKindText, kindMistake } from './rule-kinds.js';
 
 /** The expressions of a rule, in the order they are evaluated (Flux's order). */
 export const HEALTH_FIELDS = ['inProgress', 'failed', 'current'] as const;
@@ -87,6 +88,16 @@ export function readHealthRules(section: LocatedValue | undefined): {
   for (const key of Object.keys(section.value)) {
     const at = { file: PROJECT_FILE, line: section.lineAt([key]) };
     const slash = /^([a-z0-9.-]+)\/([A-Z][A-Za-z0-9]*)$/.exec(key);
+    const dot = key.indexOf('.');
+    const [kind, group] = dot < 0 ? [key, ''] : [key.slice(0, dot), key.slice(dot + 1)];
+    const mistake = slash ? undefined : kindMistake(kind, group);
+    if (mistake) {
+      issues.error(
+        at,
+        `health: ${JSON.stringify(key)}: ${mistake.reason}: write ${groupKindText(mistake.kind, mistake.group ?? group)}`,
+      );
+      continue;
+    }
     if (!GROUP_KIND.test(key)) {
       issues.error(
         at,

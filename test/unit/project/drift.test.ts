@@ -71,10 +71,60 @@ describe('parseDriftSection', () => {
     expect(read.rules).toBeUndefined();
     expect(read.issues.map((i) => `${i.source.line}: ${i.message}`)).toEqual([
       '10: drift: unknown key "other"; the section holds ignoreDifferences',
-      '3: drift.ignoreDifferences[0]: group is required (`*` for any; the core group is "")',
+      '3: drift.ignoreDifferences[0]: Deployment is not in the core group but in apps (an omitted group is the core group, as in Argo CD): write group: apps',
       '4: drift.ignoreDifferences[0].jsonPointers: "spec/replicas" is not a JSON pointer (it starts with /)',
       '7: drift.ignoreDifferences[1]: jqPathExpressions are not taken; name the fields with jsonPointers',
       '9: drift.ignoreDifferences[2]: give jsonPointers or managedFieldsManagers (what is not drift)',
+    ]);
+  });
+
+  test('an omitted group is the core group, as in Argo CD', () => {
+    // Argo CD's ResourceIgnoreDifferences has `group,omitempty`, matched as a glob: "" matches "" only.
+    const read = section(
+      ['drift:', '  ignoreDifferences:', '    - kind: ConfigMap', '      jsonPointers: [/data/a]'].join('\n'),
+    );
+    expect(read.issues).toEqual([]);
+    expect(read.rules?.ignoreDifferences).toEqual([
+      {
+        group: '',
+        kind: 'ConfigMap',
+        jsonPointers: ['/data/a'],
+        managedFieldsManagers: [],
+        source: 'spread.yaml:3',
+      },
+    ]);
+  });
+
+  test('a kind that names no object is an error at its line naming the kind meant', () => {
+    const read = section(
+      [
+        'drift:',
+        '  ignoreDifferences:',
+        '    - group: apps',
+        '      kind: deployment',
+        '      jsonPointers: [/spec/replicas]',
+        '    - kind: Deployment',
+        '      jsonPointers: [/spec/replicas]',
+        '    - group: ""',
+        '      kind: configmap',
+        '      jsonPointers: [/data]',
+        '    - group: example.com',
+        '      kind: widget',
+        '      jsonPointers: [/spec]',
+        '    - group: "*"',
+        '      kind: Deployment',
+        '      jsonPointers: [/spec/replicas]',
+        '    - group: example.com',
+        '      kind: Deployment',
+        '      jsonPointers: [/spec/replicas]',
+      ].join('\n'),
+    );
+    expect(read.rules).toBeUndefined();
+    expect(read.issues.map((i) => `${i.source.line}: ${i.message}`)).toEqual([
+      '4: drift.ignoreDifferences[0]: kinds are case-sensitive: "deployment" names no object; the built-in kind is Deployment: write kind: Deployment',
+      '6: drift.ignoreDifferences[1]: Deployment is not in the core group but in apps (an omitted group is the core group, as in Argo CD): write group: apps',
+      '9: drift.ignoreDifferences[2]: kinds are case-sensitive: "configmap" names no object; the built-in kind is ConfigMap: write kind: ConfigMap',
+      '12: drift.ignoreDifferences[3]: kinds are case-sensitive and start upper-case: "widget" names no object: write kind: Widget',
     ]);
   });
 });

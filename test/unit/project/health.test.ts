@@ -64,6 +64,67 @@ describe('readHealthRules', () => {
     expect(evaluateHealth(gadget, { status: { name: 'abc' } }).status).toBe('Current');
   });
 
+  test('a result that is not a bool is an error at its line, even where the object lacks the field it reads', () => {
+    // `status.ready ? 1 : 2` fails on an object without fields for `status.ready`, before its int shows:
+    // only the expression's type says it never gives a bool.
+    const { rules, issues } = rulesOf(`health:
+  Widget.example.com:
+    current: "status.ready ? 1 : 2"
+    failed: "has(status.phase) ? status.phase == 'Failed' : 'unknown'"
+    inProgress: status.items.map(i, i.ready)
+  Gadget.example.com:
+    current: "status.ready ? status.phase == 'Ready' : false"
+    failed: status.items.exists_one(i, i.failed) || status.reason
+`);
+    expect(issues.issues.map((i) => [i.source.line, i.object, i.message])).toEqual([
+      [3, 'health rule Widget.example.com', 'current: gives an int, not a bool: status.ready ? 1 : 2'],
+      [
+        4,
+        'health rule Widget.example.com',
+        "failed: may give a string, not a bool: has(status.phase) ? status.phase == 'Failed' : 'unknown'",
+      ],
+      [
+        5,
+        'health rule Widget.example.com',
+        'inProgress: gives a list, not a bool: status.items.map(i, i.ready)',
+      ],
+    ]);
+    // A value read from the object may be a bool: only evaluation knows, as in the API server's CEL (dyn).
+    expect([...rules.keys()]).toEqual(['Gadget.example.com']);
+  });
+
+  test('a GroupKind that names no object is an error at its line naming the one meant', () => {
+    const { rules, issues } = rulesOf(`health:
+  deployment.apps:
+    current: 'true'
+  Deployment:
+    current: 'true'
+  rollout.argoproj.io:
+    current: 'true'
+  Configmap:
+    current: 'true'
+  Deployment.example.com:
+    current: 'true'
+`);
+    expect(issues.issues.map((i) => [i.source.line, i.message])).toEqual([
+      [
+        3,
+        'health: "deployment.apps": kinds are case-sensitive: "deployment" names no object; the built-in kind is Deployment: write Deployment.apps',
+      ],
+      [5, 'health: "Deployment": Deployment is not in the core group but in apps: write Deployment.apps'],
+      [
+        7,
+        'health: "rollout.argoproj.io": kinds are case-sensitive and start upper-case: "rollout" names no object: write Rollout.argoproj.io',
+      ],
+      [
+        9,
+        'health: "Configmap": kinds are case-sensitive: "Configmap" names no object; the built-in kind is ConfigMap: write ConfigMap',
+      ],
+    ]);
+    // A custom resource may share a built-in kind's name in its own group.
+    expect([...rules.keys()]).toEqual(['Deployment.example.com']);
+  });
+
   test('every mistake at its line, naming the GroupKind, all at once', () => {
     const { rules, issues } = rulesOf(`health:
   Widget.example.com:
