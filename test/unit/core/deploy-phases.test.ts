@@ -429,6 +429,11 @@ describe('phases and waves on the in-memory API server', () => {
       'a.yaml': configMap('a', '{spread.rsprd.com/phase: before}'),
       'b.yaml': configMap('b', '{spread.rsprd.com/wave: "1.5"}'),
       'c.yaml': configMap('c', '{argocd.argoproj.io/sync-wave: soon}'),
+      // Not hidden by the phases' errors: a bad prune value and a Namespace placed after its object.
+      'd.yaml': configMap('d', '{spread.rsprd.com/prune: Keep}'),
+      'e.yaml': `${configMap('e', '{spread.rsprd.com/phase: pre}').replace('name: e,', 'name: e, namespace: late,')}`,
+      'ns.yaml':
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: late, annotations: {spread.rsprd.com/phase: post}}\n',
     });
     const error = await deploy(options()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
@@ -442,6 +447,12 @@ describe('phases and waves on the in-memory API server', () => {
       ),
       expect.stringMatching(
         /^\.k2e\/c\.yaml:1 ConfigMap c: annotation argocd\.argoproj\.io\/sync-wave: "soon" is not an integer/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/d\.yaml:1 ConfigMap d: annotation spread\.rsprd\.com\/prune: "Keep" is not "keep"/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/e\.yaml:1 placed in pre, it is in Namespace late, which is placed later, in post \(\.k2e\/ns\.yaml:1\)/,
       ),
     ]);
     expect(writes()).toEqual([]);
