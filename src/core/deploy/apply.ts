@@ -99,7 +99,11 @@ export async function applyStage(
   }).catch((error: unknown) => {
     throw failedAt(error, run, read.name, true);
   });
-  const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
+  const reported = [
+    ...converged.applied.map(appliedRef),
+    ...deletedHookRefs(converged),
+    ...pruneRefs(converged, 'deploy'),
+  ];
   // A deploy that changed nothing is the current revision again; it records no new one (unless
   // that revision's rollout had failed and now succeeds).
   const unchanged =
@@ -275,4 +279,15 @@ export function helmReleasesTakenOver(plan: readonly PlannedObject[]): string[] 
 
 function withSteps(steps: Steps | undefined): { steps?: Steps } {
   return steps ? { steps } : {};
+}
+
+/**
+ * The hooks applied and then deleted by their delete policy, as report lines: created (or
+ * configured) by this deploy, and counted so, with the policy that removed them in the note.
+ */
+function deletedHookRefs(converged: Converged): ObjectReport[] {
+  return [...(converged.deletedHooks ?? [])].map(([a, policy]) => ({
+    ...appliedRef(a),
+    note: `deleted by its hook-delete-policy ${policy}`,
+  }));
 }

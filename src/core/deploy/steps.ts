@@ -109,8 +109,10 @@ async function waitForStep(
     failure = error;
   }
   const last = await logs.stop();
-  const deleted = await deleteHooks(run, applied, failure ? 'failed' : 'succeeded');
-  if (!failure) return { deleted };
+  const outcome = failure ? 'failed' : 'succeeded';
+  const deleted = await deleteHooks(run, applied, outcome);
+  const deletedBy = `hook-${outcome}` as const;
+  if (!failure) return { deleted, deletedBy };
   const quoted = [...last]
     .filter(([, lines]) => lines.length > 0)
     .flatMap(([job, lines]) => [`  last log lines of job/${job}:`, ...lines.map((l) => `    ${l}`)]);
@@ -120,7 +122,7 @@ async function waitForStep(
     `${formatPlace(place)} failed${later}: ${failure.message}${quoted.length > 0 ? `\n${quoted.join('\n')}` : ''}`,
     failure.results,
   );
-  return { halt, deleted };
+  return { halt, deleted, deletedBy };
 }
 
 /** Deletes the step's hooks whose delete policy names this outcome (hook-succeeded, hook-failed). */

@@ -353,11 +353,27 @@ describe('phases and waves on the in-memory API server', () => {
         '{helm.sh/hook: pre-upgrade, helm.sh/hook-weight: "5", helm.sh/hook-delete-policy: hook-succeeded}',
       ),
       'seed.yaml': job('seed', '{helm.sh/hook: post-install}'),
+      'smoke.yaml': job('smoke', '{helm.sh/hook: post-upgrade, helm.sh/hook-delete-policy: hook-succeeded}'),
     });
     kube.log.length = 0;
     const r = await deploy(options());
     expect(r.objects.map((o) => o.name)).not.toContain('smoke-test');
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    expect(kube.get('Job', NS, 'smoke')).toBeUndefined();
+    // Deleted by their policy, the hooks were created all the same: in the report, and its count.
+    expect(r.objects.filter((o) => o.kind === 'Job' && o.action === 'created')).toEqual([
+      expect.objectContaining({
+        name: 'migrate',
+        phase: 'pre wave 5',
+        note: 'deleted by its hook-delete-policy hook-succeeded',
+      }),
+      expect.objectContaining({
+        name: 'smoke',
+        phase: 'post',
+        note: 'deleted by its hook-delete-policy hook-succeeded',
+      }),
+    ]);
+    expect(formatReportText(r)).toMatch(/\b2 created, 1 configured\b/);
     expect(lines).toContain('## Wait for pre wave 5');
     expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([
       'PATCH jobs/migrate',
