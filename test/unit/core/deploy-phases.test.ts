@@ -264,6 +264,52 @@ describe('phases and waves on the in-memory API server', () => {
     expect(image).toBe('web:1');
   });
 
+  test('a failed pre Job with rollbackOnFailure: what the pre phase changed is restored, the Job not run', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({
+      'web.yaml': web('web:1'),
+      'settings.yaml': configMap('settings', pre),
+      'migrate.yaml': job('migrate', pre, 'migrate:1'),
+    });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({
+      'web.yaml': web('web:2'),
+      'settings.yaml': configMap('settings', '{spread.rsprd.com/phase: pre, changed: "yes"}'),
+      'extra.yaml': configMap('extra', pre),
+      'migrate.yaml': job('migrate', pre, 'migrate:2'),
+    });
+    kube.job = migrate(false);
+    kube.log.length = 0;
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^pre failed; nothing of the main phase was applied/);
+    expect((error as Error).message).toMatch(/\nrolled back to revision 1$/);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    expect((error as DeployError).report.failedBeforeMain).toBe('pre');
+    expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    // The failed Job is kept as it is (a rollback runs no phase), and main was never written.
+    const image = (o: KubeObject | undefined) =>
+      (o?.spec as { template: { spec: { containers: { image: string }[] } } } | undefined)?.template.spec
+        .containers[0]?.image;
+    expect(image(kube.get('Job', NS, 'migrate'))).toBe('migrate:2');
+    expect(writes().filter((l) => l.includes('deployments/web'))).toEqual([]);
+    expect(image(kube.get('Deployment', NS, 'web'))).toBe('web:1');
+  });
+
+  test('a failed pre phase that changed only its Job: nothing to roll back', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre, 'migrate:1') });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({ 'web.yaml': web('web:2'), 'migrate.yaml': job('migrate', pre, 'migrate:2') });
+    kube.job = migrate(false);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^pre failed/);
+    expect((error as DeployError).report.rolledBackTo).toBeUndefined();
+    expect((error as DeployError).report.revision).toBe(1);
+  });
+
   test('a rollback runs no phase: a pre Job whose template changed is kept as it is', async () => {
     const pre = '{spread.rsprd.com/phase: pre}';
     write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre, 'migrate:1') });
