@@ -264,6 +264,75 @@ describe('phases and waves on the in-memory API server', () => {
     expect(image).toBe('web:1');
   });
 
+  test('a pre Job that cannot create its pods: its FailedCreate event in the error, early when fatal', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+    });
+    // The Job controller makes no pod; it says why in an event on the Job, as the real one does.
+    kube.job = () => undefined;
+    const started = Date.now();
+    const running = deploy(options({ timeoutMs: 20_000 })).catch((e: unknown) => e);
+    for (let i = 0; i < 200 && !kube.get('Job', NS, 'migrate'); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const uid = kube.get('Job', NS, 'migrate')?.metadata.uid;
+    const because = (name: string, message: string, involved = { uid }) =>
+      kube.put({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: NS },
+        involvedObject: { kind: 'Job', namespace: NS, name: 'migrate', ...involved },
+        reason: 'FailedCreate',
+        type: 'Warning',
+        message,
+        count: 2,
+        lastTimestamp: '2026-01-01T00:00:00Z',
+      } as KubeObject);
+    // A replaced Job's event of the same name is not this Job's.
+    because('old', 'Error creating: an older Job', { uid: 'another' });
+    because(
+      'now',
+      'Error creating: pods "migrate-x" is forbidden: error looking up service account shop/migrator: serviceaccount "migrator" not found',
+    );
+    const error = await running;
+    expect(error).toBeInstanceOf(DeployError);
+    expect((error as Error).message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout failed:\n {2}Job\.batch shop\/migrate: cannot create its pods: Warning FailedCreate \(x2\): Error creating: pods "migrate-x" is forbidden: error looking up service account shop\/migrator: serviceaccount "migrator" not found/,
+    );
+    expect((error as Error).message).not.toContain('an older Job');
+    // Failed on the event, not at the timeout.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('a FailedCreate the Job controller may get past (a quota) is in the timeout error, not fatal', async () => {
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}') });
+    kube.job = () => undefined;
+    const running = deploy(options({ timeoutMs: 1_500 })).catch((e: unknown) => e);
+    for (let i = 0; i < 200 && !kube.get('Job', NS, 'migrate'); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    kube.put({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'quota', namespace: NS },
+      involvedObject: {
+        kind: 'Job',
+        namespace: NS,
+        name: 'migrate',
+        uid: kube.get('Job', NS, 'migrate')?.metadata.uid,
+      },
+      reason: 'FailedCreate',
+      type: 'Warning',
+      message: 'Error creating: pods "migrate-x" is forbidden: exceeded quota: pods',
+    } as KubeObject);
+    const message = ((await running) as Error).message;
+    expect(message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout not finished within 2s:/,
+    );
+    expect(message).toContain(
+      '(cannot create its pods: Warning FailedCreate: Error creating: pods "migrate-x" is forbidden: exceeded quota: pods)',
+    );
+  });
+
   test('a failed pre Job with rollbackOnFailure: what the pre phase changed is restored, the Job not run', async () => {
     const pre = '{spread.rsprd.com/phase: pre}';
     write({
