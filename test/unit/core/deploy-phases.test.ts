@@ -555,6 +555,36 @@ describe('phases and waves on the in-memory API server', () => {
     expect(writes()).toEqual([]);
   });
 
+  test('a pre Job still running whose template changed: the plan says it is replaced, the deploy warns', async () => {
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}') });
+    kube.job = migrate(true);
+    await deploy(options());
+    // Still running, as an interrupted deploy's or a slow migration's Job is.
+    kube.setStatus('Job', NS, 'migrate', { active: 1 });
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}', 'migrate:2'),
+    });
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'replace',
+      note: 'the running Job will be replaced: its 1 active pod is stopped',
+    });
+    const warnings: string[] = [];
+    await deploy(options({ logger: { ...logger, warn: (m) => warnings.push(m) } }));
+    expect(warnings).toContain(
+      'Job migrate (.k2e/migrate.yaml:1): the running Job will be replaced: its 1 active pod is stopped',
+    );
+    // A Job that completed is replaced without a warning.
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}', 'migrate:3'),
+    });
+    const quiet: string[] = [];
+    const again = await deploy(options({ mode: 'plan', logger: { ...logger, warn: (m) => quiet.push(m) } }));
+    expect(again.objects.find((o) => o.name === 'migrate')?.note).toBeUndefined();
+  });
+
   test('bad phase and wave values: input errors at their files, all at once, nothing written', async () => {
     write({
       'a.yaml': configMap('a', '{spread.rsprd.com/phase: before}'),
