@@ -144,6 +144,37 @@ describe('Integration: phases', () => {
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
   }, 120_000);
 
+  test('a failed pre Job with rollback-on-failure: the pre phase ConfigMap back as the revision had it', async () => {
+    const settings = (value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, annotations: {spread.rsprd.com/phase: pre}}\ndata: {schema: "${value}"}\n`;
+    await deploy(
+      localDeploy(
+        dir({ 'web.yaml': web('pre-cm', 'registry.k8s.io/pause:3.10'), 'cm.yaml': settings('1') }),
+        ns,
+        {
+          name: 'pre-cm',
+        },
+      ),
+    );
+    const files = {
+      'web.yaml': web('pre-cm', 'registry.k8s.io/pause:3.9'),
+      'cm.yaml': settings('2'),
+      'migrate.yaml': job('pre-cm-migrate', 'pre', 'unpullable.invalid/migrate:1'),
+    };
+    const error = await deploy(
+      localDeploy(dir(files), ns, { name: 'pre-cm', rollbackOnFailure: true }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout failed/,
+    );
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const cm = await getJson(['configmap', 'settings', '-n', ns]);
+    expect((cm.data as { schema: string }).schema).toBe('1');
+    const web1 = await getJson(['deployment', 'pre-cm', '-n', ns]);
+    const spec = web1.spec as { template: { spec: { containers: { image: string }[] } } };
+    expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+  }, 120_000);
+
   // A rollback keeps the failed Job (it runs no phase), so it must not wait for it either (issue 42).
   test('a failed post Job that the previous revision held: rollback-on-failure succeeds, the Job not waited for', async () => {
     const good = {
