@@ -14,7 +14,7 @@ import type { Discovery } from '../cluster/discovery.js';
 import { formatPlace, placeOf } from '../deployment/phases.js';
 import type { AppliedObject } from '../engine/apply/applied.js';
 import { applyObjects } from '../engine/apply/applier.js';
-import { type Halted, type Steps, stepper } from '../engine/apply/steps.js';
+import { type Halted, type HookDeletion, type Steps, stepper } from '../engine/apply/steps.js';
 import {
   type ApplySet,
   deleteObjects,
@@ -78,6 +78,11 @@ export interface Converged extends PruneDecision {
   readonly fingerprints: readonly string[];
   /** The step that failed, when one did: what came after it was not applied, nothing was pruned. */
   readonly halted?: Halted;
+  /**
+   * Hooks applied, then deleted by their delete policy once their step was waited for: not in
+   * `applied` (nothing waits for them or records their state), but created (or configured) all the same.
+   */
+  readonly deletedHooks?: ReadonlyMap<AppliedObject, HookDeletion>;
 }
 
 /**
@@ -152,8 +157,17 @@ export async function converge(
     ),
   );
   if (!parentWritten) await write(union);
+  const deletedHooks = stepping.deleted;
   if (stepping.halted)
-    return { applied, pruned: [], kept: [], notes: new Map(), fingerprints: [], halted: stepping.halted };
+    return {
+      applied,
+      pruned: [],
+      kept: [],
+      notes: new Map(),
+      fingerprints: [],
+      halted: stepping.halted,
+      deletedHooks,
+    };
   const prints = options.recordFingerprints
     ? fingerprintsOf(plan, applied, options.apply.fieldManager)
     : undefined;
@@ -167,6 +181,7 @@ export async function converge(
       kept: [],
       notes: new Map(),
       fingerprints: prints ?? [...(options.keepFingerprints ?? [])],
+      deletedHooks,
     };
   }
   options.lock?.assertHeld();
@@ -184,7 +199,7 @@ export async function converge(
       prints,
     ),
   );
-  return { applied, pruned, kept, notes, fingerprints: prints ?? [] };
+  return { applied, pruned, kept, notes, fingerprints: prints ?? [], deletedHooks };
 }
 
 /**

@@ -8,7 +8,6 @@ import { InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { applyGroup, deploymentOf } from '../deployment/deployment.js';
-import { pruneAnnotationIssues } from '../engine/inventory/prune-policy.js';
 import type { Application } from '../entity/entity.js';
 import { DirectoryInput } from '../input/directory.js';
 import { type HelmCapabilities, helmRenderer } from '../input/helm.js';
@@ -108,8 +107,8 @@ export interface ReadResult {
 /**
  * The input, entity and deployment stages in one call: DirectoryInput → Application → Deployment.
  * Input warnings go to the logger with their file and line. The project file (spread.yaml) is read
- * first; its sections' errors are thrown with the directory's, all at once, and so is a
- * `spread.rsprd.com/prune` annotation that is not `keep`.
+ * first; its sections' errors are thrown with the directory's (the deployment stage's, a bad phase,
+ * wave or `spread.rsprd.com/prune` annotation among them), all at once.
  *
  * @throws InputError with every problem of the input and the project file.
  */
@@ -118,8 +117,7 @@ export async function readDeployment(dir: string, options: ReadOptions): Promise
   const project = projectOf(options.projectDir ?? dir);
   try {
     const read = await readObjects(dir, options);
-    const errors = [...project.errors, ...pruneAnnotationIssues(read.objects)];
-    if (errors.length > 0) throw new InputError(errors);
+    if (project.errors.length > 0) throw new InputError(project.errors);
     return { ...read, health: project.health };
   } catch (error) {
     // The directory's errors and the project file's, in one error.

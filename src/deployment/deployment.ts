@@ -15,7 +15,8 @@ import {
 import { formatSource, type InputIssue, IssueList, type Trace } from '../base/source.js';
 import { isMapping } from '../decode/decode.js';
 import { Application, Controller, type Entity, Pod } from '../entity/entity.js';
-import { readPlace } from './phases.js';
+import { readPlace, stepOrderIssues } from './phases.js';
+import { pruneAnnotationError } from './prune-annotation.js';
 import { isBuiltinClusterScoped } from './scope.js';
 import { builtinHasStatus, dropServerFields, type ExportedFile, exportedWarning } from './server-fields.js';
 
@@ -98,6 +99,21 @@ export class Deployment {
     options: DeploymentOptions,
     owned: ReadonlySet<KubeObject> = new Set(),
   ): Deployment {
+    const { deployment, issues } = Deployment.build(objects, options, owned);
+    issues.throwIfErrors();
+    return deployment;
+  }
+
+  /**
+   * {@link fromObjects} without the throw: the set of the valid objects, and every issue (its
+   * warnings in the set's too), so that {@link deploymentOf} can check the valid objects' order
+   * beside the invalid ones' errors.
+   */
+  static build(
+    objects: Iterable<SourcedObject>,
+    options: DeploymentOptions,
+    owned: ReadonlySet<KubeObject> = new Set(),
+  ): { deployment: Deployment; issues: IssueList } {
     const list = [...objects];
     const issues = new IssueList();
     const deployment = new Deployment();
@@ -105,9 +121,8 @@ export class Deployment {
     const hasStatus = statusResolver(list, options);
     for (const item of list)
       deployment.addNormalised(item, options, scope, hasStatus, issues, owned.has(item.object));
-    issues.throwIfErrors();
     deployment.warnings.push(...issues.warnings);
-    return deployment;
+    return { deployment, issues };
   }
 
   /**
@@ -193,9 +208,11 @@ export class Deployment {
     }
     const where = readPlace(item.object);
     const what = `${item.object.kind} ${nameOf(item.object)}`;
-    for (const e of where.errors) issues.error(item.source, `${what}: ${e}`);
+    const prune = pruneAnnotationError(item.object);
+    const errors = prune === undefined ? where.errors : [...where.errors, prune];
+    for (const e of errors) issues.error(item.source, `${what}: ${e}`);
     for (const w of where.warnings) issues.warning(item.source, `${what}: ${w}`);
-    if (where.errors.length > 0) return;
+    if (errors.length > 0) return;
     if (where.skip) {
       issues.warning(item.source, `${what} is not deployed: ${where.skip}`);
       return;
@@ -425,12 +442,10 @@ export function deploymentOf(entity: Entity, options: DeploymentOptions): Deploy
   const issues = new IssueList();
   const parts: Deployment[] = [];
   const collect = (objects: SourcedObject[], made?: Set<KubeObject>) => {
-    try {
-      parts.push(Deployment.fromObjects(objects, partOptions, made));
-    } catch (e) {
-      if (!(e instanceof Error && 'issues' in e)) throw e;
-      issues.add((e as { issues: InputIssue[] }).issues);
-    }
+    const part = Deployment.build(objects, partOptions, made);
+    parts.push(part.deployment);
+    // A part's warnings are in its set, and in the error with its errors when it has any.
+    if (part.issues.hasErrors) issues.add(part.issues.issues);
   };
   collect(entity.objects);
   // The controllers' and pods' objects are copies made here: taken as they are, not copied again.
@@ -438,6 +453,8 @@ export function deploymentOf(entity: Entity, options: DeploymentOptions): Deploy
     const { objects, made } = entityParts(child);
     collect(objects, made);
   }
+  // A Namespace or CRD placed after an object that needs it, with the objects' own errors: all at once.
+  issues.add(stepOrderIssues(parts.flatMap((p) => p.objects())));
   issues.throwIfErrors();
   return warnExported(Deployment.merge(...parts));
 }

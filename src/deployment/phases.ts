@@ -234,7 +234,10 @@ function deletePolicyOf(a: Readonly<Record<string, string>>, from: string, warni
   // Helm 3's and Argo CD's default: before-hook-creation.
   if (value === undefined) return { beforeCreation: true, succeeded: false, failed: false };
   const policy = { beforeCreation: false, succeeded: false, failed: false };
-  for (const p of listOf(value)) {
+  // Helm reads each policy as it reads hook types (releaseutil operateAnnotationValues:
+  // strings.ToLower(strings.TrimSpace(…))); Argo CD's names are case-sensitive.
+  const policies = from === K.helmHook ? helmEventsOf(value) : listOf(value);
+  for (const p of policies) {
     const field = table[p];
     if (field) policy[field] = true;
     else

@@ -102,6 +102,30 @@ describe('Integration: phases', () => {
     );
   }, 120_000);
 
+  test('a pre Job whose ServiceAccount is in the main phase: its FailedCreate message in the error, early', async () => {
+    const files = {
+      'web.yaml': web('sa-web', 'registry.k8s.io/pause:3.10'),
+      'sa.yaml': 'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: migrator}\n',
+      'migrate.yaml': job('sa-migrate', 'pre', 'registry.k8s.io/pause:3.10').replace(
+        'spec: {restartPolicy: Never,',
+        'spec: {serviceAccountName: migrator, restartPolicy: Never,',
+      ),
+    };
+    const started = Date.now();
+    const error = await deploy(localDeploy(dir(files), ns, { name: 'sa', timeoutMs: 90_000 })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DeployError);
+    expect((error as Error).message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout failed:\n {2}Job\.batch \S+\/sa-migrate: cannot create its pods: Warning FailedCreate( \(x\d+\))?: .*serviceaccount "migrator" not found/,
+    );
+    // Failed on the event, well before the timeout; nothing of the main phase written.
+    expect(Date.now() - started).toBeLessThan(45_000);
+    await expect(
+      kubectl(['--context', 'spread-local', 'get', 'serviceaccount', 'migrator', '-n', ns]),
+    ).rejects.toThrow();
+  }, 120_000);
+
   test('a failed post Job with rollback-on-failure: the Deployment back at the previous revision', async () => {
     await deploy(
       localDeploy(dir({ 'web.yaml': web('api', 'registry.k8s.io/pause:3.10') }), ns, { name: 'post' }),
@@ -117,6 +141,37 @@ describe('Integration: phases', () => {
     expect((error as DeployError).report.rolledBackTo).toBe(1);
     const api = await getJson(['deployment', 'api', '-n', ns]);
     const spec = api.spec as { template: { spec: { containers: { image: string }[] } } };
+    expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+  }, 120_000);
+
+  test('a failed pre Job with rollback-on-failure: the pre phase ConfigMap back as the revision had it', async () => {
+    const settings = (value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, annotations: {spread.rsprd.com/phase: pre}}\ndata: {schema: "${value}"}\n`;
+    await deploy(
+      localDeploy(
+        dir({ 'web.yaml': web('pre-cm', 'registry.k8s.io/pause:3.10'), 'cm.yaml': settings('1') }),
+        ns,
+        {
+          name: 'pre-cm',
+        },
+      ),
+    );
+    const files = {
+      'web.yaml': web('pre-cm', 'registry.k8s.io/pause:3.9'),
+      'cm.yaml': settings('2'),
+      'migrate.yaml': job('pre-cm-migrate', 'pre', 'unpullable.invalid/migrate:1'),
+    };
+    const error = await deploy(
+      localDeploy(dir(files), ns, { name: 'pre-cm', rollbackOnFailure: true }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout failed/,
+    );
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const cm = await getJson(['configmap', 'settings', '-n', ns]);
+    expect((cm.data as { schema: string }).schema).toBe('1');
+    const web1 = await getJson(['deployment', 'pre-cm', '-n', ns]);
+    const spec = web1.spec as { template: { spec: { containers: { image: string }[] } } };
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
   }, 120_000);
 

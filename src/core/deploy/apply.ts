@@ -2,8 +2,10 @@
 // apply step by step and group by group, prune, parent), its steps the deploy's phases and waves
 // (steps.ts). Its output, Settling, is what the settle stage may read: the revision to record
 // decided, the rest let go (trim.ts).
+
 import type { SourcedObject } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
+import { formatSource } from '../../base/source.js';
 import { ApplyError, type ObjectFailure } from '../../engine/apply/errors.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
 import type { DeployLease } from '../../engine/inventory/deploy-lease.js';
@@ -29,7 +31,7 @@ import { failedAt } from './failure.js';
 import type { ReportBase, Run } from './options.js';
 import type { PlannedForApply } from './plan.js';
 import type { DirectoryRead } from './read.js';
-import { deploySteps } from './steps.js';
+import { deploySteps, runningJobNote } from './steps.js';
 import { type ApplyingObject, forSettle, type SettlingConverged } from './trim.js';
 
 /** What the apply did, and whether the deploy changed nothing at all. */
@@ -83,6 +85,10 @@ export async function applyStage(
   const revisionsPending = !revisionCheckPending && lease.lock ? listRevisions(api, read.set) : undefined;
   revisionsPending?.catch(() => {});
   for (const w of helmReleasesTakenOver(plan)) logger.warn(w);
+  for (const p of plan) {
+    const running = p.action === 'replace' ? runningJobNote(p.live) : undefined;
+    if (running) logger.warn(`Job ${p.object.metadata.name} (${formatSource(p.source)}): ${running}`);
+  }
   const steps = deploySteps(run, plan, read.read.health);
   const converged = await converge(api, run.discovery, read.set, previous, plan, {
     apply: read.applyOptions,
@@ -99,7 +105,11 @@ export async function applyStage(
   }).catch((error: unknown) => {
     throw failedAt(error, run, read.name, true);
   });
-  const reported = [...converged.applied.map(appliedRef), ...pruneRefs(converged, 'deploy')];
+  const reported = [
+    ...converged.applied.map(appliedRef),
+    ...deletedHookRefs(converged),
+    ...pruneRefs(converged, 'deploy'),
+  ];
   // A deploy that changed nothing is the current revision again; it records no new one (unless
   // that revision's rollout had failed and now succeeds).
   const unchanged =
@@ -275,4 +285,15 @@ export function helmReleasesTakenOver(plan: readonly PlannedObject[]): string[] 
 
 function withSteps(steps: Steps | undefined): { steps?: Steps } {
   return steps ? { steps } : {};
+}
+
+/**
+ * The hooks applied and then deleted by their delete policy, as report lines: created (or
+ * configured) by this deploy, and counted so, with the policy that removed them in the note.
+ */
+function deletedHookRefs(converged: Converged): ObjectReport[] {
+  return [...(converged.deletedHooks ?? [])].map(([a, policy]) => ({
+    ...appliedRef(a),
+    note: `deleted by its hook-delete-policy ${policy}`,
+  }));
 }

@@ -15,7 +15,7 @@ import { settleStage } from './settle.js';
 export { type Applied, helmReleasesTakenOver, type Settling } from './apply.js';
 export * from './failure.js';
 export * from './options.js';
-export { failureDescription } from './settle.js';
+export { failureDescription } from './rollback-on-failure.js';
 
 /**
  * Reads the directory, builds its images, takes the deploy's Lease, plans every object (a server-side

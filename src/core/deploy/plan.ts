@@ -22,6 +22,7 @@ import { pruneRefs, sourceRef } from '../converge.js';
 import { originConflict } from '../identity.js';
 import type { ReportBase, Run } from './options.js';
 import type { DirectoryRead } from './read.js';
+import { runningJobNote } from './steps.js';
 import { type ApplyingObject, forApply } from './trim.js';
 
 /** The plan: the parent as read, the objects labelled for the ApplySet, and each one's dry run. */
@@ -133,6 +134,7 @@ function plannedRef(p: PlannedObject): ObjectReport {
       : '',
     p.foreign ? foreignNote(p.foreign) : '',
     p.rerun ?? '',
+    p.action === 'replace' ? (runningJobNote(p.live) ?? '') : '',
   ].filter(Boolean);
   return {
     ...sourceRef(p),

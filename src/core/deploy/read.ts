@@ -7,11 +7,11 @@ import { isCoreNamespace, type KubeObject, type SourcedObject } from '../../base
 import { APPLYSET, DEPLOY_ANNOTATION_KEYS, SPREAD } from '../../base/labels.js';
 import type { Logger } from '../../base/logger.js';
 import type { DeploymentOrigin } from '../../base/origin.js';
-import { InputError, type Source } from '../../base/source.js';
+import type { Source } from '../../base/source.js';
 import { KubeApiError } from '../../cluster/client.js';
 import type { Discovery } from '../../cluster/discovery.js';
 import { Deployment } from '../../deployment/deployment.js';
-import { recreateOf, stepOrderIssues } from '../../deployment/phases.js';
+import { recreateOf } from '../../deployment/phases.js';
 import { objectWarnings } from '../../deployment/warnings.js';
 import { ApplyError } from '../../engine/apply/errors.js';
 import { type ApplySet, applySetFor } from '../../engine/inventory/applyset.js';
@@ -71,9 +71,6 @@ export async function readStage(run: Run): Promise<DirectoryRead> {
   const set = applySetFor(name, namespace, origin);
   const live = await namespacePending;
   const read = ownNamespace(run, directory, set, live);
-  // A Namespace or CRD placed after an object that needs it: found now, as the plan would not.
-  const order = stepOrderIssues(read.objects);
-  if (order.length > 0) throw new InputError(order);
   for (const w of objectWarnings(read.objects))
     logger.warn(w.message, { file: w.source.file, line: w.source.line });
   // An API the cluster's version removed fails now, before an image is built or pushed.

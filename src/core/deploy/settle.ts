@@ -9,13 +9,9 @@ import { formatPlace } from '../../deployment/phases.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
 import {
   type EncodedObjectSet,
-  lastGoodRevision,
-  listRevisions,
   type PriorRevisions,
   type RevisionStatus,
-  readRevision,
   recordRevision,
-  recordRollback,
   writeAppliedState,
   writeRolloutChecked,
 } from '../../engine/inventory/history.js';
@@ -28,10 +24,10 @@ import type { HealthRules } from '../../project/health.js';
 import { countActions, type DeployReport, type ObjectReport } from '../../report/report.js';
 import { applicationUrl, urlKindOf } from '../../report/url.js';
 import { rolloutRef } from '../converge.js';
-import { rollbackTo } from '../rollback.js';
 import type { Settling } from './apply.js';
 import { DeployError } from './failure.js';
 import type { DeployOptions, Run } from './options.js';
+import { failureDescription, rollBackOrFail } from './rollback-on-failure.js';
 import { PhaseError } from './steps.js';
 import type { SettlingConverged } from './trim.js';
 
@@ -45,7 +41,8 @@ export async function settleStage(
   const { converged, reported, revisionBefore, toRecord, base } = settling;
   let rollout: RolloutResult[];
   const halted = converged.halted?.error;
-  if (halted instanceof PhaseError && halted.place.phase === 'pre') throw preFailed(run, settling, halted);
+  if (halted instanceof PhaseError && halted.place.phase === 'pre')
+    return preFailed(run, settling, lock, halted);
   if (halted instanceof RolloutError) return failedRollout(run, settling, lock, halted);
   try {
     // A deploy with phases or waves waited for each step as it went: not again (docs/phases.md).
@@ -95,10 +92,19 @@ export async function settleStage(
 
 /**
  * The pre phase failed: nothing of the main phase was written, so the deployment is still at its
- * revision, and none is recorded (nor rolled back to: nothing changed that a rollback would undo).
+ * revision, and none is recorded. With `rollbackOnFailure`, what the pre phase changed that runs
+ * nothing (a ConfigMap, a Secret, a ServiceAccount) is restored by a rollback to the last good
+ * revision, which runs no Job; a pre phase that changed only its Jobs and Pods leaves nothing to undo.
+ *
+ * @throws DeployError, always.
  */
-function preFailed(run: Run, settling: Settling, error: PhaseError): DeployError {
-  return new DeployError(error, {
+async function preFailed(
+  run: Run,
+  settling: Settling,
+  lock: DeployLock | undefined,
+  error: PhaseError,
+): Promise<never> {
+  const failed: DeployReport = {
     ...settling.base,
     mode: 'deploy',
     ...(settling.revisionBefore !== undefined ? { revision: settling.revisionBefore } : {}),
@@ -106,7 +112,29 @@ function preFailed(run: Run, settling: Settling, error: PhaseError): DeployError
     rollout: error.results.map(rolloutRef),
     failedBeforeMain: formatPlace(error.place),
     durationMs: Date.now() - run.started,
-  });
+  };
+  const { revisionBefore } = settling;
+  if (!run.options.rollbackOnFailure || revisionBefore === undefined || !changedWhatRunsNothing(settling))
+    throw new DeployError(error, failed);
+  return rollBackOrFail(
+    run,
+    settling,
+    lock,
+    error,
+    failed,
+    revisionBefore + 1,
+    `${formatPlace(error.place)} failed`,
+  );
+}
+
+/** Whether the deploy created or changed an object other than a Job or a Pod (which a rollback does not run). */
+function changedWhatRunsNothing(settling: Settling): boolean {
+  return settling.reported.some(
+    (o) =>
+      (o.action === 'created' || o.action === 'configured') &&
+      !(o.kind === 'Job' && o.apiVersion.startsWith('batch/')) &&
+      !(o.kind === 'Pod' && o.apiVersion === 'v1'),
+  );
 }
 
 /** What a revision records of the parent the converge left: its fingerprints' digest. */
@@ -141,7 +169,7 @@ async function failedRollout(
   lock: DeployLock | undefined,
   error: RolloutError,
 ): Promise<never> {
-  const { api: client, options, logger } = run;
+  const { api: client, options } = run;
   const { revisionBefore, toRecord, base, set } = applied;
   // A changed deploy always has its objects encoded (only an unchanged one keeps a revision).
   const recorded =
@@ -168,108 +196,8 @@ async function failedRollout(
     rollout: error.results.map(rolloutRef),
     durationMs: Date.now() - run.started,
   };
-  // Back to the newest revision before this deploy whose rollout did not fail.
   const below = recorded.revision ?? (revisionBefore === undefined ? undefined : revisionBefore + 1);
-  const target =
-    below === undefined
-      ? undefined
-      : lastGoodRevision(
-          await listRevisions(client, set).catch(() => [
-            { revision: revisionBefore ?? 0, status: 'deployed' as const },
-          ]),
-          below,
-        );
-  if (options.rollbackOnFailure && target === undefined && revisionBefore !== undefined)
-    logger.warn('the rollout failed, and no earlier revision succeeded: nothing to roll back to');
-  if (!options.rollbackOnFailure || target === undefined) throw new DeployError(error, failed);
-  // The rollout's error is the deploy's error, printed once by the front end at the end.
-  logger.warn(`the rollout failed; rolling back to revision ${target}`);
-  const now = await logger
-    .group(`Roll back to revision ${target}`, () =>
-      rollBackAfterFailure(run, applied, lock, target, error, failed),
-    )
-    .catch((rollbackError: unknown) => {
-      if (rollbackError instanceof DeployError) throw rollbackError;
-      // Both failures in one error, printed once by the front end, with the deploy's report.
-      throw new DeployError(
-        new Error(
-          `${error.message}\nthe rollback to revision ${target} failed too: ${(rollbackError as Error).message}`,
-        ),
-        failed,
-      );
-    });
-  throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
-    ...failed,
-    // The deployment's revision now: the rollback's.
-    ...(now !== undefined ? { revision: now } : {}),
-    rolledBackTo: target,
-  });
-}
-
-/**
- * `--rollback-on-failure`: {@link rollbackTo} the target with this deploy's apply options (ownership
- * checked as in a deploy: an object made by hand since the revision was current is not taken over,
- * unless `--adopt`). Answers the revision the rollback recorded (undefined when recording failed,
- * which only warns).
- *
- * @throws DeployError when the revision is gone; the rollback's RolloutError or ApplyError.
- */
-async function rollBackAfterFailure(
-  run: Run,
-  step: Pick<Settling, 'set' | 'applyOptions' | 'health'>,
-  lock: DeployLock | undefined,
-  target: number,
-  error: RolloutError,
-  failed: DeployReport,
-): Promise<number | undefined> {
-  const { api: client, options, logger } = run;
-  const stored = await readRevision(client, step.set, target);
-  if (!stored)
-    throw new DeployError(new Error(`${error.message}\nrevision ${target} to roll back to is gone`), failed);
-  const keep = options.historyLimit ?? 10;
-  const back = await rollbackTo({
-    client,
-    discovery: run.discovery,
-    set: step.set,
-    stored,
-    target,
-    apply: step.applyOptions,
-    ...(options.wait
-      ? {
-          wait: {
-            timeoutMs: options.timeoutMs,
-            ...(options.waitLoadBalancer ? { waitLoadBalancer: true } : {}),
-            health: step.health,
-          },
-        }
-      : {}),
-    logger,
-    ...(lock ? { lock } : {}),
-    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-    keep,
-    describeFailure: failureDescription,
-  });
-  if (back.failure) throw back.failure.error;
-  // Recording is not the rollback: a failure to record only warns, as after a deploy.
-  const recordedBack = await recordRollback(client, step.set, stored, target, {
-    ...(options.runUrl ? { runUrl: options.runUrl } : {}),
-    keep,
-  }).catch((recordError: unknown) => {
-    logger.warn(`rolled back, but the revision was not recorded: ${(recordError as Error).message}`);
-    return undefined;
-  });
-  logger.info(`rolled back to revision ${target}`);
-  return recordedBack?.revision;
-}
-
-/**
- * A failed revision's description: `rollout failed: ` and the first object named in the error
- * (its pod's reason), at most 200 characters.
- */
-export function failureDescription(error: RolloutError): string {
-  const [head, first] = error.message.split('\n');
-  const why = `${(head ?? '').replace(/:$/, '')}: ${(first ?? '').trim()}`.replace(/: $/, '');
-  return why.length > 200 ? `${why.slice(0, 199)}…` : why;
+  return rollBackOrFail(run, applied, lock, error, failed, below, 'the rollout failed');
 }
 
 /** Waits for the rollout (only with `wait`); the wait also replaces the pods of changed ReplicationControllers. */

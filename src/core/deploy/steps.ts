@@ -1,7 +1,8 @@
 // The steps of a deploy with phases or waves (docs/phases.md), as the converge runs them: each step's
 // objects applied, then waited for with its Jobs' logs followed, its hooks' delete policies applied,
 // and a failure turned into the halt that stops the deploy. The steps' waits are the deploy's wait.
-import type { SourcedObject } from '../../base/kube-object.js';
+import { isConditionTrue } from '../../base/conditions.js';
+import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
 import { objectPath } from '../../cluster/discovery.js';
 import {
   comparePlaces,
@@ -109,8 +110,10 @@ async function waitForStep(
     failure = error;
   }
   const last = await logs.stop();
-  const deleted = await deleteHooks(run, applied, failure ? 'failed' : 'succeeded');
-  if (!failure) return { deleted };
+  const outcome = failure ? 'failed' : 'succeeded';
+  const deleted = await deleteHooks(run, applied, outcome);
+  const deletedBy = `hook-${outcome}` as const;
+  if (!failure) return { deleted, deletedBy };
   const quoted = [...last]
     .filter(([, lines]) => lines.length > 0)
     .flatMap(([job, lines]) => [`  last log lines of job/${job}:`, ...lines.map((l) => `    ${l}`)]);
@@ -120,7 +123,7 @@ async function waitForStep(
     `${formatPlace(place)} failed${later}: ${failure.message}${quoted.length > 0 ? `\n${quoted.join('\n')}` : ''}`,
     failure.results,
   );
-  return { halt, deleted };
+  return { halt, deleted, deletedBy };
 }
 
 /** Deletes the step's hooks whose delete policy names this outcome (hook-succeeded, hook-failed). */
@@ -140,4 +143,20 @@ async function deleteHooks(
     run.logger.info(`${a.object.kind} ${a.live.metadata.name} deleted (hook-delete-policy: hook-${outcome})`);
   }
   return gone;
+}
+
+/**
+ * What replacing `live` stops, when it is a Job still running (neither complete nor failed, not
+ * suspended): `the running Job will be replaced: its 1 active pod is stopped`. A phase's Job whose
+ * template changed, or a hook created again on every deploy, is deleted (propagation Background)
+ * and created anew whatever it is doing, as Helm's before-hook-creation does; the plan and the
+ * deploy's log say so rather than stop it without a word (docs/phases.md).
+ */
+export function runningJobNote(live: KubeObject | undefined): string | undefined {
+  if (live?.kind !== 'Job' || !live.apiVersion.startsWith('batch/')) return undefined;
+  const finished = ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet'];
+  if (finished.some((c) => isConditionTrue(live, c))) return undefined;
+  if ((live.spec as { suspend?: boolean } | undefined)?.suspend === true) return undefined;
+  const active = (live.status as { active?: number } | undefined)?.active ?? 0;
+  return `the running Job will be replaced: its ${active} active pod${active === 1 ? ' is' : 's are'} stopped`;
 }

@@ -20,7 +20,12 @@ export interface StepOutcome {
   readonly halt?: Error;
   /** Hook objects deleted by their delete policy (hook-succeeded, hook-failed): no longer applied. */
   readonly deleted?: readonly AppliedObject[];
+  /** The policy that deleted them, the step's outcome. */
+  readonly deletedBy?: HookDeletion;
 }
+
+/** The delete policy that removed a hook once its step was waited for. */
+export type HookDeletion = 'hook-succeeded' | 'hook-failed';
 
 /** A converge stopped by a step's failure (see {@link Steps}). */
 export interface Halted {
@@ -42,6 +47,8 @@ export interface Stepping {
   /** Runs the apply: its result, without deleted hooks, or what was applied before a halt. */
   run(apply: () => Promise<AppliedObject[]>): Promise<AppliedObject[]>;
   readonly halted: Halted | undefined;
+  /** The hooks applied, then deleted by their delete policy, in apply order: created all the same. */
+  readonly deleted: ReadonlyMap<AppliedObject, HookDeletion>;
 }
 
 /**
@@ -61,6 +68,7 @@ export function stepper(
       applied: () => {},
       run: (apply) => apply(),
       halted: undefined,
+      deleted: new Map(),
     };
   const composite = (o: SourcedObject) => steps.stepOf(o) * GROUPS_PER_STEP + groupOf(o);
   const lastGroup = new Map<number, number>();
@@ -70,7 +78,7 @@ export function stepper(
   }
   const byStep = new Map<number, AppliedObject[]>();
   const all: AppliedObject[] = [];
-  const deleted = new Set<AppliedObject>();
+  const deleted = new Map<AppliedObject, HookDeletion>();
   const state: { halted: Halted | undefined } = { halted: undefined };
   return {
     groupOf: composite,
@@ -83,7 +91,7 @@ export function stepper(
       const step = Math.floor(group / GROUPS_PER_STEP);
       if (lastGroup.get(step) !== group) return;
       const outcome = await steps.afterStep(step, byStep.get(step) ?? []);
-      for (const d of outcome.deleted ?? []) deleted.add(d);
+      for (const d of outcome.deleted ?? []) deleted.set(d, outcome.deletedBy ?? 'hook-succeeded');
       if (outcome.halt) {
         state.halted = { step, error: outcome.halt };
         throw new HaltSignal(outcome.halt.message);
@@ -99,6 +107,9 @@ export function stepper(
     },
     get halted() {
       return state.halted;
+    },
+    get deleted() {
+      return new Map([...all].filter((a) => deleted.has(a)).map((a) => [a, deleted.get(a)!]));
     },
   };
 }

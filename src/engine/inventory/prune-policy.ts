@@ -1,9 +1,8 @@
 // Which objects prune and `spread delete` leave in the cluster because the object itself says so:
 // spread's `spread.rsprd.com/prune: keep` and the same promise in Helm's, Argo CD's, Flux's and
 // kapp's words, so a chart or manifests written for those tools keep what their authors protected.
-import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
+import type { KubeObject } from '../../base/kube-object.js';
 import { APPLYSET, DEPLOY_ANNOTATION_KEYS, MANAGED_BY_SPREAD, SPREAD } from '../../base/labels.js';
-import type { InputIssue } from '../../base/source.js';
 import type { ClusterPort } from '../kube-api.js';
 import { FIELD_MANAGER } from '../shared/options.js';
 import type { ApplySet, PruneCandidate } from './applyset.js';
@@ -103,25 +102,6 @@ export function keptByAnnotation(o: KubeObject, removal: Removal = 'prune'): str
     }
   }
   return undefined;
-}
-
-/**
- * The objects whose `spread.rsprd.com/prune` is not `keep` (the only value it has): an error at
- * the object's place, since a misspelt keep would let prune delete what its author meant to keep.
- */
-export function pruneAnnotationIssues(objects: readonly SourcedObject[]): InputIssue[] {
-  return objects.flatMap((o) => {
-    const value = o.object.metadata.annotations?.[SPREAD.prune];
-    if (value === undefined || value === 'keep') return [];
-    return [
-      {
-        source: o.source,
-        object: `${o.object.kind} ${o.object.metadata.name ?? o.object.metadata.generateName ?? ''}`,
-        message: `annotation ${SPREAD.prune}: ${JSON.stringify(value)} is not "keep" (its only value: leave the object in the cluster when the directory drops it)`,
-        severity: 'error' as const,
-      },
-    ];
-  });
 }
 
 /**

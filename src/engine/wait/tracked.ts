@@ -15,6 +15,13 @@ export interface RolloutResult {
   readonly durationMs: number;
 }
 
+/** Why a Job's pods cannot be created (job-events.ts): its newest FailedCreate event, and whether waiting cannot help. */
+export interface CreateFailure {
+  /** `Warning FailedCreate (x3): Error creating: pods "migrate-" is forbidden: …` */
+  readonly message: string;
+  readonly fatal: boolean;
+}
+
 /** One waited object and what its watches hold of it. */
 export interface Tracked {
   readonly applied: AppliedObject;
@@ -38,6 +45,11 @@ export interface Tracked {
    * since without them every pod of its selector, old revisions' too, counts as current.
    */
   replicaSetsPending: boolean;
+  /** A Job with no pod: why its pods cannot be created, from its events (job-events.ts). */
+  createFailure?: CreateFailure | undefined;
+  /** When its events were last read, and whether a read is in flight (job-events.ts). */
+  eventsReadAt?: number;
+  eventsReading?: boolean;
 }
 
 /** A fresh {@link Tracked} for an applied object, not yet seen by its watch. */
@@ -131,7 +143,9 @@ export function resultsOf(tracked: readonly Tracked[], start: number, fatalFirst
       t.result ?? {
         object: t.applied,
         ready: false,
-        message: (fatalFirst ? t.problems.find((p) => p.fatal) : t.problems[0])?.message ?? t.state.message,
+        message:
+          (fatalFirst ? t.problems.find((p) => p.fatal) : t.problems[0])?.message ??
+          (t.createFailure ? `cannot create its pods: ${t.createFailure.message}` : t.state.message),
         durationMs: Date.now() - start,
       },
   );
@@ -139,5 +153,6 @@ export function resultsOf(tracked: readonly Tracked[], start: number, fatalFirst
 
 /** ` (pod web-1: ImagePullBackOff …)` for an object whose pods have a problem, else nothing. */
 export function podNote(t: Tracked): string {
-  return t.problems[0] ? ` (pod ${t.problems[0].pod}: ${t.problems[0].message})` : '';
+  if (t.problems[0]) return ` (pod ${t.problems[0].pod}: ${t.problems[0].message})`;
+  return t.createFailure ? ` (cannot create its pods: ${t.createFailure.message})` : '';
 }

@@ -7,6 +7,7 @@ import type { AppliedObject } from '../apply/applied.js';
 import type { ClusterPort } from '../kube-api.js';
 import { isWaited } from '../status/registry.js';
 import { describeServiceExposure } from '../status/service.js';
+import { readJobEvents } from './job-events.js';
 import {
   judge,
   podNote,
@@ -149,7 +150,11 @@ async function judgeUntilDone(client: ClusterPort, tracked: Tracked[], loop: Loo
       if (t.gk === 'ReplicationController' && pods && !t.state.done && !t.replacing)
         replaceNextPod(client, t, pods, loop.sink);
     }
-    const failing = tracked.filter((t) => t.result?.ready === false || t.problems.some((p) => p.fatal));
+    for (const t of tracked)
+      readJobEvents(client, t, now, interval, () => loop.changes.emit('change'), loop.sink.signal);
+    const failing = tracked.filter(
+      (t) => t.result?.ready === false || t.problems.some((p) => p.fatal) || t.createFailure?.fatal,
+    );
     if (failing.length > 0) throw await failureError(client, tracked, failing, loop.start);
     if (tracked.every((t) => t.result)) return resultsOf(tracked, loop.start);
     if (now >= deadline) throw timeoutError(tracked, loop);
@@ -233,6 +238,10 @@ async function failureError(
   const lines: string[] = [];
   for (const t of failing) {
     const fatal = t.problems.filter((p) => p.fatal);
+    if (fatal.length === 0 && !t.result && t.createFailure?.fatal) {
+      lines.push(`  ${trackedName(t.applied)}: cannot create its pods: ${t.createFailure.message}`);
+      continue;
+    }
     if (fatal.length === 0) {
       lines.push(`  ${trackedName(t.applied)}: ${t.result?.message ?? t.state.message}`);
       continue;

@@ -264,6 +264,121 @@ describe('phases and waves on the in-memory API server', () => {
     expect(image).toBe('web:1');
   });
 
+  test('a pre Job that cannot create its pods: its FailedCreate event in the error, early when fatal', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+    });
+    // The Job controller makes no pod; it says why in an event on the Job, as the real one does.
+    kube.job = () => undefined;
+    const started = Date.now();
+    const running = deploy(options({ timeoutMs: 20_000 })).catch((e: unknown) => e);
+    for (let i = 0; i < 200 && !kube.get('Job', NS, 'migrate'); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const uid = kube.get('Job', NS, 'migrate')?.metadata.uid;
+    const because = (name: string, message: string, involved = { uid }) =>
+      kube.put({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: NS },
+        involvedObject: { kind: 'Job', namespace: NS, name: 'migrate', ...involved },
+        reason: 'FailedCreate',
+        type: 'Warning',
+        message,
+        count: 2,
+        lastTimestamp: '2026-01-01T00:00:00Z',
+      } as KubeObject);
+    // A replaced Job's event of the same name is not this Job's.
+    because('old', 'Error creating: an older Job', { uid: 'another' });
+    because(
+      'now',
+      'Error creating: pods "migrate-x" is forbidden: error looking up service account shop/migrator: serviceaccount "migrator" not found',
+    );
+    const error = await running;
+    expect(error).toBeInstanceOf(DeployError);
+    expect((error as Error).message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout failed:\n {2}Job\.batch shop\/migrate: cannot create its pods: Warning FailedCreate \(x2\): Error creating: pods "migrate-x" is forbidden: error looking up service account shop\/migrator: serviceaccount "migrator" not found/,
+    );
+    expect((error as Error).message).not.toContain('an older Job');
+    // Failed on the event, not at the timeout.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('a FailedCreate the Job controller may get past (a quota) is in the timeout error, not fatal', async () => {
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}') });
+    kube.job = () => undefined;
+    const running = deploy(options({ timeoutMs: 1_500 })).catch((e: unknown) => e);
+    for (let i = 0; i < 200 && !kube.get('Job', NS, 'migrate'); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    kube.put({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'quota', namespace: NS },
+      involvedObject: {
+        kind: 'Job',
+        namespace: NS,
+        name: 'migrate',
+        uid: kube.get('Job', NS, 'migrate')?.metadata.uid,
+      },
+      reason: 'FailedCreate',
+      type: 'Warning',
+      message: 'Error creating: pods "migrate-x" is forbidden: exceeded quota: pods',
+    } as KubeObject);
+    const message = ((await running) as Error).message;
+    expect(message).toMatch(
+      /^pre failed; nothing of the main phase was applied: rollout not finished within 2s:/,
+    );
+    expect(message).toContain(
+      '(cannot create its pods: Warning FailedCreate: Error creating: pods "migrate-x" is forbidden: exceeded quota: pods)',
+    );
+  });
+
+  test('a failed pre Job with rollbackOnFailure: what the pre phase changed is restored, the Job not run', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({
+      'web.yaml': web('web:1'),
+      'settings.yaml': configMap('settings', pre),
+      'migrate.yaml': job('migrate', pre, 'migrate:1'),
+    });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({
+      'web.yaml': web('web:2'),
+      'settings.yaml': configMap('settings', '{spread.rsprd.com/phase: pre, changed: "yes"}'),
+      'extra.yaml': configMap('extra', pre),
+      'migrate.yaml': job('migrate', pre, 'migrate:2'),
+    });
+    kube.job = migrate(false);
+    kube.log.length = 0;
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^pre failed; nothing of the main phase was applied/);
+    expect((error as Error).message).toMatch(/\nrolled back to revision 1$/);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    expect((error as DeployError).report.failedBeforeMain).toBe('pre');
+    expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    // The failed Job is kept as it is (a rollback runs no phase), and main was never written.
+    const image = (o: KubeObject | undefined) =>
+      (o?.spec as { template: { spec: { containers: { image: string }[] } } } | undefined)?.template.spec
+        .containers[0]?.image;
+    expect(image(kube.get('Job', NS, 'migrate'))).toBe('migrate:2');
+    expect(writes().filter((l) => l.includes('deployments/web'))).toEqual([]);
+    expect(image(kube.get('Deployment', NS, 'web'))).toBe('web:1');
+  });
+
+  test('a failed pre phase that changed only its Job: nothing to roll back', async () => {
+    const pre = '{spread.rsprd.com/phase: pre}';
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre, 'migrate:1') });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({ 'web.yaml': web('web:2'), 'migrate.yaml': job('migrate', pre, 'migrate:2') });
+    kube.job = migrate(false);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^pre failed/);
+    expect((error as DeployError).report.rolledBackTo).toBeUndefined();
+    expect((error as DeployError).report.revision).toBe(1);
+  });
+
   test('a rollback runs no phase: a pre Job whose template changed is kept as it is', async () => {
     const pre = '{spread.rsprd.com/phase: pre}';
     write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', pre, 'migrate:1') });
@@ -353,11 +468,27 @@ describe('phases and waves on the in-memory API server', () => {
         '{helm.sh/hook: pre-upgrade, helm.sh/hook-weight: "5", helm.sh/hook-delete-policy: hook-succeeded}',
       ),
       'seed.yaml': job('seed', '{helm.sh/hook: post-install}'),
+      'smoke.yaml': job('smoke', '{helm.sh/hook: post-upgrade, helm.sh/hook-delete-policy: hook-succeeded}'),
     });
     kube.log.length = 0;
     const r = await deploy(options());
     expect(r.objects.map((o) => o.name)).not.toContain('smoke-test');
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    expect(kube.get('Job', NS, 'smoke')).toBeUndefined();
+    // Deleted by their policy, the hooks were created all the same: in the report, and its count.
+    expect(r.objects.filter((o) => o.kind === 'Job' && o.action === 'created')).toEqual([
+      expect.objectContaining({
+        name: 'migrate',
+        phase: 'pre wave 5',
+        note: 'deleted by its hook-delete-policy hook-succeeded',
+      }),
+      expect.objectContaining({
+        name: 'smoke',
+        phase: 'post',
+        note: 'deleted by its hook-delete-policy hook-succeeded',
+      }),
+    ]);
+    expect(formatReportText(r)).toMatch(/\b2 created, 1 configured\b/);
     expect(lines).toContain('## Wait for pre wave 5');
     expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([
       'PATCH jobs/migrate',
@@ -424,11 +555,46 @@ describe('phases and waves on the in-memory API server', () => {
     expect(writes()).toEqual([]);
   });
 
+  test('a pre Job still running whose template changed: the plan says it is replaced, the deploy warns', async () => {
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}') });
+    kube.job = migrate(true);
+    await deploy(options());
+    // Still running, as an interrupted deploy's or a slow migration's Job is.
+    kube.setStatus('Job', NS, 'migrate', { active: 1 });
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}', 'migrate:2'),
+    });
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'replace',
+      note: 'the running Job will be replaced: its 1 active pod is stopped',
+    });
+    const warnings: string[] = [];
+    await deploy(options({ logger: { ...logger, warn: (m) => warnings.push(m) } }));
+    expect(warnings).toContain(
+      'Job migrate (.k2e/migrate.yaml:1): the running Job will be replaced: its 1 active pod is stopped',
+    );
+    // A Job that completed is replaced without a warning.
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}', 'migrate:3'),
+    });
+    const quiet: string[] = [];
+    const again = await deploy(options({ mode: 'plan', logger: { ...logger, warn: (m) => quiet.push(m) } }));
+    expect(again.objects.find((o) => o.name === 'migrate')?.note).toBeUndefined();
+  });
+
   test('bad phase and wave values: input errors at their files, all at once, nothing written', async () => {
     write({
       'a.yaml': configMap('a', '{spread.rsprd.com/phase: before}'),
       'b.yaml': configMap('b', '{spread.rsprd.com/wave: "1.5"}'),
       'c.yaml': configMap('c', '{argocd.argoproj.io/sync-wave: soon}'),
+      // Not hidden by the phases' errors: a bad prune value and a Namespace placed after its object.
+      'd.yaml': configMap('d', '{spread.rsprd.com/prune: Keep}'),
+      'e.yaml': `${configMap('e', '{spread.rsprd.com/phase: pre}').replace('name: e,', 'name: e, namespace: late,')}`,
+      'ns.yaml':
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: late, annotations: {spread.rsprd.com/phase: post}}\n',
     });
     const error = await deploy(options()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
@@ -442,6 +608,12 @@ describe('phases and waves on the in-memory API server', () => {
       ),
       expect.stringMatching(
         /^\.k2e\/c\.yaml:1 ConfigMap c: annotation argocd\.argoproj\.io\/sync-wave: "soon" is not an integer/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/d\.yaml:1 ConfigMap d: annotation spread\.rsprd\.com\/prune: "Keep" is not "keep"/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/e\.yaml:1 placed in pre, it is in Namespace late, which is placed later, in post \(\.k2e\/ns\.yaml:1\)/,
       ),
     ]);
     expect(writes()).toEqual([]);

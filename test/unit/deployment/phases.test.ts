@@ -181,6 +181,34 @@ describe('Helm and Argo CD as they read their own annotations', () => {
     });
   });
 
+  // Helm's releaseutil reads each delete policy as each hook type: lowercased and trimmed.
+  test.each([
+    ['Hook-Succeeded', { beforeCreation: false, succeeded: true, failed: false }],
+    [' hook-succeeded , HOOK-FAILED ', { beforeCreation: false, succeeded: true, failed: true }],
+    ['Before-Hook-Creation', before],
+  ])('a Helm hook-delete-policy %j is read in any case, trimmed, as Helm reads it', (value, deletePolicy) => {
+    expect(
+      readPlace(object({ 'helm.sh/hook': 'post-install', 'helm.sh/hook-delete-policy': value })),
+    ).toEqual({
+      place: { phase: 'post', wave: 0, hook: { from: 'helm.sh/hook', deletePolicy } },
+      errors: [],
+      warnings: [],
+    });
+  });
+
+  test("Argo CD's hook-delete-policy stays case-sensitive, as Argo CD reads it", () => {
+    const got = readPlace(
+      object({
+        'argocd.argoproj.io/hook': 'PostSync',
+        'argocd.argoproj.io/hook-delete-policy': 'hooksucceeded',
+      }),
+    );
+    expect(got.place?.hook?.deletePolicy).toEqual({ beforeCreation: false, succeeded: false, failed: false });
+    expect(got.warnings).toEqual([
+      'annotation argocd.argoproj.io/hook-delete-policy: unknown policy "hooksucceeded" ignored (known: BeforeHookCreation, HookSucceeded, HookFailed)',
+    ]);
+  });
+
   test.each([
     ['Pre-Install', 'install', undefined],
     ['Pre-Install', 'upgrade', 'a Helm hook of pre-install only, and this deploy is an upgrade: not run'],

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { KubeObject, SourcedObject } from '../../../src/base/kube-object.js';
+import type { KubeObject } from '../../../src/base/kube-object.js';
 import type { KubeClient } from '../../../src/cluster/client.js';
 import type { PruneCandidate } from '../../../src/engine/inventory/applyset.js';
 import { splitPrune } from '../../../src/engine/inventory/prune.js';
-import { keptByAnnotation, pruneAnnotationIssues } from '../../../src/engine/inventory/prune-policy.js';
+import { keptByAnnotation } from '../../../src/engine/inventory/prune-policy.js';
 import { FakeKube } from './fake-kube.js';
 
 const configMap = (name: string, annotations?: Record<string, string>): KubeObject => ({
@@ -153,24 +153,5 @@ describe('a CRD is kept while a kept custom resource of it exists', () => {
     const kept = widget('w', { 'spread.rsprd.com/prune': 'keep' });
     const decision = await splitPrune(kube, [crd, kept], [], { pruneCrds: true, includeKept: true });
     expect(decision.pruned).toEqual([crd, kept]);
-  });
-});
-
-describe('pruneAnnotationIssues', () => {
-  test('a value other than keep is an error at the object, since a misspelt keep would prune', () => {
-    const objects: SourcedObject[] = [
-      { object: configMap('a', { 'spread.rsprd.com/prune': 'keep' }), source: { file: 'a.yaml', line: 1 } },
-      { object: configMap('b', { 'spread.rsprd.com/prune': 'Keep' }), source: { file: 'b.yaml', line: 4 } },
-      { object: configMap('c'), source: { file: 'c.yaml', line: 1 } },
-    ];
-    expect(pruneAnnotationIssues(objects)).toEqual([
-      {
-        source: { file: 'b.yaml', line: 4 },
-        object: 'ConfigMap b',
-        message:
-          'annotation spread.rsprd.com/prune: "Keep" is not "keep" (its only value: leave the object in the cluster when the directory drops it)',
-        severity: 'error',
-      },
-    ]);
   });
 });
