@@ -459,11 +459,15 @@ function auditCount(offset, ns, agent) {
 }
 
 // ---- running the tools -----------------------------------------------------------------------------
-/** Runs a command under GNU time; resolves with wall ms, max RSS KB, exit status and output. */
+/**
+ * Runs a command under GNU time; resolves with wall ms, max RSS KB, CPU ms (user and system, of the
+ * command and the children it waited for: less moved by the machine's load than wall time), exit
+ * status and output.
+ */
 function timed(cmd, argv, env = {}) {
   return new Promise((resolve) => {
     const rssFile = path.join(os.tmpdir(), `spread-bench-rss-${process.pid}`);
-    const full = GNU_TIME ? [GNU_TIME, ['-f', '%M', '-o', rssFile, cmd, ...argv]] : [cmd, argv];
+    const full = GNU_TIME ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, cmd, ...argv]] : [cmd, argv];
     const started = performance.now();
     const child = spawn(full[0], full[1], {
       env: { ...process.env, ...env },
@@ -479,11 +483,14 @@ function timed(cmd, argv, env = {}) {
     child.on('close', (status) => {
       const ms = performance.now() - started;
       let rssKb;
+      let cpuMs;
       if (GNU_TIME && existsSync(rssFile)) {
-        rssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+        const [rss, user, system] = readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ');
+        rssKb = Number(rss);
+        cpuMs = (Number(user) + Number(system)) * 1000;
         rmSync(rssFile, { force: true });
       }
-      resolve({ ms, rssKb, status, out });
+      resolve({ ms, rssKb, cpuMs, status, out });
     });
   });
 }
@@ -495,7 +502,7 @@ function stepRunner(tool, { ns, dir, kdir, chart, group }) {
     return async () => {
       const r = await spreadDeploy(tool, dir, ns);
       if (r.status !== 0) throw new Error(`${tool} deploy failed (${r.status}):\n${r.out.slice(-4000)}`);
-      return { ms: r.ms, rssKb: r.rssKb, log: r.out };
+      return { ms: r.ms, rssKb: r.rssKb, cpuMs: r.cpuMs, log: r.out };
     };
   }
   if (tool === 'helm') {
@@ -745,12 +752,13 @@ async function scenario(tool, size, rep, rttMs) {
       ms: r.ms,
       mainMs: r.mainMs,
       rssKb: r.rssKb,
+      cpuMs: r.cpuMs,
       requests,
       writes: writes.set,
       otherWrites: writes.other,
     });
     console.log(
-      `  ${tool.padEnd(16)} ${String(size).padStart(5)} ${String(rttMs).padStart(3)} ms #${rep} ${STEPS[s].padEnd(13)} ${fmtMs(r.ms).padStart(8)}${r.mainMs !== undefined ? ` (apply ${fmtMs(r.mainMs)})` : ''}  ${requests ? `${requests.total} requests ${verbs(requests)}` : ''}  writes ${writes.set}${writes.other.length ? ` + ${writes.other.length} own (${writes.other.join(' ')})` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB`,
+      `  ${tool.padEnd(16)} ${String(size).padStart(5)} ${String(rttMs).padStart(3)} ms #${rep} ${STEPS[s].padEnd(13)} ${fmtMs(r.ms).padStart(8)}${r.mainMs !== undefined ? ` (apply ${fmtMs(r.mainMs)})` : ''}  ${requests ? `${requests.total} requests ${verbs(requests)}` : ''}  writes ${writes.set}${writes.other.length ? ` + ${writes.other.length} own (${writes.other.join(' ')})` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB${COMPARE && r.cpuMs !== undefined ? `  CPU ${fmtMs(r.cpuMs)}` : ''}`,
     );
     await settle(ns, group);
     if (tool === 'spread' && STEPS[s] === 'no-op' && rep === 1 && !SKIP_EXTRAS)
@@ -849,9 +857,20 @@ async function largeInputs(rttMs, tools = ['spread', 'kubectl'], rep = undefined
           break;
         }
         const requests = auditCount(offset, ns, AGENTS[tool]);
-        out.push({ input, bytes, tool, rttMs, step, rep, ms: r.ms, rssKb: r.rssKb, requests });
+        out.push({
+          input,
+          bytes,
+          tool,
+          rttMs,
+          step,
+          rep,
+          ms: r.ms,
+          rssKb: r.rssKb,
+          cpuMs: r.cpuMs,
+          requests,
+        });
         console.log(
-          `  ${tool.padEnd(16)} ${input.padEnd(16)} ${String(rttMs).padStart(3)} ms ${step.padEnd(13)} ${fmtMs(r.ms).padStart(8)}  ${requests ? `${requests.total} requests` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB`,
+          `  ${tool.padEnd(16)} ${input.padEnd(16)} ${String(rttMs).padStart(3)} ms ${step.padEnd(13)} ${fmtMs(r.ms).padStart(8)}  ${requests ? `${requests.total} requests` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB${COMPARE && r.cpuMs !== undefined ? `  CPU ${fmtMs(r.cpuMs)}` : ''}`,
         );
       }
       if (!flag('--keep')) {
@@ -1060,6 +1079,7 @@ function aggregate(results) {
             maxMs: Math.max(...rs.map((r) => r.ms)),
             mainMs: median(rs.map((r) => r.mainMs)),
             rssMb: median(rs.map((r) => (r.rssKb ? r.rssKb / 1024 : undefined))),
+            cpuMs: median(rs.map((r) => r.cpuMs)),
             requests: rs.some((r) => r.requests) ? reqs : undefined,
             writes: median(rs.map((r) => r.writes)),
             otherWrites: median(rs.map((r) => r.otherWrites?.length ?? 0)),
@@ -1384,6 +1404,7 @@ function compared(m, rows, large, failures) {
             minMs: Math.min(...ls.map((l) => l.ms)),
             maxMs: Math.max(...ls.map((l) => l.ms)),
             rssMb: median(ls.map((l) => (l.rssKb ? l.rssKb / 1024 : undefined))),
+            cpuMs: median(ls.map((l) => l.cpuMs)),
             requests: ls[0].requests ? { total: median(ls.map((l) => l.requests?.total)) } : undefined,
           });
         }

@@ -11,6 +11,7 @@ export interface Row {
   minMs?: number;
   maxMs?: number;
   rssMb?: number;
+  cpuMs?: number;
   requests?: { total?: number };
 }
 export interface Side {
@@ -20,6 +21,7 @@ export interface Side {
   maxMs?: number;
   requests?: number;
   rssMb?: number;
+  cpuMs?: number;
 }
 export interface Comparison {
   size: number | string;
@@ -27,7 +29,7 @@ export interface Comparison {
   step: string;
   before: Side;
   after: Side;
-  ratio: { ms?: number; requests?: number; rssMb?: number };
+  ratio: { ms?: number; cpuMs?: number; requests?: number; rssMb?: number };
 }
 export declare function buildDist(dir: string): string;
 export declare function compareRows(rows: readonly Row[]): Comparison[];

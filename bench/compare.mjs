@@ -28,9 +28,9 @@ const div = (a, b) => (a === undefined || b === undefined || b === 0 ? undefined
 /**
  * One comparison per objects (or a large input's name) × round trip × step measured for both builds,
  * in the rows' order: each
- * build's median time, time range, requests (median total) and RSS (median of the runs' peaks, MB),
- * and the ratios after ÷ before. Rows are bench.mjs's aggregate rows ({size, rttMs, step, tool, reps,
- * ms, minMs, maxMs, rssMb, requests}).
+ * build's median time, time range, CPU time (user and system), requests (median total) and RSS
+ * (median of the runs' peaks, MB), and the ratios after ÷ before. Rows are bench.mjs's aggregate
+ * rows ({size, rttMs, step, tool, reps, ms, minMs, maxMs, cpuMs, rssMb, requests}).
  */
 export function compareRows(rows) {
   const out = [];
@@ -46,6 +46,7 @@ export function compareRows(rows) {
       maxMs: r.maxMs,
       requests: r.requests?.total,
       rssMb: r.rssMb,
+      cpuMs: r.cpuMs,
     });
     const before = side(b);
     const after = side(a);
@@ -57,6 +58,7 @@ export function compareRows(rows) {
       after,
       ratio: {
         ms: div(after.ms, before.ms),
+        cpuMs: div(after.cpuMs, before.cpuMs),
         requests: div(after.requests, before.requests),
         rssMb: div(after.rssMb, before.rssMb),
       },
@@ -100,13 +102,13 @@ const x = (r, limit) => (r === undefined ? '–' : `${r.toFixed(3)}${r > limit ?
 /** The comparison as a Markdown table, then the peak RSS per size and the ratios worse than the limit. */
 export function compareTable(comparisons, limit = LIMIT) {
   const lines = [
-    '| objects | RTT | step | runs | time before (min–max) | time after (min–max) | time ÷ | requests before → after | ÷ | RSS before → after | ÷ |',
-    '|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| objects | RTT | step | runs | time before (min–max) | time after (min–max) | time ÷ | CPU before → after | ÷ | requests before → after | ÷ | RSS before → after | ÷ |',
+    '|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const c of comparisons) {
     const { before: b, after: a, ratio: r } = c;
     lines.push(
-      `| ${typeof c.size === 'number' ? c.size.toLocaleString('en-US') : c.size} | ${c.rttMs} ms | ${c.step} | ${b.reps}+${a.reps} | ${ms(b.ms)} (${ms(b.minMs)}–${ms(b.maxMs)}) | ${ms(a.ms)} (${ms(a.minMs)}–${ms(a.maxMs)}) | ${x(r.ms, limit)} | ${num(b.requests)} → ${num(a.requests)} | ${x(r.requests, limit)} | ${mb(b.rssMb)} → ${mb(a.rssMb)} | ${x(r.rssMb, limit)} |`,
+      `| ${typeof c.size === 'number' ? c.size.toLocaleString('en-US') : c.size} | ${c.rttMs} ms | ${c.step} | ${b.reps}+${a.reps} | ${ms(b.ms)} (${ms(b.minMs)}–${ms(b.maxMs)}) | ${ms(a.ms)} (${ms(a.minMs)}–${ms(a.maxMs)}) | ${x(r.ms, limit)} | ${ms(b.cpuMs)} → ${ms(a.cpuMs)} | ${x(r.cpuMs, limit)} | ${num(b.requests)} → ${num(a.requests)} | ${x(r.requests, limit)} | ${mb(b.rssMb)} → ${mb(a.rssMb)} | ${x(r.rssMb, limit)} |`,
     );
   }
   lines.push('');

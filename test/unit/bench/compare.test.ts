@@ -23,6 +23,7 @@ const row = (
   minMs: ms - 10,
   maxMs: ms + 10,
   rssMb,
+  cpuMs: ms / 2,
   requests: { total: requests },
 });
 
@@ -56,6 +57,7 @@ describe('compareRows', () => {
       maxMs: 3010,
       requests: 1030,
       rssMb: 110,
+      cpuMs: 1500,
     });
     expect(first?.ratio.ms).toBeCloseTo(1.1);
     expect(first?.ratio.rssMb).toBeCloseTo(100 / 110);
@@ -81,6 +83,7 @@ describe('peakRss and worse', () => {
   test('names every ratio above the limit, and only those', () => {
     expect(worse(compareRows(rows))).toEqual([
       '500 objects, RTT 30 ms, first deploy: ms 1.100',
+      '500 objects, RTT 30 ms, first deploy: cpuMs 1.100',
       '5000 objects, RTT 30 ms, no-op: rssMb 1.059',
     ]);
     expect(worse(compareRows(rows), 1.2)).toEqual([]);
@@ -97,13 +100,15 @@ describe('compareTable', () => {
       ]),
     );
     expect(text).toContain(
-      '| 500 | 30 ms | first deploy | 3+3 | 3000 ms (2990 ms–3010 ms) | 3300 ms (3290 ms–3310 ms) | 1.100 **worse** | 1030 → 1030 | 1.000 | 110.0 MB → 100.0 MB | 0.909 |',
+      '| 500 | 30 ms | first deploy | 3+3 | 3000 ms (2990 ms–3010 ms) | 3300 ms (3290 ms–3310 ms) | 1.100 **worse** | 1500 ms → 1650 ms | 1.100 **worse** | 1030 → 1030 | 1.000 | 110.0 MB → 100.0 MB | 0.909 |',
     );
     expect(text).toContain('| 5,000 | 30 ms | no-op |');
     expect(text).toContain('| CRD bundle | 30 ms | no-op |');
     expect(text).toContain('- peak RSS at 5,000 objects (largest step median): 175.0 MB → 180.0 MB, 1.029');
     expect(text).not.toContain('peak RSS at CRD bundle');
-    expect(text).toContain('- worse than 1.05: 500 objects, RTT 30 ms, first deploy: ms 1.100; 5000 objects');
+    expect(text).toContain(
+      '- worse than 1.05: 500 objects, RTT 30 ms, first deploy: ms 1.100; 500 objects, RTT 30 ms, first deploy: cpuMs 1.100; 5000 objects',
+    );
   });
 
   test('says so when no ratio is worse', () => {
