@@ -14,7 +14,7 @@ import { podStatus } from './pod.js';
 import { ownedPods } from './pods.js';
 import { replicationControllerStatus } from './replication-controller.js';
 import { serviceStatus, serviceType } from './service.js';
-import { SHIPPED_RULES } from './shipped-rules.js';
+import { shippedRule } from './shipped-rules.js';
 import { statefulSetStatus } from './stateful-set.js';
 import { current, type RolloutContext, type RolloutState, type StatusReader } from './types.js';
 
@@ -49,7 +49,7 @@ export function readerOf(o: KubeObject, health?: HealthRules): StatusReader {
 
 /** The rule of a GroupKind: the project file's, else the one spread ships, else none. */
 export function ruleOf(groupKind: string, health: HealthRules | undefined) {
-  return health?.get(groupKind) ?? SHIPPED_RULES.get(groupKind);
+  return health?.get(groupKind) ?? shippedRule(groupKind);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The health rules spread ships for custom resources that read their status their own way (see
 // docs/health-and-prune.md, "Shipped rules", for why each is needed). A rule of the same GroupKind in
 // the project file replaces spread's. Each is tested against its project's real CRD.
-import { type HealthRule, type HealthRules, healthRule } from '../../project/health.js';
+import { type HealthRule, healthRule } from '../../project/health.js';
 
 const SHIPPED = { file: 'shipped with spread', line: 0 };
 
@@ -15,7 +15,7 @@ const AT_GENERATION = '(!has(c.observedGeneration) || c.observedGeneration == me
  * `kubectl argo rollouts status` ends on Healthy (success) or Degraded (failure), and so does this rule.
  * A Paused rollout waits (for a promotion) until the deploy's timeout, as that command does.
  */
-const ROLLOUT = healthRule(
+const ROLLOUT = [
   'Rollout.argoproj.io',
   {
     inProgress:
@@ -23,8 +23,7 @@ const ROLLOUT = healthRule(
     failed: "has(status.phase) && status.phase == 'Degraded'",
     current: "has(status.phase) && status.phase == 'Healthy'",
   },
-  SHIPPED,
-);
+] as const;
 
 /**
  * cert-manager's Certificate: Ready is the default reading's condition, but its controllers write no
@@ -33,14 +32,13 @@ const ROLLOUT = healthRule(
  * reason, retried only after a backoff of an hour or more; issuing_controller.go failIssueCertificate)
  * never fails the default reading, which waits for the timeout. `Issued` is the reason of a success.
  */
-const CERTIFICATE = healthRule(
+const CERTIFICATE = [
   'Certificate.cert-manager.io',
   {
     failed: `has(status.conditions) && status.conditions.exists(c, c.type == 'Issuing' && c.status == 'False' && c.reason != 'Issued' && ${AT_GENERATION})`,
     current: `has(status.conditions) && status.conditions.exists(c, c.type == 'Ready' && c.status == 'True' && ${AT_GENERATION})`,
   },
-  SHIPPED,
-);
+] as const;
 
 // Flux's HelmRelease needs no rule: it follows kstatus (Ready, Reconciling, Stalled), which the
 // default reading follows too, and its CRD defaults `status.observedGeneration` to -1, so a
@@ -48,7 +46,24 @@ const CERTIFICATE = healthRule(
 // written when a reconcile ends: a success, a terminal error, or a suspended object; Stalled
 // RetriesExceeded fails it). test/integration/shipped-rules.itg.test.ts checks this on the real CRD.
 
-/** The rules spread ships, by GroupKind. */
-export const SHIPPED_RULES: HealthRules = new Map<string, HealthRule>(
-  [ROLLOUT, CERTIFICATE].map((r) => [r.groupKind, r]),
-);
+const TEXTS = new Map<string, Parameters<typeof healthRule>[1]>([ROLLOUT, CERTIFICATE]);
+const compiled = new Map<string, HealthRule>();
+
+/** The GroupKinds spread ships a rule for. */
+export const SHIPPED_GROUP_KINDS: readonly string[] = [...TEXTS.keys()];
+
+/**
+ * The rule spread ships for a GroupKind, or undefined. Compiled on the first call for it, not when
+ * this module loads: compiling loads CEL (src/project/health-cel.ts), which a deploy without such
+ * objects does not need.
+ */
+export function shippedRule(groupKind: string): HealthRule | undefined {
+  const texts = TEXTS.get(groupKind);
+  if (!texts) return undefined;
+  let rule = compiled.get(groupKind);
+  if (!rule) {
+    rule = healthRule(groupKind, texts, SHIPPED);
+    compiled.set(groupKind, rule);
+  }
+  return rule;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { isWaited, rolloutState } from '../../../src/engine/status/registry.js';
-import { SHIPPED_RULES } from '../../../src/engine/status/shipped-rules.js';
+import { SHIPPED_GROUP_KINDS, shippedRule } from '../../../src/engine/status/shipped-rules.js';
 import { healthRule } from '../../../src/project/health.js';
 
 const at = { file: 'spread.yaml', line: 3 };
@@ -86,6 +86,8 @@ describe('a GroupKind with a health rule', () => {
 
 describe('shipped rules', () => {
   test("cover Rollout and Certificate (HelmRelease's default reading is enough)", () => {
-    expect([...SHIPPED_RULES.keys()]).toEqual(['Rollout.argoproj.io', 'Certificate.cert-manager.io']);
+    expect(SHIPPED_GROUP_KINDS).toEqual(['Rollout.argoproj.io', 'Certificate.cert-manager.io']);
+    for (const gk of SHIPPED_GROUP_KINDS) expect(shippedRule(gk)?.groupKind).toBe(gk);
+    expect(shippedRule('Deployment.apps')).toBeUndefined();
   });
 });
