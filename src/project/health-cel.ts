@@ -33,7 +33,7 @@ type Bindings = Parameters<ReturnType<typeof Cel.plan<Env extends Cel.CelEnv<inf
  * @bufbuild/cel, its health environment and the `matches` check, loaded on the first compile: a
  * deploy with no health rule to compile (no spread.yaml health section, no Rollout or Certificate)
  * never runs the module's top level, which cost every deploy peak RSS and CPU time (bench/RESULTS.md,
- * "Before and after the deploy's stages (issue 40)"). `require` of an ES module is
+ * "Before and after the deploy's stages (issue 40), in one run"). `require` of an ES module is
  * synchronous in Node 24, so the compile stays synchronous; the bundler runs the module's top level
  * when it is first required.
  */
