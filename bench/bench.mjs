@@ -43,6 +43,9 @@
 //            --only renderers (issue 39's Helm chart and kustomize overlay rows alone: bench/renderers.mjs;
 //              a full run ends with them)
 //            --only fleet (issue 43's fleet of four clusters in two waves: bench/fleet.mjs, its own run)
+//            --compare DIR (an older build, DIR or DIR/dist, as tool spread-before beside this one's
+//              spread, their runs interleaved; prints both medians and after ÷ before per measure:
+//              bench/compare.mjs; RESULTS.md untouched)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -64,7 +67,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pLimit from 'p-limit';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
+import { AFTER, BEFORE, buildDist, compareRows, compareTable } from './compare.mjs';
 import { generate, model } from './fixture.mjs';
+import { spreadCli } from './local.mjs';
 import { LARGE_SIZE, parseLargeTools, passes, toolsAt } from './plan.mjs';
 import { parseRtts, proxiedKubeconfig, startLatencyProxy } from './proxy.mjs';
 import { benchRecords, writeRecords } from './records.mjs';
@@ -75,32 +80,24 @@ const root = path.dirname(here);
 const work = path.join(here, 'work', 'deploy');
 // A copy of dist/ taken at the start, so that a rebuild during the run does not change what is measured.
 const DIST = path.join(here, 'work', 'dist');
-const CLI_FILE = path.join(DIST, 'cli', 'index.js');
 const ACTION = path.join(DIST, 'index.js');
+/** The older build's copy of dist/ with --compare (tool `spread-before`). */
+const DIST_BEFORE = path.join(here, 'work', 'dist-before');
+/** The builds a spread tool runs: this checkout's (`spread`), and with --compare the older one. */
+const BUILDS = { [AFTER]: DIST, [BEFORE]: DIST_BEFORE };
+const isSpread = (tool) => Object.hasOwn(BUILDS, tool);
 /**
- * The CLI as `spread` (npm's bin link) runs it: as a shell script whose second line is
- * `':' //; MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" exec node --max-semi-space-size=4 "$0" "$@"`.
- * Those Node options (cliArgv) and environment defaults (cliEnv) are read from the copy of dist/ and
- * given to this Node, so that the Node measured is this one. (The Action, started as
+ * The CLI of `tool`'s build as `spread` (npm's bin link) runs it: the Node options (cliArgv) and
+ * environment defaults (cliEnv) of its shell prologue, read from the copy of dist/ (bench/local.mjs)
+ * and given to this Node, so that the Node measured is this one. (The Action, started as
  * `node dist/index.js`, runs itself again with them: scripts/build.mjs.)
  */
-function cliPrologue() {
-  const [shebang, exec] = readFileSync(CLI_FILE, 'utf8').split('\n', 2);
-  const m = /^':' \/\/;((?: \w+="\$\{\w+:-[^}"]*\}")*) exec node((?: --[\w=-]+)*) "\$0" "\$@"$/.exec(
-    exec ?? '',
-  );
-  if (shebang !== '#!/bin/sh' || !m) throw new Error(`unexpected start of ${CLI_FILE}: ${shebang}\n${exec}`);
-  const env = {};
-  for (const [, name, fallback] of m[1].matchAll(/(\w+)="\$\{\w+:-([^}"]*)\}"/g))
-    env[name] = process.env[name] || fallback;
-  return { flags: m[2].trim().split(' ').filter(Boolean), env };
-}
-function cliArgv() {
-  return [...cliPrologue().flags, CLI_FILE];
+function cliArgv(tool = AFTER) {
+  return spreadCli(BUILDS[tool]).argv;
 }
 /** The environment the CLI's prologue sets (`NAME="${NAME:-default}"`), over the bench's own. */
-function cliEnv(extra = {}) {
-  return { ...cliPrologue().env, ...extra };
+function cliEnv(extra = {}, tool = AFTER) {
+  return { ...spreadCli(BUILDS[tool]).env, ...extra };
 }
 const CONTEXT = 'spread-local';
 const NAME = 'bench';
@@ -116,6 +113,7 @@ const STEP_IDS = {
 /** The user agent (a prefix before `/`, or the whole) each tool's requests carry, for the audit log. */
 const AGENTS = {
   spread: 'spread',
+  'spread-before': 'spread',
   kubectl: 'kubectl',
   'kubectl-applyset': 'kubectl',
   helm: 'Helm',
@@ -164,15 +162,24 @@ const value = (name, fallback) => {
 const SIZES = value('--sizes', '500,5000').split(',').map(Number);
 const REPS = Number(value('--reps', '3'));
 const REPS_LARGE = Number(value('--reps-large', '1'));
-const TOOLS = value('--tools', 'spread,kubectl,kubectl-applyset,helm,floor').split(',');
+/** The older build's directory (--compare): its runs and this build's, interleaved, and nothing else by default. */
+const COMPARE = value('--compare', undefined);
+const TOOLS = value(
+  '--tools',
+  COMPARE ? `${AFTER},${BEFORE}` : 'spread,kubectl,kubectl-applyset,helm,floor',
+).split(',');
 for (const t of TOOLS)
   if (!AGENTS[t]) throw new Error(`--tools: unknown tool ${t} (${Object.keys(AGENTS).join(', ')})`);
+if (TOOLS.includes(BEFORE) && !COMPARE) throw new Error(`--tools ${BEFORE} needs --compare DIR`);
 /**
  * Which tools run at 5,000 objects, at which round trips (bench/plan.mjs); undefined (`all`): all of
  * --tools. By default kubectl at RTT 0 only and neither kubectl-applyset nor Helm: their serial steps
  * at 5,000 objects take minutes each at a distance, and the issue's ratios are taken at 500.
  */
-const LARGE_TOOLS = parseLargeTools(value('--tools-large', 'spread,floor,kubectl@0'), Object.keys(AGENTS));
+const LARGE_TOOLS = parseLargeTools(
+  value('--tools-large', `spread,${BEFORE},floor,kubectl@0`),
+  Object.keys(AGENTS),
+);
 const RTTS = parseRtts(value('--rtt', '0,10,30'));
 const JSON_FILE = value('--json', undefined);
 const PROXY_API_PORT = Number(value('--proxy-api-port', '8474'));
@@ -180,8 +187,10 @@ const PROXY_PORT = Number(value('--proxy-port', '8475'));
 /** Extra arguments of every `spread deploy` (e.g. `--spread-args "--concurrency 32"`, to compare). */
 const SPREAD_ARGS = value('--spread-args', '').split(' ').filter(Boolean);
 const WRITE =
-  flag('--write') ||
+  (flag('--write') && !COMPARE) ||
   (!flag('--no-write') && !['--sizes', '--tools', '--rtt', '--reps'].some((a) => args.includes(a)));
+/** No start-up, render, bundle or Action rows: asked for, or a --compare run (spread's deploys only). */
+const SKIP_EXTRAS = flag('--skip-extras') || COMPARE !== undefined;
 loadClusterEnv();
 const KUBECTL = process.env.SPREAD_KUBECTL;
 const AUDIT_LOG = path.join(process.env.SPREAD_CLUSTER_DIR, 'logs', 'audit.log');
@@ -450,11 +459,15 @@ function auditCount(offset, ns, agent) {
 }
 
 // ---- running the tools -----------------------------------------------------------------------------
-/** Runs a command under GNU time; resolves with wall ms, max RSS KB, exit status and output. */
+/**
+ * Runs a command under GNU time; resolves with wall ms, max RSS KB, CPU ms (user and system, of the
+ * command and the children it waited for: less moved by the machine's load than wall time), exit
+ * status and output.
+ */
 function timed(cmd, argv, env = {}) {
   return new Promise((resolve) => {
     const rssFile = path.join(os.tmpdir(), `spread-bench-rss-${process.pid}`);
-    const full = GNU_TIME ? [GNU_TIME, ['-f', '%M', '-o', rssFile, cmd, ...argv]] : [cmd, argv];
+    const full = GNU_TIME ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, cmd, ...argv]] : [cmd, argv];
     const started = performance.now();
     const child = spawn(full[0], full[1], {
       env: { ...process.env, ...env },
@@ -470,11 +483,14 @@ function timed(cmd, argv, env = {}) {
     child.on('close', (status) => {
       const ms = performance.now() - started;
       let rssKb;
+      let cpuMs;
       if (GNU_TIME && existsSync(rssFile)) {
-        rssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+        const [rss, user, system] = readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ');
+        rssKb = Number(rss);
+        cpuMs = (Number(user) + Number(system)) * 1000;
         rmSync(rssFile, { force: true });
       }
-      resolve({ ms, rssKb, status, out });
+      resolve({ ms, rssKb, cpuMs, status, out });
     });
   });
 }
@@ -482,15 +498,11 @@ function timed(cmd, argv, env = {}) {
 /** The commands of one step of one tool; each resolves with { ms, rssKb, parts }. */
 function stepRunner(tool, { ns, dir, kdir, chart, group }) {
   if (tool === 'floor') return floorRunner(ns, kdir);
-  if (tool === 'spread') {
+  if (isSpread(tool)) {
     return async () => {
-      const r = await timed(
-        process.execPath,
-        [...cliArgv(), 'deploy', dir, CONTEXT, '-n', ns, '--name', NAME, '--no-wait', ...SPREAD_ARGS],
-        cliEnv(TOOL_ENV),
-      );
-      if (r.status !== 0) throw new Error(`spread deploy failed (${r.status}):\n${r.out.slice(-4000)}`);
-      return { ms: r.ms, rssKb: r.rssKb, log: r.out };
+      const r = await spreadDeploy(tool, dir, ns);
+      if (r.status !== 0) throw new Error(`${tool} deploy failed (${r.status}):\n${r.out.slice(-4000)}`);
+      return { ms: r.ms, rssKb: r.rssKb, cpuMs: r.cpuMs, log: r.out };
     };
   }
   if (tool === 'helm') {
@@ -536,6 +548,15 @@ function stepRunner(tool, { ns, dir, kdir, chart, group }) {
       log: main.out,
     };
   };
+}
+
+/** `spread deploy DIR` by `tool`'s build (spread, or spread-before with --compare), under GNU time. */
+function spreadDeploy(tool, dir, ns) {
+  return timed(
+    process.execPath,
+    [...cliArgv(tool), 'deploy', dir, CONTEXT, '-n', ns, '--name', NAME, '--no-wait', ...SPREAD_ARGS],
+    cliEnv(TOOL_ENV, tool),
+  );
 }
 
 /** The cluster floor's first deploy of kubectl's input in `kdir` (see FLOOR_CONCURRENCY). */
@@ -701,7 +722,7 @@ async function scenario(tool, size, rep, rttMs) {
   const steps = tool === 'floor' ? 1 : tool === 'kubectl' ? 3 : STEPS.length;
   for (let s = 0; s < steps; s++) {
     const objects = generate(dir, size, { group, variant: VARIANTS[s] });
-    if (tool !== 'spread') renderForKubectl(dir, kdir, ns);
+    if (!isSpread(tool)) renderForKubectl(dir, kdir, ns);
     if (tool === 'helm') writeChart(kdir, chart);
     const keys = new Set(objects.map(keyOf));
     const setKeys = new Set([...keys, ...previousKeys]);
@@ -731,15 +752,16 @@ async function scenario(tool, size, rep, rttMs) {
       ms: r.ms,
       mainMs: r.mainMs,
       rssKb: r.rssKb,
+      cpuMs: r.cpuMs,
       requests,
       writes: writes.set,
       otherWrites: writes.other,
     });
     console.log(
-      `  ${tool.padEnd(16)} ${String(size).padStart(5)} ${String(rttMs).padStart(3)} ms #${rep} ${STEPS[s].padEnd(13)} ${fmtMs(r.ms).padStart(8)}${r.mainMs !== undefined ? ` (apply ${fmtMs(r.mainMs)})` : ''}  ${requests ? `${requests.total} requests ${verbs(requests)}` : ''}  writes ${writes.set}${writes.other.length ? ` + ${writes.other.length} own (${writes.other.join(' ')})` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB`,
+      `  ${tool.padEnd(16)} ${String(size).padStart(5)} ${String(rttMs).padStart(3)} ms #${rep} ${STEPS[s].padEnd(13)} ${fmtMs(r.ms).padStart(8)}${r.mainMs !== undefined ? ` (apply ${fmtMs(r.mainMs)})` : ''}  ${requests ? `${requests.total} requests ${verbs(requests)}` : ''}  writes ${writes.set}${writes.other.length ? ` + ${writes.other.length} own (${writes.other.join(' ')})` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB${COMPARE && r.cpuMs !== undefined ? `  CPU ${fmtMs(r.cpuMs)}` : ''}`,
     );
     await settle(ns, group);
-    if (tool === 'spread' && STEPS[s] === 'no-op' && rep === 1 && !flag('--skip-extras'))
+    if (tool === 'spread' && STEPS[s] === 'no-op' && rep === 1 && !SKIP_EXTRAS)
       await actionNoop(ns, dir, size, rttMs);
   }
   if (!flag('--keep')) {
@@ -759,7 +781,7 @@ async function scenario(tool, size, rep, rttMs) {
  * then of the rest), each into a fresh namespace with CRDs of its own group: wall time, requests and
  * peak RSS (the issue's ≤ 150 MB for the CRD bundle). Skipped, and said so, when the module is absent.
  */
-async function largeInputs(rttMs) {
+async function largeInputs(rttMs, tools = ['spread', 'kubectl'], rep = undefined) {
   const file = path.join(here, 'large-inputs.mjs');
   if (!existsSync(file)) {
     console.warn('no bench/large-inputs.mjs: the large inputs are not deployed');
@@ -772,8 +794,8 @@ async function largeInputs(rttMs) {
   ];
   const out = [];
   for (const [input, write] of inputs) {
-    for (const tool of ['spread', 'kubectl']) {
-      const id = `large-${input.startsWith('CRD') ? 'crds' : 'install'}-${tool}-${rttMs}ms`;
+    for (const tool of tools) {
+      const id = `large-${input.startsWith('CRD') ? 'crds' : 'install'}-${tool}-${rttMs}ms${rep ? `-${rep}` : ''}`;
       const ns = `bench-${id}`;
       const group = `${id.replace(/-/g, '')}.bench.spread.example`;
       const base = path.join(work, id);
@@ -789,13 +811,8 @@ async function largeInputs(rttMs) {
       for (const step of ['first deploy', 'no-op']) {
         const offset = auditOffset();
         let r;
-        if (tool === 'spread') {
-          r = await timed(
-            process.execPath,
-            [...cliArgv(), 'deploy', dir, CONTEXT, '-n', ns, '--name', NAME, '--no-wait', ...SPREAD_ARGS],
-            cliEnv(TOOL_ENV),
-          );
-        } else {
+        if (isSpread(tool)) r = await spreadDeploy(tool, dir, ns);
+        else {
           const crd = await timed(
             KUBECTL,
             ['apply', '--server-side', '-f', path.join(kdir, 'crd.yaml')],
@@ -840,9 +857,20 @@ async function largeInputs(rttMs) {
           break;
         }
         const requests = auditCount(offset, ns, AGENTS[tool]);
-        out.push({ input, bytes, tool, rttMs, step, ms: r.ms, rssKb: r.rssKb, requests });
+        out.push({
+          input,
+          bytes,
+          tool,
+          rttMs,
+          step,
+          rep,
+          ms: r.ms,
+          rssKb: r.rssKb,
+          cpuMs: r.cpuMs,
+          requests,
+        });
         console.log(
-          `  ${tool.padEnd(16)} ${input.padEnd(16)} ${String(rttMs).padStart(3)} ms ${step.padEnd(13)} ${fmtMs(r.ms).padStart(8)}  ${requests ? `${requests.total} requests` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB`,
+          `  ${tool.padEnd(16)} ${input.padEnd(16)} ${String(rttMs).padStart(3)} ms ${step.padEnd(13)} ${fmtMs(r.ms).padStart(8)}  ${requests ? `${requests.total} requests` : ''}  RSS ${r.rssKb ? Math.round(r.rssKb / 1024) : '–'} MB${COMPARE && r.cpuMs !== undefined ? `  CPU ${fmtMs(r.cpuMs)}` : ''}`,
         );
       }
       if (!flag('--keep')) {
@@ -1051,6 +1079,7 @@ function aggregate(results) {
             maxMs: Math.max(...rs.map((r) => r.ms)),
             mainMs: median(rs.map((r) => r.mainMs)),
             rssMb: median(rs.map((r) => (r.rssKb ? r.rssKb / 1024 : undefined))),
+            cpuMs: median(rs.map((r) => r.cpuMs)),
             requests: rs.some((r) => r.requests) ? reqs : undefined,
             writes: median(rs.map((r) => r.writes)),
             otherWrites: median(rs.map((r) => r.otherWrites?.length ?? 0)),
@@ -1223,6 +1252,11 @@ async function main() {
     throw new Error('dist/ is missing: npm run build');
   rmSync(DIST, { recursive: true, force: true });
   cpSync(path.join(root, 'dist'), DIST, { recursive: true });
+  rmSync(DIST_BEFORE, { recursive: true, force: true });
+  if (COMPARE) {
+    cpSync(buildDist(COMPARE), DIST_BEFORE, { recursive: true });
+    console.log(`comparing ${DIST_BEFORE} (${BEFORE}, from ${COMPARE}) with ${DIST} (${AFTER})`);
+  }
   const serverVersion = (await kube.request('GET', '/version')).gitVersion;
   if (!existsSync(AUDIT_LOG))
     console.warn(
@@ -1241,7 +1275,7 @@ async function main() {
   );
   const extras = {};
   extras.bundle = bundleSize();
-  if (flag('--skip-extras')) {
+  if (SKIP_EXTRAS) {
     extras.startupAction = extras.startupCli = undefined;
     extras.render = { ms: undefined, rssKb: 0 };
     extras.parseFloor = undefined;
@@ -1303,10 +1337,17 @@ async function main() {
             }
           }
         }
-        // The large inputs once per round trip (the first and the largest), in its first pass.
+        // The large inputs once per round trip (the first and the largest), in its first pass; when
+        // comparing, both builds' --reps runs, in alternating order.
         const firstPass = cells.findIndex((p) => p.rttMs === rttMs) === i;
-        if (!flag('--skip-large') && firstPass && (rttMs === RTTS[0] || rttMs === Math.max(...RTTS)))
-          large.push(...(await largeInputs(rttMs)));
+        if (!flag('--skip-large') && firstPass && (rttMs === RTTS[0] || rttMs === Math.max(...RTTS))) {
+          if (!COMPARE) large.push(...(await largeInputs(rttMs)));
+          else
+            for (let rep = 1; rep <= REPS; rep++) {
+              const builds = TOOLS.filter(isSpread);
+              large.push(...(await largeInputs(rttMs, rep % 2 ? builds : builds.reverse(), rep)));
+            }
+        }
       }
     } finally {
       proxy.stop();
@@ -1321,6 +1362,10 @@ async function main() {
   extras.action = actionRuns;
   extras.large = large;
   const rows = aggregate(results);
+  if (COMPARE) {
+    compared(m, rows, large, failures);
+    return;
+  }
   const text = report(m, rows, extras, failures);
   console.log(`\n${text}`);
   writeFileSync(
@@ -1335,9 +1380,53 @@ async function main() {
   if (!restricted()) spawnSync(process.execPath, [path.join(here, 'renderers.mjs')], { stdio: 'inherit' });
 }
 
+/**
+ * A --compare run's end: the comparison of both builds (bench/compare.mjs) printed, with the machine
+ * and its load, and saved with the runs in bench/work/compare-results.json. RESULTS.md is not written.
+ */
+function compared(m, rows, large, failures) {
+  const largeRows = [];
+  for (const input of [...new Set(large.map((l) => l.input))])
+    for (const rttMs of RTTS)
+      for (const step of STEPS)
+        for (const tool of TOOLS) {
+          const ls = large.filter(
+            (l) => l.input === input && l.rttMs === rttMs && l.step === step && l.tool === tool && !l.failed,
+          );
+          if (ls.length === 0) continue;
+          largeRows.push({
+            size: input,
+            rttMs,
+            step,
+            tool,
+            reps: ls.length,
+            ms: median(ls.map((l) => l.ms)),
+            minMs: Math.min(...ls.map((l) => l.ms)),
+            maxMs: Math.max(...ls.map((l) => l.ms)),
+            rssMb: median(ls.map((l) => (l.rssKb ? l.rssKb / 1024 : undefined))),
+            cpuMs: median(ls.map((l) => l.cpuMs)),
+            requests: ls[0].requests ? { total: median(ls.map((l) => l.requests?.total)) } : undefined,
+          });
+        }
+  const comparisons = compareRows([...rows, ...largeRows]);
+  const text = [
+    `Before (${BEFORE}): ${COMPARE}; after (${AFTER}): ${root}. ${m.nproc} CPUs (${m.cpu}), ${m.memGiB} GiB;`,
+    `Node ${m.node}; Kubernetes ${m.kubernetes}; ${m.date}. Load average at the start: ${m.load}; at the end: ${m.loadEnd}.`,
+    'Medians of the runs; ratios after ÷ before.',
+    '',
+    compareTable(comparisons),
+    ...(failures.length > 0 ? ['Failed runs (left out):', ...failures.map((f) => `- ${f}`), ''] : []),
+  ].join('\n');
+  console.log(`\n${text}`);
+  writeFileSync(
+    path.join(here, 'work', 'compare-results.json'),
+    JSON.stringify({ m, compare: COMPARE, rows, large, comparisons, failures }, null, 2),
+  );
+}
+
 /** Whether the run was narrowed by an option (then the renderer rows do not follow it). */
 function restricted() {
-  return ['--sizes', '--tools', '--rtt', '--reps', '--only-extras', '--no-write'].some((a) =>
+  return ['--sizes', '--tools', '--rtt', '--reps', '--only-extras', '--no-write', '--compare'].some((a) =>
     args.includes(a),
   );
 }

@@ -1,8 +1,8 @@
 // The CEL side of health rules: an expression compiled once (parsed, planned, and tried on an object
 // without fields so that unknown names, functions and type mistakes show when the project file is
 // read), then evaluated against live objects. @bufbuild/cel evaluates; spread only binds the object.
-import { type CelEnv, CelScalar, celEnv, isCelError, mapType, parse, plan } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import type * as Cel from '@bufbuild/cel';
+import type * as CelExt from '@bufbuild/cel/ext';
 import { type CelResultType, resultTypes } from './cel-result-type.js';
 
 /**
@@ -12,19 +12,43 @@ import { type CelResultType, resultTypes } from './cel-result-type.js';
  */
 export const HEALTH_VARIABLES = ['apiVersion', 'kind', 'metadata', 'spec', 'status'] as const;
 
-const ENV = celEnv({
-  variables: {
-    apiVersion: CelScalar.STRING,
-    kind: CelScalar.STRING,
-    metadata: mapType(CelScalar.STRING, CelScalar.DYN),
-    spec: mapType(CelScalar.STRING, CelScalar.DYN),
-    status: mapType(CelScalar.STRING, CelScalar.DYN),
-  },
-  funcs: strings,
-});
+/** The environment expressions are planned in: {@link HEALTH_VARIABLES}, and CEL's string extensions. */
+function healthEnv({ CelScalar, celEnv, mapType }: typeof Cel, { strings }: typeof CelExt) {
+  return celEnv({
+    variables: {
+      apiVersion: CelScalar.STRING,
+      kind: CelScalar.STRING,
+      metadata: mapType(CelScalar.STRING, CelScalar.DYN),
+      spec: mapType(CelScalar.STRING, CelScalar.DYN),
+      status: mapType(CelScalar.STRING, CelScalar.DYN),
+    },
+    funcs: strings,
+  });
+}
+type Env = ReturnType<typeof healthEnv>;
 
 /** The values bound to {@link HEALTH_VARIABLES}, as the planned program takes them. */
-type Bindings = Parameters<ReturnType<typeof plan<typeof ENV extends CelEnv<infer V> ? V : never>>>[0];
+type Bindings = Parameters<ReturnType<typeof Cel.plan<Env extends Cel.CelEnv<infer V> ? V : never>>>[0];
+
+/**
+ * @bufbuild/cel, its health environment and the `matches` check, loaded on the first compile: a
+ * deploy with no health rule to compile (no spread.yaml health section, no Rollout or Certificate)
+ * never runs the module's top level, which cost every deploy peak RSS and CPU time (bench/RESULTS.md,
+ * "Before and after the deploy's stages (issue 40), in one run"). `require` of an ES module is
+ * synchronous in Node 24, so the compile stays synchronous; the bundler runs the module's top level
+ * when it is first required.
+ */
+let loaded: { cel: typeof Cel; env: Env; matches: (bindings: { pattern: string }) => unknown } | undefined;
+function cel() {
+  if (loaded) return loaded;
+  // Reads as `require` of the bundle's own copy once built (scripts/build.mjs bundles every import).
+  const module = require('@bufbuild/cel') as typeof Cel;
+  const { celEnv, CelScalar, parse, plan } = module;
+  // `matches` on a pattern: CEL's own, so that a pattern is compiled as every evaluation compiles it (RE2).
+  const matches = plan(celEnv({ variables: { pattern: CelScalar.STRING } }), parse("''.matches(pattern)"));
+  loaded = { cel: module, env: healthEnv(module, require('@bufbuild/cel/ext') as typeof CelExt), matches };
+  return loaded;
+}
 
 /** A compiled expression: true or false for an object, or the evaluation's error (a field it lacks). */
 export type CompiledCel = (object: Readonly<Record<string, unknown>>) => boolean | Error;
@@ -35,6 +59,11 @@ export type CompiledCel = (object: Readonly<Record<string, unknown>>) => boolean
  */
 const MISSING_FIELD = /field not found|no such key|index out of (bounds|range)/i;
 
+/** Whether CEL has been loaded (by a compile) in this process. */
+export function celLoaded(): boolean {
+  return loaded !== undefined;
+}
+
 /**
  * Compiles a CEL expression that answers true or false for an object.
  *
@@ -43,11 +72,13 @@ const MISSING_FIELD = /field not found|no such key|index out of (bounds|range)/i
  *   type mistake seen on an object without fields, or a result that is not a bool.
  */
 export function compileCel(text: string): CompiledCel | { error: string } {
+  const { cel: celModule, env } = cel();
+  const { isCelError, parse, plan } = celModule;
   let program: (bindings: Bindings) => unknown;
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(text);
-    const planned = plan(ENV, parsed);
+    const planned = plan(env, parsed);
     program = (bindings) => planned(bindings);
   } catch (error) {
     return {
@@ -74,7 +105,7 @@ export function compileCel(text: string): CompiledCel | { error: string } {
   return evaluate;
 }
 
-/** The types of the variables, as {@link ENV} declares them. */
+/** The types of the variables, as {@link healthEnv} declares them. */
 const VARIABLE_TYPES: ReadonlyMap<string, ReadonlySet<CelResultType>> = new Map(
   HEALTH_VARIABLES.map((name) => [
     name,
@@ -87,7 +118,7 @@ const VARIABLE_TYPES: ReadonlyMap<string, ReadonlySet<CelResultType>> = new Map(
  * neither bool nor one only evaluation knows (`dyn`, a field of the object). As the API server's CEL
  * and Flux's `healthCheckExprs` require a bool (or dyn) output type when the expression is compiled.
  */
-function notBoolResult(parsed: ReturnType<typeof parse>): string | undefined {
+function notBoolResult(parsed: ReturnType<typeof Cel.parse>): string | undefined {
   const types = resultTypes(parsed.expr, VARIABLE_TYPES);
   const wrong = [...types].filter((t) => t !== 'bool' && t !== 'dyn');
   if (wrong.length === 0) return undefined;
@@ -100,9 +131,6 @@ function article(type: CelResultType): string {
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
-/** `matches` on a pattern: CEL's own, so that a pattern is compiled as every evaluation compiles it (RE2). */
-const MATCHES = plan(celEnv({ variables: { pattern: CelScalar.STRING } }), parse("''.matches(pattern)"));
-
 /**
  * The errors of the constant patterns of `matches` calls (`s.matches('…')`, `matches(s, '…')`) in a
  * parsed expression, each with its column: compiled as CEL compiles them, with RE2 (the CEL spec's
@@ -110,7 +138,8 @@ const MATCHES = plan(celEnv({ variables: { pattern: CelScalar.STRING } }), parse
  * `\1`, possessive `a++`, `\Z`) and accepts what it rejects (`(?P<name>…)`, `[[:alpha:]]`, `\z`).
  * A pattern that is not a constant is compiled only when evaluated.
  */
-function patternErrors(parsed: ReturnType<typeof parse>): string[] {
+function patternErrors(parsed: ReturnType<typeof Cel.parse>): string[] {
+  const { cel: celModule, matches } = cel();
   const errors: string[] = [];
   const positions = parsed.sourceInfo?.positions ?? {};
   const visit = (node: unknown): void => {
@@ -126,9 +155,9 @@ function patternErrors(parsed: ReturnType<typeof parse>): string[] {
       const constant =
         pattern?.exprKind?.case === 'constExpr' ? pattern.exprKind.value?.constantKind : undefined;
       if (constant?.case === 'stringValue' && typeof constant.value === 'string') {
-        const result = MATCHES({ pattern: constant.value });
+        const result = matches({ pattern: constant.value });
         const at = positions[String(pattern?.id ?? '')];
-        if (isCelError(result))
+        if (celModule.isCelError(result))
           errors.push(
             `${at === undefined ? '' : `column ${at + 1}: `}invalid regular expression ${JSON.stringify(constant.value)} in matches() (RE2 syntax, as CEL reads it): ${result.message}`,
           );
