@@ -126,7 +126,7 @@ describe('a health rule in spread.yaml decides when a custom resource is ready',
     expect(error).toBeInstanceOf(DeployError);
     expect(Date.now() - second.started).toBeLessThan(60_000);
     expect(String((error as Error).message)).toMatch(
-      /Database\.\S+ \S+\/db: failed by its health rule of Database\.\S+ \(spread\.yaml:3\): failed: has\(status\.phase\) && status\.phase == 'Failed': disk quota exceeded/,
+      /Database\.\S+ \S+\/db: failed by its health rule of Database\.\S+ \(spread\.yaml:4\): failed: has\(status\.phase\) && status\.phase == 'Failed': disk quota exceeded/,
     );
 
     // spread status reads the same rule: the Database's health, beside its state against the directory.
@@ -140,7 +140,7 @@ describe('a health rule in spread.yaml decides when a custom resource is ready',
     expect(seen.root.objects.find((o) => o.kind === 'Database')?.health).toEqual({
       status: 'Failed',
       message: expect.stringMatching(
-        /^failed by its health rule of Database\.\S+ \(spread\.yaml:3\): failed: /,
+        /^failed by its health rule of Database\.\S+ \(spread\.yaml:4\): failed: /,
       ),
     });
 

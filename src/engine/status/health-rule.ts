@@ -10,7 +10,7 @@ import { current, failed, inProgress, NOT_OBSERVED, type RolloutState } from './
  * An object's state by its GroupKind's rule. A numeric `status.observedGeneration` below
  * `metadata.generation` is InProgress whatever the rule says (the status describes the previous
  * spec; Flux checks the same before its expressions); then {@link evaluateHealth} decides. A failed
- * or waiting state names the expression and where it was written, and the controller's own words
+ * or waiting state names the expression and the line it was written on, and the controller's own words
  * (`status.message`, else the Ready condition's reason and message).
  */
 export function ruleState(rule: HealthRule, o: KubeObject): RolloutState {
@@ -18,7 +18,8 @@ export function ruleState(rule: HealthRule, o: KubeObject): RolloutState {
   if (typeof observed === 'number' && observed < Number(o.metadata.generation ?? 0))
     return inProgress(NOT_OBSERVED);
   const verdict = evaluateHealth(rule, o as unknown as Record<string, unknown>);
-  const where = `health rule of ${rule.groupKind} (${formatSource(rule.source)})`;
+  // The line of the expression that decided (`failed:`), else of `current`, the one not yet true.
+  const where = `health rule of ${rule.groupKind} (${formatSource((verdict.matched ?? rule.current).source)})`;
   const words = controllerWords(o);
   if (verdict.status === 'Current') return current(`current by its ${where}`);
   if (verdict.status === 'Failed' && verdict.matched)

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
+import { decodeText } from '../../../src/decode/decode.js';
 import { isWaited, rolloutState } from '../../../src/engine/status/registry.js';
 import { SHIPPED_GROUP_KINDS, shippedRule } from '../../../src/engine/status/shipped-rules.js';
-import { healthRule } from '../../../src/project/health.js';
+import { healthRule, readHealthRules } from '../../../src/project/health.js';
 
 const at = { file: 'spread.yaml', line: 3 };
 const health = new Map([
@@ -64,6 +65,32 @@ describe('a GroupKind with a health rule', () => {
     const state = rolloutState(o, { health });
     expect(state.status).toBe(status);
     expect(state.message).toMatch(message);
+  });
+
+  test("names the line of the expression that decided, not the rule's first line", () => {
+    const document = decodeText(
+      'spread.yaml',
+      `# spread.yaml
+health:
+  Widget.example.com:
+    current: has(status.phase) && status.phase == 'Ready'
+    failed: has(status.phase) && status.phase == 'Failed'
+    inProgress: has(status.phase) && status.phase == 'Provisioning'
+`,
+    ).values[0];
+    const rules = { health: readHealthRules(document?.at(['health'])).rules };
+    expect(rolloutState(widget({ phase: 'Failed', message: 'disk quota exceeded' }), rules).message).toBe(
+      "failed by its health rule of Widget.example.com (spread.yaml:5): failed: has(status.phase) && status.phase == 'Failed': disk quota exceeded",
+    );
+    expect(rolloutState(widget({ phase: 'Provisioning' }), rules).message).toMatch(
+      /^in progress by its health rule of Widget.example.com \(spread.yaml:6\): inProgress: /,
+    );
+    expect(rolloutState(widget({ phase: 'Ready' }), rules).message).toBe(
+      'current by its health rule of Widget.example.com (spread.yaml:4)',
+    );
+    expect(rolloutState(widget({ phase: 'Pending' }), rules).message).toMatch(
+      /^not yet current by its health rule of Widget.example.com \(spread.yaml:4\): current: /,
+    );
   });
 
   test('without the rule, the default reading: a status without conditions is ready once applied', () => {
