@@ -1,8 +1,9 @@
-// The CEL side of health rules: an expression compiled once (parsed, planned, and tried on an object
-// without fields so that unknown names, functions and type mistakes show when the project file is
-// read), then evaluated against live objects. @bufbuild/cel evaluates; spread only binds the object.
+// The CEL side of health rules: an expression compiled once (parsed, planned, its names checked
+// against the environment, and tried on an object without fields so that type mistakes show when the
+// project file is read), then evaluated against live objects. @bufbuild/cel evaluates; spread only binds the object.
 import type * as Cel from '@bufbuild/cel';
 import type * as CelExt from '@bufbuild/cel/ext';
+import { type CelNames, nameErrors } from './cel-names.js';
 import { type CelResultType, resultTypes } from './cel-result-type.js';
 
 /**
@@ -38,15 +39,31 @@ type Bindings = Parameters<ReturnType<typeof Cel.plan<Env extends Cel.CelEnv<inf
  * synchronous in Node 24, so the compile stays synchronous; the bundler runs the module's top level
  * when it is first required.
  */
-let loaded: { cel: typeof Cel; env: Env; matches: (bindings: { pattern: string }) => unknown } | undefined;
+let loaded:
+  | { cel: typeof Cel; env: Env; names: CelNames; matches: (bindings: { pattern: string }) => unknown }
+  | undefined;
 function cel() {
   if (loaded) return loaded;
   // Reads as `require` of the bundle's own copy once built (scripts/build.mjs bundles every import).
   const module = require('@bufbuild/cel') as typeof Cel;
-  const { celEnv, CelScalar, parse, plan } = module;
+  const { celEnv, CelScalar, isCelError, parse, plan } = module;
   // `matches` on a pattern: CEL's own, so that a pattern is compiled as every evaluation compiles it (RE2).
   const matches = plan(celEnv({ variables: { pattern: CelScalar.STRING } }), parse("''.matches(pattern)"));
-  loaded = { cel: module, env: healthEnv(module, require('@bufbuild/cel/ext') as typeof CelExt), matches };
+  const env = healthEnv(module, require('@bufbuild/cel/ext') as typeof CelExt);
+  const names: CelNames = {
+    variables: HEALTH_VARIABLES,
+    variablesAre: "(the object's fields)",
+    funcs: env.funcs,
+    // A name CEL resolves without a variable (a type: `int`, `google.protobuf.Timestamp`) evaluates alone.
+    isConstant: (name) => {
+      try {
+        return !isCelError(plan(env, parse(name))({} as Bindings));
+      } catch {
+        return false;
+      }
+    },
+  };
+  loaded = { cel: module, env, names, matches };
   return loaded;
 }
 
@@ -68,8 +85,9 @@ export function celLoaded(): boolean {
  * Compiles a CEL expression that answers true or false for an object.
  *
  * @returns the compiled expression, or the reason it does not compile: a syntax error (with its
- *   column), a name that is not one of {@link HEALTH_VARIABLES}, a function CEL does not have, a
- *   type mistake seen on an object without fields, or a result that is not a bool.
+ *   column), a name that is not one of {@link HEALTH_VARIABLES} or a function the environment does
+ *   not have (read from the tree, with its column: {@link nameErrors}), a type mistake seen on an
+ *   object without fields, or a result that is not a bool.
  */
 export function compileCel(text: string): CompiledCel | { error: string } {
   const { cel: celModule, env } = cel();
@@ -85,9 +103,10 @@ export function compileCel(text: string): CompiledCel | { error: string } {
       error: `syntax error: ${(error as Error).message.replace(/^<input>:(\d+):(\d+): /, 'column $2: ')}`,
     };
   }
-  // A pattern is compiled only when `matches` runs: on an object without the field, never here.
-  const patterns = patternErrors(parsed);
-  if (patterns.length > 0) return { error: patterns.join('; ') };
+  // Read from the tree: an evaluation stops at a short-circuit (`has(status.x) && stauts.x`), and a
+  // pattern is compiled only when `matches` runs: on an object without the field, never here.
+  const mistakes = [...nameErrors(parsed, cel().names), ...patternErrors(parsed)];
+  if (mistakes.length > 0) return { error: mistakes.join('; ') };
   // Typed before it is tried: `status.ready ? 1 : 2` fails on an object without fields for its
   // missing field, before its int shows.
   const notBool = notBoolResult(parsed);

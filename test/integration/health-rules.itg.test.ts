@@ -157,7 +157,7 @@ describe('a health rule in spread.yaml decides when a custom resource is ready',
     });
     const error = await deploy(localDeploy(root, ns, { name: 'dbs-bad' })).catch((e: unknown) => e);
     expect(String((error as Error).message)).toMatch(
-      /2 errors in the input:\n {2}spread\.yaml:3: health rule Database\.\S+: current: syntax error.*\n {2}spread\.yaml:4: health rule Database\.\S+: failed: unbound function: nosuch/,
+      /2 errors in the input:\n {2}spread\.yaml:3: health rule Database\.\S+: current: syntax error.*\n {2}spread\.yaml:4: health rule Database\.\S+: failed: column 1: unknown function nosuch\(\)/,
     );
     const left = await kubectl([...ctx, '-n', ns, 'get', `databases.${group}`, 'db-never'], {
       allowFail: true,

@@ -45,7 +45,7 @@ describe('readDeployment reads the health rules of spread.yaml', () => {
       'a.yaml': CONFIG_MAP,
     });
     await expect(readDeployment(dir, { namespace: 'default', logger: silentLogger })).rejects.toThrow(
-      /spread\.yaml:3: health rule Widget\.example\.com: current: unbound function: nosuch/,
+      /spread\.yaml:3: health rule Widget\.example\.com: current: column 1: unknown function nosuch\(\)/,
     );
   });
 

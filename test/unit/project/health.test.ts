@@ -55,13 +55,73 @@ describe('readHealthRules', () => {
         5,
         'health rule Widget.example.com',
         expect.stringMatching(
-          /^inProgress: column \d+: invalid regular expression "\(a\)\\\\1" .*invalid escape sequence: `\\1`; column \d+: invalid regular expression "\[" .*missing closing \]/,
+          /^inProgress: column 1: matches\(\) is a method: write x\.matches\(…\); column \d+: invalid regular expression "\(a\)\\\\1" .*invalid escape sequence: `\\1`; column \d+: invalid regular expression "\[" .*missing closing \]/,
         ),
       ],
     ]);
     // The RE2-only pattern compiles, and is evaluated as RE2 reads it.
     const gadget = rules.get('Gadget.example.com')!;
     expect(evaluateHealth(gadget, { status: { name: 'abc' } }).status).toBe('Current');
+  });
+
+  test('a name or function the environment lacks is an error when read, even after a short-circuit, naming the one meant', () => {
+    // Evaluation stops at `has(status.phase)` on an object without fields: only the tree sees the rest.
+    const { rules, issues } = rulesOf(`health:
+  Database.example.com:
+    current: has(status.phase) && status.phase == 'Ready'
+    failed: has(status.phase) && stauts.phase == 'Failed'
+    inProgress: has(status.phase) && status.phase.startswith('Prov')
+  Widget.example.com:
+    current: "status.phase == 'x' || nosuchvar"
+    failed: has(status.x) && startsWith(status.x, 'a')
+    inProgress: has(status.x) && status.x.startsWith()
+  Gadget.example.com:
+    current: has(status.x) && status.x.lowerascii() != '' && status.items.all(item, has(item.ok) && itme.ok)
+`);
+    expect(issues.issues.map((i) => [i.source.line, i.object, i.message])).toEqual([
+      [
+        4,
+        'health rule Database.example.com',
+        "failed: column 22: unknown name stauts (did you mean status?): an expression reads apiVersion, kind, metadata, spec, status (the object's fields): has(status.phase) && stauts.phase == 'Failed'",
+      ],
+      [
+        5,
+        'health rule Database.example.com',
+        "inProgress: column 35: unknown function startswith() (did you mean startsWith()?): has(status.phase) && status.phase.startswith('Prov')",
+      ],
+      [
+        7,
+        'health rule Widget.example.com',
+        "current: column 24: unknown name nosuchvar: an expression reads apiVersion, kind, metadata, spec, status (the object's fields): status.phase == 'x' || nosuchvar",
+      ],
+      [
+        8,
+        'health rule Widget.example.com',
+        "failed: column 18: startsWith() is a method: write x.startsWith(…): has(status.x) && startsWith(status.x, 'a')",
+      ],
+      [
+        9,
+        'health rule Widget.example.com',
+        'inProgress: column 27: startsWith() takes 1 argument, not 0: has(status.x) && status.x.startsWith()',
+      ],
+      [
+        11,
+        'health rule Gadget.example.com',
+        "current: column 27: unknown function lowerascii() (did you mean lowerAscii()?); column 88: unknown name itme (did you mean item?): an expression reads apiVersion, kind, metadata, spec, status (the object's fields), and item of its macro: has(status.x) && status.x.lowerascii() != '' && status.items.all(item, has(item.ok) && itme.ok)",
+      ],
+    ]);
+    expect(rules.size).toBe(0);
+  });
+
+  test("CEL's own names pass: a macro's variable, type names, qualified functions, both forms of size", () => {
+    const { rules, issues } = rulesOf(`health:
+  Widget.example.com:
+    current: status.items.exists(c, c.type == 'Ready' && status.items.all(d, d.name != c.name || d == c))
+    failed: has(status.x) && type(status.x) == string && strings.quote(status.x) != '' && size(status.x) == status.x.size()
+    inProgress: has(status.t) && timestamp(status.t) > timestamp('2020-01-01T00:00:00Z') && int(status.n) > 0
+`);
+    expect(issues.issues).toEqual([]);
+    expect([...rules.keys()]).toEqual(['Widget.example.com']);
   });
 
   test('a result that is not a bool is an error at its line, even where the object lacks the field it reads', () => {
@@ -150,11 +210,15 @@ describe('readHealthRules', () => {
         4,
         'health rule Widget.example.com',
         expect.stringMatching(
-          /^failed: unresolved attribute: an expression reads apiVersion, kind, metadata, spec, status/,
+          /^failed: column 1: unknown name phase: an expression reads apiVersion, kind, metadata, spec, status/,
         ),
       ],
       [6, 'health rule Gadget.example.com', 'current: gives an int, not a bool: status.size()'],
-      [7, 'health rule Gadget.example.com', expect.stringMatching(/^failed: unbound function: nosuch/)],
+      [
+        7,
+        'health rule Gadget.example.com',
+        expect.stringMatching(/^failed: column 1: unknown function nosuch\(\): nosuch\(status\)$/),
+      ],
       [
         8,
         'health rule Gadget.example.com',
