@@ -40,12 +40,10 @@ export function nameErrors(parsed: Parsed, names: CelNames): string[] {
     switch (kind.case) {
       case 'identExpr':
       case 'selectExpr': {
-        const unknown = unknownRoot(node, scope, names);
-        if (unknown) {
-          errors.push(`${column(unknown.node)}${unknownName(unknown.name, scope, names)}`);
-          return;
-        }
-        if (kind.case === 'selectExpr') visit(kind.value.operand, scope);
+        const name = outsideVariables(node, scope, names);
+        if (name === 'constant') return;
+        if (name) errors.push(`${column(name.node)}${unknownName(name.root, scope, names)}`);
+        else if (kind.case === 'selectExpr') visit(kind.value.operand, scope);
         return;
       }
       case 'callExpr': {
@@ -56,7 +54,8 @@ export function nameErrors(parsed: Parsed, names: CelNames): string[] {
         const problem = callProblem(name, !global && target !== undefined, args.length, functions);
         if (problem) errors.push(`${column(node, target ? 1 : 0)}${problem}`);
         if (!global) visit(target, scope);
-        for (const arg of args) visit(arg, scope);
+        // A macro the parser left as a call holds its variables unbound (`all(x, y, p)`): said once.
+        if (!(problem && MACROS.has(name))) for (const arg of args) visit(arg, scope);
         return;
       }
       case 'listExpr':
@@ -89,14 +88,15 @@ export function nameErrors(parsed: Parsed, names: CelNames): string[] {
 }
 
 /**
- * The root identifier of a name (`x` or `a.b.c`) that is neither a variable nor in scope, unless the
- * dotted name or one of its prefixes is a constant CEL resolves (a type: `int`, `google.protobuf.Duration`).
+ * A name (`x` or `a.b.c`) whose root identifier is neither a variable nor in scope: `constant` when
+ * the dotted name or one of its prefixes is one CEL resolves (a type: `int`, `google.protobuf.Duration`),
+ * else its root, unknown. Undefined for a variable's name or what is not a name (`f(x).y`).
  */
-function unknownRoot(
+function outsideVariables(
   node: Expr,
   scope: ReadonlySet<string>,
   names: CelNames,
-): { name: string; node: Expr } | undefined {
+): 'constant' | { root: string; node: Expr } | undefined {
   let root = node;
   const parts: string[] = [];
   for (;;) {
@@ -111,8 +111,8 @@ function unknownRoot(
   }
   const [name = ''] = parts;
   if (scope.has(name) || names.variables.includes(name)) return undefined;
-  for (let i = parts.length; i > 0; i--) if (names.isConstant(parts.slice(0, i).join('.'))) return undefined;
-  return { name, node: root };
+  for (let i = parts.length; i > 0; i--) if (names.isConstant(parts.slice(0, i).join('.'))) return 'constant';
+  return { root: name, node: root };
 }
 
 /** `a.b.c` for a chain of selects on an identifier, as the planner reads a qualified function's name. */

@@ -77,6 +77,7 @@ describe('readHealthRules', () => {
     inProgress: has(status.x) && status.x.startsWith()
   Gadget.example.com:
     current: has(status.x) && status.x.lowerascii() != '' && status.items.all(item, has(item.ok) && itme.ok)
+    failed: status.items.all(i, j, j.failed)
 `);
     expect(issues.issues.map((i) => [i.source.line, i.object, i.message])).toEqual([
       [
@@ -109,6 +110,11 @@ describe('readHealthRules', () => {
         'health rule Gadget.example.com',
         "current: column 27: unknown function lowerascii() (did you mean lowerAscii()?); column 88: unknown name itme (did you mean item?): an expression reads apiVersion, kind, metadata, spec, status (the object's fields), and item of its macro: has(status.x) && status.x.lowerascii() != '' && status.items.all(item, has(item.ok) && itme.ok)",
       ],
+      [
+        12,
+        'health rule Gadget.example.com',
+        'failed: column 14: all() is a macro: write list.all(x, …) with one variable: status.items.all(i, j, j.failed)',
+      ],
     ]);
     expect(rules.size).toBe(0);
   });
@@ -119,9 +125,11 @@ describe('readHealthRules', () => {
     current: status.items.exists(c, c.type == 'Ready' && status.items.all(d, d.name != c.name || d == c))
     failed: has(status.x) && type(status.x) == string && strings.quote(status.x) != '' && size(status.x) == status.x.size()
     inProgress: has(status.t) && timestamp(status.t) > timestamp('2020-01-01T00:00:00Z') && int(status.n) > 0
+  Gadget.example.com:
+    current: type(status.t) == google.protobuf.Timestamp || status.items.map(i, i.ok, i.name).size() > 0
 `);
     expect(issues.issues).toEqual([]);
-    expect([...rules.keys()]).toEqual(['Widget.example.com']);
+    expect([...rules.keys()]).toEqual(['Widget.example.com', 'Gadget.example.com']);
   });
 
   test('a result that is not a bool is an error at its line, even where the object lacks the field it reads', () => {
