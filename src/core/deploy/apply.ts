@@ -22,6 +22,7 @@ import {
   type RevisionCheck,
   readRevisionCheck,
 } from '../../engine/inventory/revision-check.js';
+import { withSourceLine } from '../../engine/inventory/revision-source.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
 import type { RolloutResult } from '../../engine/wait/waiter.js';
@@ -216,10 +217,11 @@ export async function forRecord(
     ? (applied.revisionCheckPending ?? readRevisionCheck(run.api, set, before!))
     : undefined;
   const current = await read?.catch(() => undefined);
-  const encoded = objects.map((o) => o.object);
-  if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(encoded))
+  const asApplied = objects.map((o) => o.object);
+  if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(asApplied))
     return { kept: current };
-  return { encoded: encodeObjectSet(encoded) };
+  // Stored with their lines, for a rollback's messages (revision-source.ts).
+  return { encoded: encodeObjectSet(objects.map(withSourceLine)) };
 }
 
 /**

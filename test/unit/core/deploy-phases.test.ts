@@ -787,10 +787,16 @@ describe('phases and waves on the in-memory API server', () => {
     write({
       'web.yaml': web('web:1'),
       'cm.yaml': configMap('settings', '{changed: "yes"}'),
-      'migrate.yaml': job('migrate', hook),
+      'migrate.yaml': `# the migration\n# of the schema\n${job('migrate', hook)}`,
     });
     await deploy(options());
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    // Revision 1's objects name their lines: a rollback's log and report give them, not line 0.
+    await rollback('shop', 2, { cluster, namespace: NS, logger, timeoutMs: 5_000, lockTimeoutMs: 1_000 });
+    expect(lines).toContain(
+      'Job migrate (.k2e/migrate.yaml:3, a hook in pre) not run: a rollback runs no phase, and it is not in the cluster',
+    );
+    lines.length = 0;
     kube.log.length = 0;
     const back = await rollback('shop', 1, {
       cluster,
@@ -800,6 +806,11 @@ describe('phases and waves on the in-memory API server', () => {
       lockTimeoutMs: 1_000,
     });
     expect(back.rolledBackTo).toBe(1);
+    expect(back.objects.find((o) => o.name === 'settings')?.source).toBe('.k2e/cm.yaml:1');
+    // Applied as a deploy applies it: the annotation names the file only.
+    expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.['spread.rsprd.com/source']).toBe(
+      '.k2e/cm.yaml',
+    );
     expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
     expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();
