@@ -9,10 +9,13 @@ import {
   countActions,
   type DeployReport,
   environmentLine,
+  failedStep,
   notDeployedLine,
   type ObjectReport,
   objectRef,
   renderedLine,
+  rolledBack,
+  skippedLine,
 } from '../report/report.js';
 
 /** GitHub's limit on one step's job summary, in bytes. */
@@ -127,8 +130,11 @@ function addHead(
   const c = countActions(report);
   const mark = options.failure ? '❌' : MARKS[operation];
   const revision = report.revision !== undefined ? ` · revision ${report.revision}` : '';
+  // A failed step (post, a wave, the rollout) said in the heading, as the text report's first line says it.
+  const step = options.failure ? failedStep(report) : undefined;
+  const failed = step ? ` failed in ${escapeHtml(step)}${escapeHtml(rolledBack(report))}` : '';
   summary.addHeading(
-    `${mark} spread ${operation}: ${escapeHtml(report.deployment)} → ${escapeHtml(report.context)}${revision}`,
+    `${mark} spread ${operation}${failed}: ${escapeHtml(report.deployment)} → ${escapeHtml(report.context)}${revision}`,
     2,
   );
   const facts = [`namespace <code>${escapeHtml(report.namespace)}</code>`];
@@ -152,7 +158,11 @@ function addHead(
     true,
   );
   // What the input rendered and what it did not deploy: a file a team believes deployed is seen here.
-  for (const line of [renderedLine(report.rendered), notDeployedLine(report.notDeployed)])
+  for (const line of [
+    renderedLine(report.rendered),
+    notDeployedLine(report.notDeployed),
+    skippedLine(report),
+  ])
     if (line) summary.addRaw(`<p>${escapeHtml(line)}</p>`, true);
 }
 

@@ -61,7 +61,12 @@ export async function statusAll(
         ...request(t.target),
         against: flags.against === 'revision' ? 'revision' : 'directory',
       });
-      out.push({ ...where, status: result.status, drift: result.drift });
+      // Without a declaration, where the deployment was compared: its context and namespace as given.
+      const compared = {
+        ...(result.status.context ? { context: result.status.context } : {}),
+        namespace: result.status.namespace,
+      };
+      out.push({ ...compared, ...where, status: result.status, drift: result.drift });
     } catch (error) {
       out.push({ ...where, error: (error as Error).message });
     }
@@ -71,7 +76,23 @@ export async function statusAll(
       flags.output === 'json' ? `${JSON.stringify({ environments: out }, null, 2)}\n` : statusesText(out),
     ),
   );
-  process.exitCode = out.some((e) => e.error) ? 1 : out.some((e) => e.drift?.drifted) ? 2 : 0;
+  process.exitCode = out.some((e) => e.error)
+    ? 1
+    : Math.max(0, ...out.map((e) => (e.status && e.drift ? driftExitCode(e.status, e.drift) : 0)));
+}
+
+/**
+ * The exit code of a comparison with the cluster (docs/drift.md), `spread status --context` and
+ * `--all-environments` alike: 1 when the server rejected an object (it could not be compared), else
+ * 2 when something drifted, else 0, so that what is not drift (a `kubectl rollout restart`, an HPA's
+ * replicas) exits 0 as it reads `no drift`.
+ */
+export function driftExitCode(
+  status: Pick<StatusReport, 'counts'>,
+  d: Pick<DriftReport, 'drifted'>,
+): 0 | 1 | 2 {
+  if (status.counts.rejected > 0) return 1;
+  return d.drifted ? 2 : 0;
 }
 
 /** A heading per environment, then its status and what drifted, with who changed it. */
@@ -89,11 +110,27 @@ function statusesText(all: readonly EnvironmentStatus[]): string {
     .join('\n');
 }
 
-/** `drifted: Deployment/web spec.replicas (kubectl, Update, scale at …)` lines, or `no drift`. */
+/**
+ * What the drift compared the cluster with, when not the directory as given: `compared with revision
+ * 3 (commit 0123abc, deployed 2026-…)`, or why a revision was asked for and the directory used.
+ */
+export function comparedWithLine(d: Pick<DriftReport, 'comparedWith'>): string | undefined {
+  const c = d.comparedWith;
+  if (c?.against === 'revision')
+    return `compared with revision ${c.revision} (${c.commit ? `commit ${c.commit.slice(0, 7)}, ` : ''}deployed ${c.time})`;
+  return c?.note;
+}
+
+/**
+ * `drifted: Deployment/web spec.replicas (kubectl, Update, scale at …)` lines, or `no drift`, after
+ * what was compared with (see {@link comparedWithLine}).
+ */
 export function driftText(d: DriftReport): string {
+  const compared = comparedWithLine(d);
+  const head = compared ? `${compared}\n` : '';
   if (!d.drifted)
-    return `no drift${d.ignored.length ? ` (${d.ignored.length} differences are not drift)` : ''}\n`;
-  const lines = ['drifted:'];
+    return `${head}no drift${d.ignored.length ? ` (${d.ignored.length} differences are not drift)` : ''}\n`;
+  const lines = [`${head}drifted:`];
   for (const o of d.objects) {
     lines.push(`  ${o.kind}/${o.name}: ${o.state}${o.message ? ` (${o.message})` : ''}`);
     for (const f of o.fields) {

@@ -11,7 +11,7 @@ import { imageStageOptions } from './images.js';
 import { cliText, createCliLogger } from './logger.js';
 import { addSettings, type CliFlags } from './options.js';
 import { kustomizeOptions } from './renderers.js';
-import { driftText, statusAll } from './status-all.js';
+import { driftExitCode, driftText, statusAll } from './status-all.js';
 import { formatStatusText } from './status-text.js';
 
 /**
@@ -76,6 +76,7 @@ export function defineStatus(cmd: Command): Command {
           : `${formatStatusText(report)}${found ? driftText(found.drift) : ''}`,
       ),
     );
-    process.exitCode = statusExitCode(report);
+    // Compared with a cluster, it exits as the drift reads (docs/drift.md), as --all-environments does.
+    process.exitCode = found ? driftExitCode(found.status, found.drift) : statusExitCode(report);
   });
 }

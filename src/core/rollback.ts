@@ -3,7 +3,7 @@
 import { groupKindOf, type KubeObject, type SourcedObject } from '../base/kube-object.js';
 import { DEPLOY_ANNOTATION_KEYS, SPREAD } from '../base/labels.js';
 import type { Logger } from '../base/logger.js';
-import type { Source } from '../base/source.js';
+import { formatSource } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import { applyGroup } from '../deployment/deployment.js';
 import { formatPlace, placeOf, recreateOf } from '../deployment/phases.js';
@@ -11,6 +11,7 @@ import type { AppliedObject } from '../engine/apply/applied.js';
 import { type ApplySet, readParent } from '../engine/inventory/applyset.js';
 import { type Revision, recordRollback } from '../engine/inventory/history.js';
 import type { DeployLock } from '../engine/inventory/lock.js';
+import { splitSourceLine } from '../engine/inventory/revision-source.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { planObjects } from '../engine/plan/planner.js';
 import type { ApplyOptions } from '../engine/shared/options.js';
@@ -147,7 +148,7 @@ function withoutPhaseCreates(plan: readonly PlannedObject[], logger: Logger): Pl
     const place = placeOf(p.object);
     if (!place.hook && (place.phase === 'main' || !runs(p.object))) return true;
     logger.info(
-      `${p.object.kind} ${p.object.metadata.name} (${p.source.file}:${p.source.line}, ${place.hook ? 'a hook in ' : ''}${formatPlace(place)}) not run: a rollback runs no phase, and it is not in the cluster`,
+      `${p.object.kind} ${p.object.metadata.name} (${formatSource(p.source)}, ${place.hook ? 'a hook in ' : ''}${formatPlace(place)}) not run: a rollback runs no phase, and it is not in the cluster`,
     );
     return false;
   });
@@ -182,12 +183,11 @@ export function groupOfLive(discovery: Pick<Discovery, 'isNamespaced'>): (o: Sou
 
 /**
  * A stored object with its source back from spread's `file:line` annotation (`(revision)`, line 0,
- * without one), so that errors name the file it was deployed from.
+ * without one), so that errors name the file and line it was deployed from; the annotation as a
+ * deploy applies it (the file only).
  */
-export function revisionObject(object: KubeObject): SourcedObject {
-  const text = object.metadata.annotations?.[SPREAD.source] ?? '';
-  const m = /^(.*):(\d+)$/.exec(text);
-  const source: Source = m ? { file: m[1]!, line: Number(m[2]) } : { file: text || '(revision)', line: 0 };
+export function revisionObject(stored: KubeObject): SourcedObject {
+  const { object, source } = splitSourceLine(stored);
   return { object: structuredClone(object), source };
 }
 

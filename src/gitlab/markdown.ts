@@ -58,8 +58,12 @@ export function failureMarkdown(
           `  ${f.file ? `${projectPath(f.file, env)}${f.line ? `:${f.line}` : ''}: ` : ''}${f.severity === 'warning' ? 'warning: ' : ''}${f.message}`,
       ),
   ];
+  // The step that failed (a report's failedIn: `post`, `main wave 2`, `rollout`), as the CLI says it.
+  const step = report?.failedIn ?? report?.failedBeforeMain;
+  const where = step ? ` in ${step === 'rollout' ? 'the rollout' : code(step)}` : '';
+  const back = report?.rolledBackTo !== undefined ? `, rolled back to revision ${report.rolledBackTo}` : '';
   const parts = [
-    `### ❌ ${mode === 'plan' ? 'Plan' : 'Deploy'} failed: ${what.join(', ')}`,
+    `### ❌ ${mode === 'plan' ? 'Plan' : 'Deploy'} failed${where}${back}: ${what.join(', ')}`,
     fenced(lines.join('\n')),
   ];
   if (report && formatPlan)

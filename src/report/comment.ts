@@ -6,10 +6,13 @@ import {
   countActions,
   type DeployReport,
   environmentLine,
+  failedStep,
   notDeployedLine,
   type ObjectReport,
   objectRef,
   renderedLine,
+  rolledBack,
+  skippedLine,
 } from './report.js';
 
 /** GitHub's limit on an issue or pull request comment body, in characters. */
@@ -85,7 +88,12 @@ export function formatPlanMarkdown(report: DeployReport, options: PlanMarkdownOp
   const footer = footerLine(options);
   const environment = environmentLine(report);
   // What the input rendered and did not deploy, in a code span so that file names stay literal.
-  const inputs = [environment, renderedLine(report.rendered), notDeployedLine(report.notDeployed)]
+  const inputs = [
+    environment,
+    renderedLine(report.rendered),
+    notDeployedLine(report.notDeployed),
+    skippedLine(report),
+  ]
     .filter((l): l is string => l !== undefined)
     .map((l) => `\`${code(l)}\``)
     .join('\n');
@@ -247,9 +255,12 @@ function longestBacktickRun(s: string): number {
 export function renderDeployComment(report: DeployReport, options: PlanMarkdownOptions = {}): string {
   const marker = planMarker(report);
   const where = `\`${code(report.deployment)}\` → context \`${code(report.context)}\`, namespace \`${code(report.namespace)}\``;
+  const failed = failedStep(report);
   const title = report.failedBeforeMain
-    ? `### ❌ Deploy of ${where} failed in ${report.failedBeforeMain}, before the main phase`
-    : `### 🚀 Deployed ${where}`;
+    ? `### ❌ Deploy of ${where} failed in ${report.failedBeforeMain}, before the main phase${rolledBack(report)}`
+    : failed
+      ? `### ❌ Deploy of ${where} failed in ${failed}${rolledBack(report)}`
+      : `### 🚀 Deployed ${where}`;
   const facts = [
     ...(report.revision !== undefined ? [`revision **${report.revision}**`] : []),
     ...(report.url ? [`<${report.url}>`] : []),

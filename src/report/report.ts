@@ -41,6 +41,9 @@ export interface ObjectReport {
   readonly note?: string;
 }
 
+/** An object of the directory a failed deploy did not apply (see {@link DeployReport.skipped}). */
+export type SkippedObject = Omit<ObjectReport, 'action' | 'replaced' | 'changes' | 'deferred' | 'note'>;
+
 /** One waited object's rollout outcome. */
 export interface RolloutReport {
   readonly kind: string;
@@ -90,6 +93,16 @@ export interface DeployReport {
    * anything of the main phase was written.
    */
   readonly failedBeforeMain?: string;
+  /**
+   * Set when the deploy failed after it began writing: the step whose wait failed (`pre`, `main
+   * wave 2`, `post`, as `phase` spells it), or `rollout` for a deploy without phases or waves.
+   */
+  readonly failedIn?: string;
+  /**
+   * The directory's objects not applied because an earlier step failed (docs/phases.md); absent when
+   * every object was applied.
+   */
+  readonly skipped?: readonly SkippedObject[];
   /** Whole run, in milliseconds. */
   readonly durationMs: number;
   /** YAML and JSON files of the directory that hold no Kubernetes object; absent when there are none. */
@@ -147,6 +160,29 @@ export function environmentLine(
   return `environment ${report.environment}${promoted}`;
 }
 
+/**
+ * Where a failed deploy failed, in words: `post`, `main wave 2`, `the rollout`; undefined for a
+ * deploy that did not fail (or failed before it wrote anything, which has no report).
+ */
+export function failedStep(report: Pick<DeployReport, 'failedIn' | 'failedBeforeMain'>): string | undefined {
+  const step = report.failedIn ?? report.failedBeforeMain;
+  return step === 'rollout' ? 'the rollout' : step;
+}
+
+/** `, rolled back to revision 3` after a failure undone by `--rollback-on-failure`; else empty. */
+export function rolledBack(report: Pick<DeployReport, 'rolledBackTo'>): string {
+  return report.rolledBackTo !== undefined ? `, rolled back to revision ${report.rolledBackTo}` : '';
+}
+
+/** `3 objects not applied (an earlier step failed): job/smoke, …`; undefined when none were skipped. */
+export function skippedLine(report: Pick<DeployReport, 'skipped'>): string | undefined {
+  const skipped = report.skipped ?? [];
+  if (skipped.length === 0) return undefined;
+  const named = skipped.slice(0, NOT_DEPLOYED_NAMED).map((o) => objectRef(o));
+  const more = skipped.length - named.length;
+  return `${skipped.length} not applied (an earlier step failed): ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 /** A symbol per action, for the Markdown of the job summary and the pull-request comment. */
 export const ACTION_ICON: Readonly<Record<string, string>> = {
   create: '➕',
@@ -201,10 +237,13 @@ export function imageAction(i: Pick<ImageReport, 'built' | 'pushed' | 'wouldBuil
 export function formatReportText(report: DeployReport): string {
   const lines: string[] = [];
   const where = `${report.deployment} to namespace ${report.namespace} (context ${report.context})`;
+  const failed = failedStep(report);
   lines.push(
     report.failedBeforeMain
-      ? `Deploy of ${where} FAILED in ${report.failedBeforeMain}, before the main phase (nothing of it written):`
-      : `${report.mode === 'plan' ? 'Plan for' : 'Deployed'} ${where}:`,
+      ? `Deploy of ${where} FAILED in ${report.failedBeforeMain}, before the main phase (nothing of it written)${rolledBack(report)}:`
+      : failed
+        ? `Deploy of ${where} FAILED in ${failed}${rolledBack(report)}:`
+        : `${report.mode === 'plan' ? 'Plan for' : 'Deployed'} ${where}:`,
   );
   const environment = environmentLine(report);
   if (environment) lines.push(`  ${environment}`);
@@ -220,6 +259,11 @@ export function formatReportText(report: DeployReport): string {
     // or another tool applied, a Secret an earlier spread applied as stringData) or metadata only.
     else if (report.mode === 'plan' && o.action === 'update' && (o.changes?.length ?? 0) === 0)
       lines.push('      (no value changes: spread takes over field ownership)');
+  }
+  for (const o of report.skipped ?? []) {
+    const ns = o.namespace ? ` -n ${o.namespace}` : '';
+    const phase = o.phase ? ` [${o.phase}]` : '';
+    lines.push(`  ${objectRef(o)} not applied${ns}${phase}  (${o.source})`);
   }
   for (const i of report.images ?? []) lines.push(`  image ${i.reference} ${imageAction(i)}  (${i.source})`);
   for (const r of report.rollout) {

@@ -451,7 +451,12 @@ describe('kubectl rollout restart, against the revision', () => {
     const r = await runNode(CLI, [...args, '--all-environments', '--against', 'revision', '-o', 'json']);
     const env = (
       JSON.parse(r.stdout) as {
-        environments: { drift: { drifted: boolean; ignored: { path: string; rule: string }[] } }[];
+        environments: {
+          environment?: string;
+          context?: string;
+          namespace?: string;
+          drift: { drifted: boolean; ignored: { path: string; rule: string }[] };
+        }[];
       }
     ).environments[0]!;
     expect(env.drift.drifted, r.stdout).toBe(false);
@@ -460,5 +465,17 @@ describe('kubectl rollout restart, against the revision', () => {
       r.stdout,
     ).toContain('restarted-at');
     expect(r.code, r.stdout).toBe(0);
+    // Without declared environments, the one entry says where it compared (docs/drift.md).
+    expect(env.environment).toBeUndefined();
+    expect(env).toMatchObject({ context: 'spread-local', namespace: restartNs });
+    // The plain form exits as it reads, and as --all-environments does: no drift, exit 0.
+    for (const against of [[], ['--against', 'revision']]) {
+      const plain = await runNode(CLI, [...args, ...against]);
+      expect(plain.stdout).toMatch(/^no drift \(\d+ differences are not drift\)$/m);
+      expect(plain.code, plain.stdout).toBe(0);
+    }
+    // The text says which revision it compared with, as the JSON does.
+    const text = await runNode(CLI, [...args, '--against', 'revision']);
+    expect(text.stdout).toMatch(/^compared with revision 1 \(deployed \d{4}-\d\d-\d\dT[^)]*\)$/m);
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import { silentLogger } from '../../src/base/logger.js';
 import { DeployError } from '../../src/core/deploy/index.js';
 import { deploy } from '../../src/frontend/deploy.js';
 import { history, rollback } from '../../src/frontend/manage.js';
+import { formatReportText } from '../../src/report/report.js';
 import { clusterDir } from './env.js';
 import { needs } from './harness.js';
 import { kubeconfigPath, kubectl, localDeploy, uniqueName, writeDir } from './helpers.js';
@@ -142,6 +143,38 @@ describe('Integration: phases', () => {
     const api = await getJson(['deployment', 'api', '-n', ns]);
     const spec = api.spec as { template: { spec: { containers: { image: string }[] } } };
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+  }, 120_000);
+
+  test("a failed post Job: the report says so, with every step's rollout and the wave not applied; a rollback names lines", async () => {
+    const post = (name: string) => `# the smoke test\n${job(name, 'post', 'unpullable.invalid/smoke:1')}`;
+    const late = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: late, annotations: {spread.rsprd.com/phase: post, spread.rsprd.com/wave: "1"}}\ndata: {a: b}\n`;
+    await deploy(
+      localDeploy(dir({ 'web.yaml': web('rep', 'registry.k8s.io/pause:3.10') }), ns, { name: 'report' }),
+    );
+    const files = {
+      'web.yaml': web('rep', 'registry.k8s.io/pause:3.9'),
+      'migrate.yaml': job('rep-migrate', 'pre', 'registry.k8s.io/pause:3.10'),
+      'smoke.yaml': post('rep-smoke'),
+      'late.yaml': late,
+    };
+    const error = await deploy(localDeploy(dir(files), ns, { name: 'report' })).catch((e: unknown) => e);
+    const report = (error as DeployError).report;
+    expect(report.failedIn).toBe('post');
+    expect(report.rollout.map((r) => `${r.kind}/${r.name} ${r.ready}`)).toEqual([
+      'Job/rep-migrate true',
+      'Deployment/rep true',
+      'Job/rep-smoke false',
+    ]);
+    expect(report.skipped?.map((o) => `${o.kind}/${o.name} ${o.phase}`)).toEqual([
+      'ConfigMap/late post wave 1',
+    ]);
+    expect(formatReportText(report).split('\n')[0]).toMatch(
+      /^Deploy of report to namespace \S+ \(context spread-local\) FAILED in post:$/,
+    );
+    // The failed revision 2 stored each object's line: a rollback from it names them, not line 0.
+    const manage = { kubeconfig: { paths: [kubeconfigPath()] }, context: 'spread-local', namespace: ns };
+    const back = await rollback('report', 2, { ...manage, logger: silentLogger, timeoutMs: 60_000 });
+    expect(back.objects.find((o) => o.name === 'rep-smoke')?.source).toBe('smoke.yaml:2');
   }, 120_000);
 
   test('a failed pre Job with rollback-on-failure: the pre phase ConfigMap back as the revision had it', async () => {

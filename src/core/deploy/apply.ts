@@ -6,6 +6,7 @@
 import type { SourcedObject } from '../../base/kube-object.js';
 import { optionRef } from '../../base/option-ref.js';
 import { formatSource } from '../../base/source.js';
+import { comparePlaces, isHoisted, placeOf } from '../../deployment/phases.js';
 import { ApplyError, type ObjectFailure } from '../../engine/apply/errors.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
 import type { DeployLease } from '../../engine/inventory/deploy-lease.js';
@@ -21,17 +22,18 @@ import {
   type RevisionCheck,
   readRevisionCheck,
 } from '../../engine/inventory/revision-check.js';
+import { withSourceLine } from '../../engine/inventory/revision-source.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../../engine/shared/options.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
 import type { RolloutResult } from '../../engine/wait/waiter.js';
 import type { HealthRules } from '../../project/health.js';
-import type { ObjectReport } from '../../report/report.js';
-import { appliedRef, type Converged, converge, pruneRefs, type Steps } from '../converge.js';
+import type { ObjectReport, SkippedObject } from '../../report/report.js';
+import { appliedRef, type Converged, converge, pruneRefs, type Steps, sourceRef } from '../converge.js';
 import { failedAt } from './failure.js';
 import type { ReportBase, Run } from './options.js';
 import type { PlannedForApply } from './plan.js';
 import type { DirectoryRead } from './read.js';
-import { deploySteps, runningJobNote } from './steps.js';
+import { deploySteps, PhaseError, runningJobNote } from './steps.js';
 import { type ApplyingObject, forSettle, type SettlingConverged } from './trim.js';
 
 /** What the apply did, and whether the deploy changed nothing at all. */
@@ -47,10 +49,12 @@ export interface Applied {
   /** Otherwise: the stored revisions, listed beside the converge for the record that follows it. */
   readonly revisionsPending: Promise<RevisionSummary[]> | undefined;
   /**
-   * With phases or waves and `wait`: every step's rollout, each object waited for once, in its step;
-   * the settle stage does not wait for them again.
+   * With phases or waves: every step's rollout, each object waited for once, in its step (without
+   * `wait`, every step's but the last's); the settle stage does not wait for them again.
    */
   readonly stepsWaited: readonly RolloutResult[] | undefined;
+  /** The objects of the steps after a failed one, which were not applied. */
+  readonly skipped: readonly SkippedObject[];
 }
 
 /** Annotates what changes, checks annotation conflicts, and converges: apply, prune, parent. */
@@ -114,7 +118,15 @@ export async function applyStage(
   // that revision's rollout had failed and now succeeds).
   const unchanged =
     revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
-  const stepsWaited = steps && options.wait ? steps.waited : undefined;
+  const stepsWaited = steps?.waited;
+  const halt = converged.halted?.error;
+  // A failed step stops the deploy: what the steps after it hold was not written.
+  const skipped =
+    halt instanceof PhaseError
+      ? plan
+          .filter((p) => !isHoisted(p.object) && comparePlaces(placeOf(p.object), halt.place) > 0)
+          .map(sourceRef)
+      : [];
   return {
     converged,
     reported,
@@ -123,6 +135,7 @@ export async function applyStage(
     revisionCheckPending,
     revisionsPending,
     stepsWaited,
+    skipped,
   };
 }
 
@@ -152,8 +165,10 @@ export interface Settling {
   /** The project file's health rules, for the wait (and a rollback's). */
   readonly health: HealthRules;
   readonly base: ReportBase;
-  /** Every step's rollout, when the steps waited for all of it ({@link Applied}). */
+  /** Every step's rollout, with phases or waves ({@link Applied}). */
   readonly stepsWaited: readonly RolloutResult[] | undefined;
+  /** The objects of the steps after a failed one ({@link Applied}). */
+  readonly skipped: readonly SkippedObject[];
 }
 
 /** The apply's outcome as the settle stage holds it ({@link Settling}). */
@@ -164,7 +179,7 @@ export async function settlingOf(
   applied: Applied,
   base: ReportBase,
 ): Promise<Settling> {
-  const { reported, revisionBefore, unchanged, revisionsPending, stepsWaited } = applied;
+  const { reported, revisionBefore, unchanged, revisionsPending, stepsWaited, skipped } = applied;
   const toRecord = await forRecord(run, read.set, objects, applied);
   const converged = forSettle(applied.converged, { ...run.options, health: read.read.health });
   const { set, applyOptions } = read;
@@ -180,6 +195,7 @@ export async function settlingOf(
     base,
     health: read.read.health,
     stepsWaited,
+    skipped,
   };
 }
 
@@ -201,10 +217,11 @@ export async function forRecord(
     ? (applied.revisionCheckPending ?? readRevisionCheck(run.api, set, before!))
     : undefined;
   const current = await read?.catch(() => undefined);
-  const encoded = objects.map((o) => o.object);
-  if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(encoded))
+  const asApplied = objects.map((o) => o.object);
+  if (current && current.status !== 'failed' && current.objectSet === objectSetDigest(asApplied))
     return { kept: current };
-  return { encoded: encodeObjectSet(encoded) };
+  // Stored with their lines, for a rollback's messages (revision-source.ts).
+  return { encoded: encodeObjectSet(objects.map(withSourceLine)) };
 }
 
 /**

@@ -109,8 +109,10 @@ async function preFailed(
     mode: 'deploy',
     ...(settling.revisionBefore !== undefined ? { revision: settling.revisionBefore } : {}),
     objects: settling.reported,
-    rollout: error.results.map(rolloutRef),
+    rollout: rolloutOf(settling, error),
     failedBeforeMain: formatPlace(error.place),
+    failedIn: formatPlace(error.place),
+    ...skippedOf(settling),
     durationMs: Date.now() - run.started,
   };
   const { revisionBefore } = settling;
@@ -125,6 +127,19 @@ async function preFailed(
     revisionBefore + 1,
     `${formatPlace(error.place)} failed`,
   );
+}
+
+/**
+ * A failed deploy's rollout: the steps waited for before the failed one (docs/phases.md: the report's
+ * rollout lists every step's objects), then what the failed wait saw.
+ */
+function rolloutOf(settling: Pick<Settling, 'stepsWaited'>, error: RolloutError): DeployReport['rollout'] {
+  return [...(settling.stepsWaited ?? []), ...error.results].map(rolloutRef);
+}
+
+/** The report's `skipped`, only when a failed step left objects unapplied. */
+function skippedOf(settling: Pick<Settling, 'skipped'>): Pick<DeployReport, 'skipped'> {
+  return settling.skipped.length > 0 ? { skipped: settling.skipped } : {};
 }
 
 /** Whether the deploy created or changed an object other than a Job or a Pod (which a rollback does not run). */
@@ -193,7 +208,9 @@ async function failedRollout(
     mode: 'deploy' as const,
     ...recorded,
     objects: applied.reported,
-    rollout: error.results.map(rolloutRef),
+    rollout: rolloutOf(applied, error),
+    failedIn: error instanceof PhaseError ? formatPlace(error.place) : 'rollout',
+    ...skippedOf(applied),
     durationMs: Date.now() - run.started,
   };
   const below = recorded.revision ?? (revisionBefore === undefined ? undefined : revisionBefore + 1);

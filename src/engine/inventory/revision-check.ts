@@ -4,6 +4,7 @@ import type { KubeObject } from '../../base/kube-object.js';
 import type { ClusterPort } from '../kube-api.js';
 import type { ApplySet } from './applyset.js';
 import { type RevisionStatus, readRevision } from './history.js';
+import { splitSourceLine } from './revision-source.js';
 
 /**
  * What a deploy that changed nothing needs of the current revision: its status, its applied state and
@@ -33,7 +34,8 @@ export async function readRevisionCheck(
         status: r.status,
         ...(r.rolloutUnchecked ? { rolloutUnchecked: true as const } : {}),
         ...(r.appliedState ? { appliedState: r.appliedState } : {}),
-        objectSet: objectSetDigest(r.objects),
+        // As the deploy compares it: the objects as applied, their source's line left out.
+        objectSet: objectSetDigest(r.objects.map((o) => splitSourceLine(o).object)),
       }
     : undefined;
 }

@@ -95,6 +95,22 @@ describe('addDeploySummary', () => {
     expect(html).toContain('<strong>Failed:</strong> rollout of deployment/web timed out');
   });
 
+  test('a failed step is named in the heading, with the rollback, and what it left unapplied', () => {
+    const html = render(
+      {
+        ...report,
+        failedIn: 'main wave 1',
+        rolledBackTo: 3,
+        skipped: [
+          { apiVersion: 'batch/v1', kind: 'Job', name: 'smoke', phase: 'post', source: 'smoke.yaml:1' },
+        ],
+      },
+      { failure: 'main wave 1 failed: rollout failed' },
+    );
+    expect(html).toContain('<h2>❌ spread deploy failed in main wave 1, rolled back to revision 3: web');
+    expect(html).toContain('<p>1 not applied (an earlier step failed): job.batch/smoke</p>');
+  });
+
   test('names are escaped', () => {
     const html = render({ ...report, deployment: '<script>' });
     expect(html).toContain('spread deploy: &lt;script&gt; → production');

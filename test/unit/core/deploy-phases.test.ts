@@ -257,6 +257,9 @@ describe('phases and waves on the in-memory API server', () => {
     expect((error as Error).message).toMatch(/^post failed: rollout failed/);
     expect((error as Error).message).toContain('smoke: GET / answered 500');
     expect((error as DeployError).report.rolledBackTo).toBe(1);
+    expect(formatReportText((error as DeployError).report).split('\n')[0]).toBe(
+      'Deploy of shop to namespace shop (context fake) FAILED in post, rolled back to revision 1:',
+    );
     const spec = kube.get('Deployment', NS, 'web')?.spec as
       | { template: { spec: { containers: { image: string }[] } } }
       | undefined;
@@ -398,6 +401,74 @@ describe('phases and waves on the in-memory API server', () => {
     expect(image(kube.get('Deployment', NS, 'web'))).toBe('web:1');
     expect(image(kube.get('Job', NS, 'migrate'))).toBe('migrate:2');
     expect(kube.get('Job', NS, 'smoke')).toBeUndefined();
+  });
+
+  test('a failed post Job: the report says the deploy failed in post, its rollout holds every step', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+      'smoke.yaml': job('smoke', '{spread.rsprd.com/phase: post}'),
+    });
+    kube.job = (o) => migrate(!o.metadata.name?.startsWith('smoke'))(o);
+    const error = await deploy(options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeployError);
+    const report = (error as DeployError).report;
+    expect(report.failedIn).toBe('post');
+    expect(report.failedBeforeMain).toBeUndefined();
+    expect(report.skipped).toBeUndefined();
+    expect(report.rollout.map((o) => `${o.kind}/${o.name} ${o.ready}`)).toEqual([
+      'Job/migrate true',
+      'Deployment/web true',
+      'Job/smoke false',
+    ]);
+    const text = formatReportText(report).split('\n');
+    expect(text[0]).toBe('Deploy of shop to namespace shop (context fake) FAILED in post:');
+    expect(text.filter((l) => l.startsWith('  rollout '))).toHaveLength(3);
+  });
+
+  test('a failed wave: the waves after it are not applied, and the report lists them as such', async () => {
+    write({
+      'a.yaml': configMap('a'),
+      'smoke.yaml': job('smoke', '{spread.rsprd.com/wave: "1"}'),
+      'late.yaml': configMap('late', '{spread.rsprd.com/wave: "2"}'),
+      'later.yaml': job('later', '{spread.rsprd.com/phase: post}'),
+    });
+    kube.job = migrate(false);
+    const error = await deploy(options()).catch((e: unknown) => e);
+    const report = (error as DeployError).report;
+    expect(report.failedIn).toBe('main wave 1');
+    expect(kube.get('ConfigMap', NS, 'late')).toBeUndefined();
+    expect(report.skipped).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        namespace: NS,
+        name: 'late',
+        phase: 'main wave 2',
+        source: '.k2e/late.yaml:1',
+      },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        namespace: NS,
+        name: 'later',
+        phase: 'post',
+        source: '.k2e/later.yaml:1',
+      },
+    ]);
+    const text = formatReportText(report);
+    expect(text.split('\n')[0]).toBe(
+      'Deploy of shop to namespace shop (context fake) FAILED in main wave 1:',
+    );
+    expect(text).toContain('  configmap/late not applied -n shop [main wave 2]  (.k2e/late.yaml:1)\n');
+    expect(text).toContain('  job.batch/later not applied -n shop [post]  (.k2e/later.yaml:1)\n');
+  });
+
+  test('without wait, the steps before the last are waited for all the same, and in the report', async () => {
+    write({ 'web.yaml': web('web:1'), 'b.yaml': configMap('b', '{spread.rsprd.com/wave: "1"}') });
+    const r = await deploy(options({ wait: false }));
+    expect(r.rollout.map((o) => `${o.kind}/${o.name} ${o.ready}`)).toEqual(['Deployment/web true']);
+    expect(lines.filter((l) => l.startsWith('## Wait'))).toEqual(['## Wait for main']);
   });
 
   test('a failed post Job kept by the rollback is not waited for: the rollback succeeds, the report says so', async () => {
@@ -716,10 +787,16 @@ describe('phases and waves on the in-memory API server', () => {
     write({
       'web.yaml': web('web:1'),
       'cm.yaml': configMap('settings', '{changed: "yes"}'),
-      'migrate.yaml': job('migrate', hook),
+      'migrate.yaml': `# the migration\n# of the schema\n${job('migrate', hook)}`,
     });
     await deploy(options());
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
+    // Revision 1's objects name their lines: a rollback's log and report give them, not line 0.
+    await rollback('shop', 2, { cluster, namespace: NS, logger, timeoutMs: 5_000, lockTimeoutMs: 1_000 });
+    expect(lines).toContain(
+      'Job migrate (.k2e/migrate.yaml:3, a hook in pre) not run: a rollback runs no phase, and it is not in the cluster',
+    );
+    lines.length = 0;
     kube.log.length = 0;
     const back = await rollback('shop', 1, {
       cluster,
@@ -729,6 +806,11 @@ describe('phases and waves on the in-memory API server', () => {
       lockTimeoutMs: 1_000,
     });
     expect(back.rolledBackTo).toBe(1);
+    expect(back.objects.find((o) => o.name === 'settings')?.source).toBe('.k2e/cm.yaml:1');
+    // Applied as a deploy applies it: the annotation names the file only.
+    expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.['spread.rsprd.com/source']).toBe(
+      '.k2e/cm.yaml',
+    );
     expect(writes().filter((l) => l.includes('jobs/migrate'))).toEqual([]);
     expect(kube.get('Job', NS, 'migrate')).toBeUndefined();
     expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();

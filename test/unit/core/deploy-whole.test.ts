@@ -18,6 +18,7 @@ import {
 } from '../../../src/core/deploy/index.js';
 import { rollback } from '../../../src/core/manage.js';
 import { status } from '../../../src/core/status.js';
+import { formatReportText } from '../../../src/report/report.js';
 import { FakeCluster } from '../engine/fake-cluster.js';
 
 const NS = 'shop';
@@ -173,6 +174,11 @@ describe('a whole deploy against the in-memory API server', () => {
     expect((failed as Error).message).toMatch(/web/);
     expect(report.revision).toBe(2);
     expect(report.rolledBackTo).toBeUndefined();
+    // Said as failed, not as deployed.
+    expect(report.failedIn).toBe('rollout');
+    expect(formatReportText(report).split('\n')[0]).toBe(
+      'Deploy of shop to namespace shop (context fake) FAILED in the rollout:',
+    );
     expect(image()).toBe('nginx:1.28');
     expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
   });

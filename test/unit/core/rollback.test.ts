@@ -24,9 +24,16 @@ describe('revisionObject: a stored object with the file and line it was deployed
   });
 
   test('the object is a copy: planning it never changes the stored revision', () => {
-    const o = stored('a.yaml:1');
+    const o = stored('a.yaml');
     const copy = revisionObject(o).object;
     expect(copy).toEqual(o);
     expect(copy).not.toBe(o);
+  });
+
+  test('its annotation as a deploy applies it, the file only; the stored revision keeps its line', () => {
+    const o = stored('a.yaml:7');
+    const copy = revisionObject(o).object;
+    expect(copy).toEqual(stored('a.yaml'));
+    expect(o).toEqual(stored('a.yaml:7'));
   });
 });

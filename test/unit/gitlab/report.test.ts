@@ -130,6 +130,19 @@ describe('dist/gitlab/report.js', () => {
       },
     },
     {
+      name: 'a failed post phase, rolled back: the step in the title',
+      content: JSON.stringify({
+        error: 'post failed: rollout failed',
+        failures: [],
+        report: { ...report, failedIn: 'post', rolledBackTo: 2 },
+      }),
+      status: 1,
+      plan: [
+        '### ❌ Deploy failed in post, rolled back to revision 2: `web`, context `prod`, namespace `shop`',
+      ],
+      dotenv: { SPREAD_OUTCOME: 'failure', SPREAD_DEPLOYMENT: 'web' },
+    },
+    {
       name: 'nothing written (spread stopped before its report, e.g. a bad flag)',
       content: undefined,
       status: 1,

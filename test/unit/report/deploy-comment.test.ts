@@ -49,6 +49,26 @@ describe('renderDeployComment', () => {
     expect(body).toContain('[run](https://gh/acme/shop/actions/runs/1)');
   });
 
+  test.each([
+    [{ failedIn: 'post' }, '### ❌ Deploy of `web` → context `production`, namespace `shop` failed in post'],
+    [
+      { failedIn: 'rollout', rolledBackTo: 3 },
+      '### ❌ Deploy of `web` → context `production`, namespace `shop` failed in the rollout, rolled back to revision 3',
+    ],
+    [
+      { failedIn: 'pre', failedBeforeMain: 'pre' },
+      '### ❌ Deploy of `web` → context `production`, namespace `shop` failed in pre, before the main phase',
+    ],
+  ] as const)('a failed deploy (%o) is titled so', (failure, title) => {
+    const body = renderDeployComment({
+      ...report,
+      ...failure,
+      skipped: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'late', source: 'late.yaml:1' }],
+    });
+    expect(body.split('\n')[1]).toBe(title);
+    expect(body).toContain('`1 not applied (an earlier step failed): configmap/late`');
+  });
+
   test('without a URL or revision those parts are left out; the limit holds', () => {
     const { url: _, revision: __, ...bare } = report;
     const body = renderDeployComment(bare, { limit: 400 });
