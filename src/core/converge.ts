@@ -26,7 +26,7 @@ import {
   writeParent,
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
-import type { DeployLock } from '../engine/inventory/lock.js';
+import { type DeployLock, LockLostError } from '../engine/inventory/lock.js';
 import { type KeptObject, keptWhy, type PruneDecision, splitPrune } from '../engine/inventory/prune.js';
 import { releaseFromApplySet } from '../engine/inventory/prune-policy.js';
 import type { ClusterPort } from '../engine/kube-api.js';
@@ -156,50 +156,58 @@ export async function converge(
       ),
     ),
   );
-  if (!parentWritten) await write(union);
-  const deletedHooks = stepping.deleted;
-  if (stepping.halted)
-    return {
-      applied,
-      pruned: [],
-      kept: [],
-      notes: new Map(),
-      fingerprints: [],
-      halted: stepping.halted,
-      deletedHooks,
-    };
-  const prints = options.recordFingerprints
-    ? fingerprintsOf(plan, applied, options.apply.fieldManager)
-    : undefined;
-  if (prints && prints.length === 0 && applied.length > MAX_FINGERPRINTS)
-    logger.debug(`${applied.length} objects: more than ${MAX_FINGERPRINTS}, so no fingerprints are recorded`);
-  if (!options.prune) {
-    if (prints) await write(parentObject(set, unionGks, unionNss, prints));
-    return {
-      applied,
-      pruned: [],
-      kept: [],
-      notes: new Map(),
-      fingerprints: prints ?? [...(options.keepFingerprints ?? [])],
-      deletedHooks,
-    };
-  }
-  options.lock?.assertHeld();
-  const { pruned, kept, notes } = await logger.group('Prune', () =>
-    prune(client, discovery, set, previous, plan, applied, options),
-  );
-  // Kept objects stay in the set's group-kinds, so a later deploy still finds them (and prunes a
-  // kept Namespace once it is empty of ours); those released by their annotation left the set.
-  const held = kept.filter((k) => !k.released);
-  await write(
-    parentObject(
-      set,
-      [...gks(plan), ...held.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
-      [...nss(plan), ...held.map((k) => k.candidate.object.metadata.namespace ?? '')],
-      prints,
-    ),
-  );
-  return { applied, pruned, kept, notes, fingerprints: prints ?? [], deletedHooks };
+  // Every object is applied from here: an error says so, as a failed apply says what it applied.
+  const finish = async (): Promise<Converged> => {
+    if (!parentWritten) await write(union);
+    const deletedHooks = stepping.deleted;
+    if (stepping.halted)
+      return {
+        applied,
+        pruned: [],
+        kept: [],
+        notes: new Map(),
+        fingerprints: [],
+        halted: stepping.halted,
+        deletedHooks,
+      };
+    const prints = options.recordFingerprints
+      ? fingerprintsOf(plan, applied, options.apply.fieldManager)
+      : undefined;
+    if (prints && prints.length === 0 && applied.length > MAX_FINGERPRINTS)
+      logger.debug(
+        `${applied.length} objects: more than ${MAX_FINGERPRINTS}, so no fingerprints are recorded`,
+      );
+    if (!options.prune) {
+      if (prints) await write(parentObject(set, unionGks, unionNss, prints));
+      return {
+        applied,
+        pruned: [],
+        kept: [],
+        notes: new Map(),
+        fingerprints: prints ?? [...(options.keepFingerprints ?? [])],
+        deletedHooks,
+      };
+    }
+    options.lock?.assertHeld();
+    const { pruned, kept, notes } = await logger.group('Prune', () =>
+      prune(client, discovery, set, previous, plan, applied, options),
+    );
+    // Kept objects stay in the set's group-kinds, so a later deploy still finds them (and prunes a
+    // kept Namespace once it is empty of ours); those released by their annotation left the set.
+    const held = kept.filter((k) => !k.released);
+    await write(
+      parentObject(
+        set,
+        [...gks(plan), ...held.map((k) => formatGroupKind(groupKindOf(k.candidate.object)))],
+        [...nss(plan), ...held.map((k) => k.candidate.object.metadata.namespace ?? '')],
+        prints,
+      ),
+    );
+    return { applied, pruned, kept, notes, fingerprints: prints ?? [], deletedHooks };
+  };
+  return finish().catch((error: unknown) => {
+    throw allApplied(error, applied.length);
+  });
 }
 
 /**
@@ -351,4 +359,20 @@ function describe(a: AppliedObject): string {
 function phaseRef(object: KubeObject): { phase?: string } {
   const p = placeOf(object);
   return p.phase === 'main' && p.wave === 0 ? {} : { phase: formatPlace(p) };
+}
+
+/**
+ * An error after every object was applied (the parent's write, the prune's lists and deletes): its
+ * first line says so, as a failed apply says what it applied (a lost Lease and errors that say what
+ * was applied are left as they are).
+ */
+function allApplied(error: unknown, count: number): unknown {
+  if (!(error instanceof Error) || error instanceof LockLostError || /\bapplied\b/.test(error.message))
+    return error;
+  const [first, ...rest] = error.message.split('\n');
+  error.message = [
+    `${first}; ${count} object(s) were applied before it, the prune and the parent's update may not have finished (deploy again to converge)`,
+    ...rest,
+  ].join('\n');
+  return error;
 }

@@ -240,6 +240,30 @@ describe('a whole deploy against the in-memory API server', () => {
     expect(again.revision).toBe(2);
   });
 
+  test("the API server fails the prune's list after every object was applied: the error says they were", async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    write('nginx:1.28', { settings: 'hello' });
+    // A 400 (not retried) to the prune's list of ConfigMaps: every object is applied by then.
+    kube.refuse = (req) =>
+      req.method === 'GET' &&
+      !req.query?.watch &&
+      req.path.endsWith('/configmaps') &&
+      kube.log.some((l) => /^PATCH .*deployments\/web$/.test(l))
+        ? new KubeApiError(400, '', undefined as never, 'the list was refused')
+        : undefined;
+    const failed = (await deploy(options()).catch((e: unknown) => e)) as Error;
+    expect(failed.message).toMatch(
+      /^the list was refused; 2 object\(s\) were applied before it, the prune and the parent's update may not have finished \(deploy again to converge\)/,
+    );
+    expect(failed.message).not.toMatch(/nothing was applied/);
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeDefined();
+    kube.refuse = undefined;
+    const again = await deploy(options());
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    expect(again.revision).toBe(2);
+  });
+
   test('delete: every object of the deployment, its revisions and its parent; the namespace stays', async () => {
     write('nginx:1.27', { settings: 'hello', extra: 'x' });
     await deploy(options());

@@ -4,4 +4,4 @@ import { dirname as __spreadDirname } from 'node:path';
 const __spreadRequire = __spreadCreateRequire(import.meta.url);
 const __filename = __spreadFileURLToPath(import.meta.url);
 const __dirname = __spreadDirname(__filename);
-import{a,b,c,d,e,f}from"./chunk-5SK6CDS2.js";import"./chunk-RHL6FA4L.js";import"./chunk-RW24WL5Z.js";import"./chunk-UGA2VPD4.js";export{a as COMMENT_LIMIT_CHARS,c as formatPlanMarkdown,b as planMarker,e as renderDeployComment,d as renderPlanComment,f as renderPlanFailureComment};
+import{a,b,c,d,e,f}from"./chunk-ZO42O2KX.js";import"./chunk-7KGEGQ75.js";import"./chunk-RW24WL5Z.js";import"./chunk-UGA2VPD4.js";export{a as COMMENT_LIMIT_CHARS,c as formatPlanMarkdown,b as planMarker,e as renderDeployComment,d as renderPlanComment,f as renderPlanFailureComment};
