@@ -238,7 +238,11 @@ async function prune(
   const limit = pLimit(options.apply.concurrency);
   const released = decision.kept.filter((k) => k.released);
   await Promise.all(released.map((k) => limit(() => releaseFromApplySet(client, set, k.candidate))));
-  for (const k of decision.kept) logger.info(`${candidateRef(k.candidate)} kept: ${keptWhy(k)}`);
+  for (const k of decision.kept) {
+    const line = `${candidateRef(k.candidate)} kept: ${keptWhy(k)}`;
+    if (k.warning) logger.warn(line);
+    else logger.info(line);
+  }
   await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
   for (const c of decision.pruned) {
     const note = decision.notes.get(c);

@@ -12,7 +12,7 @@ import { crdDefinition } from '../apply/crd.js';
 import type { ClusterPort } from '../kube-api.js';
 import type { PruneCandidate } from './applyset.js';
 import { findForeignObjects, type NamespaceContents } from './foreign.js';
-import { keptByAnnotation, type Removal } from './prune-policy.js';
+import { keptByAnnotation, misspeltKeep, type Removal } from './prune-policy.js';
 
 /** A prune candidate that is not deleted, and why (one sentence, for the report). */
 export interface KeptObject {
@@ -26,6 +26,11 @@ export interface KeptObject {
   readonly released?: boolean;
   /** A Helm hook this deploy does not run (`notRun`, `keepHooks`): the directory may still hold it. */
   readonly notRun?: boolean;
+  /**
+   * Kept because its `spread.rsprd.com/prune` annotation is not `keep` ({@link misspeltKeep}): a
+   * warning, not a plain note, and it stays in the ApplySet so that each deploy says it again.
+   */
+  readonly warning?: boolean;
 }
 
 /**
@@ -55,6 +60,8 @@ export interface PruneDecision {
  *   `delete-strategy: orphan`; {@link keptByAnnotation}) is kept and released from the ApplySet,
  *   unless `includeKept` (`spread delete --include-kept`); `removal: 'delete'` reads the annotations
  *   that keep only from `spread delete` too (Argo CD's `Delete=false`);
+ * - an object whose `spread.rsprd.com/prune` has another value (`Keep`) is kept with a `warning`,
+ *   in the set ({@link misspeltKeep}), unless `includeKept`;
  * - a Namespace or CRD that an object kept by its annotation is in or of is kept, since deleting it
  *   would delete that object ({@link holdsKept});
  * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
@@ -106,8 +113,10 @@ export async function splitPrune(
       (options.keepHooks && c.object.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined);
     if (notRun) {
       kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run`, notRun: true });
+    } else if (annotated?.misspelt) {
+      kept.push({ candidate: c, reason: annotated.reason, warning: true });
     } else if (annotated) {
-      kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
+      kept.push({ candidate: c, reason: `${annotated.reason}: ${RELEASED}`, released: true });
     } else if (holds) {
       kept.push({ candidate: c, reason: holds });
     } else if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
@@ -162,16 +171,28 @@ export function generatedKey(o: KubeObject): string {
   ].join('/');
 }
 
-/** The candidates their own annotations keep (none with `includeKept`), each with why. */
+/** Why an object's own annotations keep it; `misspelt` when it is spread's with a value not `keep`. */
+export interface AnnotationKeep {
+  readonly reason: string;
+  readonly misspelt?: boolean;
+}
+
+/**
+ * The candidates their own annotations keep (none with `includeKept`), each with why: by a keep
+ * annotation ({@link keptByAnnotation}), or by spread's with another value ({@link misspeltKeep}).
+ */
 export function keptByAnnotations(
   candidates: readonly PruneCandidate[],
   options: { readonly includeKept?: boolean | undefined; readonly removal?: Removal | undefined },
-): Map<PruneCandidate, string> {
-  const kept = new Map<PruneCandidate, string>();
+): Map<PruneCandidate, AnnotationKeep> {
+  const kept = new Map<PruneCandidate, AnnotationKeep>();
   if (options.includeKept) return kept;
+  const removal = options.removal ?? 'prune';
   for (const c of candidates) {
-    const reason = keptByAnnotation(c.object, options.removal ?? 'prune');
-    if (reason) kept.set(c, reason);
+    const reason = keptByAnnotation(c.object, removal);
+    const misspelt = reason ? undefined : misspeltKeep(c.object, removal);
+    if (reason) kept.set(c, { reason });
+    else if (misspelt) kept.set(c, { reason: misspelt, misspelt: true });
   }
   return kept;
 }
