@@ -67,6 +67,8 @@ export interface ConvergeOptions {
   readonly notRun?: ReadonlyMap<string, string>;
   /** Keep every Helm hook from prune, with this reason (a rollback's: splitPrune's `keepHooks`). */
   readonly keepHooks?: string;
+  /** The Jobs and Pods a failed deploy ran, kept by its rollback's prune (splitPrune's `ran`). */
+  readonly ran?: ReadonlyMap<string, string>;
   /** The deploy's phases and waves (see {@link Steps}); absent, the plan is one step. */
   readonly steps?: Steps;
 }
@@ -232,6 +234,7 @@ async function prune(
       foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
       ...(options.notRun ? { notRun: options.notRun } : {}),
       ...(options.keepHooks ? { keepHooks: options.keepHooks } : {}),
+      ...(options.ran ? { ran: options.ran } : {}),
     },
   );
   // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).

@@ -31,6 +31,8 @@ export interface KeptObject {
    * warning, not a plain note, and it stays in the ApplySet so that each deploy says it again.
    */
   readonly warning?: boolean;
+  /** A Job or Pod the failed deploy a rollback undoes ran (`ran`): kept, with its logs, in the set. */
+  readonly ran?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface KeptObject {
  * directory dropped (it may hold it), so it says so rather than "the directory dropped it".
  */
 export function keptWhy(k: KeptObject): string {
+  if (k.ran) return k.reason;
   return k.notRun
     ? `a hook this deploy does not run (${k.reason})`
     : `the directory dropped it, but ${k.reason}`;
@@ -93,6 +96,11 @@ export async function splitPrune(
      * runs no hook, and Helm's deletes none.
      */
     readonly keepHooks?: string;
+    /**
+     * The Jobs and Pods a failed deploy ran, by {@link objectKey}, each with why: a rollback after
+     * it keeps them as they are, since they hold the failure's logs (docs/phases.md).
+     */
+    readonly ran?: ReadonlyMap<string, string>;
     /** Prune (default) or `spread delete`, for the annotations that keep only from one. */
     readonly removal?: Removal;
     /** What a Namespace holds besides the deployment's objects; unchecked when absent. */
@@ -107,11 +115,11 @@ export async function splitPrune(
   for (const c of candidates) {
     const annotated = annotatedKept.get(c);
     const holds = annotated ? undefined : holdsKept(c, [...annotatedKept.keys()]);
-    const notRun =
-      options.notRun?.get(objectKey(c.object)) ??
-      (c.object.metadata.generateName ? options.notRun?.get(generatedKey(c.object)) : undefined) ??
-      (options.keepHooks && c.object.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined);
-    if (notRun) {
+    const notRun = notRunReason(c.object, options);
+    const ran = options.ran?.get(objectKey(c.object));
+    if (ran) {
+      kept.push({ candidate: c, reason: ran, ran: true });
+    } else if (notRun) {
       kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run`, notRun: true });
     } else if (annotated?.misspelt) {
       kept.push({ candidate: c, reason: annotated.reason, warning: true });
@@ -147,6 +155,18 @@ export async function splitPrune(
     } else pruned.push(c);
   }
   return { pruned, kept, notes };
+}
+
+/** Why a live object is a hook this deploy does not run ({@link splitPrune}'s `notRun`, `keepHooks`). */
+function notRunReason(
+  o: KubeObject,
+  options: { readonly notRun?: ReadonlyMap<string, string>; readonly keepHooks?: string },
+): string | undefined {
+  return (
+    options.notRun?.get(objectKey(o)) ??
+    (o.metadata.generateName ? options.notRun?.get(generatedKey(o)) : undefined) ??
+    (options.keepHooks && o.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined)
+  );
 }
 
 /**
