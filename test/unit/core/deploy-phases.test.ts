@@ -401,6 +401,16 @@ describe('phases and waves on the in-memory API server', () => {
     );
   });
 
+  test('a first deploy whose post Job fails, with rollbackOnFailure: nothing to roll back, and why', async () => {
+    write({ 'web.yaml': web('web:1'), 'smoke.yaml': job('smoke', '{spread.rsprd.com/phase: post}') });
+    kube.job = migrate(false);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as DeployError).report.rolledBackTo).toBeUndefined();
+    expect(lines).toContain(
+      "warning: the rollout failed; nothing to roll back: this was the deployment's first deploy, so there is no earlier revision (what it applied stays)",
+    );
+  });
+
   test('a hook Secret the rollback applies is said applied, not waited for (only a Job or Pod is not run)', async () => {
     const hook = (data: string) =>
       `apiVersion: v1\nkind: Secret\nmetadata: {name: hooksecret, annotations: {helm.sh/hook: "pre-install,pre-upgrade"}}\nstringData: {a: "${data}"}\n`;
