@@ -102,6 +102,7 @@ function fill(
   addHead(summary, report, options, operation);
   if ('promotion' in report) addPromotion(summary, (report as PromoteReport).promotion);
   if (report.objects.length > 0) addObjects(summary, report, rows);
+  if (report.rolledBackTo !== undefined && report.rollback) addRollback(summary, report, rows);
   if (report.images && report.images.length > 0) addImages(summary, report.images);
   if (report.rollout.length > 0) addRollout(summary, report.rollout);
   if (planChars !== 0) {
@@ -164,6 +165,21 @@ function addHead(
     skippedLine(report),
   ])
     if (line) summary.addRaw(`<p>${escapeHtml(line)}</p>`, true);
+}
+
+/**
+ * What `--rollback-on-failure` did after the deploy failed: a heading with the revision, a count
+ * line, and its objects (restored, pruned, kept with their logs), as many rows as the objects table.
+ */
+function addRollback(summary: typeof core.summary, report: SummaryReport, rows: number): void {
+  const objects = report.rollback ?? [];
+  const r = countActions({ objects });
+  summary.addHeading(`Rolled back to revision ${report.rolledBackTo}`, 3);
+  summary.addRaw(
+    `<p><strong>${r.created}</strong> created · <strong>${r.configured}</strong> configured · <strong>${r.pruned}</strong> pruned · <strong>${r.kept}</strong> kept · ${r.unchanged} unchanged</p>`,
+    true,
+  );
+  if (objects.length > 0) addObjects(summary, { ...report, objects }, rows);
 }
 
 /** The objects table: the first `rows` objects, then a row saying how many were left out. */

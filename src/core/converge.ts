@@ -67,6 +67,8 @@ export interface ConvergeOptions {
   readonly notRun?: ReadonlyMap<string, string>;
   /** Keep every Helm hook from prune, with this reason (a rollback's: splitPrune's `keepHooks`). */
   readonly keepHooks?: string;
+  /** The Jobs and Pods a failed deploy ran, kept by its rollback's prune (splitPrune's `ran`). */
+  readonly ran?: ReadonlyMap<string, string>;
   /** The deploy's phases and waves (see {@link Steps}); absent, the plan is one step. */
   readonly steps?: Steps;
 }
@@ -240,13 +242,18 @@ async function prune(
       foreign: (namespace) => findForeignObjects(client, discovery, namespace, set),
       ...(options.notRun ? { notRun: options.notRun } : {}),
       ...(options.keepHooks ? { keepHooks: options.keepHooks } : {}),
+      ...(options.ran ? { ran: options.ran } : {}),
     },
   );
   // Concurrently, like the apply (one DELETE each; a prune of 500 objects took seconds one by one).
   const limit = pLimit(options.apply.concurrency);
   const released = decision.kept.filter((k) => k.released);
   await Promise.all(released.map((k) => limit(() => releaseFromApplySet(client, set, k.candidate))));
-  for (const k of decision.kept) logger.info(`${candidateRef(k.candidate)} kept: ${keptWhy(k)}`);
+  for (const k of decision.kept) {
+    const line = `${candidateRef(k.candidate)} kept: ${keptWhy(k)}`;
+    if (k.warning) logger.warn(line);
+    else logger.info(line);
+  }
   await Promise.all(decision.pruned.map((c) => limit(() => deleteObjects(client, [c]))));
   for (const c of decision.pruned) {
     const note = decision.notes.get(c);

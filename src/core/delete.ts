@@ -155,7 +155,8 @@ async function keptNamespaces(
   for (const c of children.filter((x) => isCoreNamespace(x.object))) {
     const annotated = annotatedKept.get(c);
     if (annotated) {
-      kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
+      const reason = annotated.misspelt ? annotated.reason : `${annotated.reason}: ${RELEASED}`;
+      kept.push({ candidate: c, reason, released: true, ...(annotated.misspelt ? { warning: true } : {}) });
       continue;
     }
     const holds = holdsKept(c, [...annotatedKept.keys()]);
@@ -182,7 +183,9 @@ async function releaseKept(
 ): Promise<KeptObject> {
   await releaseFromApplySet(client, set, kept.candidate);
   const reason = `${kept.reason}; a later deploy of ${set.name} in ${set.namespace} takes it back`;
-  logger.info(`${ref(kept.candidate.object)} kept: ${reason}`);
+  const line = `${ref(kept.candidate.object)} kept: ${reason}`;
+  if (kept.warning) logger.warn(line);
+  else logger.info(line);
   return { ...kept, reason };
 }
 

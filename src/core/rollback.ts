@@ -44,6 +44,11 @@ export interface RollbackStep {
   readonly keep: number;
   /** A failed rollout's description for its revision (see failureDescription). */
   readonly describeFailure: (error: RolloutError) => string;
+  /**
+   * `--rollback-on-failure`: the Jobs and Pods the failed deploy created or ran, by objectKey, with
+   * why they stay: not pruned though the revision does not hold them, since they hold its logs.
+   */
+  readonly ran?: ReadonlyMap<string, string>;
 }
 
 /** What a rollback did; `failure` when its rollout failed (recorded as a failed revision). */
@@ -88,6 +93,7 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
     prune: true,
     // A hook the target revision did not run (an install-only one) is not in it, yet stays.
     keepHooks: 'a Helm hook, and a rollback runs none',
+    ...(step.ran ? { ran: step.ran } : {}),
     logger,
     ...(step.lock ? { lock: step.lock } : {}),
   });
@@ -95,11 +101,11 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
   const notRun = converged.applied.filter((a) => runsInPhase(a.object));
   for (const a of notRun)
     logger.info(
-      `${a.object.kind} ${a.object.metadata.name} (${formatPlace(placeOf(a.object))}) not run nor waited for: a rollback runs no phase`,
+      `${a.object.kind} ${a.object.metadata.name} (${formatPlace(placeOf(a.object))}) ${notRunNote(a, 'log')}`,
     );
   const report = [
     ...converged.applied.map((a) =>
-      notRun.includes(a) ? { note: NOT_RUN, ...appliedRef(a) } : appliedRef(a),
+      notRun.includes(a) ? { note: notRunNote(a), ...appliedRef(a) } : appliedRef(a),
     ),
     ...pruneRefs(converged, 'deploy'),
   ];
@@ -154,8 +160,17 @@ function withoutPhaseCreates(plan: readonly PlannedObject[], logger: Logger): Pl
   });
 }
 
-/** The report's note on a phase's Job or Pod, or a hook, that a rollback kept. */
-const NOT_RUN = 'not run: a rollback runs no phase';
+/**
+ * The log's and report's note on a phase's Job or Pod, or a hook, that a rollback applied: a Job or
+ * a Pod is kept as it is, not run; a hook that runs nothing (a Secret) is applied like any object,
+ * only not waited for.
+ */
+function notRunNote(a: AppliedObject, where: 'log' | 'report' = 'report'): string {
+  if (!runs(a.object)) return 'applied, not waited for: a rollback runs no phase, and waits for no hook';
+  return where === 'log'
+    ? 'not run nor waited for: a rollback runs no phase'
+    : 'not run: a rollback runs no phase';
+}
 
 /**
  * Whether `o` is what a deploy runs outside its main phase: a hook, or a Job or Pod of the pre or

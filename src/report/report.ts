@@ -89,6 +89,11 @@ export interface DeployReport {
   /** Set when the rollout failed and the previous revision was applied again (`--rollback-on-failure`). */
   readonly rolledBackTo?: number;
   /**
+   * With `rolledBackTo`, what the rollback did, one line an object as in `objects`: restored
+   * (created, configured), unchanged, pruned, and kept (the failed deploy's Jobs and Pods, with their logs).
+   */
+  readonly rollback?: readonly ObjectReport[];
+  /**
    * Set when a step of the pre phase failed (`pre`, `pre wave 2`): the deploy stopped before
    * anything of the main phase was written.
    */
@@ -247,19 +252,7 @@ export function formatReportText(report: DeployReport): string {
   );
   const environment = environmentLine(report);
   if (environment) lines.push(`  ${environment}`);
-  for (const o of report.objects) {
-    const ns = o.namespace ? ` -n ${o.namespace}` : '';
-    const phase = o.phase ? ` [${o.phase}]` : '';
-    lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}${phase}  (${o.source})`);
-    for (const c of o.changes ?? []) lines.push(`      ${formatChange(c, '      ')}`);
-    if (o.note) lines.push(`      (${o.note})`);
-    if (report.mode === 'plan' && o.deferred)
-      lines.push(`      (not checked yet: ${o.deferred}; the deploy checks it before going on)`);
-    // An update whose values all stay: the apply moves field ownership to spread (an object kubectl
-    // or another tool applied, a Secret an earlier spread applied as stringData) or metadata only.
-    else if (report.mode === 'plan' && o.action === 'update' && (o.changes?.length ?? 0) === 0)
-      lines.push('      (no value changes: spread takes over field ownership)');
-  }
+  lines.push(...objectLines(report.objects, report.mode));
   for (const o of report.skipped ?? []) {
     const ns = o.namespace ? ` -n ${o.namespace}` : '';
     const phase = o.phase ? ` [${o.phase}]` : '';
@@ -281,5 +274,32 @@ export function formatReportText(report: DeployReport): string {
       ? `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.unchanged} unchanged, ${c.prune} to prune${c.keep ? `, ${c.keep} kept from prune` : ''}`
       : `${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged, ${c.pruned} pruned${c.kept ? `, ${c.kept} kept from prune` : ''} in ${(report.durationMs / 1000).toFixed(1)}s`,
   );
+  if (report.rolledBackTo !== undefined && report.rollback) {
+    lines.push(`Rolled back to revision ${report.rolledBackTo}:`);
+    lines.push(...objectLines(report.rollback, 'deploy'));
+    const r = countActions({ objects: report.rollback });
+    lines.push(
+      `rollback: ${r.created} created, ${r.configured} configured, ${r.unchanged} unchanged, ${r.pruned} pruned${r.kept ? `, ${r.kept} kept` : ''}`,
+    );
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** The report's object lines (`configmap/main configured -n app [pre]  (main.yaml:1)`), with notes and changes. */
+function objectLines(objects: readonly ObjectReport[], mode: DeployReport['mode']): string[] {
+  const lines: string[] = [];
+  for (const o of objects) {
+    const ns = o.namespace ? ` -n ${o.namespace}` : '';
+    const phase = o.phase ? ` [${o.phase}]` : '';
+    lines.push(`  ${objectRef(o)} ${o.action}${o.replaced ? ' (replaced)' : ''}${ns}${phase}  (${o.source})`);
+    for (const c of o.changes ?? []) lines.push(`      ${formatChange(c, '      ')}`);
+    if (o.note) lines.push(`      (${o.note})`);
+    if (mode === 'plan' && o.deferred)
+      lines.push(`      (not checked yet: ${o.deferred}; the deploy checks it before going on)`);
+    // An update whose values all stay: the apply moves field ownership to spread (an object kubectl
+    // or another tool applied, a Secret an earlier spread applied as stringData) or metadata only.
+    else if (mode === 'plan' && o.action === 'update' && (o.changes?.length ?? 0) === 0)
+      lines.push('      (no value changes: spread takes over field ownership)');
+  }
+  return lines;
 }

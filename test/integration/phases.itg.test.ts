@@ -133,16 +133,26 @@ describe('Integration: phases', () => {
     );
     const files = {
       'web.yaml': web('api', 'registry.k8s.io/pause:3.9'),
-      'smoke.yaml': job('smoke', 'post', 'unpullable.invalid/smoke:1'),
+      'smoke.yaml': job('post-smoke', 'post', 'unpullable.invalid/smoke:1'),
     };
     const error = await deploy(localDeploy(dir(files), ns, { name: 'post', rollbackOnFailure: true })).catch(
       (e: unknown) => e,
     );
     expect((error as Error).message).toMatch(/^post failed: rollout failed/);
-    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const report = (error as DeployError).report;
+    expect(report.rolledBackTo).toBe(1);
     const api = await getJson(['deployment', 'api', '-n', ns]);
     const spec = api.spec as { template: { spec: { containers: { image: string }[] } } };
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');
+    // The failed Job is not in revision 1, yet kept with its logs, and the report says what the rollback did.
+    await getJson(['job', 'post-smoke', '-n', ns]);
+    expect(report.rollback?.map((o) => [o.kind, o.name, o.action])).toEqual([
+      ['Deployment', 'api', 'configured'],
+      ['Job', 'post-smoke', 'kept'],
+    ]);
+    expect(report.rollback?.[1]?.note).toBe(
+      `the failed deploy ran it: a rollback keeps it as it is, with its logs (kubectl logs job/post-smoke -n ${ns})`,
+    );
   }, 120_000);
 
   test("a failed post Job: the report says so, with every step's rollout and the wave not applied; a rollback names lines", async () => {
@@ -193,6 +203,8 @@ describe('Integration: phases', () => {
       'web.yaml': web('pre-cm', 'registry.k8s.io/pause:3.9'),
       'cm.yaml': settings('2'),
       'migrate.yaml': job('pre-cm-migrate', 'pre', 'unpullable.invalid/migrate:1'),
+      'new.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: newpre, annotations: {spread.rsprd.com/phase: pre}}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: newsecret, annotations: {spread.rsprd.com/phase: pre}}\nstringData: {a: b}\n',
     };
     const error = await deploy(
       localDeploy(dir(files), ns, { name: 'pre-cm', rollbackOnFailure: true }),
@@ -203,6 +215,22 @@ describe('Integration: phases', () => {
     expect((error as DeployError).report.rolledBackTo).toBe(1);
     const cm = await getJson(['configmap', 'settings', '-n', ns]);
     expect((cm.data as { schema: string }).schema).toBe('1');
+    // What the failed pre phase created that runs nothing is pruned; its Job kept (it holds the logs).
+    await getJson(['job', 'pre-cm-migrate', '-n', ns]);
+    expect(
+      (error as DeployError).report.rollback
+        ?.filter((o) => o.action !== 'unchanged')
+        .map((o) => [o.kind, o.name, o.action]),
+    ).toEqual([
+      ['ConfigMap', 'settings', 'configured'],
+      ['ConfigMap', 'newpre', 'pruned'],
+      ['Secret', 'newsecret', 'pruned'],
+      ['Job', 'pre-cm-migrate', 'kept'],
+    ]);
+    for (const gone of ['configmap/newpre', 'secret/newsecret'])
+      expect(
+        (await kubectl(['--context', 'spread-local', '-n', ns, 'get', gone], { allowFail: true })).code,
+      ).not.toBe(0);
     const web1 = await getJson(['deployment', 'pre-cm', '-n', ns]);
     const spec = web1.spec as { template: { spec: { containers: { image: string }[] } } };
     expect(spec.template.spec.containers[0]?.image).toBe('registry.k8s.io/pause:3.10');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { silentLogger } from '../../src/base/logger.js';
+import { type Logger, silentLogger } from '../../src/base/logger.js';
 import { deploy } from '../../src/frontend/deploy.js';
 import { deletes } from '../../src/frontend/manage.js';
 import { formatReportText } from '../../src/report/report.js';
@@ -32,6 +32,18 @@ async function configMapJson(
 ): Promise<{ metadata: { labels?: Record<string, string> } } | undefined> {
   const got = await kubectl([...ctx, '-n', ns, 'get', 'configmap', name, '-o', 'json'], { allowFail: true });
   return got.code === 0 ? JSON.parse(got.stdout) : undefined;
+}
+
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(`warning: ${m}`),
+    error: (m) => lines.push(`error: ${m}`),
+    debug: () => {},
+    group: (_name, fn) => fn(),
+  };
 }
 
 const manage = {
@@ -144,5 +156,56 @@ describe('objects annotated keep are left in the cluster', () => {
         expect.stringMatching(/^annotated kustomize\.toolkit\.fluxcd\.io\/prune: Disabled \(Flux's keep\)/),
       ],
     ]);
+  });
+
+  test('a misspelt keep set with kubectl on the cluster object: not pruned, with a warning, until fixed', async () => {
+    const kept = { important: configMap('important'), important2: configMap('important2') };
+    const rest = { a: configMap('a'), b: configMap('b') };
+    await deploy(localDeploy(dir({ ...kept, ...rest }), ns, { name: 'keep-typo' }));
+    await kubectl([...ctx, '-n', ns, 'annotate', 'cm', 'important', 'spread.rsprd.com/prune=Keep']);
+    await kubectl([...ctx, '-n', ns, 'annotate', 'cm', 'important2', 'spread.rsprd.com/prune=keep']);
+    const only = dir(rest);
+    const typo =
+      /^annotated spread\.rsprd\.com\/prune: "Keep", which is not "keep" \(its only value\): not pruned/;
+
+    const planLog = recordingLogger();
+    const plan = await deploy(localDeploy(only, ns, { name: 'keep-typo', mode: 'plan', logger: planLog }));
+    expect(plan.objects.filter((o) => o.action !== 'unchanged').map((o) => [o.name, o.action])).toEqual([
+      ['important', 'keep'],
+      ['important2', 'keep'],
+    ]);
+    expect(plan.objects.find((o) => o.name === 'important')?.note).toMatch(typo);
+    expect(planLog.lines.filter((l) => l.startsWith('warning: '))).toEqual([
+      expect.stringMatching(/^warning: configmap\/important would be kept: annotated .*"Keep"/),
+    ]);
+
+    const log = recordingLogger();
+    const report = await deploy(localDeploy(only, ns, { name: 'keep-typo', logger: log }));
+    expect(report.objects.filter((o) => o.action === 'pruned')).toEqual([]);
+    expect(report.objects.find((o) => o.name === 'important')).toMatchObject({ action: 'kept' });
+    expect(report.objects.find((o) => o.name === 'important')?.note).toMatch(typo);
+    expect(log.lines).toContainEqual(
+      expect.stringMatching(/^warning: configmap\/important kept: the directory dropped it, but annotated/),
+    );
+    // Not released: still the deployment's, so the next deploy says it again.
+    expect((await configMapJson('important'))?.metadata.labels?.[PART_OF]).toBeDefined();
+    expect((await configMapJson('important2'))?.metadata.labels?.[PART_OF]).toBeUndefined();
+    const again = await deploy(localDeploy(only, ns, { name: 'keep-typo' }));
+    expect(again.objects.filter((o) => o.action === 'kept').map((o) => o.name)).toEqual(['important']);
+
+    // spread delete keeps it too, releases it and warns.
+    const delLog = recordingLogger();
+    const deleted = await deletes('keep-typo', { ...manage, logger: delLog });
+    expect(deleted.objects.map((o) => [o.name, o.action]).sort()).toEqual([
+      ['a', 'pruned'],
+      ['b', 'pruned'],
+      ['important', 'kept'],
+    ]);
+    expect(delLog.lines).toContainEqual(
+      expect.stringMatching(/^warning: configmap\/important -n \S+ kept: .*not deleted/),
+    );
+    const live = await configMapJson('important');
+    expect(live).toBeDefined();
+    expect(live?.metadata.labels?.[PART_OF]).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // The plan stage: the ApplySet parent read under the lock, and every object planned against it with a
 // server-side dry run (nothing is written if any fails). A deploy keeps of the plan only what the apply
 // reads (PlannedForApply, trim.ts); `spread plan` reports it whole, with what a deploy would prune.
-import { isGenerated, nameOf, type SourcedObject } from '../../base/kube-object.js';
+import { formatObjectRef, isGenerated, nameOf, type SourcedObject } from '../../base/kube-object.js';
 import { formatSource } from '../../base/source.js';
 import { helmHookSkipped } from '../../deployment/phases.js';
 import {
@@ -115,6 +115,10 @@ export async function planReport(
         },
       )
     : { pruned: [], kept: [], notes: new Map() };
+  for (const k of decision.kept.filter((x) => x.warning))
+    logger.warn(
+      `${formatObjectRef({ kind: k.candidate.object.kind, name: k.candidate.object.metadata.name })} would be kept: ${k.reason}`,
+    );
   return {
     ...base,
     mode: 'plan',

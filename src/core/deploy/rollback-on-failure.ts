@@ -9,8 +9,9 @@ import {
   recordRollback,
 } from '../../engine/inventory/history.js';
 import type { DeployLock } from '../../engine/inventory/lock.js';
+import { objectKey } from '../../engine/inventory/prune.js';
 import type { RolloutError } from '../../engine/wait/waiter.js';
-import type { DeployReport } from '../../report/report.js';
+import type { DeployReport, ObjectReport } from '../../report/report.js';
 import { rollbackTo } from '../rollback.js';
 import type { Settling } from './apply.js';
 import { DeployError } from './failure.js';
@@ -43,8 +44,12 @@ export async function rollBackOrFail(
           ]),
           below,
         );
-  if (options.rollbackOnFailure && target === undefined && revisionBefore !== undefined)
-    logger.warn(`${what}, and no earlier revision succeeded: nothing to roll back to`);
+  if (options.rollbackOnFailure && target === undefined)
+    logger.warn(
+      revisionBefore === undefined
+        ? `${what}; nothing to roll back: this was the deployment's first deploy, so there is no earlier revision (what it applied stays)`
+        : `${what}, and no earlier revision succeeded: nothing to roll back to`,
+    );
   if (!options.rollbackOnFailure || target === undefined) throw new DeployError(error, failed);
   // The rollout's error is the deploy's error, printed once by the front end at the end.
   logger.warn(`${what}; rolling back to revision ${target}`);
@@ -65,8 +70,9 @@ export async function rollBackOrFail(
   throw new DeployError(new Error(`${error.message}\nrolled back to revision ${target}`), {
     ...failed,
     // The deployment's revision now: the rollback's.
-    ...(now !== undefined ? { revision: now } : {}),
+    ...(now.revision !== undefined ? { revision: now.revision } : {}),
     rolledBackTo: target,
+    rollback: now.objects,
   });
 }
 
@@ -74,7 +80,8 @@ export async function rollBackOrFail(
  * `--rollback-on-failure`: {@link rollbackTo} the target with this deploy's apply options (ownership
  * checked as in a deploy: an object made by hand since the revision was current is not taken over,
  * unless `--adopt`). Answers the revision the rollback recorded (undefined when recording failed,
- * which only warns).
+ * which only warns), and the rollback's report lines. The Jobs and Pods the failed deploy created or
+ * ran are kept as they are ({@link ranByDeploy}): they hold its logs.
  *
  * @throws DeployError when the revision is gone; the rollback's RolloutError or ApplyError.
  */
@@ -85,7 +92,7 @@ async function rollBackAfterFailure(
   target: number,
   error: RolloutError,
   failed: DeployReport,
-): Promise<number | undefined> {
+): Promise<{ readonly revision: number | undefined; readonly objects: readonly ObjectReport[] }> {
   const { api: client, options, logger } = run;
   const stored = await readRevision(client, step.set, target);
   if (!stored)
@@ -112,6 +119,7 @@ async function rollBackAfterFailure(
     ...(options.runUrl ? { runUrl: options.runUrl } : {}),
     keep,
     describeFailure: failureDescription,
+    ran: ranByDeploy(failed.objects),
   });
   if (back.failure) throw back.failure.error;
   // Recording is not the rollback: a failure to record only warns, as after a deploy.
@@ -123,7 +131,29 @@ async function rollBackAfterFailure(
     return undefined;
   });
   logger.info(`rolled back to revision ${target}`);
-  return recordedBack?.revision;
+  return { revision: recordedBack?.revision, objects: back.objects };
+}
+
+/**
+ * The Jobs (batch) and Pods (core) a failed deploy created, re-created or ran, by objectKey, each
+ * with why its rollback keeps it: they hold the failure's logs (`kubectl logs job/migrate`), and a
+ * rollback runs no phase (docs/phases.md). Its other objects are rolled back as usual.
+ */
+export function ranByDeploy(objects: readonly ObjectReport[]): Map<string, string> {
+  const ran = new Map<string, string>();
+  for (const o of objects) {
+    const job = o.kind === 'Job' && o.apiVersion.startsWith('batch/');
+    const pod = o.kind === 'Pod' && o.apiVersion === 'v1';
+    if (!(job || pod) || !['created', 'configured', 'unchanged'].includes(o.action)) continue;
+    const key = objectKey({
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      metadata: { name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}) },
+    });
+    const logs = `kubectl logs ${job ? 'job' : 'pod'}/${o.name}${o.namespace ? ` -n ${o.namespace}` : ''}`;
+    ran.set(key, `the failed deploy ran it: a rollback keeps it as it is, with its logs (${logs})`);
+  }
+  return ran;
 }
 
 /**

@@ -116,8 +116,17 @@ async function preFailed(
     durationMs: Date.now() - run.started,
   };
   const { revisionBefore } = settling;
-  if (!run.options.rollbackOnFailure || revisionBefore === undefined || !changedWhatRunsNothing(settling))
+  if (!run.options.rollbackOnFailure) throw new DeployError(error, failed);
+  const nothing =
+    revisionBefore === undefined
+      ? "this was the deployment's first deploy, so there is no earlier revision (what the pre phase applied stays)"
+      : !changedWhatRunsNothing(settling)
+        ? `the ${error.place.phase} phase created or changed only Jobs and Pods, which a rollback keeps as they are (they hold the logs), and the main phase was not written`
+        : undefined;
+  if (nothing !== undefined || revisionBefore === undefined) {
+    run.logger.warn(`${formatPlace(error.place)} failed; nothing to roll back: ${nothing}`);
     throw new DeployError(error, failed);
+  }
   return rollBackOrFail(
     run,
     settling,

@@ -105,6 +105,23 @@ export function keptByAnnotation(o: KubeObject, removal: Removal = 'prune'): str
 }
 
 /**
+ * Why an object whose `spread.rsprd.com/prune` annotation, as live, has a value other than `keep`
+ * (`Keep`, `true`, `""`) is not removed either: a misspelt keep most likely meant keep, and a prune
+ * cannot be undone. The directory's value is an input error (deployment/prune-annotation.ts), but
+ * one set with kubectl on the cluster object is only seen here. Such an object is kept and warned
+ * about, not released: it stays the deployment's, and each deploy says so until the annotation is
+ * fixed (`keep`: released, as any kept object) or removed (pruned). Undefined when the annotation is
+ * absent or `keep`. Only spread's own annotation gets this: the other tools' keep only on their exact
+ * values, as their tools read them.
+ */
+export function misspeltKeep(o: KubeObject, removal: Removal = 'prune'): string | undefined {
+  const value = o.metadata.annotations?.[SPREAD.prune];
+  if (value === undefined || value === 'keep') return undefined;
+  const verb = removal === 'delete' ? 'deleted' : 'pruned';
+  return `annotated ${SPREAD.prune}: ${JSON.stringify(value)}, which is not "keep" (its only value): not ${verb}, since a misspelt keep may mean keep; annotate it keep to keep it, or remove the annotation to let spread delete it`;
+}
+
+/**
  * Removes spread's labels and annotations from an object this deployment leaves behind (kept by its
  * annotation, or a Namespace or CRD `spread delete` keeps), so that no ApplySet claims it: a JSON
  * merge patch of just those keys; the object's other labels stay. It is annotated

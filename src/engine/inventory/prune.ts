@@ -12,7 +12,7 @@ import { crdDefinition } from '../apply/crd.js';
 import type { ClusterPort } from '../kube-api.js';
 import type { PruneCandidate } from './applyset.js';
 import { findForeignObjects, type NamespaceContents } from './foreign.js';
-import { keptByAnnotation, type Removal } from './prune-policy.js';
+import { keptByAnnotation, misspeltKeep, type Removal } from './prune-policy.js';
 
 /** A prune candidate that is not deleted, and why (one sentence, for the report). */
 export interface KeptObject {
@@ -26,6 +26,13 @@ export interface KeptObject {
   readonly released?: boolean;
   /** A Helm hook this deploy does not run (`notRun`, `keepHooks`): the directory may still hold it. */
   readonly notRun?: boolean;
+  /**
+   * Kept because its `spread.rsprd.com/prune` annotation is not `keep` ({@link misspeltKeep}): a
+   * warning, not a plain note, and it stays in the ApplySet so that each deploy says it again.
+   */
+  readonly warning?: boolean;
+  /** A Job or Pod the failed deploy a rollback undoes ran (`ran`): kept, with its logs, in the set. */
+  readonly ran?: boolean;
 }
 
 /**
@@ -33,6 +40,7 @@ export interface KeptObject {
  * directory dropped (it may hold it), so it says so rather than "the directory dropped it".
  */
 export function keptWhy(k: KeptObject): string {
+  if (k.ran) return k.reason;
   return k.notRun
     ? `a hook this deploy does not run (${k.reason})`
     : `the directory dropped it, but ${k.reason}`;
@@ -55,6 +63,8 @@ export interface PruneDecision {
  *   `delete-strategy: orphan`; {@link keptByAnnotation}) is kept and released from the ApplySet,
  *   unless `includeKept` (`spread delete --include-kept`); `removal: 'delete'` reads the annotations
  *   that keep only from `spread delete` too (Argo CD's `Delete=false`);
+ * - an object whose `spread.rsprd.com/prune` has another value (`Keep`) is kept with a `warning`,
+ *   in the set ({@link misspeltKeep}), unless `includeKept`;
  * - a Namespace or CRD that an object kept by its annotation is in or of is kept, since deleting it
  *   would delete that object ({@link holdsKept});
  * - a Namespace that still holds objects of `plan` is kept, since deleting it would delete them (the
@@ -86,6 +96,11 @@ export async function splitPrune(
      * runs no hook, and Helm's deletes none.
      */
     readonly keepHooks?: string;
+    /**
+     * The Jobs and Pods a failed deploy ran, by {@link objectKey}, each with why: a rollback after
+     * it keeps them as they are, since they hold the failure's logs (docs/phases.md).
+     */
+    readonly ran?: ReadonlyMap<string, string>;
     /** Prune (default) or `spread delete`, for the annotations that keep only from one. */
     readonly removal?: Removal;
     /** What a Namespace holds besides the deployment's objects; unchecked when absent. */
@@ -100,14 +115,16 @@ export async function splitPrune(
   for (const c of candidates) {
     const annotated = annotatedKept.get(c);
     const holds = annotated ? undefined : holdsKept(c, [...annotatedKept.keys()]);
-    const notRun =
-      options.notRun?.get(objectKey(c.object)) ??
-      (c.object.metadata.generateName ? options.notRun?.get(generatedKey(c.object)) : undefined) ??
-      (options.keepHooks && c.object.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined);
-    if (notRun) {
+    const notRun = notRunReason(c.object, options);
+    const ran = options.ran?.get(objectKey(c.object));
+    if (ran) {
+      kept.push({ candidate: c, reason: ran, ran: true });
+    } else if (notRun) {
       kept.push({ candidate: c, reason: `${notRun}; Helm deletes no hook it does not run`, notRun: true });
+    } else if (annotated?.misspelt) {
+      kept.push({ candidate: c, reason: annotated.reason, warning: true });
     } else if (annotated) {
-      kept.push({ candidate: c, reason: `${annotated}: ${RELEASED}`, released: true });
+      kept.push({ candidate: c, reason: `${annotated.reason}: ${RELEASED}`, released: true });
     } else if (holds) {
       kept.push({ candidate: c, reason: holds });
     } else if (isCoreNamespace(c.object) && used.has(c.object.metadata.name)) {
@@ -140,6 +157,18 @@ export async function splitPrune(
   return { pruned, kept, notes };
 }
 
+/** Why a live object is a hook this deploy does not run ({@link splitPrune}'s `notRun`, `keepHooks`). */
+function notRunReason(
+  o: KubeObject,
+  options: { readonly notRun?: ReadonlyMap<string, string>; readonly keepHooks?: string },
+): string | undefined {
+  return (
+    options.notRun?.get(objectKey(o)) ??
+    (o.metadata.generateName ? options.notRun?.get(generatedKey(o)) : undefined) ??
+    (options.keepHooks && o.metadata.annotations?.['helm.sh/hook'] ? options.keepHooks : undefined)
+  );
+}
+
 /**
  * An object's identity for {@link splitPrune}'s `notRun`: group, kind, namespace and name; for one
  * the server names (`generateName`), its {@link generatedKey}.
@@ -162,16 +191,28 @@ export function generatedKey(o: KubeObject): string {
   ].join('/');
 }
 
-/** The candidates their own annotations keep (none with `includeKept`), each with why. */
+/** Why an object's own annotations keep it; `misspelt` when it is spread's with a value not `keep`. */
+export interface AnnotationKeep {
+  readonly reason: string;
+  readonly misspelt?: boolean;
+}
+
+/**
+ * The candidates their own annotations keep (none with `includeKept`), each with why: by a keep
+ * annotation ({@link keptByAnnotation}), or by spread's with another value ({@link misspeltKeep}).
+ */
 export function keptByAnnotations(
   candidates: readonly PruneCandidate[],
   options: { readonly includeKept?: boolean | undefined; readonly removal?: Removal | undefined },
-): Map<PruneCandidate, string> {
-  const kept = new Map<PruneCandidate, string>();
+): Map<PruneCandidate, AnnotationKeep> {
+  const kept = new Map<PruneCandidate, AnnotationKeep>();
   if (options.includeKept) return kept;
+  const removal = options.removal ?? 'prune';
   for (const c of candidates) {
-    const reason = keptByAnnotation(c.object, options.removal ?? 'prune');
-    if (reason) kept.set(c, reason);
+    const reason = keptByAnnotation(c.object, removal);
+    const misspelt = reason ? undefined : misspeltKeep(c.object, removal);
+    if (reason) kept.set(c, { reason });
+    else if (misspelt) kept.set(c, { reason: misspelt, misspelt: true });
   }
   return kept;
 }

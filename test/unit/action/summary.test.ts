@@ -64,6 +64,29 @@ const render = (r: SummaryReport, options = {}) => {
 };
 
 describe('addDeploySummary', () => {
+  test("a rollback after a failed deploy: its revision, counts and objects after the deploy's", () => {
+    const html = render(
+      {
+        ...report,
+        rolledBackTo: 6,
+        rollback: [
+          obj(2, 'configured'),
+          obj(4, 'pruned'),
+          obj(5, 'kept', { kind: 'Job', apiVersion: 'batch/v1', name: 'migrate', note: 'holds its logs' }),
+        ],
+      },
+      { failure: 'pre failed' },
+    );
+    expect(html).toContain('<h3>Rolled back to revision 6</h3>');
+    expect(html).toContain(
+      '<p><strong>0</strong> created · <strong>1</strong> configured · <strong>1</strong> pruned · <strong>1</strong> kept · 0 unchanged</p>',
+    );
+    const after = html.slice(html.indexOf('Rolled back to revision 6'));
+    expect(after).toContain('<code>configmap/cm-4</code>');
+    expect(after).toContain('<code>job.batch/migrate</code> (holds its logs)');
+    expect(render(report)).not.toContain('Rolled back');
+  });
+
   test('the environment, before the namespace', () => {
     const html = render({ ...report, environment: 'staging' });
     expect(html).toContain('<p>environment staging · namespace <code>team-a</code>');

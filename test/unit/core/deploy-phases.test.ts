@@ -67,6 +67,7 @@ function write(files: Record<string, string>): void {
 const logger: Logger = {
   ...silentLogger,
   info: (m) => lines.push(m),
+  warn: (m) => lines.push(`warning: ${m}`),
   group: (name, fn) => {
     lines.push(`## ${name}`);
     return fn();
@@ -360,6 +361,14 @@ describe('phases and waves on the in-memory API server', () => {
     expect((error as DeployError).report.failedBeforeMain).toBe('pre');
     expect(kube.get('ConfigMap', NS, 'settings')?.metadata.annotations?.changed).toBeUndefined();
     expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    expect(
+      (error as DeployError).report.rollback
+        ?.filter((o) => o.action !== 'unchanged')
+        .map((o) => [o.name, o.action]),
+    ).toEqual([
+      ['settings', 'configured'],
+      ['extra', 'pruned'],
+    ]);
     // The failed Job is kept as it is (a rollback runs no phase), and main was never written.
     const image = (o: KubeObject | undefined) =>
       (o?.spec as { template: { spec: { containers: { image: string }[] } } } | undefined)?.template.spec
@@ -380,6 +389,52 @@ describe('phases and waves on the in-memory API server', () => {
     expect((error as Error).message).toMatch(/^pre failed/);
     expect((error as DeployError).report.rolledBackTo).toBeUndefined();
     expect((error as DeployError).report.revision).toBe(1);
+    expect(lines).toContain(
+      'warning: pre failed; nothing to roll back: the pre phase created or changed only Jobs and Pods, which a rollback keeps as they are (they hold the logs), and the main phase was not written',
+    );
+  });
+
+  test('a first deploy whose pre Job fails, with rollbackOnFailure: nothing to roll back, and why', async () => {
+    write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}') });
+    kube.job = migrate(false);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as DeployError).report.rolledBackTo).toBeUndefined();
+    expect(lines).toContain(
+      "warning: pre failed; nothing to roll back: this was the deployment's first deploy, so there is no earlier revision (what the pre phase applied stays)",
+    );
+  });
+
+  test('a first deploy whose post Job fails, with rollbackOnFailure: nothing to roll back, and why', async () => {
+    write({ 'web.yaml': web('web:1'), 'smoke.yaml': job('smoke', '{spread.rsprd.com/phase: post}') });
+    kube.job = migrate(false);
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as DeployError).report.rolledBackTo).toBeUndefined();
+    expect(lines).toContain(
+      "warning: the rollout failed; nothing to roll back: this was the deployment's first deploy, so there is no earlier revision (what it applied stays)",
+    );
+  });
+
+  test('a hook Secret the rollback applies is said applied, not waited for (only a Job or Pod is not run)', async () => {
+    const hook = (data: string) =>
+      `apiVersion: v1\nkind: Secret\nmetadata: {name: hooksecret, annotations: {helm.sh/hook: "pre-install,pre-upgrade"}}\nstringData: {a: "${data}"}\n`;
+    const post = '{spread.rsprd.com/phase: post}';
+    write({ 'web.yaml': web('web:1'), 'hook.yaml': hook('1'), 'smoke.yaml': job('smoke', post, 'smoke:1') });
+    kube.job = migrate(true);
+    await deploy(options());
+    write({ 'web.yaml': web('web:2'), 'hook.yaml': hook('2'), 'smoke.yaml': job('smoke', post, 'smoke:2') });
+    kube.job = migrate(false);
+    lines.length = 0;
+    const error = await deploy(options({ rollbackOnFailure: true })).catch((e: unknown) => e);
+    expect((error as DeployError).report.rolledBackTo).toBe(1);
+    const said = lines.filter((l) => /^(Secret|Job) /.test(l));
+    expect(said).toEqual([
+      'Secret hooksecret (pre) applied, not waited for: a rollback runs no phase, and waits for no hook',
+      'Job smoke (post) not run nor waited for: a rollback runs no phase',
+    ]);
+    expect((error as DeployError).report.rollback?.find((o) => o.name === 'hooksecret')).toMatchObject({
+      action: 'configured',
+      note: 'applied, not waited for: a rollback runs no phase, and waits for no hook',
+    });
   });
 
   test('a rollback runs no phase: a pre Job whose template changed is kept as it is', async () => {
@@ -400,7 +455,20 @@ describe('phases and waves on the in-memory API server', () => {
         .containers[0]?.image;
     expect(image(kube.get('Deployment', NS, 'web'))).toBe('web:1');
     expect(image(kube.get('Job', NS, 'migrate'))).toBe('migrate:2');
-    expect(kube.get('Job', NS, 'smoke')).toBeUndefined();
+    // The failed post Job is not in revision 1, yet kept: it holds the failure's logs.
+    expect(kube.get('Job', NS, 'smoke')).toBeDefined();
+    const back = (error as DeployError).report.rollback ?? [];
+    expect(back.filter((o) => o.kind === 'Job').map((o) => [o.name, o.action, o.note])).toEqual([
+      ['migrate', 'unchanged', 'not run: a rollback runs no phase'],
+      [
+        'smoke',
+        'kept',
+        'the failed deploy ran it: a rollback keeps it as it is, with its logs (kubectl logs job/smoke -n shop)',
+      ],
+    ]);
+    expect(formatReportText((error as DeployError).report)).toMatch(
+      /\nRolled back to revision 1:\n(.*\n)*rollback: 0 created, 1 configured, 1 unchanged, 0 pruned, 1 kept\n$/,
+    );
   });
 
   test('a failed post Job: the report says the deploy failed in post, its rollout holds every step', async () => {

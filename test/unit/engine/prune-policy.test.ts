@@ -3,7 +3,7 @@ import type { KubeObject } from '../../../src/base/kube-object.js';
 import type { KubeClient } from '../../../src/cluster/client.js';
 import type { PruneCandidate } from '../../../src/engine/inventory/applyset.js';
 import { splitPrune } from '../../../src/engine/inventory/prune.js';
-import { keptByAnnotation } from '../../../src/engine/inventory/prune-policy.js';
+import { keptByAnnotation, misspeltKeep } from '../../../src/engine/inventory/prune-policy.js';
 import { FakeKube } from './fake-kube.js';
 
 const configMap = (name: string, annotations?: Record<string, string>): KubeObject => ({
@@ -153,5 +153,63 @@ describe('a CRD is kept while a kept custom resource of it exists', () => {
     const kept = widget('w', { 'spread.rsprd.com/prune': 'keep' });
     const decision = await splitPrune(kube, [crd, kept], [], { pruneCrds: true, includeKept: true });
     expect(decision.pruned).toEqual([crd, kept]);
+  });
+});
+
+describe('a live spread.rsprd.com/prune that is not keep (set with kubectl) is not pruned either', () => {
+  const kube = new FakeKube() as unknown as KubeClient;
+  const namespace = candidate({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'app' } });
+
+  test.each([['Keep'], ['true'], [' keep'], ['KEEP'], ['']])(
+    '%j: kept with a warning, in the set',
+    async (v) => {
+      const c = candidate(configMap('important', { 'spread.rsprd.com/prune': v }));
+      const decision = await splitPrune(kube, [c, candidate(configMap('gone'))], []);
+      expect(decision.pruned.map((x) => x.object.metadata.name)).toEqual(['gone']);
+      expect(decision.kept).toEqual([
+        {
+          candidate: c,
+          reason: `annotated spread.rsprd.com/prune: ${JSON.stringify(v)}, which is not "keep" (its only value): not pruned, since a misspelt keep may mean keep; annotate it keep to keep it, or remove the annotation to let spread delete it`,
+          warning: true,
+        },
+      ]);
+    },
+  );
+
+  test('spread delete says not deleted; keep and no annotation are not misspelt', () => {
+    expect(misspeltKeep(configMap('a', { 'spread.rsprd.com/prune': 'Keep' }), 'delete')).toMatch(
+      /: not deleted, since/,
+    );
+    expect(misspeltKeep(configMap('a', { 'spread.rsprd.com/prune': 'keep' }))).toBeUndefined();
+    expect(misspeltKeep(configMap('a'))).toBeUndefined();
+  });
+
+  test('its Namespace is kept too, since deleting it would delete it', async () => {
+    const c = candidate(configMap('important', { 'spread.rsprd.com/prune': 'Keep' }));
+    const decision = await splitPrune(kube, [namespace, c], []);
+    expect(decision.pruned).toEqual([]);
+    expect(decision.kept.map((k) => k.reason)).toEqual([
+      'it holds 1 object kept by its annotation (ConfigMap app/important), which deleting it would delete',
+      expect.stringMatching(/^annotated spread.rsprd.com\/prune: "Keep", which is not "keep"/),
+    ]);
+  });
+
+  test('includeKept (spread delete --include-kept) deletes it', async () => {
+    const c = candidate(configMap('important', { 'spread.rsprd.com/prune': 'Keep' }));
+    expect((await splitPrune(kube, [c], [], { includeKept: true })).pruned).toEqual([c]);
+  });
+
+  // Only spread's own annotation: the other tools keep on their exact values, as they do.
+  test.each([
+    [{ 'helm.sh/resource-policy': 'delete' }],
+    [{ 'helm.sh/resource-policy': 'kept' }],
+    [{ 'argocd.argoproj.io/sync-options': 'Prune=False' }],
+    [{ 'kustomize.toolkit.fluxcd.io/prune': ' disabled' }],
+    [{ 'kapp.k14s.io/delete-strategy': 'Orphan' }],
+  ])("another tool's other value is pruned: %j", async (annotations) => {
+    const c = candidate(configMap('a', annotations));
+    const decision = await splitPrune(kube, [c], []);
+    expect(decision.pruned).toEqual([c]);
+    expect(decision.kept).toEqual([]);
   });
 });
