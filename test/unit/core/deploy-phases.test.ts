@@ -619,6 +619,32 @@ describe('phases and waves on the in-memory API server', () => {
     expect(writes()).toEqual([]);
   });
 
+  test("a file that does not parse hides no other file's phase and wave errors", async () => {
+    write({
+      'a.yaml': `${configMap('a', '{spread.rsprd.com/phase: before}')}---\n${configMap('b', '{spread.rsprd.com/wave: "1.5"}')}`,
+      'broken.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations: {a: b\ndata: {}\n',
+    });
+    writeFileSync(
+      path.join(dir, 'shop', 'spread.yaml'),
+      'health:\n  Widget.example.com:\n    current: nosuch()\n',
+    );
+    const error = await deploy(options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    const issues = (error as InputError).issues.map((i) => `${i.source.file}:${i.source.line} ${i.message}`);
+    expect(issues).toEqual([
+      expect.stringMatching(/^spread\.yaml:3 current: unbound function: nosuch/),
+      expect.stringMatching(/^\.k2e\/broken\.yaml:6 YAML: /),
+      expect.stringMatching(
+        /^\.k2e\/a\.yaml:1 ConfigMap a: annotation spread\.rsprd\.com\/phase: "before" is not a phase/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/a\.yaml:6 ConfigMap b: annotation spread\.rsprd\.com\/wave: "1\.5" is not an integer/,
+      ),
+    ]);
+    expect(writes()).toEqual([]);
+  });
+
   test('a health rule of spread.yaml holds back the next wave until the custom resource is current', async () => {
     write({
       'widget.yaml':
