@@ -533,9 +533,21 @@ describe('phases and waves on the in-memory API server', () => {
     write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{argocd.argoproj.io/hook: PreSync}') });
     kube.job = migrate(true);
     await deploy(options());
+    // The plan says why an unchanged hook is replaced, on its line.
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'replace',
+      note: 'hook: re-created each deploy, before-hook-creation',
+    });
+    expect(formatReportText(plan)).toContain(
+      'job.batch/migrate replace -n shop [pre]  (.k2e/migrate.yaml:1)\n      (hook: re-created each deploy, before-hook-creation)',
+    );
     kube.log.length = 0;
     const again = await deploy(options());
-    expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({ replaced: true });
+    expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      replaced: true,
+      note: 'hook: re-created each deploy, before-hook-creation',
+    });
     expect(writes().slice(0, 2)).toEqual(['DELETE jobs/migrate', 'PATCH jobs/migrate']);
   });
 
