@@ -135,7 +135,7 @@ describe.each([
       'values-prod.yaml',
     ]);
     expect(s.stdout).toContain('ConfigMap shop-cache  charts/cache/templates/configmap.yaml:1');
-    expect(s.stdout).toContain(`CustomResourceDefinition widgets.${group}  crds/widgets.yaml:2`);
+    expect(s.stdout).toContain(`CustomResourceDefinition widgets.${group}  crds/widgets.yaml:1`);
     // An upgrade: the pre-upgrade hook runs again (before-hook-creation: re-created), the
     // post-install one does not run.
     const upgrade = await spread([
