@@ -18,6 +18,12 @@ export interface Source {
    * sets is written there, not in `file`.
    */
   readonly patches?: readonly Source[];
+  /**
+   * The annotations an overlay set on the object (kustomize's `commonAnnotations`), each where it is
+   * written: that kustomization at the annotation's line, or at line 0 when kustomize did not say
+   * which kustomization set it. An error in such an annotation is reported there, not in `file`.
+   */
+  readonly annotations?: Readonly<Record<string, Source>>;
 }
 
 /**

@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path';
 import { type GroupKind, groupKindOf, type SourcedObject } from '../base/kube-object.js';
 import type { Logger } from '../base/logger.js';
 import { toDnsLabel } from '../base/names.js';
-import { InputError, type InputIssue, issueText } from '../base/source.js';
+import { formatIssue, InputError, type InputIssue, issueText } from '../base/source.js';
 import type { Discovery } from '../cluster/discovery.js';
 import type { Deployment } from '../deployment/deployment.js';
 import { applyGroup, deploymentOf } from '../deployment/deployment.js';
@@ -144,7 +144,7 @@ async function readObjects(dir: string, options: ReadOptions): Promise<Omit<Read
   const trace = (m: string) => options.logger.debug(m);
   // A chart's release is the deployment: named as the Application will be (a DNS-1123 label).
   const release = toDnsLabel(options.name ?? basename(resolve(dir)));
-  const application = await new DirectoryInput(dir, {
+  const input = await new DirectoryInput(dir, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
     // kustomize is the user's own binary, found once on the first kustomization.
@@ -154,14 +154,17 @@ async function readObjects(dir: string, options: ReadOptions): Promise<Omit<Read
       ...options.renderers,
     },
     trace,
-  }).entity();
-  const deployment = deploymentOf(application, {
-    namespace: options.namespace,
-    ...(options.enforceNamespace ? { enforceNamespace: true } : {}),
-    trace,
-    ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
-    ...(options.hasStatusSubresource ? { hasStatusSubresource: options.hasStatusSubresource } : {}),
-  });
+  }).read();
+  const application = input.application;
+  const deployment = checkedDeployment(input.issues, () =>
+    deploymentOf(application, {
+      namespace: options.namespace,
+      ...(options.enforceNamespace ? { enforceNamespace: true } : {}),
+      trace,
+      ...(options.isNamespaced ? { isNamespaced: options.isNamespaced } : {}),
+      ...(options.hasStatusSubresource ? { hasStatusSubresource: options.hasStatusSubresource } : {}),
+    }),
+  );
   // Which tool rendered what: its version decides what a chart or overlay gives.
   for (const r of application.rendered)
     options.logger.info(
@@ -181,4 +184,25 @@ async function readObjects(dir: string, options: ReadOptions): Promise<Omit<Read
       return applyGroup(gk, deployment.isNamespaced(gk) ?? true);
     },
   };
+}
+
+/**
+ * The deployment stage run on the input's Application even when the input has errors (a file that
+ * does not parse), so that the objects of the files that do are checked too (a bad phase or wave, a
+ * Namespace placed too late) and every error is thrown at once, the input's first, each once.
+ *
+ * @throws InputError with the input's and the deployment stage's issues, when either has an error.
+ */
+function checkedDeployment(inputIssues: readonly InputIssue[], build: () => Deployment): Deployment {
+  const failed = inputIssues.some((i) => i.severity === 'error');
+  let deployment: Deployment;
+  try {
+    deployment = build();
+  } catch (error) {
+    if (!failed || !(error instanceof InputError)) throw error;
+    const seen = new Set(inputIssues.map(formatIssue));
+    throw new InputError([...inputIssues, ...error.issues.filter((i) => !seen.has(formatIssue(i)))]);
+  }
+  if (failed) throw new InputError(inputIssues);
+  return deployment;
 }

@@ -12,7 +12,7 @@ import {
   nameOf,
   type SourcedObject,
 } from '../base/kube-object.js';
-import { formatSource, type InputIssue, IssueList, type Trace } from '../base/source.js';
+import { formatSource, type InputIssue, IssueList, type Source, type Trace } from '../base/source.js';
 import { isMapping } from '../decode/decode.js';
 import { Application, Controller, type Entity, Pod } from '../entity/entity.js';
 import { readPlace, stepOrderIssues } from './phases.js';
@@ -210,8 +210,8 @@ export class Deployment {
     const what = `${item.object.kind} ${nameOf(item.object)}`;
     const prune = pruneAnnotationError(item.object);
     const errors = prune === undefined ? where.errors : [...where.errors, prune];
-    for (const e of errors) issues.error(item.source, `${what}: ${e}`);
-    for (const w of where.warnings) issues.warning(item.source, `${what}: ${w}`);
+    for (const e of errors) issues.error(...annotationIssue(item.source, what, e));
+    for (const w of where.warnings) issues.warning(...annotationIssue(item.source, what, w));
     if (errors.length > 0) return;
     if (where.skip) {
       issues.warning(item.source, `${what} is not deployed: ${where.skip}`);
@@ -378,6 +378,19 @@ function statusResolver(
   }
   return (gk) =>
     options.hasStatusSubresource?.(gk) ?? crdStatus.get(formatGroupKind(gk)) ?? builtinHasStatus(gk) ?? false;
+}
+
+/**
+ * Where a problem with an annotation (`annotation KEY: …`) is reported, and its text: at the overlay
+ * that set the annotation (its kustomization's `commonAnnotations`, see Source `annotations`), naming
+ * the object's own file, else at the object.
+ */
+function annotationIssue(source: Source, what: string, message: string): [Source, string] {
+  const key = /^annotation ([^:\s]+):/.exec(message)?.[1];
+  const set = key === undefined ? undefined : source.annotations?.[key];
+  if (!set) return [source, `${what}: ${message}`];
+  const overlay = set.line > 0 ? '' : ', set by the overlay';
+  return [set, `${what} (${formatSource(source)}${overlay}): ${message}`];
 }
 
 /** Adds to `deployment` the one warning for the files of exported manifests it read, if any. */

@@ -11,6 +11,7 @@ import {
   type SourcedObject,
 } from '../base/kube-object.js';
 import { formatSource, type InputIssue } from '../base/source.js';
+import { likelyMeant } from '../base/spelling.js';
 
 /** The phases of a deploy, in order. */
 export const PHASES = ['pre', 'main', 'post'] as const;
@@ -193,21 +194,21 @@ function hookOf(
     const value = a[key];
     if (value === undefined) continue;
     const events = key === K.helmHook ? helmEventsOf(value) : listOf(value);
-    if (key === K.argoHook && a[K.helmHook] !== undefined && !events.some((e) => e in table)) continue;
+    const unknown = events.filter((e) => !Object.hasOwn(table, e));
+    if (key === K.argoHook && a[K.helmHook] !== undefined && unknown.length === events.length) {
+      if (unknown.length > 0) warnings.push(`${unknownHooks(key, unknown)}; ${K.helmHook} is read instead`);
+      continue;
+    }
     const phases = new Set<Phase>();
     const unsupported: string[] = [];
     for (const e of events) {
-      const p = table[e];
+      const p = Object.hasOwn(table, e) ? table[e] : undefined;
       if (p) phases.add(p);
-      else unsupported.push(e);
+      else if (!unknown.includes(e)) unsupported.push(e);
     }
-    if (phases.size === 0)
-      return {
-        skip:
-          value.trim() === 'Skip'
-            ? `annotated ${key}: Skip`
-            : `a hook (${key}: ${value}) of an event spread does not run (it runs pre-install/pre-upgrade, post-install/post-upgrade, PreSync, Sync and PostSync hooks)`,
-      };
+    if (phases.size === 0) return { skip: skipped(key, value, unknown, unsupported) };
+    if (unknown.length > 0)
+      warnings.push(`${unknownHooks(key, unknown)}, ignored; the hook runs as ${[...phases].join(', ')}`);
     // Argo CD skips only a hook whose one type is Skip (gitops-engine hook.Skip): beside another
     // type, Skip is ignored and the hook runs.
     if (unsupported.length > 0)
@@ -222,6 +223,36 @@ function hookOf(
     return { phase, from: key };
   }
   return {};
+}
+
+/** Why a hook annotation that gives no phase leaves its object out: Skip, unknown or unsupported types. */
+function skipped(key: string, value: string, unknown: string[], unsupported: string[]): string {
+  if (value.trim() === 'Skip') return `annotated ${key}: Skip`;
+  const notRun = `a hook (${key}: ${value}) of an event spread does not run (it runs pre-install/pre-upgrade, post-install/post-upgrade, PreSync, Sync and PostSync hooks)`;
+  if (unknown.length === 0) return notRun;
+  // Helm runs no hook of an event it does not know (releaseutil SortManifests keeps only known
+  // events); gitops-engine's hook.Types drops unknown Argo CD types, so such a hook never runs.
+  const tool = key === PHASE_ANNOTATIONS.helmHook ? 'Helm skips it too' : 'Argo CD never runs it either';
+  return `${unknownHooks(key, unknown)}: ${tool}${unsupported.length > 0 ? `; ${notRun}` : ''}`;
+}
+
+/**
+ * `annotation helm.sh/hook: "pre-instal" is not a Helm hook event (did you mean pre-install? known:
+ * …)`: the unknown events or types, the likely ones meant, and the known ones (Helm's events in lower
+ * case, as Helm reads them; Argo CD's types case-sensitive).
+ */
+function unknownHooks(key: string, unknown: readonly string[]): string {
+  const helm = key === PHASE_ANNOTATIONS.helmHook;
+  const known = Object.keys(helm ? HELM_EVENTS : ARGO_HOOKS);
+  const what = helm ? 'Helm hook event' : 'Argo CD hook type';
+  const meant = unknown.flatMap((e) => {
+    const m = likelyMeant(e, known);
+    if (m === undefined) return [];
+    return unknown.length === 1 ? [m] : [`${m} for "${e}"`];
+  });
+  const verb = unknown.length === 1 ? `is not ${helm ? 'a' : 'an'} ${what}` : `are not ${what}s`;
+  const guess = meant.length > 0 ? `did you mean ${meant.join(', ')}? ` : '';
+  return `annotation ${key}: ${unknown.map((e) => `"${e}"`).join(', ')} ${verb} (${guess}known: ${known.join(', ')})`;
 }
 
 function deletePolicyOf(a: Readonly<Record<string, string>>, from: string, warnings: string[]): DeletePolicy {

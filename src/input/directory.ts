@@ -4,7 +4,7 @@
 import type { Dirent } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { IssueList, type Trace } from '../base/source.js';
+import { InputError, type InputIssue, IssueList, type Trace } from '../base/source.js';
 import type { DecodedValue } from '../decode/decode.js';
 import { checkStringFields } from '../decode/traps.js';
 import {
@@ -85,12 +85,25 @@ export class DirectoryInput implements Input {
   }
 
   async entity(): Promise<Application> {
+    const { application, issues } = await this.read();
+    if (issues.some((i) => i.severity === 'error')) throw new InputError(issues);
+    return application;
+  }
+
+  /**
+   * {@link entity} without the throw: the Application of every file that could be read, and every
+   * issue of the input (errors and warnings; its warnings are in `Application.warnings` too). A
+   * reader that goes on to the deployment stage can then check the objects of the files that parse
+   * beside the errors of those that do not, and report them all at once (docs/phases.md, "Waves").
+   */
+  async read(): Promise<DirectoryRead> {
     const issues = new IssueList();
     const root = resolve(this.root);
     const info = statOrUndefined(root);
+    const name = this.options.name ?? basename(root);
     if (!info?.isDirectory()) {
       issues.error({ file: '.', line: 0 }, `${this.root} is not a directory`);
-      issues.throwIfErrors();
+      return { application: buildApplication(name, [], issues), issues: issues.issues };
     }
     const walked: (DirectoryContent | PendingRender)[] = [];
     const trace = this.options.trace;
@@ -119,11 +132,16 @@ export class DirectoryInput implements Input {
         `no Kubernetes configuration in ${this.root}: expected plain manifests (YAML or JSON files of Kubernetes objects), a kustomization.yaml, a Helm chart (Chart.yaml), or the spread convention (a controller such as rc.yaml or deployment.yaml, pod.yaml, *.ctr, .k2e/)${none.length > 0 ? `; ${none.join(', ')} hold${none.length === 1 ? 's' : ''} no Kubernetes object` : ''}. To deploy nothing and prune what this deployment deployed before, give --allow-empty`,
       );
     }
-    const app = buildApplication(this.options.name ?? basename(root), dirs, issues, trace ? { trace } : {});
-    issues.throwIfErrors();
+    const app = buildApplication(name, dirs, issues, trace ? { trace } : {});
     app.warnings.push(...issues.warnings);
-    return app;
+    return { application: app, issues: issues.issues };
   }
+}
+
+/** What {@link DirectoryInput.read} gives: the Application, partial when `issues` holds errors. */
+export interface DirectoryRead {
+  readonly application: Application;
+  readonly issues: readonly InputIssue[];
 }
 
 function isPending(w: DirectoryContent | PendingRender): w is PendingRender {

@@ -1,5 +1,5 @@
 // What `helm template` prints, read back into objects with sources: the `# Source:` line of each
-// document names its template file, the template's `kind:` lines give the line; hooks are told apart
+// document names its template file, the template's documents give the line; hooks are told apart
 // from the release's objects. Pure functions, so the rules are tested without a Helm binary.
 import { posix } from 'node:path';
 import { type InputIssue, IssueList, type Source } from '../base/source.js';
@@ -47,26 +47,90 @@ export function sourceFile(helmPath: string, chartName: string, dir: string): st
 export function kindLines(template: string): { line: number; kind: string }[] {
   const out: { line: number; kind: string }[] = [];
   template.split(/\r?\n/).forEach((text, i) => {
-    const m = /^kind:\s*(?:"([^"]*)"|'([^']*)'|([^\s#]+))\s*(?:#.*)?$/.exec(text);
+    const m = KIND_LINE.exec(text);
     if (m) out.push({ line: i + 1, kind: m[1] ?? m[2] ?? m[3] ?? '' });
   });
   return out;
 }
 
+const KIND_LINE = /^kind:\s*(?:"([^"]*)"|'([^']*)'|([^\s#]+))\s*(?:#.*)?$/;
+
+/** One document of a template file, as written: where it starts, its literal kind and name. */
+export interface TemplateDocument {
+  /** 1-based line of its first YAML line (after its `---`; blank, comment and `{{ … }}`-only lines skipped). */
+  readonly start: number;
+  readonly kind: string;
+  /** `metadata.name` when written literally (no `{{`), else undefined. */
+  readonly name: string | undefined;
+}
+
 /**
- * The line of each object rendered from one template file, by this rule: when the file has as many
- * top-level `kind:` lines as it rendered objects and each says the object's kind literally, the k-th
- * object is at the k-th line; otherwise an object is at the only `kind:` line naming its kind
- * literally (every object of a `range` loop shares it), and at 0 (unknown) when there is none (a
- * `kind:` from a value) or several.
+ * The documents of a template file that say their kind literally, one per top-level `kind:` line:
+ * each starts at its first YAML line after the `---` before it, or at the `kind:` line itself when
+ * another `kind:` line comes between (a document built by template actions).
  */
-export function linesOfKinds(template: string, kinds: readonly string[]): number[] {
-  const lines = kindLines(template);
-  if (lines.length === kinds.length && lines.every((l, k) => l.kind === kinds[k]))
-    return lines.map((l) => l.line);
-  return kinds.map((kind) => {
-    const same = lines.filter((l) => l.kind === kind);
-    return same.length === 1 ? same[0]!.line : 0;
+export function templateDocuments(template: string): TemplateDocument[] {
+  const lines = template.split(/\r?\n/);
+  const docs: TemplateDocument[] = [];
+  // The first YAML line of the current `---` segment not yet claimed by a document; 0 when none.
+  let open = 0;
+  let segment: number[] = [];
+  lines.forEach((text, i) => {
+    if (/^---(\s|$)/.test(text)) {
+      segment = [];
+      open = 0;
+      return;
+    }
+    if (open === 0 && !/^\s*($|#|\{\{.*\}\}\s*$)/.test(text)) open = i + 1;
+    const m = KIND_LINE.exec(text);
+    if (!m) return;
+    const start = open > 0 && segment.length === 0 ? open : i + 1;
+    segment.push(docs.length);
+    docs.push({ start, kind: m[1] ?? m[2] ?? m[3] ?? '', name: undefined });
+  });
+  // Each document's literal name: `metadata:` then `  name: x`, or `metadata: {name: x, …}`.
+  return docs.map((d, k) => {
+    const end = (docs[k + 1]?.start ?? lines.length + 1) - 1;
+    return { ...d, name: literalName(lines.slice(d.start - 1, end)) };
+  });
+}
+
+function literalName(lines: readonly string[]): string | undefined {
+  const at = lines.findIndex((l) => /^metadata:/.test(l));
+  if (at < 0) return undefined;
+  const flow = /^metadata:\s*\{.*?\bname:\s*["']?([^"',}\s]+)/.exec(lines[at] as string);
+  let name = flow?.[1];
+  for (let i = at + 1; name === undefined && i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (/^\S/.test(line)) break;
+    name = /^ {1,4}name:\s*["']?([^"'\s#]+)/.exec(line)?.[1];
+  }
+  return name === undefined || name.includes('{{') ? undefined : name;
+}
+
+/**
+ * The line of each object rendered from one template file: the start of its document (see
+ * {@link templateDocuments}). Among the documents of the object's kind, the one of its literal name;
+ * else, when the file rendered as many objects of that kind as it has documents of it, the k-th
+ * (Helm sorts its output by kind, keeping each kind's objects in the template's order); else the
+ * only one of its kind (every object of a `range` loop shares it); else 0 (unknown: a `kind:` from a
+ * value, two documents of a kind one of which a condition left out).
+ */
+export function linesOfObjects(
+  template: string,
+  objects: readonly { readonly kind: string; readonly name: string | undefined }[],
+): number[] {
+  const docs = templateDocuments(template);
+  const seen = new Map<string, number>();
+  return objects.map((o) => {
+    const same = docs.filter((d) => d.kind === o.kind);
+    const k = seen.get(o.kind) ?? 0;
+    seen.set(o.kind, k + 1);
+    const named = same.filter((d) => d.name !== undefined && d.name === o.name);
+    if (named.length === 1) return named[0]!.start;
+    const count = objects.filter((x) => x.kind === o.kind).length;
+    if (count === same.length) return same[k]!.start;
+    return same.length === 1 ? same[0]!.start : 0;
   });
 }
 
@@ -123,7 +187,7 @@ export function isHook(value: unknown): boolean {
 }
 
 /**
- * Gives each object the line of its template file by {@link linesOfKinds}; `read` returns a file's
+ * Gives each object the line of its template file by {@link linesOfObjects}; `read` returns a file's
  * text (relative to the input root), undefined when it is not on disk (a packaged subchart, a
  * dependency fetched into a temporary copy): then the line stays 0.
  */
@@ -141,8 +205,10 @@ export function placeLines(
   for (const [file, indexes] of byFile) {
     const text = read(file);
     if (text === undefined) continue;
-    const kinds = indexes.map((i) => kindOf(objects[i]!.value));
-    const lines = linesOfKinds(text, kinds);
+    const lines = linesOfObjects(
+      text,
+      indexes.map((i) => identityOf(objects[i]!.value)),
+    );
     indexes.forEach((i, k) => {
       const o = objects[i]!;
       out[i] = { value: o.value, source: { file, line: lines[k] ?? 0 } };
@@ -151,8 +217,13 @@ export function placeLines(
   return out;
 }
 
-function kindOf(value: unknown): string {
-  return isMapping(value) && typeof value.kind === 'string' ? value.kind : '';
+function identityOf(value: unknown): { kind: string; name: string | undefined } {
+  if (!isMapping(value)) return { kind: '', name: undefined };
+  const name = isMapping(value.metadata) ? value.metadata.name : undefined;
+  return {
+    kind: typeof value.kind === 'string' ? value.kind : '',
+    name: typeof name === 'string' ? name : undefined,
+  };
 }
 
 /**

@@ -155,3 +155,36 @@ function selects(selector: unknown, map: Readonly<Record<string, unknown>> | und
     return t.startsWith('!') ? !(t.slice(1) in values) : t in values;
   });
 }
+
+/**
+ * Where an overlay set the object's annotations: the `commonAnnotations` of each kustomization whose
+ * AnnotationsTransformer ran over it (its `transformations`, bases first, so an overlay's value wins),
+ * at the key's line, for the keys whose rendered value is the one written there. Without the
+ * transformations (a kustomize that does not give them), an annotation the object's own document
+ * lacks or writes otherwise is placed at `folder` (the rendered folder's kustomization), line 0.
+ */
+export function annotationSources(
+  object: PatchedObject,
+  own: DecodedValue | undefined,
+  transformations: readonly Origin[],
+  files: PatchFiles,
+  folder: Source,
+): Record<string, Source> {
+  const rendered = object.annotations ?? {};
+  const found: Record<string, Source> = {};
+  for (const t of transformations) {
+    if (t.repo || !t.configuredIn || t.configuredBy?.kind !== 'AnnotationsTransformer') continue;
+    const doc = files.documents(t.configuredIn)[0];
+    const common = doc && isMapping(doc.value) ? doc.value.commonAnnotations : undefined;
+    if (!doc || !isMapping(common)) continue;
+    for (const [key, value] of Object.entries(common))
+      if (rendered[key] !== undefined && String(rendered[key]) === String(value))
+        found[key] = doc.sourceAt(['commonAnnotations', key]);
+  }
+  if (transformations.length > 0 || !own) return found;
+  const meta = isMapping(own.value) && isMapping(own.value.metadata) ? own.value.metadata : {};
+  const written = isMapping(meta.annotations) ? meta.annotations : {};
+  for (const [key, value] of Object.entries(rendered))
+    if (found[key] === undefined && String(written[key]) !== String(value)) found[key] = folder;
+  return found;
+}

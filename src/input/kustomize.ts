@@ -23,7 +23,7 @@ import {
   transformationsIn,
   transformationsOf,
 } from './kustomize-origin.js';
-import { type PatchedObject, patchSources } from './kustomize-patches.js';
+import { annotationSources, type PatchedObject, patchSources } from './kustomize-patches.js';
 import {
   findTool,
   type KustomizeOptions,
@@ -236,8 +236,11 @@ function rendered(
       : transformationsOf(object, paths);
     const origin = takeOrigin(object, paths, kept);
     let { source, own } = sourceOf(origin, object, paths, files, here);
-    const patches = patchSources(patched(object, own), transformations, files);
+    const target = patched(object, own);
+    const patches = patchSources(target, transformations, files);
     if (patches.length > 0) source = { ...source, patches };
+    const annotations = annotationSources(target, own, transformations, files, here);
+    if (Object.keys(annotations).length > 0) source = { ...source, annotations };
     // Each object answers for the lines of its marks, which the image stage builds and names.
     objects.push(new SourcedValue(object, source, declaredMarks(object, own, inKustomizations)));
   }

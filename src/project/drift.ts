@@ -62,7 +62,7 @@ export function parseDriftSection(section: LocatedValue | undefined): {
       issues.error(at(path), `${where}: expected a mapping (group, kind, jsonPointers…)`);
       continue;
     }
-    const rule = parseRule(item, where, (k) => at([...path, k]), issues);
+    const rule = parseRule(item, where, (...k) => at([...path, ...k]), issues);
     const line = at(path);
     if (rule) rules.push({ ...rule, source: `${line.file}:${line.line}` });
   }
@@ -73,7 +73,7 @@ export function parseDriftSection(section: LocatedValue | undefined): {
 function parseRule(
   item: Record<string, unknown>,
   where: string,
-  at: (key: string) => { file: string; line: number },
+  at: (...path: (string | number)[]) => { file: string; line: number },
   issues: IssueList,
 ): Omit<DriftIgnoreRule, 'source'> | undefined {
   const before = issues.issues.length;
@@ -121,12 +121,10 @@ function parseRule(
   const name = text('name', false);
   const namespace = text('namespace', false);
   const jsonPointers = list('jsonPointers');
-  for (const p of jsonPointers)
-    if (!p.startsWith('/'))
-      issues.error(
-        at('jsonPointers'),
-        `${where}.jsonPointers: "${p}" is not a JSON pointer (it starts with /)`,
-      );
+  jsonPointers.forEach((p, i) => {
+    const problem = pointerProblem(p);
+    if (problem) issues.error(at('jsonPointers', i), `${where}.jsonPointers: "${p}" ${problem}`);
+  });
   const managedFieldsManagers = list('managedFieldsManagers');
   if (jsonPointers.length === 0 && managedFieldsManagers.length === 0 && !('jqPathExpressions' in item))
     issues.error(at('kind'), `${where}: give jsonPointers or managedFieldsManagers (what is not drift)`);
@@ -139,4 +137,16 @@ function parseRule(
     jsonPointers,
     managedFieldsManagers,
   };
+}
+
+/**
+ * Why `pointer` is not a JSON pointer (RFC 6901 section 3: it starts with `/`, and `~` appears only in
+ * the escapes `~0`, for `~`, and `~1`, for `/`); undefined when it is one.
+ */
+function pointerProblem(pointer: string): string | undefined {
+  if (!pointer.startsWith('/')) return 'is not a JSON pointer (it starts with /)';
+  const bad = /~(?![01])(.?)/.exec(pointer);
+  if (bad)
+    return `is not a JSON pointer: ${bad[1] ? `~${bad[1]}` : 'a ~ at its end'} is no escape (RFC 6901: ~0 is ~ and ~1 is / in a key; a ~ itself is written ~0)`;
+  return undefined;
 }

@@ -134,8 +134,8 @@ describe.each([
       '--helm-values',
       'values-prod.yaml',
     ]);
-    expect(s.stdout).toContain('ConfigMap shop-cache  charts/cache/templates/configmap.yaml:2');
-    expect(s.stdout).toContain(`CustomResourceDefinition widgets.${group}  crds/widgets.yaml:2`);
+    expect(s.stdout).toContain('ConfigMap shop-cache  charts/cache/templates/configmap.yaml:1');
+    expect(s.stdout).toContain(`CustomResourceDefinition widgets.${group}  crds/widgets.yaml:1`);
     // An upgrade: the pre-upgrade hook runs again (before-hook-creation: re-created), the
     // post-install one does not run.
     const upgrade = await spread([
@@ -154,7 +154,7 @@ describe.each([
     const said = upgrade.stdout + upgrade.stderr;
     expect(said).toMatch(/job\.batch\/shop-migrate configured \(replaced\) -n \S+ \[pre\]/);
     expect(said).toContain(
-      'Job shop-smoke (templates/smoke.yaml:3): a Helm hook of post-install only, and this deploy is an upgrade: not run',
+      'Job shop-smoke (templates/smoke.yaml:2): a Helm hook of post-install only, and this deploy is an upgrade: not run',
     );
   });
 

@@ -230,6 +230,7 @@ async function planExisting(
       live,
       deferred:
         'a hook with the delete policy before-hook-creation: deleted and created again on every deploy',
+      rerun: HOOK_RECREATED,
     };
   if (live && failedPhaseJob(given.object, live, options))
     return { ...given, resource, action: 'replace', live, deferred: RERUN_FAILED, rerun: RERUN_FAILED };
@@ -299,6 +300,12 @@ function failedPhaseJob(declared: KubeObject, live: KubeObject, options: ApplyOp
 
 /** Why a phase's Job is deleted and created again though its template did not change. */
 export const RERUN_FAILED = 're-run: failed in an earlier deploy';
+
+/**
+ * Why a hook is `replace` on every deploy though nothing changed: its delete policy is
+ * before-hook-creation (Helm's and Argo CD's default, Argo CD's `BeforeHookCreation`), so it runs again.
+ */
+export const HOOK_RECREATED = 'hook: re-created each deploy, before-hook-creation';
 
 /** How many times an object that changed while it was planned is read and dry-run again. */
 const MAX_REREADS = 3;

@@ -26,8 +26,9 @@ export interface PlannedObject extends SourcedObject {
    */
   readonly deferred?: string;
   /**
-   * For `replace` of a `pre` or `post` Job whose template did not change: why it runs again
-   * (`re-run: failed in an earlier deploy`), for the plan's and the deploy's reports.
+   * For `replace` of an object that did not change: why it runs again (a `pre` or `post` Job:
+   * `re-run: failed in an earlier deploy`; a hook: `hook: re-created each deploy,
+   * before-hook-creation`), for the plan's and the deploy's reports.
    */
   readonly rerun?: string;
   /** For `update`: the fields that change (Secret values redacted). */

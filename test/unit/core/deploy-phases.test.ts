@@ -672,9 +672,21 @@ describe('phases and waves on the in-memory API server', () => {
     write({ 'web.yaml': web('web:1'), 'migrate.yaml': job('migrate', '{argocd.argoproj.io/hook: PreSync}') });
     kube.job = migrate(true);
     await deploy(options());
+    // The plan says why an unchanged hook is replaced, on its line.
+    const plan = await deploy(options({ mode: 'plan' }));
+    expect(plan.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      action: 'replace',
+      note: 'hook: re-created each deploy, before-hook-creation',
+    });
+    expect(formatReportText(plan)).toContain(
+      'job.batch/migrate replace -n shop [pre]  (.k2e/migrate.yaml:1)\n      (hook: re-created each deploy, before-hook-creation)',
+    );
     kube.log.length = 0;
     const again = await deploy(options());
-    expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({ replaced: true });
+    expect(again.objects.find((o) => o.name === 'migrate')).toMatchObject({
+      replaced: true,
+      note: 'hook: re-created each deploy, before-hook-creation',
+    });
     expect(writes().slice(0, 2)).toEqual(['DELETE jobs/migrate', 'PATCH jobs/migrate']);
   });
 
@@ -753,6 +765,32 @@ describe('phases and waves on the in-memory API server', () => {
       ),
       expect.stringMatching(
         /^\.k2e\/e\.yaml:1 placed in pre, it is in Namespace late, which is placed later, in post \(\.k2e\/ns\.yaml:1\)/,
+      ),
+    ]);
+    expect(writes()).toEqual([]);
+  });
+
+  test("a file that does not parse hides no other file's phase and wave errors", async () => {
+    write({
+      'a.yaml': `${configMap('a', '{spread.rsprd.com/phase: before}')}---\n${configMap('b', '{spread.rsprd.com/wave: "1.5"}')}`,
+      'broken.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations: {a: b\ndata: {}\n',
+    });
+    writeFileSync(
+      path.join(dir, 'shop', 'spread.yaml'),
+      'health:\n  Widget.example.com:\n    current: nosuch()\n',
+    );
+    const error = await deploy(options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    const issues = (error as InputError).issues.map((i) => `${i.source.file}:${i.source.line} ${i.message}`);
+    expect(issues).toEqual([
+      expect.stringMatching(/^spread\.yaml:3 current: unbound function: nosuch/),
+      expect.stringMatching(/^\.k2e\/broken\.yaml:6 YAML: /),
+      expect.stringMatching(
+        /^\.k2e\/a\.yaml:1 ConfigMap a: annotation spread\.rsprd\.com\/phase: "before" is not a phase/,
+      ),
+      expect.stringMatching(
+        /^\.k2e\/a\.yaml:6 ConfigMap b: annotation spread\.rsprd\.com\/wave: "1\.5" is not an integer/,
       ),
     ]);
     expect(writes()).toEqual([]);

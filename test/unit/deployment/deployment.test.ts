@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { InputError } from '../../../src/base/source.js';
+import { formatIssue, InputError } from '../../../src/base/source.js';
 import {
   applyGroup,
   applyRank,
@@ -22,6 +22,45 @@ function obj(apiVersion: string, kind: string, name: string, extra: Partial<Kube
 }
 
 describe('Deployment.fromObjects', () => {
+  test("a bad annotation an overlay set is reported at the overlay's line, naming the object's file", () => {
+    const cm: SourcedObject = {
+      object: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'c1',
+          annotations: {
+            'spread.rsprd.com/phase': 'before',
+            'spread.rsprd.com/wave': 'x1',
+            'spread.rsprd.com/prune': 'yes',
+          },
+        },
+      },
+      source: {
+        file: 'base/cm.yaml',
+        line: 1,
+        annotations: {
+          'spread.rsprd.com/wave': { file: 'kustomization.yaml', line: 3 },
+          'spread.rsprd.com/prune': { file: 'overlay/kustomization.yaml', line: 0 },
+        },
+      },
+    };
+    let error: unknown;
+    try {
+      Deployment.fromObjects([cm], { namespace: 'n' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).issues.map(formatIssue)).toEqual([
+      'base/cm.yaml:1: ConfigMap c1: annotation spread.rsprd.com/phase: "before" is not a phase; use pre, main or post',
+      'kustomization.yaml:3: ConfigMap c1 (base/cm.yaml:1): annotation spread.rsprd.com/wave: "x1" is not an integer (a wave is a whole number, e.g. "-1", "0", "5")',
+      expect.stringMatching(
+        /^overlay\/kustomization\.yaml: ConfigMap c1 \(base\/cm\.yaml:1, set by the overlay\): annotation spread\.rsprd\.com\/prune: "yes" is not "keep"/,
+      ),
+    ]);
+  });
+
   test('namespaces only namespaced objects; an explicit namespace is kept', () => {
     const d = Deployment.fromObjects(
       [

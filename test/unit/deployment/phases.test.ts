@@ -89,6 +89,49 @@ describe('readPlace', () => {
     expect(readPlace(object(annotations)).skip).toMatch(why);
   });
 
+  // A misspelt event or type is named as unknown, with the likely one meant and the known ones.
+  test.each([
+    [
+      { 'argocd.argoproj.io/hook': 'PreSnyc' },
+      'annotation argocd.argoproj.io/hook: "PreSnyc" is not an Argo CD hook type (did you mean PreSync? known: PreSync, Sync, PostSync, SyncFail, PreDelete, PostDelete, Skip): Argo CD never runs it either',
+    ],
+    [
+      { 'helm.sh/hook': 'pre-instal' },
+      'annotation helm.sh/hook: "pre-instal" is not a Helm hook event (did you mean pre-install? known: pre-install, pre-upgrade, post-install, post-upgrade, pre-delete, post-delete, pre-rollback, post-rollback, test, test-success, test-failure): Helm skips it too',
+    ],
+    [
+      { 'helm.sh/hook': 'launch, test' },
+      /^annotation helm\.sh\/hook: "launch" is not a Helm hook event \(known: [^)]*\): Helm skips it too; a hook \(helm\.sh\/hook: launch, test\) of an event spread does not run/,
+    ],
+    [
+      { 'helm.sh/hook': 'pre-instal,post-instal' },
+      /^annotation helm\.sh\/hook: "pre-instal", "post-instal" are not Helm hook events \(did you mean pre-install for "pre-instal", post-install for "post-instal"\? known: /,
+    ],
+    // Not a prototype's key either.
+    [{ 'helm.sh/hook': 'constructor' }, /^annotation helm\.sh\/hook: "constructor" is not a Helm hook event/],
+  ])('unknown: %j', (annotations, why) => {
+    const reading = readPlace(object(annotations));
+    expect(reading.place).toBeUndefined();
+    if (typeof why === 'string') expect(reading.skip).toBe(why);
+    else expect(reading.skip).toMatch(why);
+  });
+
+  test('an unknown event beside a known one: a warning, and the hook runs', () => {
+    expect(readPlace(object({ 'helm.sh/hook': 'pre-instal,pre-upgrade' }))).toEqual({
+      place: { phase: 'pre', wave: 0, hook: { from: 'helm.sh/hook', deletePolicy: before } },
+      errors: [],
+      warnings: [
+        'annotation helm.sh/hook: "pre-instal" is not a Helm hook event (did you mean pre-install? known: pre-install, pre-upgrade, post-install, post-upgrade, pre-delete, post-delete, pre-rollback, post-rollback, test, test-success, test-failure), ignored; the hook runs as pre',
+      ],
+    });
+    // Argo CD's annotation with no type it knows gives way to Helm's, with a warning (case matters).
+    expect(
+      readPlace(object({ 'argocd.argoproj.io/hook': 'presync', 'helm.sh/hook': 'post-install' })).warnings,
+    ).toEqual([
+      'annotation argocd.argoproj.io/hook: "presync" is not an Argo CD hook type (did you mean PreSync? known: PreSync, Sync, PostSync, SyncFail, PreDelete, PostDelete, Skip); helm.sh/hook is read instead',
+    ]);
+  });
+
   test.each([
     [
       { 'spread.rsprd.com/phase': 'during' },

@@ -13,7 +13,7 @@ import {
   documentSpans,
   errorSource,
   isHook,
-  linesOfKinds,
+  linesOfObjects,
   placeLines,
   readHelmOutput,
   sourceFile,
@@ -170,7 +170,7 @@ describe('reading helm template output', () => {
   ])('isHook %j', (value, hook) => expect(isHook(value)).toBe(hook));
 });
 
-describe('the kind-line rule', () => {
+describe('the line of a chart object: its document in the template', () => {
   const TEMPLATE = `{{- if .Values.enabled }}
 apiVersion: apps/v1
 kind: Deployment
@@ -180,19 +180,62 @@ metadata:
 apiVersion: v1
 kind: "Service"
 `;
-  test('as many literal kind: lines as objects: the k-th object at the k-th line', () => {
-    expect(linesOfKinds(TEMPLATE, ['Deployment', 'Service'])).toEqual([3, 8]);
+  const o = (kind: string, name?: string) => ({ kind, name });
+  test("each object at its document's first line, not its kind: line", () => {
+    expect(linesOfObjects(TEMPLATE, [o('Deployment', 'r'), o('Service', 'r')])).toEqual([2, 7]);
   });
-  test('fewer objects (a conditional): each at the only line of its kind', () => {
-    expect(linesOfKinds(TEMPLATE, ['Service'])).toEqual([8]);
+  test('fewer objects (a conditional): each at the only document of its kind', () => {
+    expect(linesOfObjects(TEMPLATE, [o('Service')])).toEqual([7]);
   });
-  test('a loop: every object at its kind line; a kind from a value or two lines of a kind: 0', () => {
+  // /tmp/breaker-chart's templates/hooks.yaml as Helm prints it: sorted by kind, each kind's objects
+  // in the template's order.
+  const HOOKS = [
+    ['Secret', 'gen-password', 'pre-install'],
+    ['Job', 'migrate', 'pre-install,pre-upgrade'],
+    ['Job', 'smoke', 'post-install'],
+    ['Pod', 'test-conn', 'test'],
+    ['ConfigMap', 'weird-weight', 'pre-upgrade'],
+    ['ConfigMap', 'mixed', 'pre-install'],
+    ['ConfigMap', 'argo-skip', 'pre-install'],
+  ]
+    .map(
+      ([kind, name, hook]) =>
+        `apiVersion: v1\nkind: ${kind}\nmetadata:\n  name: ${name}\n  annotations:\n    helm.sh/hook: ${hook}\n`,
+    )
+    .join('---\n');
+  test('same-kind documents of one template, in the order Helm prints them: each at its own line', () => {
+    const printed = [
+      o('Secret', 'gen-password'),
+      o('ConfigMap', 'weird-weight'),
+      o('ConfigMap', 'mixed'),
+      o('ConfigMap', 'argo-skip'),
+      o('Pod', 'test-conn'),
+      o('Job', 'migrate'),
+      o('Job', 'smoke'),
+    ];
+    expect(linesOfObjects(HOOKS, printed)).toEqual([1, 29, 36, 43, 22, 8, 15]);
+    // Names written by a template: the k-th object of a kind at the k-th document of it.
+    const unnamed = HOOKS.replace(/name: (migrate|smoke)/g, 'name: {{ .Release.Name }}-$1');
+    expect(linesOfObjects(unnamed, [o('Job', 'r-migrate'), o('Job', 'r-smoke')])).toEqual([8, 15]);
+    // A condition left one out and the names are templated: unknown rather than a wrong line.
+    expect(linesOfObjects(unnamed, [o('Job', 'r-smoke')])).toEqual([0]);
+    // With a literal name, found all the same.
+    expect(linesOfObjects(HOOKS, [o('Job', 'smoke')])).toEqual([15]);
+  });
+  test('a flow-style metadata names the document too', () => {
+    const text =
+      'kind: ConfigMap\nmetadata: {name: a}\n---\nkind: ConfigMap\nmetadata: {name: "b", labels: {x: y}}\n';
+    expect(linesOfObjects(text, [o('ConfigMap', 'b')])).toEqual([4]);
+  });
+  test('a loop: every object at its document; a kind from a value or two documents of a kind: 0', () => {
     const loop = '{{- range .Values.maps }}\n---\nkind: ConfigMap\n{{- end }}\nkind: {{ .Values.kind }}\n';
-    expect(linesOfKinds(loop, ['ConfigMap', 'ConfigMap', 'Secret'])).toEqual([3, 3, 0]);
-    expect(linesOfKinds('kind: Secret\n---\nkind: Secret\n', ['Secret'])).toEqual([0]);
+    expect(linesOfObjects(loop, [o('ConfigMap'), o('ConfigMap'), o('Secret')])).toEqual([3, 3, 0]);
+    expect(linesOfObjects('kind: Secret\n---\nkind: Secret\n', [o('Secret')])).toEqual([0]);
   });
   test('nested kind: keys (a list item, a field) do not count', () => {
-    expect(linesOfKinds('kind: Role\nrules:\n  - kind: x\nsubjects:\n- kind: User\n', ['Role'])).toEqual([1]);
+    expect(linesOfObjects('kind: Role\nrules:\n  - kind: x\nsubjects:\n- kind: User\n', [o('Role')])).toEqual(
+      [1],
+    );
   });
   test('placeLines reads each template once; a file not on disk keeps 0', () => {
     const objects = [
@@ -201,7 +244,7 @@ kind: "Service"
       { value: { kind: 'Service' }, source: { file: 'c/templates/web.yaml', line: 0 } },
     ];
     const placed = placeLines(objects, (f) => (f === 'c/templates/web.yaml' ? TEMPLATE : undefined));
-    expect(placed.map((o) => o.source.line)).toEqual([3, 0, 8]);
+    expect(placed.map((o) => o.source.line)).toEqual([2, 0, 7]);
   });
 });
 

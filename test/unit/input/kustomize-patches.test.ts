@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { decodeText } from '../../../src/decode/decode.js';
 import type { Origin } from '../../../src/input/kustomize-origin.js';
-import { patchSources } from '../../../src/input/kustomize-patches.js';
+import { annotationSources, patchSources } from '../../../src/input/kustomize-patches.js';
 
 /** Files of an overlay beside its base, relative to the rendered folder `prod` (the input root's `prod/`). */
 const FILES: Record<string, string> = {
@@ -81,5 +81,66 @@ describe('patchSources', () => {
     expect(patchSources(web({ tier: 'web' }), patchers, tree)).toEqual([{ file: 'prod/ops.yaml', line: 1 }]);
     expect(patchSources(web({ tier: 'db' }), patchers, tree)).toEqual([]);
     expect(patchSources(web({ tier: 'web', legacy: 'yes' }), patchers, tree)).toEqual([]);
+  });
+});
+
+describe('annotationSources', () => {
+  // An overlay `prod` setting commonAnnotations over a base `base`, whose own document sets one too.
+  const OVERLAY: Record<string, string> = {
+    'kustomization.yaml': `resources: [../base]
+commonAnnotations:
+  spread.rsprd.com/wave: "x1"
+  team: shop
+`,
+    '../base/kustomization.yaml': 'resources: [cm.yaml]\ncommonAnnotations:\n  team: base\n  owner: base\n',
+    '../base/cm.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    spread.rsprd.com/phase: before\n',
+  };
+  const overlay = {
+    documents: (relative: string) =>
+      OVERLAY[relative] === undefined
+        ? []
+        : decodeText(`prod/${relative}`.replace('prod/../', ''), OVERLAY[relative]).values,
+  };
+  const cm = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    names: ['c'],
+    // owner: a patch of the overlay changed the base's value, which is then not where it is set.
+    annotations: {
+      'spread.rsprd.com/phase': 'before',
+      'spread.rsprd.com/wave': 'x1',
+      team: 'shop',
+      owner: 'patched',
+    },
+  };
+  const own = overlay.documents('../base/cm.yaml')[0];
+  const folder = { file: 'prod/kustomization.yaml', line: 0 };
+  const annotators: Origin[] = [
+    {
+      configuredIn: '../base/kustomization.yaml',
+      configuredBy: { apiVersion: 'builtin', kind: 'AnnotationsTransformer' },
+    },
+    {
+      configuredIn: 'kustomization.yaml',
+      configuredBy: { apiVersion: 'builtin', kind: 'AnnotationsTransformer' },
+    },
+  ];
+
+  test("each at its line in the kustomization whose value the object has; the base's own annotation is not one", () => {
+    expect(annotationSources(cm, own, annotators, overlay, folder)).toEqual({
+      'spread.rsprd.com/wave': { file: 'prod/kustomization.yaml', line: 3 },
+      team: { file: 'prod/kustomization.yaml', line: 4 },
+    });
+  });
+
+  test('without transformations from kustomize: what the own document lacks, at the folder, line 0', () => {
+    expect(annotationSources(cm, own, [], overlay, folder)).toEqual({
+      'spread.rsprd.com/wave': folder,
+      team: folder,
+      owner: folder,
+    });
+    // A generated object has no own document to compare with: nothing is guessed.
+    expect(annotationSources(cm, undefined, [], overlay, folder)).toEqual({});
   });
 });

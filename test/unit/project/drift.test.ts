@@ -59,7 +59,11 @@ describe('parseDriftSection', () => {
         'drift:',
         '  ignoreDifferences:',
         '    - kind: Deployment',
-        '      jsonPointers: [spec/replicas]',
+        '      jsonPointers:',
+        '        - spec/replicas',
+        '        - /spec/template/metadata/annotations/a~2b',
+        '        - /metadata/annotations/a~1b~0c',
+        '        - /data/x~',
         '    - group: apps',
         '      kind: Deployment',
         '      jqPathExpressions: [.spec.replicas]',
@@ -70,11 +74,13 @@ describe('parseDriftSection', () => {
     );
     expect(read.rules).toBeUndefined();
     expect(read.issues.map((i) => `${i.source.line}: ${i.message}`)).toEqual([
-      '10: drift: unknown key "other"; the section holds ignoreDifferences',
+      '14: drift: unknown key "other"; the section holds ignoreDifferences',
       '3: drift.ignoreDifferences[0]: Deployment is not in the core group but in apps (an omitted group is the core group, as in Argo CD): write group: apps',
-      '4: drift.ignoreDifferences[0].jsonPointers: "spec/replicas" is not a JSON pointer (it starts with /)',
-      '7: drift.ignoreDifferences[1]: jqPathExpressions are not taken; name the fields with jsonPointers',
-      '9: drift.ignoreDifferences[2]: give jsonPointers or managedFieldsManagers (what is not drift)',
+      '5: drift.ignoreDifferences[0].jsonPointers: "spec/replicas" is not a JSON pointer (it starts with /)',
+      '6: drift.ignoreDifferences[0].jsonPointers: "/spec/template/metadata/annotations/a~2b" is not a JSON pointer: ~2 is no escape (RFC 6901: ~0 is ~ and ~1 is / in a key; a ~ itself is written ~0)',
+      '8: drift.ignoreDifferences[0].jsonPointers: "/data/x~" is not a JSON pointer: a ~ at its end is no escape (RFC 6901: ~0 is ~ and ~1 is / in a key; a ~ itself is written ~0)',
+      '11: drift.ignoreDifferences[1]: jqPathExpressions are not taken; name the fields with jsonPointers',
+      '13: drift.ignoreDifferences[2]: give jsonPointers or managedFieldsManagers (what is not drift)',
     ]);
   });
 
