@@ -160,9 +160,16 @@ async function soakWave(
     const why = `interrupted during the soak: ${(error as Error).message}`;
     return new Map(reports.map((r) => [r.cluster, why]));
   });
+  // The deploy's rollout was ready; the row says what the soak then saw of it, not "ready".
+  const rollout = (problem: string) =>
+    problem.startsWith('interrupted')
+      ? 'ready, then the soak was interrupted'
+      : problem.startsWith('not ready at the end')
+        ? 'not ready at the end of the soak'
+        : 'failed during the soak';
   return reports.map((r) => {
     const problem = problems.get(r.cluster);
-    return problem === undefined ? r : { ...r, status: 'failed', error: problem };
+    return problem === undefined ? r : { ...r, status: 'failed', rollout: rollout(problem), error: problem };
   });
 }
 

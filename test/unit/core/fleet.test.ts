@@ -210,6 +210,63 @@ describe('deployFleet', () => {
     expect(kubes['us-1']!.log).toEqual([]);
   });
 
+  test('the soak: a pod of the new rollout in ImagePullBackOff fails the wave at once, as the wait would', async () => {
+    const plan = waves(['canary', ['eu-1'], { soakMs: 20_000 }], ['rest', ['us-1']]);
+    const started = Date.now();
+    const run = deployFleet({
+      environment: 'production',
+      waves: plan,
+      logger: silentLogger,
+      soakIntervalMs: 20,
+    });
+    // `kubectl set image` to an image that cannot be pulled: a new pod that backs off, an old one
+    // still serving, the Deployment in progress (not failed) until its progress deadline.
+    const kube = kubes['eu-1']!;
+    await deployed('eu-1');
+    kube.setStatus('Deployment', NS, 'web', {
+      observedGeneration: 1,
+      replicas: 3,
+      updatedReplicas: 1,
+      readyReplicas: 2,
+      availableReplicas: 2,
+      unavailableReplicas: 1,
+      conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }],
+    });
+    kube.put({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-new', namespace: NS, labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'unpullable.invalid/x:1' }] },
+    });
+    kube.setStatus('Pod', NS, 'web-new', {
+      phase: 'Pending',
+      containerStatuses: [
+        {
+          name: 'web',
+          ready: false,
+          state: {
+            waiting: {
+              reason: 'ImagePullBackOff',
+              message: 'Back-off pulling image "unpullable.invalid/x:1"',
+            },
+          },
+        },
+      ],
+    });
+    const report = await run;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(statuses(report)).toEqual({ 'eu-1': 'failed', 'us-1': 'skipped' });
+    const leg = report.waves[0]!.clusters[0]!;
+    expect(leg.error).toBe(
+      'Deployment/web failed during the soak: pod web-new: container web: ImagePullBackOff: Back-off pulling image "unpullable.invalid/x:1"',
+    );
+    expect(leg.rollout).toBe('failed during the soak');
+    expect(formatFleetText(report)).toMatch(
+      /rollout failed during the soak · error: Deployment\/web failed during/,
+    );
+    expect(kubes['us-1']!.log).toEqual([]);
+  });
+
   test('an interrupt during the soak fails the wave and returns the report; the next wave is not started', async () => {
     const interrupt = new AbortController();
     const plan = waves(['canary', ['eu-1'], { soakMs: 5_000 }], ['rest', ['us-1']]);
