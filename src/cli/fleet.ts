@@ -6,6 +6,7 @@ import type { EnvironmentTarget } from '../frontend/environment.js';
 import { requireDeclaration } from '../frontend/environment.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { ALL_ENVIRONMENTS, type Environment, environmentNamed } from '../project/environments.js';
+import type { FleetReport } from '../report/fleet.js';
 import { contextOf } from './args.js';
 import { pullRequestNumber } from './environment.js';
 import { cliText, createCliLogger } from './logger.js';
@@ -83,16 +84,23 @@ export async function runFleet(
     cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatFleetText(report)),
   );
   if (report.status === 'failed') {
-    const failed = report.waves.flatMap((w) => w.clusters.filter((c) => c.status === 'failed'));
-    const which = failed.map((c) => `${c.cluster} (wave ${c.wave})`).join(', ') || 'not every cluster ran';
     // The report is on stdout already (JSON readers have it whole): a line and the exit code say it failed.
-    process.stderr.write(
-      cliText(
-        `error: fleet ${environment.name}: ${which}${failed.length > 0 ? ' failed' : ''}${mode === 'deploy' ? '; later waves were not started' : ''}\n`,
-      ),
-    );
+    process.stderr.write(cliText(`${fleetFailureLine(report)}\n`));
     process.exitCode = 1;
   }
+}
+
+/**
+ * The last line of a failed fleet: the failed clusters and, for a deploy, the waves not started
+ * because of them (none when the failure was in the last wave, or `--cluster` left no later one).
+ */
+export function fleetFailureLine(report: FleetReport): string {
+  const failed = report.waves.flatMap((w) => w.clusters.filter((c) => c.status === 'failed'));
+  const which = failed.map((c) => `${c.cluster} (wave ${c.wave})`).join(', ') || 'not every cluster ran';
+  const skipped = report.mode === 'deploy' ? report.waves.filter((w) => w.status === 'skipped') : [];
+  const later =
+    skipped.length > 0 ? `; later waves were not started (${skipped.map((w) => w.name).join(', ')})` : '';
+  return `error: fleet ${report.environment}: ${which}${failed.length > 0 ? ' failed' : ''}${later}`;
 }
 
 /** The names `--cluster` gives, comma-separated. */
