@@ -26,7 +26,7 @@ export interface FleetLegReport {
   readonly cluster: string;
   readonly wave: string;
   readonly status: LegStatus;
-  /** The kubeconfig context deployed to (absent when the deploy never connected). */
+  /** The kubeconfig context deployed to, as declared (also when the leg could not connect); absent when skipped. */
   readonly context?: string;
   readonly namespace?: string;
   readonly revision?: number;

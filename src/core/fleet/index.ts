@@ -30,6 +30,11 @@ export interface LegConnection {
 export interface FleetCluster {
   /** Its name in spread.yaml. */
   readonly name: string;
+  /**
+   * The kubeconfig context it is reached through, known before connecting: a leg that fails to
+   * connect still reports where it was going.
+   */
+  readonly context?: string;
   /** The deploy's options on this cluster (its namespace, Helm values…), but the cluster itself. */
   readonly options: Omit<DeployOptions, 'cluster' | 'logger' | 'signal'>;
   /**
@@ -192,7 +197,10 @@ async function runLeg(
   } catch (error) {
     const message = (nothingWritten(error) as Error).message;
     logger.error(message);
-    return { report: { ...base, status: 'failed', error: message, durationMs: Date.now() - started } };
+    const where = cluster.context !== undefined ? { context: cluster.context } : {};
+    return {
+      report: { ...base, status: 'failed', ...where, error: message, durationMs: Date.now() - started },
+    };
   }
   const where = { context: connection.cluster.context };
   try {

@@ -72,6 +72,7 @@ const options: Omit<DeployOptions, 'cluster' | 'logger' | 'signal'> = {
 function cluster(name: string): FleetCluster {
   return {
     name,
+    context: name,
     options: { ...options, path: path.join(dir, 'shop') },
     connect: async () => {
       connected.push(name);
@@ -184,6 +185,9 @@ describe('deployFleet', () => {
     expect(report.waves[0]!.clusters[0]!.error).toBe(
       'cannot use the API server https://eu-1:6443: ECONNREFUSED; nothing was applied',
     );
+    // Where it was going, as declared: the row and the JSON name its context.
+    expect(report.waves[0]!.clusters[0]!.context).toBe('eu-1');
+    expect(formatFleetText(report)).toMatch(/eu-1 {5}FAILED · context eu-1 · error: cannot use/);
     expect(kubes['eu-1']!.log).toEqual([]);
     expect(kubes['eu-2']!.get('Deployment', NS, 'web')).toBeDefined();
     expect(kubes['eu-2']!.get('Lease', NS, 'spread.shop')).toBeUndefined();
