@@ -91,6 +91,17 @@ describe('fleet declaration', () => {
       ],
     ],
     [
+      "a wave named as the report stage, one as another wave's batch of maxParallel",
+      `      - { name: fleet-report, clusters: [eu-1] }
+      - { name: rest-2, clusters: [eu-2] }
+      - { name: rest, maxParallel: 1 }
+`,
+      [
+        "11: wave name fleet-report is the fleet's report job in GitLab's child pipeline: rename the wave",
+        "12: wave name rest-2 is also wave rest's batch 2 of 2 (maxParallel: a stage per batch in GitLab's child pipeline): rename the wave",
+      ],
+    ],
+    [
       'a wave named twice',
       `      - { name: canary, clusters: [eu-1] }
       - { name: canary }
