@@ -245,6 +245,10 @@ export async function runFleetSoak(
     else deployed.set(name, file);
   }
   core.info(`wave ${wave.name}: ${deployed.size} of ${wave.clusters.length} leg(s) deployed`);
+  if (soakMs === 0)
+    core.info(
+      `wave ${wave.name} has no soak in spread.yaml: nothing to watch, the wave passes when its legs succeeded (skip this job with the matrix's soak: 0)`,
+    );
   if (problems.size === 0 && soakMs > 0 && deployed.size > 0) {
     core.info(`wave ${wave.name}: soaking for ${Math.round(soakMs / 1000)}s`);
     const kube = prepareKubeconfig(inputs.kubeconfig, '', runner);
@@ -283,7 +287,7 @@ export async function runFleetSoak(
   if (problems.size > 0)
     throw new FleetFailure(
       actionText(
-        `fleet ${environment.name}: wave ${wave.name} did not stay healthy for its soak (${Math.round(soakMs / 1000)}s):\n${[...problems].map(([c, m]) => `${c}: ${m}`).join('\n')}`,
+        `fleet ${environment.name}: wave ${wave.name} ${soakMs > 0 ? `did not stay healthy for its soak (${Math.round(soakMs / 1000)}s)` : 'has no soak, and not every leg of it succeeded'}:\n${[...problems].map(([c, m]) => `${c}: ${m}`).join('\n')}`,
       ),
     );
 }

@@ -6,6 +6,7 @@ import type { EnvironmentTarget } from '../frontend/environment.js';
 import { requireDeclaration } from '../frontend/environment.js';
 import { interruptSignal } from '../frontend/interrupts.js';
 import { ALL_ENVIRONMENTS, type Environment, environmentNamed } from '../project/environments.js';
+import type { FleetLegReport, FleetReport } from '../report/fleet.js';
 import { contextOf } from './args.js';
 import { pullRequestNumber } from './environment.js';
 import { cliText, createCliLogger } from './logger.js';
@@ -82,17 +83,33 @@ export async function runFleet(
   process.stdout.write(
     cliText(flags.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatFleetText(report)),
   );
+  // Interrupted, the fleet still returns its report (printed above); the command then fails as an
+  // interrupted one does, its last line saying where the interrupt stopped it (exit 130 or 143).
+  if (signal?.aborted)
+    throw new Error(fleetFailureLine(report, (signal.reason as Error).message).replace(/^error: /, ''));
   if (report.status === 'failed') {
-    const failed = report.waves.flatMap((w) => w.clusters.filter((c) => c.status === 'failed'));
-    const which = failed.map((c) => `${c.cluster} (wave ${c.wave})`).join(', ') || 'not every cluster ran';
     // The report is on stdout already (JSON readers have it whole): a line and the exit code say it failed.
-    process.stderr.write(
-      cliText(
-        `error: fleet ${environment.name}: ${which}${failed.length > 0 ? ' failed' : ''}${mode === 'deploy' ? '; later waves were not started' : ''}\n`,
-      ),
-    );
+    process.stderr.write(cliText(`${fleetFailureLine(report)}\n`));
     process.exitCode = 1;
   }
+}
+
+/**
+ * The last line of a failed fleet: the failed clusters and, for a deploy, the waves not started
+ * because of them (none when the failure was in the last wave, or `--cluster` left no later one).
+ * `interrupted` (the signal's reason, `interrupted by SIGINT`): the clusters it stopped, and whether
+ * it came during their deploy or their wave's soak.
+ */
+export function fleetFailureLine(report: FleetReport, interrupted?: string): string {
+  const failed = report.waves.flatMap((w) => w.clusters.filter((c) => c.status === 'failed'));
+  const named = (c: FleetLegReport) =>
+    `${c.cluster} (wave ${c.wave})${interrupted && c.error?.startsWith('interrupted during the soak') ? ' during its soak' : ''}`;
+  const which = failed.map(named).join(', ') || 'not every cluster ran';
+  const skipped = report.mode === 'deploy' ? report.waves.filter((w) => w.status === 'skipped') : [];
+  const later =
+    skipped.length > 0 ? `; later waves were not started (${skipped.map((w) => w.name).join(', ')})` : '';
+  const what = failed.length === 0 ? '' : interrupted ? ' stopped' : ' failed';
+  return `error: fleet ${report.environment}: ${interrupted ? `${interrupted}: ` : ''}${which}${what}${later}`;
 }
 
 /** The names `--cluster` gives, comma-separated. */

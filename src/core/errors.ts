@@ -63,7 +63,7 @@ export function failureLines(error: unknown, command?: string): string[] {
     const errors = cause.issues.filter((i) => i.severity === 'error');
     const warnings = cause.issues.filter((i) => i.severity === 'warning');
     return [
-      `error: ${errors.length} error(s) in the input; nothing was ${command === 'build' ? 'built or pushed' : 'deployed'}`,
+      `error: ${errors.length} error(s) in the input; nothing was ${undone(command)}`,
       ...errors.map((i) => `  ${formatIssue(i)}`),
       ...warnings.map((i) => `  warning: ${formatIssue(i)}`),
     ];
@@ -71,4 +71,25 @@ export function failureLines(error: unknown, command?: string): string[] {
   if (cause instanceof KubeconfigError) return [`error: ${cause.message}`];
   const message = (cause as Error)?.message ?? String(cause);
   return [`error: ${message}`];
+}
+
+/** What a command refused on its input did not do: `spread plan` deployed nothing because it never does. */
+function undone(command: string | undefined): string {
+  switch (command) {
+    case 'build':
+      return 'built or pushed';
+    case 'plan':
+      return 'planned';
+    case 'render':
+      return 'rendered';
+    case 'delete':
+      return 'deleted';
+    case undefined:
+    case 'deploy':
+    case 'promote':
+    case 'rollback':
+      return 'deployed';
+    default:
+      return 'done';
+  }
 }

@@ -29,8 +29,9 @@ const REPORT_FILE = /^spread-report-.*\.json$/;
  * artifact in a folder of its name) and puts each on a cluster of `env`: by the file's `leg` (the
  * Action's report file of a leg names its environment and cluster), else by its folder
  * (`spread-report-CLUSTER` or `CLUSTER`, the artifact's name), else by the report's context and
- * namespace when exactly one cluster has them. A file that is not JSON, or holds no report, fails its
- * cluster when its folder names one, else is a problem; so is a second file for the same cluster.
+ * namespace when exactly one cluster has them. A file that is not JSON, holds no report or another
+ * environment's, fails its cluster when its folder names one, else is a problem; a second file for
+ * the same cluster fails it.
  * A missing `dir` holds no file: every leg then did not run.
  */
 export function readLegReports(dir: string, env: Environment): LegReports {
@@ -42,15 +43,20 @@ export function readLegReports(dir: string, env: Environment): LegReports {
     // Relative to the working directory (the workspace) when inside it: `spread-reports/…`.
     const relative = path.relative(process.cwd(), file);
     const shown = relative.startsWith('..') ? file : relative;
-    const read = readLeg(file, shown);
-    if (read.file?.leg && read.file.leg.environment !== env.name) {
-      problems.push({
-        file: shown,
-        error: `the report of environment ${read.file.leg.environment}'s cluster ${read.file.leg.cluster}, not of ${env.name}`,
-      });
-      continue;
-    }
-    const cluster = clusterOf(read.file, env, path.relative(dir, path.dirname(file)));
+    let read = readLeg(file, shown);
+    const folder = path.relative(dir, path.dirname(file));
+    const other = read.file?.leg && read.file.leg.environment !== env.name ? read.file.leg : undefined;
+    let cluster: string | undefined;
+    if (other) {
+      const why = `the report of environment ${other.environment}'s cluster ${other.cluster}, not of ${env.name}`;
+      // In a cluster's folder it stands where that cluster's report should be: it fails that cluster.
+      cluster = folderCluster(env, folder);
+      if (cluster === undefined) {
+        problems.push({ file: shown, error: why });
+        continue;
+      }
+      read = { error: `report file ${shown} is ${why}` };
+    } else cluster = clusterOf(read.file, env, folder);
     if (cluster === undefined) {
       problems.push({
         file: shown,
@@ -125,13 +131,21 @@ function clusterOf(file: LegFile | undefined, env: Environment, folder: string):
   const names = env.clusters.map((c) => c.name);
   if (file?.leg && file.leg.environment === env.name && names.includes(file.leg.cluster))
     return file.leg.cluster;
-  for (const part of folder.split(path.sep).reverse()) {
-    const name = part.replace(/^spread-report-/, '');
-    if (names.includes(name)) return name;
-  }
+  const named = folderCluster(env, folder);
+  if (named !== undefined) return named;
   const report = file && ('error' in file ? file.report : file);
   if (report === undefined) return undefined;
   const entries = Object.values(fleetMatrix(env)).flatMap((w) => w.include);
   const matching = entries.filter((e) => e.context === report.context && e.namespace === report.namespace);
   return matching.length === 1 ? matching[0]!.cluster : undefined;
+}
+
+/** The cluster of `env` a file's folder names (`spread-report-CLUSTER` or `CLUSTER`, innermost first). */
+function folderCluster(env: Environment, folder: string): string | undefined {
+  const names = env.clusters.map((c) => c.name);
+  for (const part of folder.split(path.sep).reverse()) {
+    const name = part.replace(/^spread-report-/, '');
+    if (names.includes(name)) return name;
+  }
+  return undefined;
 }

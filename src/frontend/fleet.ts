@@ -97,6 +97,7 @@ function legOf(request: FleetRequest, name: string): FleetCluster {
     checkServer({ server: kubeconfigServer(resolved.kubeConfig), context: resolved.context }, expectCluster);
   return {
     name,
+    context: resolved.context,
     options,
     connect: async (signal) => {
       const client = clusterClient(resolved, { logger: request.logger, maxSockets: options.concurrency });

@@ -165,7 +165,9 @@ function readClusters(f: Fields, name: string, namespace: string | undefined): E
       return { name, source: f.at.sourceAt(['clusters', i]) };
     }
     unknownKeys(f.at, ['clusters', i], CLUSTER_KEYS, name, f.issues);
-    return readCluster(f, ['clusters', i], name, false);
+    const cluster = readCluster(f, ['clusters', i], name, false);
+    clusterName(f, i, cluster, name);
+    return cluster;
   });
   const seen = new Map<string, number>();
   clusters.forEach((c, i) => {
@@ -184,6 +186,28 @@ function readClusters(f: Fields, name: string, namespace: string | undefined): E
   );
   if (clusters.length > 1) fleetPlaces(places, namespace, name, f.issues);
   return clusters;
+}
+
+/**
+ * A cluster's name is a DNS label, as environment and wave names are: it goes into the Action's
+ * matrix, artifact names (`spread-report-CLUSTER`; upload-artifact refuses `:` `/` and others),
+ * GitLab's child pipeline and resource groups. A cluster without `name` is named after its context,
+ * which then must be one, else the cluster names itself.
+ */
+function clusterName(f: Fields, i: number, cluster: EnvironmentCluster, env: string): void {
+  if (DNS_LABEL.test(cluster.name)) return;
+  if (f.has(['clusters', i, 'name']))
+    f.issues.error(
+      f.at.sourceAt(['clusters', i, 'name']),
+      `cluster name ${JSON.stringify(cluster.name)} is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster's CI job and report artifact`,
+      env,
+    );
+  else
+    f.issues.error(
+      cluster.source,
+      `cluster of context ${JSON.stringify(cluster.name)} needs a name: (a DNS label, e.g. eu-1): the context is not one, and the cluster's name goes into CI job and artifact names`,
+      env,
+    );
 }
 
 function readCluster(f: Fields, path: ValuePath, env: string, short: boolean): EnvironmentCluster {

@@ -3,6 +3,7 @@
 // what differs there (a folder, Helm values), which branches deploy to it and its order.
 // docs/environments.md is the user's page; schema/spread.schema.json `$defs.environments` the editor's.
 import picomatch from 'picomatch';
+import { optionRef } from '../base/option-ref.js';
 import type { InputIssue } from '../base/source.js';
 import { IssueList } from '../base/source.js';
 import { isMapping, type LocatedValue } from '../decode/decode.js';
@@ -103,13 +104,14 @@ export function previewNamespace(rule: PreviewRule, number: number): string {
 
 /**
  * The one cluster of an environment, for the commands that deploy to one cluster.
- * @throws Error when the environment lists several (a fleet: issue 43 deploys those).
+ * @throws Error when the environment lists several (a fleet), pointing to the setting `cluster`
+ *   (each front end spells it: `--cluster`, the input `cluster`), which deploy and plan take.
  */
 export function singleCluster(env: Environment): EnvironmentCluster {
   const [first, ...more] = env.clusters;
   if (first === undefined || more.length > 0)
     throw new Error(
-      `environment ${env.name} lists ${env.clusters.length} clusters; this command deploys to one (give --context)`,
+      `environment ${env.name} is a fleet of ${env.clusters.length} clusters (${env.clusters.map((c) => c.name).join(', ')}); this takes one: name it with ${optionRef('cluster')} (deploy and plan take one cluster of a fleet)`,
     );
   return first;
 }

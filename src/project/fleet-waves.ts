@@ -60,6 +60,7 @@ export function readWaves(
       `cluster${rest.length > 1 ? 's' : ''} ${rest.map((c) => c.name).join(', ')} ${rest.length > 1 ? 'are' : 'is'} in no wave: name ${rest.length > 1 ? 'them' : 'it'} in one, or leave clusters: out of the last wave (the rest)`,
       env,
     );
+  stageClashes(waves, env, issues);
   return waves;
 }
 
@@ -179,4 +180,37 @@ export function clusterNamed(env: Environment, name: string): EnvironmentCluster
       `cluster ${name}: environment ${env.name} lists no such cluster (its clusters: ${env.clusters.map((c) => c.name).join(', ')})`,
     );
   return cluster;
+}
+
+/** The name of the fleet's report job and stage (GitLab's child pipeline, src/gitlab/fleet-pipeline.ts). */
+const REPORT_STAGE = 'fleet-report';
+
+/**
+ * GitLab's child pipeline has a stage per wave, `NAME-1`, `NAME-2`… per batch of a wave's
+ * `maxParallel` (src/core/fleet/matrix.ts fleetBatches), then `fleet-report`: a wave named like
+ * another's batch or like the report stage would make two stages of one name. Caught when spread.yaml
+ * is read, not after the fleet-plan job planned every cluster.
+ */
+function stageClashes(waves: readonly FleetWave[], env: string, issues: IssueList): void {
+  const batches = new Map<string, string>();
+  for (const w of waves) {
+    const of = Math.ceil(w.clusters.length / (w.maxParallel ?? w.clusters.length));
+    for (let b = 1; of > 1 && b <= of; b++)
+      batches.set(`${w.name}-${b}`, `wave ${w.name}'s batch ${b} of ${of}`);
+  }
+  for (const w of waves) {
+    if (w.name === REPORT_STAGE)
+      issues.error(
+        w.source,
+        `wave name ${REPORT_STAGE} is the fleet's report job in GitLab's child pipeline: rename the wave`,
+        env,
+      );
+    const batch = batches.get(w.name);
+    if (batch !== undefined)
+      issues.error(
+        w.source,
+        `wave name ${w.name} is also ${batch} (maxParallel: a stage per batch in GitLab's child pipeline): rename the wave`,
+        env,
+      );
+  }
 }

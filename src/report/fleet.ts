@@ -6,6 +6,12 @@ import { countActions, type DeployReport } from './report.js';
 /** What became of one cluster of the fleet. `skipped`: its wave never started, or stopped before it. */
 export type LegStatus = 'succeeded' | 'failed' | 'skipped';
 
+/**
+ * A wave's: its clusters' when all agree; `failed` when one failed; `incomplete` when some succeeded
+ * and the others did not run (a fleet gathered from CI legs, one job cancelled or not yet rerun).
+ */
+export type WaveStatus = LegStatus | 'incomplete';
+
 /** The changes of one cluster's deploy, counted by action (as the single deploy's total line). */
 export interface LegChanges {
   readonly created: number;
@@ -20,7 +26,7 @@ export interface FleetLegReport {
   readonly cluster: string;
   readonly wave: string;
   readonly status: LegStatus;
-  /** The kubeconfig context deployed to (absent when the deploy never connected). */
+  /** The kubeconfig context deployed to, as declared (also when the leg could not connect); absent when skipped. */
   readonly context?: string;
   readonly namespace?: string;
   readonly revision?: number;
@@ -38,7 +44,7 @@ export interface FleetLegReport {
 /** One wave of the fleet. `skipped`: an earlier wave failed, so nothing was written in this one. */
 export interface FleetWaveReport {
   readonly name: string;
-  readonly status: LegStatus;
+  readonly status: WaveStatus;
   /** The soak time the wave was watched for after its deploys, in milliseconds (when it has one). */
   readonly soakMs?: number;
   readonly clusters: readonly FleetLegReport[];

@@ -30,6 +30,11 @@ export interface LegConnection {
 export interface FleetCluster {
   /** Its name in spread.yaml. */
   readonly name: string;
+  /**
+   * The kubeconfig context it is reached through, known before connecting: a leg that fails to
+   * connect still reports where it was going.
+   */
+  readonly context?: string;
   /** The deploy's options on this cluster (its namespace, Helm values…), but the cluster itself. */
   readonly options: Omit<DeployOptions, 'cluster' | 'logger' | 'signal'>;
   /**
@@ -160,9 +165,16 @@ async function soakWave(
     const why = `interrupted during the soak: ${(error as Error).message}`;
     return new Map(reports.map((r) => [r.cluster, why]));
   });
+  // The deploy's rollout was ready; the row says what the soak then saw of it, not "ready".
+  const rollout = (problem: string) =>
+    problem.startsWith('interrupted')
+      ? 'ready, then the soak was interrupted'
+      : problem.startsWith('not ready at the end')
+        ? 'not ready at the end of the soak'
+        : 'failed during the soak';
   return reports.map((r) => {
     const problem = problems.get(r.cluster);
-    return problem === undefined ? r : { ...r, status: 'failed', error: problem };
+    return problem === undefined ? r : { ...r, status: 'failed', rollout: rollout(problem), error: problem };
   });
 }
 
@@ -185,7 +197,10 @@ async function runLeg(
   } catch (error) {
     const message = (nothingWritten(error) as Error).message;
     logger.error(message);
-    return { report: { ...base, status: 'failed', error: message, durationMs: Date.now() - started } };
+    const where = cluster.context !== undefined ? { context: cluster.context } : {};
+    return {
+      report: { ...base, status: 'failed', ...where, error: message, durationMs: Date.now() - started },
+    };
   }
   const where = { context: connection.cluster.context };
   try {

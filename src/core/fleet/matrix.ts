@@ -116,7 +116,9 @@ export function gatherFleet(env: Environment, legs: ReadonlyMap<string, LegFile>
       ? 'succeeded'
       : clusters.some((c) => c.status === 'failed')
         ? 'failed'
-        : 'skipped';
+        : clusters.some((c) => c.status === 'succeeded')
+          ? 'incomplete'
+          : 'skipped';
     return { name: wave.name, status, clusters };
   });
   const all = waves.flatMap((w) => w.clusters);

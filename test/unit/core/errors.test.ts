@@ -10,6 +10,10 @@ const input = new InputError([
 test.each([
   ['build', 'error: 2 error(s) in the input; nothing was built or pushed'],
   ['deploy', 'error: 2 error(s) in the input; nothing was deployed'],
+  ['plan', 'error: 2 error(s) in the input; nothing was planned'],
+  ['render', 'error: 2 error(s) in the input; nothing was rendered'],
+  ['status', 'error: 2 error(s) in the input; nothing was done'],
+  ['promote', 'error: 2 error(s) in the input; nothing was deployed'],
   [undefined, 'error: 2 error(s) in the input; nothing was deployed'],
 ])(
   'failureLines of an input error for %s: its headline, then each problem at its file and line',

@@ -178,4 +178,18 @@ describe('gatherFleet', () => {
     ]);
     expect(gatherFleet(production, new Map([['eu-1', report('a', 1)]])).status).toBe('failed');
   });
+
+  test('a wave with some legs succeeded and the others not run is incomplete, not skipped', () => {
+    const legs = new Map<string, LegFile>([
+      ['eu-1', report('a', 3)],
+      ['eu-2', report('b', 2)],
+    ]);
+    const fleet = gatherFleet(production, legs);
+    expect(fleet.status).toBe('failed');
+    expect(fleet.waves.map((w) => [w.name, w.status])).toEqual([
+      ['canary', 'succeeded'],
+      ['rest', 'incomplete'],
+    ]);
+    expect(gatherFleet(production, new Map()).waves.map((w) => w.status)).toEqual(['skipped', 'skipped']);
+  });
 });

@@ -72,6 +72,7 @@ const options: Omit<DeployOptions, 'cluster' | 'logger' | 'signal'> = {
 function cluster(name: string): FleetCluster {
   return {
     name,
+    context: name,
     options: { ...options, path: path.join(dir, 'shop') },
     connect: async () => {
       connected.push(name);
@@ -184,6 +185,9 @@ describe('deployFleet', () => {
     expect(report.waves[0]!.clusters[0]!.error).toBe(
       'cannot use the API server https://eu-1:6443: ECONNREFUSED; nothing was applied',
     );
+    // Where it was going, as declared: the row and the JSON name its context.
+    expect(report.waves[0]!.clusters[0]!.context).toBe('eu-1');
+    expect(formatFleetText(report)).toMatch(/eu-1 {5}FAILED · context eu-1 · error: cannot use/);
     expect(kubes['eu-1']!.log).toEqual([]);
     expect(kubes['eu-2']!.get('Deployment', NS, 'web')).toBeDefined();
     expect(kubes['eu-2']!.get('Lease', NS, 'spread.shop')).toBeUndefined();
@@ -206,6 +210,63 @@ describe('deployFleet', () => {
     expect(statuses(report)).toEqual({ 'eu-1': 'failed', 'us-1': 'skipped' });
     expect(report.waves[0]!.clusters[0]!.error).toMatch(
       /^Deployment\/web failed during the soak: .*progress deadline/,
+    );
+    expect(kubes['us-1']!.log).toEqual([]);
+  });
+
+  test('the soak: a pod of the new rollout in ImagePullBackOff fails the wave at once, as the wait would', async () => {
+    const plan = waves(['canary', ['eu-1'], { soakMs: 20_000 }], ['rest', ['us-1']]);
+    const started = Date.now();
+    const run = deployFleet({
+      environment: 'production',
+      waves: plan,
+      logger: silentLogger,
+      soakIntervalMs: 20,
+    });
+    // `kubectl set image` to an image that cannot be pulled: a new pod that backs off, an old one
+    // still serving, the Deployment in progress (not failed) until its progress deadline.
+    const kube = kubes['eu-1']!;
+    await deployed('eu-1');
+    kube.setStatus('Deployment', NS, 'web', {
+      observedGeneration: 1,
+      replicas: 3,
+      updatedReplicas: 1,
+      readyReplicas: 2,
+      availableReplicas: 2,
+      unavailableReplicas: 1,
+      conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }],
+    });
+    kube.put({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-new', namespace: NS, labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'unpullable.invalid/x:1' }] },
+    });
+    kube.setStatus('Pod', NS, 'web-new', {
+      phase: 'Pending',
+      containerStatuses: [
+        {
+          name: 'web',
+          ready: false,
+          state: {
+            waiting: {
+              reason: 'ImagePullBackOff',
+              message: 'Back-off pulling image "unpullable.invalid/x:1"',
+            },
+          },
+        },
+      ],
+    });
+    const report = await run;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(statuses(report)).toEqual({ 'eu-1': 'failed', 'us-1': 'skipped' });
+    const leg = report.waves[0]!.clusters[0]!;
+    expect(leg.error).toBe(
+      'Deployment/web failed during the soak: pod web-new: container web: ImagePullBackOff: Back-off pulling image "unpullable.invalid/x:1"',
+    );
+    expect(leg.rollout).toBe('failed during the soak');
+    expect(formatFleetText(report)).toMatch(
+      /rollout failed during the soak · error: Deployment\/web failed during/,
     );
     expect(kubes['us-1']!.log).toEqual([]);
   });

@@ -122,6 +122,24 @@ describe('readLegReports', () => {
     });
   });
 
+  test("another environment's report in a cluster's folder fails that cluster, naming the environment", () => {
+    const dir = artifacts({
+      'spread-report-eu-2/spread-report-eu-2.json': {
+        ...report('b', 'web', 1),
+        leg: { environment: 'staging', cluster: 'eu-2' },
+      },
+    });
+    const read = readLegReports(dir, production);
+    expect(read.problems).toEqual([]);
+    expect(read.legs.get('eu-2')).toEqual({
+      error: expect.stringMatching(
+        /^report file .*spread-report-eu-2\/spread-report-eu-2\.json is the report of environment staging's cluster eu-2, not of production$/,
+      ),
+    });
+    const eu2 = gatherFleet(production, read.legs).waves[1]!.clusters[0]!;
+    expect(eu2).toMatchObject({ cluster: 'eu-2', status: 'failed' });
+  });
+
   test('no directory: every leg did not run', () => {
     const read = readLegReports(join(project, 'missing'), production);
     expect(read).toMatchObject({ files: 0, problems: [] });

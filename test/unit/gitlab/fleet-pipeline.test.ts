@@ -147,12 +147,12 @@ describe('fleetPipeline', () => {
     expect(local.include[0]).not.toHaveProperty('component');
   });
 
-  test('a wave named as the batch of another is an error naming it', () => {
+  test('a wave named as the batch of another is an error of spread.yaml at its line, before any plan', () => {
     const dir = project(
       '      - { name: rest, clusters: [eu-1, eu-2], maxParallel: 1 }\n      - { name: rest-2 }\n',
     );
-    expect(() => fleetPipeline(production(dir), { component: 'c', env: {}, source: 's' })).toThrow(
-      'the child pipeline would have two stages rest-2 (its stages: rest-1, rest-2, rest-2, fleet-report): rename the wave',
+    expect(() => production(dir)).toThrow(
+      /spread\.yaml:\d+: production: wave name rest-2 is also wave rest's batch 2 of 2 \(maxParallel: a stage per batch in GitLab's child pipeline\): rename the wave/,
     );
   });
 });

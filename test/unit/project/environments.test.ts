@@ -2,6 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { actionText } from '../../../src/action/logger.js';
+import { phraseOptions } from '../../../src/base/option-ref.js';
+import { flagSpelling } from '../../../src/frontend/settings.js';
 import {
   environmentForBranch,
   environmentNamed,
@@ -182,9 +185,18 @@ describe('looking environments up', () => {
     expect(singleCluster(declaration.environments[1] as never).context).toBe('cluster-a');
   });
 
-  test('a fleet environment is refused by a one-cluster command', () => {
+  test("a fleet environment is refused by a one-cluster command, pointing to each front end's cluster setting", () => {
     const fleet = read('environments:\n  p:\n    clusters: [{ context: a }, { context: b }]\n').declaration;
-    expect(() => singleCluster(fleet?.environments[0] as never)).toThrow(/lists 2 clusters/);
+    let message = '';
+    try {
+      singleCluster(fleet?.environments[0] as never);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(actionText(message)).toBe(
+      'environment p is a fleet of 2 clusters (a, b); this takes one: name it with the input cluster (deploy and plan take one cluster of a fleet)',
+    );
+    expect(phraseOptions(message, flagSpelling)).toMatch(/name it with --cluster \(/);
   });
 });
 

@@ -91,6 +91,17 @@ describe('fleet declaration', () => {
       ],
     ],
     [
+      "a wave named as the report stage, one as another wave's batch of maxParallel",
+      `      - { name: fleet-report, clusters: [eu-1] }
+      - { name: rest-2, clusters: [eu-2] }
+      - { name: rest, maxParallel: 1 }
+`,
+      [
+        "11: wave name fleet-report is the fleet's report job in GitLab's child pipeline: rename the wave",
+        "12: wave name rest-2 is also wave rest's batch 2 of 2 (maxParallel: a stage per batch in GitLab's child pipeline): rename the wave",
+      ],
+    ],
+    [
       'a wave named twice',
       `      - { name: canary, clusters: [eu-1] }
       - { name: canary }
@@ -123,6 +134,29 @@ describe('fleet declaration', () => {
     const { declaration, issues } = read(text);
     expect(declaration).toBeUndefined();
     expect(lines(issues)).toEqual(expected);
+  });
+
+  // A GitLab variable left unexpanded in spread.yaml.
+  const TOKEN = ['$', '{CI_JOB_TOKEN}'].join('');
+  test('cluster names are DNS labels, a context standing for a missing name too: all errors at their lines', () => {
+    const text = FLEET.replace('name: eu-1,', 'name: "eu 1",')
+      .replace('name: eu-2,', `name: "${TOKEN}",`)
+      .replace('name: us-1,', 'name: Us_1,')
+      .replace('{ name: us-2, context: prod-us-2 }', '{ context: "acme/infra:eu" }')
+      .replace(/ {4}waves:[\s\S]*$/, '');
+    const { declaration, issues } = read(text);
+    expect(declaration).toBeUndefined();
+    expect(lines(issues)).toEqual([
+      '6: cluster name "eu 1" is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster\'s CI job and report artifact',
+      `7: cluster name "${TOKEN}" is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster's CI job and report artifact`,
+      '8: cluster name "Us_1" is not a DNS label (lowercase letters, digits and -, at most 63): it names the cluster\'s CI job and report artifact',
+      '9: cluster of context "acme/infra:eu" needs a name: (a DNS label, e.g. eu-1): the context is not one, and the cluster\'s name goes into CI job and artifact names',
+    ]);
+  });
+
+  test('a cluster without name whose context is a DNS label takes the context as its name', () => {
+    const text = FLEET.replace('{ name: us-2, context: prod-us-2 }', '{ context: prod-us-2 }');
+    expect(read(text).issues).toEqual([]);
   });
 
   test('the same context in two namespaces is two places', () => {
