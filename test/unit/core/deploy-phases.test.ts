@@ -784,7 +784,7 @@ describe('phases and waves on the in-memory API server', () => {
     expect(error).toBeInstanceOf(InputError);
     const issues = (error as InputError).issues.map((i) => `${i.source.file}:${i.source.line} ${i.message}`);
     expect(issues).toEqual([
-      expect.stringMatching(/^spread\.yaml:3 current: unbound function: nosuch/),
+      expect.stringMatching(/^spread\.yaml:3 current: column 1: unknown function nosuch\(\)/),
       expect.stringMatching(/^\.k2e\/broken\.yaml:6 YAML: /),
       expect.stringMatching(
         /^\.k2e\/a\.yaml:1 ConfigMap a: annotation spread\.rsprd\.com\/phase: "before" is not a phase/,

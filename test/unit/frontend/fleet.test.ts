@@ -138,6 +138,8 @@ describe('resolveEnvironment with a cluster (one leg of a fleet, the Action inpu
     expect(() => resolveEnvironment(dir, 'production', {}, 'nope')).toThrow(
       'cluster nope: environment production lists no such cluster (its clusters: eu-1, eu-2, us-1)',
     );
-    expect(() => resolveEnvironment(dir, 'production', {})).toThrow(/lists 3 clusters/);
+    expect(() => resolveEnvironment(dir, 'production', {})).toThrow(
+      /is a fleet of 3 clusters \(eu-1, eu-2, us-1\)/,
+    );
   });
 });

@@ -1,7 +1,0 @@
-import { createRequire as __spreadCreateRequire } from 'node:module';
-import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
-import { dirname as __spreadDirname } from 'node:path';
-const __spreadRequire = __spreadCreateRequire(import.meta.url);
-const __filename = __spreadFileURLToPath(import.meta.url);
-const __dirname = __spreadDirname(__filename);
-import{N as l,O as f,Y as a,e as c}from"./chunk-MRSTQJDN.js";import{c as o,e as i}from"./chunk-ANTQZKMM.js";function b(n){let r=n instanceof a?n.cause:n;if(r instanceof i)return r.issues.map(e=>({message:e.object?`${e.object}: ${e.message}`:e.message,file:e.source.file,line:e.source.line||void 0,severity:e.severity}));if(r instanceof l){let{interrupted:e}=r,u=new Set(e);return[...r.failures.filter(s=>!u.has(s)).map(s=>({message:`${f(s.object)}: ${s.message}`,file:s.object.source.file,line:s.object.source.line||void 0,severity:"error"})),...e.length>0?[{message:`${e[0].message}: ${e.length} object(s) not finished`,severity:"error"}]:[]]}return[{message:r?.message??String(r),severity:"error"}]}function $(n,r){let e=n instanceof a?n.cause:n;if(e instanceof i){let s=e.issues.filter(t=>t.severity==="error"),g=e.issues.filter(t=>t.severity==="warning");return[`error: ${s.length} error(s) in the input; nothing was ${r==="build"?"built or pushed":"deployed"}`,...s.map(t=>`  ${o(t)}`),...g.map(t=>`  warning: ${o(t)}`)]}return e instanceof c?[`error: ${e.message}`]:[`error: ${e?.message??String(e)}`]}export{b as a,$ as b};

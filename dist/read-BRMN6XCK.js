@@ -1,7 +1,0 @@
-import { createRequire as __spreadCreateRequire } from 'node:module';
-import { fileURLToPath as __spreadFileURLToPath } from 'node:url';
-import { dirname as __spreadDirname } from 'node:path';
-const __spreadRequire = __spreadCreateRequire(import.meta.url);
-const __filename = __spreadFileURLToPath(import.meta.url);
-const __dirname = __spreadDirname(__filename);
-import{d as a,e as b,f as c}from"./chunk-XIPN2IJG.js";import"./chunk-4C4M6NFZ.js";import"./chunk-5TE4HX6F.js";import"./chunk-HQKAIB6E.js";import"./chunk-CNDCBGRN.js";import"./chunk-ANTQZKMM.js";import"./chunk-RW24WL5Z.js";import"./chunk-UGA2VPD4.js";export{a as capabilitiesOf,c as readDeployment,b as renderersOf};
