@@ -833,7 +833,9 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
       expect(rest.code, rest.log).toBe(1);
       expect(rest.outputs.status).toBe('failed');
       expect(rest.summary).toMatch(/\| ❌ \| `eu-2` \| its leg failed: report file .*is not JSON/);
-      expect(rest.log).toContain('::error::fleet production: wave rest did not stay healthy');
+      expect(rest.log).toContain(
+        '::error::fleet production: wave rest has no soak, and not every leg of it succeeded',
+      );
       expectNoSecret(rest, [kubeconfig]);
 
       const none = await step({ ...inputs, mode: 'fleet-soak', wave: 'nope' });
