@@ -20,8 +20,11 @@ export function likelyMeant(word: string, known: readonly string[]): string | un
   return best !== undefined && !tie && best !== word ? best : undefined;
 }
 
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function editDistance(a: string, b: string): number {
+/**
+ * Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps, each
+ * counting one (`stauts` → `status` is 1).
+ */
+export function editDistance(a: string, b: string): number {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) {
     const row: number[] = [i];

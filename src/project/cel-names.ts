@@ -2,6 +2,7 @@
 // evaluation stops at the first short-circuit (`has(status.x) && stauts.x`), so trying the expression
 // on an object never reaches what follows it. The functions are the environment's own (`env.funcs`).
 import type { CelEnv, parse } from '@bufbuild/cel';
+import { editDistance } from '../base/spelling.js';
 
 type Parsed = ReturnType<typeof parse>;
 type Expr = NonNullable<Parsed['expr']>;
@@ -210,24 +211,4 @@ function closest(name: string, candidates: readonly string[]): string | undefine
       best = { name: candidate, distance };
   }
   return best?.name;
-}
-
-/** Levenshtein distance, a swap of two neighbours counting one (`stauts` → `status`). */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const row = rows[i] as number[];
-      const above = rows[i - 1] as number[];
-      row[j] = Math.min(
-        (above[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
-    }
-  return (rows[a.length] as number[])[b.length] as number;
 }
