@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ActRun, removeScratch, runAct, scratchRepo } from './act.js';
-import { fleetKubeconfig, refuseWrites } from './fleet-namespaces.js';
+import { fleetKubeconfig, setRefusal } from './fleet-namespaces.js';
 import { type GitHubApi, startGitHubApi } from './github-api.js';
 import { missingHarness, needs } from './harness.js';
 import { kubectl, ROOT, uniqueName } from './helpers.js';
@@ -163,9 +163,7 @@ afterAll(async () => {
 describe('a fleet in a GitHub workflow, under act', needs('act'), () => {
   test('one failing canary leg: no soak, the second wave does not start, nothing written to its clusters, the report job fails naming every leg', async () => {
     // The canary's API server takes dry runs (the plan passes) and refuses real writes (the leg fails).
-    await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], {
-      input: refuseWrites(namespaceOf('eu-1')),
-    });
+    await setRefusal(namespaceOf('eu-1'), true);
     try {
       const run = await runFleet();
       expect(run.code, run.log).not.toBe(0);
@@ -182,10 +180,7 @@ describe('a fleet in a GitHub workflow, under act', needs('act'), () => {
       expect(more).toEqual([]);
       expect(comment!.body).toContain('## ❌ ');
     } finally {
-      await kubectl(['--context', 'spread-local', 'delete', '-f', '-'], {
-        input: refuseWrites(namespaceOf('eu-1')),
-        allowFail: true,
-      });
+      await setRefusal(namespaceOf('eu-1'), false);
     }
   });
 

@@ -2,7 +2,7 @@
 // runners' fleet tests, act-fleet and gitlab-fleet, which need the legs, not four API servers), and
 // the admission policy that makes one of them a canary refusing writes while its plan passes.
 import { parse, stringify } from 'yaml';
-import { kubeconfigContent } from './helpers.js';
+import { kubeconfigContent, kubectl } from './helpers.js';
 
 /** The local kubeconfig with a context per cluster of the fleet, in the namespace `namespaceOf` gives. */
 export function fleetKubeconfig(
@@ -52,4 +52,30 @@ export function refuseWrites(namespace: string): string {
     },
   };
   return `${stringify(policy)}---\n${stringify(binding)}`;
+}
+
+/**
+ * Applies `refuseWrites(namespace)` (or deletes it) and returns once the API server enforces it (or
+ * no longer does). A ValidatingAdmissionPolicy takes effect when the API server's policy informer
+ * has seen both objects, a moment after the apply returns (seconds on a loaded machine), so a probe
+ * ConfigMap is written, and removed, until its answer is the one wanted.
+ */
+export async function setRefusal(namespace: string, refuse: boolean): Promise<void> {
+  const local = ['--context', 'spread-local'];
+  await kubectl([...local, refuse ? 'apply' : 'delete', '-f', '-'], {
+    input: refuseWrites(namespace),
+    allowFail: !refuse,
+  });
+  const probe = [...local, '-n', namespace];
+  for (let tries = 0; ; tries++) {
+    const write = await kubectl([...probe, 'create', 'configmap', 'spread-refusal-probe'], {
+      allowFail: true,
+    });
+    if (write.code === 0) await kubectl([...probe, 'delete', 'configmap', 'spread-refusal-probe']);
+    const refused = write.stderr.includes('the canary refuses writes');
+    if (refused === refuse) return;
+    if (tries === 300)
+      throw new Error(`the refusal in ${namespace} is not ${refuse ? 'on' : 'off'}: ${write.stderr}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -15,7 +15,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fleetKubeconfig, refuseWrites } from './fleet-namespaces.js';
+import { fleetKubeconfig, setRefusal } from './fleet-namespaces.js';
 import { missingHarness, needs } from './harness.js';
 import { kubectl, ROOT, uniqueName } from './helpers.js';
 
@@ -183,9 +183,7 @@ describe.skipIf(!existsSync(GCL))(
   needs('gitlabCiLocal'),
   () => {
     test('one failing canary leg: the second stage does not run, the report job fails naming every leg', async () => {
-      await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], {
-        input: refuseWrites(namespaceOf('eu-1')),
-      });
+      await setRefusal(namespaceOf('eu-1'), true);
       try {
         const pipeline = await gcl();
         expect(pipeline.code, pipeline.log).not.toBe(0);
@@ -206,10 +204,7 @@ describe.skipIf(!existsSync(GCL))(
         for (const c of ['eu-2', 'us-1', 'us-2'])
           expect(md).toContain(`| ⏭️ | \`${c}\` |  |  |  |  | no report: the leg did not run |`);
       } finally {
-        await kubectl(['--context', 'spread-local', 'delete', '-f', '-'], {
-          input: refuseWrites(namespaceOf('eu-1')),
-          allowFail: true,
-        });
+        await setRefusal(namespaceOf('eu-1'), false);
       }
     }, 300_000);
 
@@ -236,9 +231,7 @@ describe.skipIf(!existsSync(GCL))(
     const childFile = '.gitlab-ci-local/includes/triggers/fleet.yml';
 
     test('one failing canary leg: the child pipeline fails, no later stage runs, the report job fails', async () => {
-      await kubectl(['--context', 'spread-local', 'apply', '-f', '-'], {
-        input: refuseWrites(namespaceOf('eu-1')),
-      });
+      await setRefusal(namespaceOf('eu-1'), true);
       try {
         const run = await gcl(undefined, '.gitlab-ci-plan.yml');
         // The plan (dry runs) passes on every cluster; the canary's deploy is refused and fails its job.
@@ -260,10 +253,7 @@ describe.skipIf(!existsSync(GCL))(
         for (const c of ['eu-2', 'us-1', 'us-2'])
           expect(report.log).toContain(`${c} (wave rest): skipped: no report: the leg did not run`);
       } finally {
-        await kubectl(['--context', 'spread-local', 'delete', '-f', '-'], {
-          input: refuseWrites(namespaceOf('eu-1')),
-          allowFail: true,
-        });
+        await setRefusal(namespaceOf('eu-1'), false);
       }
     }, 400_000);
 
