@@ -32,6 +32,8 @@ export type WatchOptions = ListQuery & {
   readonly signal?: AbortSignal | undefined;
   /** The `Accept` header; default `application/json` (e.g. METADATA_WATCH_ACCEPT). */
   readonly accept?: string | undefined;
+  /** Called when the server accepted the watch (a 2xx answer), before its first event: it is reachable. */
+  readonly onOpen?: (() => void) | undefined;
 };
 
 /**
@@ -127,6 +129,7 @@ async function watchOnce(
     const [res] = (await once(r, 'response')) as [http.IncomingMessage];
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, status, request);
+    options.onOpen?.();
     res.setEncoding('utf8');
     for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY })) {
       const event = parseEvent(text);
