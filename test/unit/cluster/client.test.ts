@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { KubeApiError, KubeClient } from '../../../src/cluster/client.js';
+import { KubeApiError, KubeClient, MAX_RETRY_TIME_MS } from '../../../src/cluster/client.js';
 
 // A local HTTP server stands in for the API server, answering by script per path.
 let server: http.Server;
@@ -47,6 +47,13 @@ const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
       .end('{"kind":"Status","code":429,"reason":"TooManyRequests","message":"slow down"}'),
   '/always-reset': (_n, res) => void res.socket?.destroy(),
   '/warn': (_n, res) => void res.writeHead(200, { Warning: '299 - "v1beta1 is deprecated"' }).end('{}'),
+  // A watch accepted, one event, then the connection cut.
+  '/watch-cut': (_n, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"type":"ADDED","object":{"metadata":{"name":"a","resourceVersion":"5"}}}\n', () =>
+      setTimeout(() => res.socket?.destroy(), 20),
+    );
+  },
 };
 
 function client(options: ConstructorParameters<typeof KubeClient>[1] = {}) {
@@ -153,5 +160,34 @@ describe('KubeClient retries like client-go', () => {
     const c = client();
     expect((await c.request({ method: 'GET', path: '/warn' })).warnings).toEqual(['v1beta1 is deprecated']);
     c.close();
+  });
+});
+
+describe('KubeClient.watch tells an accepted watch from one never answered', () => {
+  test('accepted: onOpen before the first event; cut afterwards, it rejects with the socket error', async () => {
+    const c = client();
+    const seen: string[] = [];
+    const cut = await c
+      .watch('/watch-cut', { onOpen: () => seen.push('open') }, (e) => seen.push(e.type))
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(seen).toEqual(['open', 'ADDED']);
+    expect(cut?.code).toBe('ECONNRESET');
+    c.close();
+  });
+
+  test('reset before any answer: it rejects, and onOpen was never called', async () => {
+    const c = client();
+    let opened = false;
+    const reset = await c
+      .watch('/always-reset', { onOpen: () => (opened = true) }, () => undefined)
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(reset?.code).toBe('ECONNRESET');
+    expect(opened).toBe(false);
+    c.close();
+  });
+
+  test("the retry budget the informers share is the client's own", () => {
+    expect(client().maxRetryTimeMs).toBe(MAX_RETRY_TIME_MS);
+    expect(client({ maxRetryTimeMs: 1_000 }).maxRetryTimeMs).toBe(1_000);
   });
 });
