@@ -69,7 +69,10 @@ export interface KubeClientOptions {
    * `gave up after N tries, last 429 TooManyRequests` (or `503 …`, `ECONNRESET`).
    */
   readonly retries?: number;
-  /** Time limit of one request attempt, in milliseconds. Default 30 000. */
+  /**
+   * Time limit of one request attempt, in milliseconds. Default 30 000. A watch gets as long to be
+   * accepted, and to be ended past its `timeoutSeconds` (see streamWatch).
+   */
   readonly requestTimeoutMs?: number;
   /**
    * Time after which a failing request is not retried any more, in milliseconds. Default
@@ -159,6 +162,11 @@ export class KubeClient {
   /** How long a failing request is retried, in milliseconds (see {@link KubeClientOptions.maxRetryTimeMs}). */
   get maxRetryTimeMs(): number {
     return this.options.maxRetryTimeMs;
+  }
+
+  /** Time limit of one request attempt, in milliseconds (see {@link KubeClientOptions.requestTimeoutMs}). */
+  get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs;
   }
 
   /** The credentials of the kubeconfig's user for one request (for a stream KubeClient does not read, a watch). */

@@ -47,6 +47,9 @@ const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
       .end('{"kind":"Status","code":429,"reason":"TooManyRequests","message":"slow down"}'),
   '/always-reset': (_n, res) => void res.socket?.destroy(),
   '/warn': (_n, res) => void res.writeHead(200, { Warning: '299 - "v1beta1 is deprecated"' }).end('{}'),
+  // A watch accepted, then silent and never ended (a server or network that hung).
+  '/watch-silent': (_n, res) =>
+    void res.writeHead(200, { 'Content-Type': 'application/json' }).flushHeaders(),
   // A watch accepted, one event, then the connection cut.
   '/watch-cut': (_n, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -183,6 +186,32 @@ describe('KubeClient.watch tells an accepted watch from one never answered', () 
       .catch((e: unknown) => e as Error & { code?: string });
     expect(reset?.code).toBe('ECONNRESET');
     expect(opened).toBe(false);
+    c.close();
+  });
+
+  test('a watch not accepted within the time limit fails with ETIMEDOUT', async () => {
+    const c = client({ requestTimeoutMs: 200 });
+    const started = Date.now();
+    const hung = await c
+      .watch('/hang', {}, () => undefined)
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(hung?.code).toBe('ETIMEDOUT');
+    expect(hung?.message).toBe('request timed out: GET /hang (watch): not accepted within 0.2s');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    c.close();
+  });
+
+  test('a watch accepted but not ended that long after its timeoutSeconds fails with ETIMEDOUT', async () => {
+    const c = client({ requestTimeoutMs: 200 });
+    let opened = false;
+    const silent = await c
+      .watch('/watch-silent', { timeoutSeconds: 0.1, onOpen: () => (opened = true) }, () => undefined)
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(opened).toBe(true);
+    expect(silent?.code).toBe('ETIMEDOUT');
+    expect(silent?.message).toBe(
+      'request timed out: GET /watch-silent (watch): not ended 0.2s after its 0.1s',
+    );
     c.close();
   });
 
