@@ -52,16 +52,13 @@ export interface WatchCredentials {
   readonly server: URL;
   /**
    * Time the server may take to accept a watch (its answer's headers), and past `timeoutSeconds` to
-   * end it, in milliseconds (KubeClient's `requestTimeoutMs`). Default {@link WATCH_GRACE_MS}.
+   * end it, in milliseconds: KubeClient's `requestTimeoutMs`, a request's time limit.
    */
-  readonly requestTimeoutMs?: number;
+  readonly requestTimeoutMs: number;
   authorize(): Promise<Authorization>;
   unauthorized(used: Authorization): Promise<boolean>;
   refused(error: KubeApiError): UnauthorizedError;
 }
-
-/** Default of {@link WatchCredentials.requestTimeoutMs}: 30 s, as a request's time limit. */
-export const WATCH_GRACE_MS = 30_000;
 
 /** Seconds a watch lasts when its options say none (WatchOptions.timeoutSeconds). */
 const DEFAULT_WATCH_SECONDS = 300;
@@ -126,7 +123,7 @@ async function watchOnce(
   options: WatchOptions,
   request: string,
   onEvent: (event: WatchEvent) => void,
-  graceMs = WATCH_GRACE_MS,
+  graceMs: number,
 ): Promise<void> {
   const transport = url.protocol === 'http:' ? http : https;
   const r = transport.request(url, {
