@@ -158,7 +158,7 @@ async function watchOnce(
     const seconds = options.timeoutSeconds ?? DEFAULT_WATCH_SECONDS;
     timer = expire(`not ended ${graceMs / 1000}s after its ${seconds}s`, seconds * 1000 + graceMs);
     res.setEncoding('utf8');
-    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY })) {
+    for await (const text of lines(res)) {
       const event = parseEvent(text);
       if (!event) continue;
       if (event.type === 'ERROR') {
@@ -177,6 +177,18 @@ async function watchOnce(
     clearTimeout(timer);
     r.destroy();
   }
+}
+
+/**
+ * The lines of an answer as they come. The socket's error after the loop over them ended (an ERROR
+ * event ended it, then the request is destroyed: `aborted`) is let go: readline still forwards its
+ * input's errors, and an 'error' nothing listens to ends the process (an API server restarted
+ * during the wait answers a resumed watch with 410 Gone, and the CLI crashed).
+ */
+function lines(res: http.IncomingMessage): AsyncIterable<string> {
+  const reader = createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY });
+  reader.on('error', () => undefined);
+  return reader;
 }
 
 /** One line of a watch stream as an event; undefined for a blank or unreadable line. */
@@ -257,8 +269,7 @@ export async function streamLines(
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, status, `GET ${path}`);
     res.setEncoding('utf8');
-    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY }))
-      onLine(text);
+    for await (const text of lines(res)) onLine(text);
   } catch (error) {
     if (signal?.aborted) return;
     throw error;

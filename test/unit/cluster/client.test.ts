@@ -2,7 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { KubeApiError, KubeClient, MAX_RETRY_TIME_MS } from '../../../src/cluster/client.js';
+import {
+  KubeApiError,
+  KubeClient,
+  MAX_RETRY_TIME_MS,
+  WatchExpiredError,
+} from '../../../src/cluster/client.js';
 
 // A local HTTP server stands in for the API server, answering by script per path.
 let server: http.Server;
@@ -50,6 +55,13 @@ const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
   // A watch accepted, then silent and never ended (a server or network that hung).
   '/watch-silent': (_n, res) =>
     void res.writeHead(200, { 'Content-Type': 'application/json' }).flushHeaders(),
+  // A watch whose resourceVersion is too old: an ERROR event, the stream left open.
+  '/watch-gone': (_n, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write(
+      '{"type":"ERROR","object":{"kind":"Status","code":410,"message":"too old resource version"}}\n',
+    );
+  },
   // A watch accepted, one event, then the connection cut.
   '/watch-cut': (_n, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -186,6 +198,15 @@ describe('KubeClient.watch tells an accepted watch from one never answered', () 
       .catch((e: unknown) => e as Error & { code?: string });
     expect(reset?.code).toBe('ECONNRESET');
     expect(opened).toBe(false);
+    c.close();
+  });
+
+  test('an ERROR event ends the watch with its error, and the open stream is let go without an unhandled error', async () => {
+    const c = client();
+    const gone = await c.watch('/watch-gone', {}, () => undefined).catch((e: unknown) => e as Error);
+    expect(gone).toBeInstanceOf(WatchExpiredError);
+    // The stream cut as the watch let it go: its 'aborted' error would come now.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     c.close();
   });
 
