@@ -69,16 +69,26 @@ export interface KubeClientOptions {
    * `gave up after N tries, last 429 TooManyRequests` (or `503 …`, `ECONNRESET`).
    */
   readonly retries?: number;
-  /** Time limit of one request attempt, in milliseconds. Default 30 000. */
+  /**
+   * Time limit of one request attempt, in milliseconds. Default 30 000. A watch gets as long to be
+   * accepted, and to be ended past its `timeoutSeconds` (see streamWatch).
+   */
   readonly requestTimeoutMs?: number;
   /**
-   * Time after which a failing request is not retried any more, in milliseconds. Default 30 000:
-   * an API server that stays unreachable fails the request in about a minute at most.
+   * Time after which a failing request is not retried any more, in milliseconds. Default
+   * {@link MAX_RETRY_TIME_MS}: an API server that stays unreachable fails the request in about a
+   * minute at most.
    */
   readonly maxRetryTimeMs?: number;
   /** Called once per request attempt (for request counting in benchmarks and --verbose). */
   readonly onRequest?: (method: Verb, path: string) => void;
 }
+
+/**
+ * How long a request may keep failing (429, 5xx, connection errors) before the client gives up on
+ * it, in milliseconds: 30 000. The wait's informers give up after as long without a success.
+ */
+export const MAX_RETRY_TIME_MS = 30_000;
 
 const RETRYABLE_CODES = new Set([
   'ECONNRESET',
@@ -125,7 +135,7 @@ export class KubeClient {
       maxSockets: options.maxSockets ?? 16,
       retries: options.retries ?? 5,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
-      maxRetryTimeMs: options.maxRetryTimeMs ?? 30_000,
+      maxRetryTimeMs: options.maxRetryTimeMs ?? MAX_RETRY_TIME_MS,
       onRequest: options.onRequest,
     };
   }
@@ -147,6 +157,16 @@ export class KubeClient {
         throw again instanceof KubeApiError && again.code === 401 ? this.refused(again) : again;
       }
     }
+  }
+
+  /** How long a failing request is retried, in milliseconds (see {@link KubeClientOptions.maxRetryTimeMs}). */
+  get maxRetryTimeMs(): number {
+    return this.options.maxRetryTimeMs;
+  }
+
+  /** Time limit of one request attempt, in milliseconds (see {@link KubeClientOptions.requestTimeoutMs}). */
+  get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs;
   }
 
   /** The credentials of the kubeconfig's user for one request (for a stream KubeClient does not read, a watch). */
@@ -387,19 +407,25 @@ function isRetryable(error: unknown): boolean {
  * TooManyRequests: …` (or `503 Service Unavailable`, `ECONNRESET`). Neither the path nor the time is in
  * it, so that the same outage on many objects stays one grouped line of an ApplyError. The error
  * keeps its class and code, so callers still tell an unavailable server from a verdict
- * ({@link isUnavailable}).
+ * ({@link isUnavailable}), and gets a `tries` property. An error given up on before is worded again
+ * from its own message with the new count (an informer counts the tries of the requests it repeated).
  */
-function gaveUp(error: unknown, tries: number): unknown {
+export function gaveUp(error: unknown, tries: number): unknown {
   if (!(error instanceof Error)) return error;
+  const own = ownMessages.get(error) ?? error.message;
+  ownMessages.set(error, own);
   const last =
     error instanceof KubeApiError
       ? `${error.code} ${error.reason ?? http.STATUS_CODES[error.code] ?? 'error'}`
       : ((error as { code?: string }).code ?? error.name);
-  const detail = error.message && error.message !== last ? `: ${error.message}` : '';
+  const detail = own && own !== last ? `: ${own}` : '';
   error.message = `gave up after ${tries} ${tries === 1 ? 'try' : 'tries'}, last ${last}${detail}`;
   Object.assign(error, { tries });
   return error;
 }
+
+/** The message of each error {@link gaveUp} worded, as it was before. */
+const ownMessages = new WeakMap<Error, string>();
 
 function retryAfterMs(error: unknown): number {
   const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;

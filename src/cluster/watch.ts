@@ -32,6 +32,8 @@ export type WatchOptions = ListQuery & {
   readonly signal?: AbortSignal | undefined;
   /** The `Accept` header; default `application/json` (e.g. METADATA_WATCH_ACCEPT). */
   readonly accept?: string | undefined;
+  /** Called when the server accepted the watch (a 2xx answer), before its first event: it is reachable. */
+  readonly onOpen?: (() => void) | undefined;
 };
 
 /**
@@ -45,13 +47,21 @@ export class WatchExpiredError extends Error {
   }
 }
 
-/** What a watch needs of the client's credentials (KubeClient's, see KubeAuth). */
+/** What a watch needs of the client: its server, its credentials (KubeClient's, see KubeAuth), its time limit. */
 export interface WatchCredentials {
   readonly server: URL;
+  /**
+   * Time the server may take to accept a watch (its answer's headers), and past `timeoutSeconds` to
+   * end it, in milliseconds: KubeClient's `requestTimeoutMs`, a request's time limit.
+   */
+  readonly requestTimeoutMs: number;
   authorize(): Promise<Authorization>;
   unauthorized(used: Authorization): Promise<boolean>;
   refused(error: KubeApiError): UnauthorizedError;
 }
+
+/** Seconds a watch lasts when its options say none (WatchOptions.timeoutSeconds). */
+const DEFAULT_WATCH_SECONDS = 300;
 
 /**
  * Opens `GET <path>?watch=1&resourceVersion=…&allowWatchBookmarks=true` and calls `onEvent` for each
@@ -64,7 +74,8 @@ export interface WatchCredentials {
  *
  * @throws WatchExpiredError on 410 Gone (HTTP status or ERROR event); UnauthorizedError on a 401 that
  *   a new credential did not cure; KubeApiError on other non-2xx answers and other ERROR events; the
- *   socket's error when the connection fails.
+ *   socket's error when the connection fails; an `ETIMEDOUT` error when the server does not accept
+ *   the watch within `client.requestTimeoutMs`, or does not end it that long after `timeoutSeconds`.
  */
 export async function streamWatch(
   client: WatchCredentials,
@@ -79,7 +90,7 @@ export async function streamWatch(
     watch: 1,
     allowWatchBookmarks: 'true',
     resourceVersion: options.resourceVersion,
-    timeoutSeconds: options.timeoutSeconds ?? 300,
+    timeoutSeconds: options.timeoutSeconds ?? DEFAULT_WATCH_SECONDS,
     labelSelector: options.labelSelector,
     fieldSelector: options.fieldSelector,
   };
@@ -91,7 +102,7 @@ export async function streamWatch(
   for (let retried = false; ; retried = true) {
     const authorization = await client.authorize();
     try {
-      return await watchOnce(url, authorization.options, options, request, onEvent);
+      return await watchOnce(url, authorization.options, options, request, onEvent, client.requestTimeoutMs);
     } catch (error) {
       const refused = error instanceof KubeApiError && error.code === 401;
       if (!refused) throw error;
@@ -100,13 +111,19 @@ export async function streamWatch(
   }
 }
 
-/** One watch request with the credentials in `opts`, its events passed to `onEvent` until it ends. */
+/**
+ * One watch request with the credentials in `opts`, its events passed to `onEvent` until it ends. A
+ * server that does not accept it within `graceMs`, or does not end it `graceMs` after its
+ * `timeoutSeconds`, is out of reach (a network or a server that hung: the socket stays open, silent):
+ * the watch then fails with `ETIMEDOUT`, as a request past its time limit does.
+ */
 async function watchOnce(
   url: URL,
   opts: https.RequestOptions,
   options: WatchOptions,
   request: string,
   onEvent: (event: WatchEvent) => void,
+  graceMs: number,
 ): Promise<void> {
   const transport = url.protocol === 'http:' ? http : https;
   const r = transport.request(url, {
@@ -122,13 +139,26 @@ async function watchOnce(
     auth: opts.auth,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  let timedOut: Error | undefined;
+  const expire = (why: string, ms: number) =>
+    setTimeout(() => {
+      timedOut = Object.assign(new Error(`request timed out: ${request}: ${why}`), { code: 'ETIMEDOUT' });
+      r.destroy(timedOut);
+    }, ms);
+  let timer = expire(`not accepted within ${graceMs / 1000}s`, graceMs);
   r.end();
   try {
     const [res] = (await once(r, 'response')) as [http.IncomingMessage];
+    clearTimeout(timer);
+    // From here the stream ends or fails with the socket, and a time-out is thrown after it.
+    r.on('error', () => undefined);
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, status, request);
+    options.onOpen?.();
+    const seconds = options.timeoutSeconds ?? DEFAULT_WATCH_SECONDS;
+    timer = expire(`not ended ${graceMs / 1000}s after its ${seconds}s`, seconds * 1000 + graceMs);
     res.setEncoding('utf8');
-    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY })) {
+    for await (const text of lines(res)) {
       const event = parseEvent(text);
       if (!event) continue;
       if (event.type === 'ERROR') {
@@ -138,13 +168,27 @@ async function watchOnce(
       }
       onEvent(event);
     }
+    if (timedOut) throw timedOut;
   } catch (error) {
     // An abort ends the watch quietly (the informer's loop sees the signal).
     if (options.signal?.aborted) return;
-    throw error;
+    throw timedOut ?? error;
   } finally {
+    clearTimeout(timer);
     r.destroy();
   }
+}
+
+/**
+ * The lines of an answer as they come. The socket's error after the loop over them ended (an ERROR
+ * event ended it, then the request is destroyed: `aborted`) is let go: readline still forwards its
+ * input's errors, and an 'error' nothing listens to ends the process (an API server restarted
+ * during the wait answers a resumed watch with 410 Gone, and the CLI crashed).
+ */
+function lines(res: http.IncomingMessage): AsyncIterable<string> {
+  const reader = createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY });
+  reader.on('error', () => undefined);
+  return reader;
 }
 
 /** One line of a watch stream as an event; undefined for a blank or unreadable line. */
@@ -225,8 +269,7 @@ export async function streamLines(
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await statusError(res, status, `GET ${path}`);
     res.setEncoding('utf8');
-    for await (const text of createInterface({ input: res, crlfDelay: Number.POSITIVE_INFINITY }))
-      onLine(text);
+    for await (const text of lines(res)) onLine(text);
   } catch (error) {
     if (signal?.aborted) return;
     throw error;

@@ -22,6 +22,12 @@ export interface ClusterPort {
   getOrUndefined<T = unknown>(path: string, signal?: AbortSignal): Promise<T | undefined>;
   watch(path: string, options: WatchOptions, onEvent: (event: WatchEvent) => void): Promise<void>;
   /**
+   * How long `request` retries a request that keeps failing (429, 5xx, connection errors) before it
+   * gives up, in milliseconds (KubeClient's `maxRetryTimeMs`; default MAX_RETRY_TIME_MS): an
+   * informer (engine/wait/watcher.ts) gives up after as long without a success.
+   */
+  readonly maxRetryTimeMs?: number;
+  /**
    * Each line of a text answer as it comes (a pod's log, `follow=true`); resolves when the server
    * ends it or the signal aborts. Optional: without it, Jobs' logs are not shown.
    */

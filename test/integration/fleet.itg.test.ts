@@ -3,8 +3,9 @@
 // value; a canary cluster whose image cannot be pulled stops the fleet with nothing written to the
 // second wave; that cluster deployed again alone after the fix, then the fleet completed; a cluster
 // whose API server cannot be reached fails alone; one cut off by Toxiproxy in the middle of its deploy
-// fails its leg, keeps its own Lease (released by no one else) and converges when deployed again. The
-// CLI is run from dist/ as a user runs it (SPREAD_CLI_ENTRY: another build of it).
+// fails its leg, keeps its own Lease (released by no one else) and converges when deployed again; one
+// cut off during its rollout wait fails its leg as soon as the wait's watches give up. The CLI is run
+// from dist/ as a user runs it (SPREAD_CLI_ENTRY: another build of it).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -26,6 +27,10 @@ kind: Deployment
 metadata: {name: web}
 spec:
   replicas: 2
+  {{- with .Values.minReadySeconds }}
+  minReadySeconds: {{ . }}
+  progressDeadlineSeconds: {{ add . 600 }}
+  {{- end }}
   selector: {matchLabels: {app: web}}
   template:
     metadata: {labels: {app: web}}
@@ -298,6 +303,62 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
       );
       expect(region).toBe('eu-2');
       expect(await objectsIn(1, ns)).not.toContain('lease.coordination.k8s.io/spread.web');
+      for (const n of [2, 3]) expect(await objectsIn(n, ns)).toEqual([]);
+    } finally {
+      await toxi.stop();
+    }
+  }, 400_000);
+
+  test('a cluster cut off during its rollout wait (Toxiproxy) fails its leg naming it once the watches give up, long before --timeout', async () => {
+    const ns = uniqueName('fleet-cut-wait');
+    const upstream = new URL(local.clusters[1]!.server);
+    const registry = `127.0.0.1:${process.env.SPREAD_REGISTRY_PORT || 5000}`;
+    const toxi: Toxi = await startToxiproxy(upstream.host, registry, 44);
+    try {
+      const { stdout: config } = await kubectl(['--kubeconfig', local.kubeconfig, 'config', 'view', '--raw']);
+      const kubeconfig = path.join(
+        writeDir('kube', { config: config.replaceAll(upstream.origin, `https://${toxi.api}`) }),
+        'config',
+      );
+      // eu-2's Deployment stays unavailable for 10 minutes after its pods are ready (its progress
+      // deadline past that): its wait lasts until the cut, and one that ran to --timeout (10m) would
+      // outlast the test.
+      const dir = await fleetDir(ns, 'region: eu-2, minReadySeconds: 600', '', false);
+      const running = spread(['deploy', dir, '--environment', 'production', '--timeout', '10m'], kubeconfig);
+      // The cut: once eu-2's API server holds a watch of Deployments in a namespace or by name (the
+      // wait's; the controllers watch all namespaces), every connection to it is reset, the open
+      // ones and the new.
+      const watching =
+        /^apiserver_longrunning_requests\{[^}]*resource="deployments",scope="(namespace|resource)"[^}]*verb="WATCH"[^}]*\} [1-9]/m;
+      let cutAt = 0;
+      for (let i = 0; i < 600 && !cutAt; i++) {
+        if (watching.test((await on(1, 'get', '--raw', '/metrics')).stdout)) {
+          await toxi.add('api', 'cut', { type: 'reset_peer', attributes: { timeout: 0 } }, 1);
+          cutAt = Date.now();
+          // A change for the open watch of the Deployment: its event meets the reset (a silent
+          // stream would only at its end, 60 s on). Written directly, not through Toxiproxy.
+          await on(1, 'annotate', 'deployment', 'web', '-n', ns, 'spread.test/cut=now');
+        } else await sleep(200);
+      }
+      expect(cutAt).toBeGreaterThan(0);
+      const run = await running;
+      const after = Date.now() - cutAt;
+      expect(run.code).toBe(1);
+      expect(legs(run.fleet)).toEqual({
+        'eu-1': 'succeeded',
+        'eu-2': 'failed',
+        'us-1': 'skipped',
+        'us-2': 'skipped',
+      });
+      const failed = run.fleet.waves[0]!.clusters[1]!;
+      expect(failed.error).toMatch(
+        /^cluster eu-2 \(context spread-local-2\) became unreachable mid-deploy: gave up after \d+ tries, last E[A-Z]+: .*; the cluster stopped answering while waiting for the rollout: all 2 object\(s\) were applied \(2 created, 0 configured, 0 unchanged\) and 0 pruned; the rollout was not seen finished and no revision was recorded \(the next deploy records it\); its deploy Lease expires by itself: once it is reachable, deploy it again alone \(--cluster eu-2\)$/,
+      );
+      expect(run.stderr).toContain(`error: [eu-2] ${failed.error}`);
+      // The watches' 30 s without a success, then the Lease's release tried: minutes before --timeout.
+      expect(after).toBeGreaterThan(29_000);
+      expect(after).toBeLessThan(90_000);
+      expect(await objectsIn(0, ns)).toContain('deployment.apps/web');
       for (const n of [2, 3]) expect(await objectsIn(n, ns)).toEqual([]);
     } finally {
       await toxi.stop();

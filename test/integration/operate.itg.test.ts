@@ -6,6 +6,7 @@ import type { Logger } from '../../src/base/logger.js';
 import { silentLogger } from '../../src/base/logger.js';
 import { DeployError, type DeployRequest as DeployOptions, deploy } from '../../src/frontend/deploy.js';
 import { history, rollback } from '../../src/frontend/manage.js';
+import { restartComponent } from '../faults/faults.js';
 import { clusterDir } from './env.js';
 import { needs } from './harness.js';
 import { kubeconfigPath, kubectl, localDeploy, ROOT, uniqueName, writeDir } from './helpers.js';
@@ -388,5 +389,55 @@ describe('interrupted deploys converge', () => {
     expect(report.objects.filter((o) => o.action === 'pruned').map((o) => o.name)).toEqual(['keep-0']);
     const after = await kubectl(['--context', 'spread-local', '-n', ns, 'get', 'configmaps', '-o', 'name']);
     expect(after.stdout.split('\n').filter((l) => l.startsWith('configmap/outage-'))).toHaveLength(120);
+  });
+});
+
+describe('the API server restarted during the rollout wait', () => {
+  test('the wait rides it out (its watches resumed or listed again) and the deploy succeeds', {
+    ...needs('restart'),
+    timeout: 400_000,
+  }, async () => {
+    // Available 20 s after its pods are ready: the wait lasts through the restart, which begins as
+    // soon as the wait does (the API server is then down 5 s, and takes a few more to be healthy).
+    // The controller manager can take 90 s more to mark it available (seen on v1.34).
+    const root = dir('restart-wait', {
+      '.k2e/web.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: restarted}
+spec:
+  replicas: 2
+  minReadySeconds: 20
+  selector: {matchLabels: {app: restarted}}
+  template:
+    metadata: {labels: {app: restarted}}
+    spec: {containers: [{name: web, image: registry.example/web:1}]}
+`,
+    });
+    // Its pods need the namespace's default ServiceAccount, which a new namespace gets a moment later.
+    for (let i = 0; i < 100; i++) {
+      const sa = ['--context', 'spread-local', '-n', ns, 'get', 'serviceaccount', 'default'];
+      if ((await kubectl(sa, { allowFail: true })).stdout.trim()) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const logger = recordingLogger();
+    let restarted: Promise<void> | undefined;
+    /** When the restarted API server was healthy again. */
+    let back = 0;
+    const said = logger.info;
+    logger.info = (m: string) => {
+      said(m);
+      if (restarted || !m.startsWith('waiting for ')) return;
+      restarted = restartComponent('kube-apiserver', 5).then(() => {
+        back = Date.now();
+      });
+    };
+    const report = await run(root, { logger, timeoutMs: 300_000 });
+    const ended = Date.now();
+    expect(restarted).toBeDefined();
+    await restarted;
+    // The wait went on through the restart: the API server was healthy again before it ended.
+    expect(back).toBeGreaterThan(0);
+    expect(back).toBeLessThanOrEqual(ended);
+    expect(report.rollout).toMatchObject([{ kind: 'Deployment', name: 'restarted', ready: true }]);
   });
 });

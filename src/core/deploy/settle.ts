@@ -3,7 +3,7 @@
 // again. It reads only Settling (apply.ts): nothing of the directory, the plan or the dry runs.
 
 import type { KubeObject } from '../../base/kube-object.js';
-import { KubeApiError } from '../../cluster/client.js';
+import { isUnavailable, KubeApiError } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
 import { formatPlace } from '../../deployment/phases.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
@@ -167,17 +167,26 @@ function appliedState(converged: SettlingConverged): string | undefined {
 }
 
 /**
- * An interrupt (Ctrl-C, SIGTERM, a cancelled job) or a refused watch during the rollout wait: every
- * object was applied and pruned, which the message says, since no report follows.
+ * An interrupt (Ctrl-C, SIGTERM, a cancelled job), a refused watch or a cluster that stopped
+ * answering during the rollout wait: every object was applied and pruned, which the message says,
+ * since no report follows. A cluster out of reach (the wait's informers gave up: `gave up after N
+ * tries, last ECONNRESET: …`) keeps its error, class and code, so that a fleet still names the cluster
+ * (legError), with that said after its first line, as an error after the apply says what it applied.
  */
 function cutShort(error: unknown, reported: readonly ObjectReport[]): Error {
   const c = countActions({ objects: reported });
   const applied = reported.length - c.pruned - c.kept;
+  const done = `all ${applied} object(s) were applied (${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged) and ${c.pruned} pruned; the rollout was not seen finished and no revision was recorded (the next deploy records it)`;
+  if (error instanceof Error && isUnavailable(error)) {
+    const [first, ...rest] = error.message.split('\n');
+    error.message = [
+      `${first}; the cluster stopped answering while waiting for the rollout: ${done}`,
+      ...rest,
+    ].join('\n');
+    return error;
+  }
   const message = error instanceof Error ? error.message : String(error);
-  return new Error(
-    `${message} while waiting for the rollout: all ${applied} object(s) were applied (${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged) and ${c.pruned} pruned; the rollout was not seen finished and no revision was recorded (the next deploy records it)`,
-    { cause: error },
-  );
+  return new Error(`${message} while waiting for the rollout: ${done}`, { cause: error });
 }
 
 /**

@@ -3,6 +3,7 @@
 // and a failure turned into the halt that stops the deploy. The steps' waits are the deploy's wait.
 import { isConditionTrue } from '../../base/conditions.js';
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
+import { isUnavailable } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
 import {
   comparePlaces,
@@ -105,7 +106,7 @@ async function waitForStep(
   } catch (error) {
     if (!(error instanceof RolloutError)) {
       await logs.stop();
-      throw error;
+      throw lostDuring(error, place);
     }
     failure = error;
   }
@@ -124,6 +125,19 @@ async function waitForStep(
     failure.results,
   );
   return { halt, deleted, deletedBy };
+}
+
+/**
+ * A cluster that stopped answering during a step's wait (its watches gave up: `gave up after N tries,
+ * last ECONNRESET: …`) keeps its error, class and code (a fleet names the cluster lost), its first
+ * line saying where the deploy stopped, as settle.ts says it of the rollout's wait.
+ */
+function lostDuring(error: unknown, place: Place): unknown {
+  if (!(error instanceof Error) || !isUnavailable(error)) return error;
+  const [first, ...rest] = error.message.split('\n');
+  const where = `the cluster stopped answering while waiting for ${formatPlace(place)}: its objects and those of the steps before it were applied, not those of the steps after it; nothing was pruned and no revision was recorded (deploy again to converge)`;
+  error.message = [`${first}; ${where}`, ...rest].join('\n');
+  return error;
 }
 
 /** Deletes the step's hooks whose delete policy names this outcome (hook-succeeded, hook-failed). */

@@ -1,13 +1,16 @@
 // The informer of the rollout wait (client-go's reflector, in small): a paged LIST, then watches of
-// the ClusterPort resumed from the last resourceVersion, 410 Gone listed again. The stream itself is
-// read by the port (KubeClient.watch in cluster/watch.ts).
+// the ClusterPort resumed from the last resourceVersion, 410 Gone listed again, a server out of reach
+// given up on after the client's retry budget. The stream itself is read by the port (KubeClient.watch
+// in cluster/watch.ts).
 
 import type { LimitFunction } from 'p-limit';
 import { type KubeObject, withoutManagedFields } from '../../base/kube-object.js';
 import { sleep } from '../../base/poll.js';
 import {
+  gaveUp,
   KubeApiError,
   type ListQuery,
+  MAX_RETRY_TIME_MS,
   METADATA_LIST_ACCEPT,
   METADATA_WATCH_ACCEPT,
   WatchExpiredError,
@@ -50,34 +53,43 @@ export interface InformerOptions extends ListQuery {
  * A list-then-watch cache of the objects at a collection path (client-go's reflector, in small):
  * lists once, then watches from the list's resourceVersion; a watch that ends is resumed from the
  * last resourceVersion seen (a BOOKMARK counts), and 410 Gone lists again. Runs until `signal`
- * aborts; connection errors are retried with a short back-off. Objects are kept and passed on
- * without `metadata.managedFields` (client-go's TransformStripManagedFields): the wait never reads
- * them, and they are often half of an object.
+ * aborts. A server out of reach (connection errors, 429, 5xx) is tried again after a back-off of
+ * up to 5 s, until it has failed without a single success (a list, a watch opened) for as long as
+ * the client retries one request (`client.maxRetryTimeMs`): an API server restarting is ridden out,
+ * a cluster lost is named. Objects are kept and passed on without `metadata.managedFields`
+ * (client-go's TransformStripManagedFields): the wait never reads them, and they are often half of
+ * an object.
  *
  * @throws KubeApiError when the list itself is refused (403, 404…); the promise then rejects.
+ * @throws the last error, worded `gave up after N tries, last ECONNRESET: …` (cluster/client.ts
+ *   `gaveUp`: its class and code kept, so `isUnavailable` tells it), once the server was out of
+ *   reach for that long. N counts the requests, the client's retries of each list included.
  */
 export async function informer(client: ClusterPort, path: string, options: InformerOptions): Promise<void> {
   const items = new Map<string, KubeObject>();
   const key = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+  const outage = new Outage(client.maxRetryTimeMs ?? MAX_RETRY_TIME_MS, options.signal);
   let resourceVersion: string | undefined;
-  let failures = 0;
   while (!options.signal.aborted) {
     if (resourceVersion === undefined) {
       let list: { objects: KubeObject[]; resourceVersion: string | undefined };
+      let began = Date.now();
+      const listed = () => {
+        began = Date.now();
+        return listOnce(client, path, options);
+      };
       try {
-        list = await (options.listLimit
-          ? options.listLimit(() => listOnce(client, path, options))
-          : listOnce(client, path, options));
+        list = await (options.listLimit ? options.listLimit(listed) : listed());
       } catch (error) {
         if (options.signal.aborted) return;
         // A server restarting (429 "storage is (re)initializing", 5xx) or out of reach is listed
-        // again after a back-off, as client-go's reflector does; a refusal (403, 404) ends it.
-        if (error instanceof KubeApiError && error.code !== 429 && error.code < 500) throw error;
-        failures++;
-        await sleep(Math.min(200 * 2 ** failures, 5_000), options.signal).catch(() => undefined);
+        // again after a back-off, as client-go's reflector does; a refusal (403, 404) ends it. The
+        // client retried the list itself for up to its whole budget: that time counts as failed.
+        if (isVerdict(error)) throw error;
+        await outage.failed(error, began);
         continue;
       }
-      failures = 0;
+      outage.ended();
       items.clear();
       for (const o of list.objects) items.set(key(o), o);
       resourceVersion = list.resourceVersion;
@@ -94,6 +106,7 @@ export async function informer(client: ClusterPort, path: string, options: Infor
           timeoutSeconds: options.watchSeconds ?? 60,
           signal: options.signal,
           ...(options.metadataOnly ? { accept: METADATA_WATCH_ACCEPT } : {}),
+          onOpen: () => outage.ended(),
         },
         (event) => {
           const rv = event.object.metadata?.resourceVersion;
@@ -106,18 +119,57 @@ export async function informer(client: ClusterPort, path: string, options: Infor
           options.onChange?.([...items.values()]);
         },
       );
-      failures = 0;
+      outage.ended();
     } catch (error) {
       if (options.signal.aborted) return;
       if (error instanceof WatchExpiredError) {
+        outage.ended();
         resourceVersion = undefined;
         continue;
       }
-      if (error instanceof KubeApiError && error.code !== 429 && error.code < 500) throw error;
-      failures++;
-      // An abort ends the informer quietly: the loop's condition sees it.
-      await sleep(Math.min(200 * 2 ** failures, 5_000), options.signal).catch(() => undefined);
+      if (isVerdict(error)) throw error;
+      // Counted from its end, not its start: a watch may have been open for minutes.
+      await outage.failed(error, Date.now());
     }
+  }
+}
+
+/** An answer that ends the informer: a refusal (403, 404…), not a server in trouble (429, 5xx). */
+const isVerdict = (error: unknown): boolean =>
+  error instanceof KubeApiError && error.code !== 429 && error.code < 500;
+
+/**
+ * An informer's requests failing since its last success: each failure is followed by a back-off
+ * (200 ms doubling, at most 5 s), unless they have failed for `budgetMs`; then the last error is
+ * thrown, worded as the client words a request it gave up on. An abort ends the back-off quietly
+ * (the informer's loop sees it).
+ */
+class Outage {
+  /** When the first failed request since the last success began. */
+  private since: number | undefined;
+  private failures = 0;
+  /** The requests sent: one a watch, a list as many as the client's tries of it. */
+  private tries = 0;
+
+  constructor(
+    private readonly budgetMs: number,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  ended(): void {
+    this.since = undefined;
+    this.failures = 0;
+    this.tries = 0;
+  }
+
+  /** @throws `error` worded by gaveUp once the requests have failed for `budgetMs` from `began` on. */
+  async failed(error: unknown, began: number): Promise<void> {
+    this.since ??= began;
+    this.failures++;
+    const tries = typeof error === 'object' && error !== null ? (error as { tries?: unknown }).tries : 1;
+    this.tries += typeof tries === 'number' ? tries : 1;
+    if (Date.now() - this.since >= this.budgetMs) throw gaveUp(error, this.tries);
+    await sleep(Math.min(200 * 2 ** this.failures, 5_000), this.signal).catch(() => undefined);
   }
 }
 

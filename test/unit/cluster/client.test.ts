@@ -2,7 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { KubeApiError, KubeClient } from '../../../src/cluster/client.js';
+import {
+  KubeApiError,
+  KubeClient,
+  MAX_RETRY_TIME_MS,
+  WatchExpiredError,
+} from '../../../src/cluster/client.js';
 
 // A local HTTP server stands in for the API server, answering by script per path.
 let server: http.Server;
@@ -47,6 +52,23 @@ const script: Record<string, (n: number, res: http.ServerResponse) => void> = {
       .end('{"kind":"Status","code":429,"reason":"TooManyRequests","message":"slow down"}'),
   '/always-reset': (_n, res) => void res.socket?.destroy(),
   '/warn': (_n, res) => void res.writeHead(200, { Warning: '299 - "v1beta1 is deprecated"' }).end('{}'),
+  // A watch accepted, then silent and never ended (a server or network that hung).
+  '/watch-silent': (_n, res) =>
+    void res.writeHead(200, { 'Content-Type': 'application/json' }).flushHeaders(),
+  // A watch whose resourceVersion is too old: an ERROR event, the stream left open.
+  '/watch-gone': (_n, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write(
+      '{"type":"ERROR","object":{"kind":"Status","code":410,"message":"too old resource version"}}\n',
+    );
+  },
+  // A watch accepted, one event, then the connection cut.
+  '/watch-cut': (_n, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"type":"ADDED","object":{"metadata":{"name":"a","resourceVersion":"5"}}}\n', () =>
+      setTimeout(() => res.socket?.destroy(), 20),
+    );
+  },
 };
 
 function client(options: ConstructorParameters<typeof KubeClient>[1] = {}) {
@@ -153,5 +175,69 @@ describe('KubeClient retries like client-go', () => {
     const c = client();
     expect((await c.request({ method: 'GET', path: '/warn' })).warnings).toEqual(['v1beta1 is deprecated']);
     c.close();
+  });
+});
+
+describe('KubeClient.watch tells an accepted watch from one never answered', () => {
+  test('accepted: onOpen before the first event; cut afterwards, it rejects with the socket error', async () => {
+    const c = client();
+    const seen: string[] = [];
+    const cut = await c
+      .watch('/watch-cut', { onOpen: () => seen.push('open') }, (e) => seen.push(e.type))
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(seen).toEqual(['open', 'ADDED']);
+    expect(cut?.code).toBe('ECONNRESET');
+    c.close();
+  });
+
+  test('reset before any answer: it rejects, and onOpen was never called', async () => {
+    const c = client();
+    let opened = false;
+    const reset = await c
+      .watch('/always-reset', { onOpen: () => (opened = true) }, () => undefined)
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(reset?.code).toBe('ECONNRESET');
+    expect(opened).toBe(false);
+    c.close();
+  });
+
+  test('an ERROR event ends the watch with its error, and the open stream is let go without an unhandled error', async () => {
+    const c = client();
+    const gone = await c.watch('/watch-gone', {}, () => undefined).catch((e: unknown) => e as Error);
+    expect(gone).toBeInstanceOf(WatchExpiredError);
+    // The stream cut as the watch let it go: its 'aborted' error would come now.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    c.close();
+  });
+
+  test('a watch not accepted within the time limit fails with ETIMEDOUT', async () => {
+    const c = client({ requestTimeoutMs: 200 });
+    const started = Date.now();
+    const hung = await c
+      .watch('/hang', {}, () => undefined)
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(hung?.code).toBe('ETIMEDOUT');
+    expect(hung?.message).toBe('request timed out: GET /hang (watch): not accepted within 0.2s');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    c.close();
+  });
+
+  test('a watch accepted but not ended that long after its timeoutSeconds fails with ETIMEDOUT', async () => {
+    const c = client({ requestTimeoutMs: 200 });
+    let opened = false;
+    const silent = await c
+      .watch('/watch-silent', { timeoutSeconds: 0.1, onOpen: () => (opened = true) }, () => undefined)
+      .catch((e: unknown) => e as Error & { code?: string });
+    expect(opened).toBe(true);
+    expect(silent?.code).toBe('ETIMEDOUT');
+    expect(silent?.message).toBe(
+      'request timed out: GET /watch-silent (watch): not ended 0.2s after its 0.1s',
+    );
+    c.close();
+  });
+
+  test("the retry budget the informers share is the client's own", () => {
+    expect(client().maxRetryTimeMs).toBe(MAX_RETRY_TIME_MS);
+    expect(client({ maxRetryTimeMs: 1_000 }).maxRetryTimeMs).toBe(1_000);
   });
 });

@@ -121,6 +121,29 @@ describe('phases and waves on the in-memory API server', () => {
     expect(lines).toContain('job/migrate pod/migrate-pod: migrated 3 tables');
   });
 
+  test('the cluster stops answering while a pre Job is waited for: the deploy fails then, naming the step', async () => {
+    write({
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+    });
+    // The Job never ends by itself; the watches give up after 300 ms without a success.
+    kube.maxRetryTimeMs = 300;
+    const failing = deploy(options({ timeoutMs: 60_000 })).then(
+      (): Error & { code?: string } => new Error('deployed'),
+      (e: unknown) => e as Error & { code?: string },
+    );
+    while (kube.watchers < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    kube.refuse = () => reset();
+    kube.breakWatches(reset());
+    const failed = await failing;
+    expect(failed.message).toMatch(
+      /^gave up after \d+ tries, last ECONNRESET: read ECONNRESET; the cluster stopped answering while waiting for pre: its objects and those of the steps before it were applied, not those of the steps after it; nothing was pruned and no revision was recorded \(deploy again to converge\)$/,
+    );
+    expect(failed.code).toBe('ECONNRESET');
+    expect(writes()).toEqual(['PATCH jobs/migrate']);
+  });
+
   test('each step is waited for once: the last one is not waited again as the whole rollout', async () => {
     write({
       'web.yaml': web('web:1'),

@@ -16,6 +16,7 @@ import {
   type DeployOptions,
   deploy,
 } from '../../../src/core/deploy/index.js';
+import { legError } from '../../../src/core/fleet/index.js';
 import { rollback } from '../../../src/core/manage.js';
 import { status } from '../../../src/core/status.js';
 import { formatReportText } from '../../../src/report/report.js';
@@ -238,6 +239,54 @@ describe('a whole deploy against the in-memory API server', () => {
     const again = await deploy(options());
     expect(actions(again)).not.toContain('configured');
     expect(again.revision).toBe(2);
+  });
+
+  test('the cluster stops answering during the rollout wait: the deploy fails once the watches give up, not at the timeout, saying what was applied', async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    write('nginx:1.28', { settings: 'hello' });
+    // The new rollout never finishes by itself; the watches give up after 300 ms without a success.
+    kube.rollout = 'none';
+    kube.maxRetryTimeMs = 300;
+    const started = Date.now();
+    const failing = deploy(options({ timeoutMs: 60_000 })).then(
+      (): Error & { code?: string } => new Error('deployed'),
+      (e: unknown) => e as Error & { code?: string },
+    );
+    // Once the wait watches the Deployment, its pods and ReplicaSets: every connection reset.
+    while (kube.watchers < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    kube.refuse = () => reset();
+    kube.breakWatches(reset());
+    const failed = await failing;
+    expect(failed.message).toMatch(
+      /^gave up after \d+ tries, last ECONNRESET: read ECONNRESET; the cluster stopped answering while waiting for the rollout: all 2 object\(s\) were applied \(0 created, 1 configured, 1 unchanged\) and 1 pruned; the rollout was not seen finished and no revision was recorded \(the next deploy records it\)$/,
+    );
+    // Its class and code kept: a fleet names the cluster lost (legError).
+    expect(failed.code).toBe('ECONNRESET');
+    expect(legError(failed, 'eu-2', 'fake')).toMatch(
+      /^cluster eu-2 \(context fake\) became unreachable mid-deploy: gave up after \d+ tries, last ECONNRESET: .*; its deploy Lease expires by itself/,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(kube.watchers).toBe(0);
+  });
+
+  test('pods and ReplicaSets out of reach only enrich the wait: the deploy finishes, and their informers stop with it', async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    const podsOrReplicaSets = /\/(pods|replicasets)$/;
+    kube.refuse = (req) =>
+      podsOrReplicaSets.test(req.path)
+        ? Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+        : undefined;
+    const report = await deploy(options());
+    expect(report.rollout.map((r) => r.ready)).toEqual([true]);
+    const tries = () => kube.log.filter((l) => podsOrReplicaSets.test(l)).length;
+    const sent = tries();
+    expect(sent).toBeGreaterThan(0);
+    // Within the retry budget, they would be tried again after 0.4 s, then 0.8 s.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(tries()).toBe(sent);
+    expect(kube.watchers).toBe(0);
   });
 
   test("the API server fails the prune's list after every object was applied: the error says they were", async () => {

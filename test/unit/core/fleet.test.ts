@@ -392,6 +392,32 @@ spec:
     expect(rerun.waves[0]!.clusters[0]).toMatchObject({ rollout: 'ready' });
     expect(eu2.get('Lease', NS, 'spread.shop')).toBeUndefined();
   });
+
+  test('a cluster lost during its rollout wait fails its leg naming it once the watches give up, long before the timeout', async () => {
+    const eu2 = kubes['eu-2']!;
+    // eu-2's rollout never finishes by itself; its watches give up after 300 ms without a success.
+    eu2.rollout = 'none';
+    eu2.maxRetryTimeMs = 300;
+    const started = Date.now();
+    const running = deployFleet({
+      environment: 'production',
+      waves: waves(['canary', ['eu-1', 'eu-2']]),
+      logger: silentLogger,
+    });
+    // Once the wait watches the Deployment, its pods and ReplicaSets: every connection reset.
+    while (eu2.watchers < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    eu2.refuse = () => reset();
+    eu2.breakWatches(reset());
+    const report = await running;
+    expect(statuses(report)).toEqual({ 'eu-1': 'succeeded', 'eu-2': 'failed' });
+    expect(report.waves[0]!.clusters[1]!.error).toMatch(
+      /^cluster eu-2 \(context eu-2\) became unreachable mid-deploy: gave up after \d+ tries, last ECONNRESET: read ECONNRESET; the cluster stopped answering while waiting for the rollout: all 1 object\(s\) were applied \(1 created, 0 configured, 0 unchanged\) and 0 pruned; the rollout was not seen finished and no revision was recorded \(the next deploy records it\); its deploy Lease expires by itself: once it is reachable, deploy it again alone \(⟦cluster⟧ eu-2\)$/,
+    );
+    // Not the rollout's 5 s timeout.
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(eu2.watchers).toBe(0);
+  });
 });
 
 describe('legError', () => {

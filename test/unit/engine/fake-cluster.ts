@@ -89,6 +89,8 @@ interface Watcher {
   readonly namespace: string | undefined;
   readonly options: WatchOptions;
   readonly send: (event: WatchEvent) => void;
+  /** Ends the watch with `error`, as a connection reset ends a stream. */
+  readonly fail: (error: Error) => void;
 }
 
 /** Parts of a REST path: the resource, the namespace, the object's name. */
@@ -102,13 +104,16 @@ const METADATA_AS = /as=PartialObjectMetadata(List)?;g=meta\.k8s\.io/;
 
 /**
  * The API server: objects by path; every request logged (`PATCH dry /apis/…`, `WATCH /api/…`);
- * `refuse` makes chosen requests fail as the server would; `rollout` plays the Deployment
- * controller; `watchers` counts open watches.
+ * `refuse` makes chosen requests fail as the server (or the network: ECONNRESET) would,
+ * `breakWatches` cuts the open watches; `rollout` plays the Deployment controller; `watchers`
+ * counts open watches.
  */
 export class FakeCluster implements ClusterPort {
   readonly objects = new Map<string, KubeObject>();
   readonly log: string[] = [];
-  refuse?: (req: KubeRequest) => KubeApiError | undefined;
+  refuse?: (req: KubeRequest) => Error | undefined;
+  /** The port's retry budget (ClusterPort.maxRetryTimeMs): a test shortens how long informers retry. */
+  maxRetryTimeMs?: number;
   /**
    * What the Deployment controller does with a new generation (a few milliseconds later), for every
    * Deployment or as a function of the live one. Default available.
@@ -246,6 +251,11 @@ export class FakeCluster implements ClusterPort {
     this.history.length = 0;
   }
 
+  /** Ends every open watch with `error` (a connection reset: `refuse` fails the next requests). */
+  breakWatches(error: Error): void {
+    for (const w of [...this.open]) w.fail(error);
+  }
+
   /** Sends a BOOKMARK with the current resourceVersion to every open watch. */
   bookmark(): void {
     for (const w of this.open)
@@ -292,6 +302,7 @@ export class FakeCluster implements ClusterPort {
     const t = this.target(path);
     const metadataOnly = METADATA_AS.test(options.accept ?? '');
     const queue: WatchEvent[] = [];
+    let fail: (error: Error) => void = () => undefined;
     const watcher: Watcher = {
       served: t.served,
       namespace: t.namespace,
@@ -300,6 +311,7 @@ export class FakeCluster implements ClusterPort {
         queue.push(metadataOnly && event.type !== 'BOOKMARK' ? asMetadata(event) : event);
         setImmediate(flush);
       },
+      fail: (error) => fail(error),
     };
     const flush = () => {
       for (const e of queue.splice(0)) onEvent(e);
@@ -311,12 +323,17 @@ export class FakeCluster implements ClusterPort {
       for (const h of this.history)
         if (h.rv > rv && this.watches(watcher, h.path, h.event.object)) watcher.send(h.event);
     this.open.add(watcher);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, (options.timeoutSeconds ?? 300) * 1000);
-      timer.unref();
-      options.signal?.addEventListener('abort', () => resolve(), { once: true });
-    });
-    this.open.delete(watcher);
+    options.onOpen?.();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, (options.timeoutSeconds ?? 300) * 1000);
+        timer.unref();
+        options.signal?.addEventListener('abort', () => resolve(), { once: true });
+        fail = reject;
+      });
+    } finally {
+      this.open.delete(watcher);
+    }
     flush();
   }
 
