@@ -25,11 +25,13 @@ if [ -z "${KUBECONFIG:-}" ]; then
   kube=$SPREAD_CACHE/bin/kubernetes-$SPREAD_KUBE_VERSION
   if ! [ -x "$kube/kubectl" ] || ! [ -x "$SPREAD_CACHE/bin/etcd-$SPREAD_ETCD_VERSION/etcd" ] ||
     ! [ -x "$SPREAD_CACHE/bin/kwok-$SPREAD_KWOK_VERSION/kwok" ]; then
-    # About 20 minutes of CPU time (measured: 19.5, user and system, with the three builds side by
-    # side on 2 cores), shared by the cores, plus a minute of module download.
+    # About 14 minutes of CPU time in all, shared by the cores (measured 2026-12-07 on a fresh 2-core
+    # machine with empty npm, Go and spread caches: 841-848 s user and system for the whole quickstart
+    # in two runs, nearly all of it the three builds side by side; 7 min 30 s of wall time when
+    # nothing else ran; module downloads took seconds).
     cores=$(nproc 2>/dev/null || echo 2)
     echo "[quickstart] The first start builds etcd, kwok and Kubernetes $SPREAD_KUBE_VERSION from Go sources into"
-    echo "[quickstart] $SPREAD_CACHE/bin: about 20 minutes of CPU time, so about $((20 / cores + 1)) minutes on this"
+    echo "[quickstart] $SPREAD_CACHE/bin: about 14 minutes of CPU time, so about $((14 / cores + 1)) minutes on this"
     echo "[quickstart] machine's $cores cores when nothing else runs (more when they are busy); later starts take seconds."
   fi
   bash scripts/cluster/up.sh --kube-only
