@@ -72,6 +72,8 @@ describe('a fleet of four clusters in two waves', needs('clusters'), () => {
   };
   const legs = (fleet: Fleet) =>
     Object.fromEntries(fleet.waves.flatMap((w) => w.clusters.map((c) => [c.cluster, c.status])));
+  /** The legs of a fleet whose canary eu-2 failed: wave 1's other cluster deployed, wave 2 not started. */
+  const CANARY_FAILED = { 'eu-1': 'succeeded', 'eu-2': 'failed', 'us-1': 'skipped', 'us-2': 'skipped' };
   /** Everything in `ns` of cluster `n` but what the cluster makes itself in a new namespace. */
   const objectsIn = async (n: number, ns: string) =>
     (await on(n, 'get', 'deployments,configmaps,secrets,leases', '-n', ns, '-o', 'name')).stdout
@@ -152,12 +154,7 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
     expect(broken.stderr).toContain(
       'error: fleet production: eu-2 (wave canary) failed; later waves were not started',
     );
-    expect(legs(broken.fleet)).toEqual({
-      'eu-1': 'succeeded',
-      'eu-2': 'failed',
-      'us-1': 'skipped',
-      'us-2': 'skipped',
-    });
+    expect(legs(broken.fleet)).toEqual(CANARY_FAILED);
     const failed = broken.fleet.waves[0]!.clusters[1]!;
     expect(failed.error).toMatch(/ImagePullBackOff/);
     expect(failed.rollout).toMatch(/^Deployment\/web not ready: .*ImagePullBackOff/);
@@ -206,12 +203,7 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
       kubeconfig,
     );
     expect(run.code).toBe(1);
-    expect(legs(run.fleet)).toEqual({
-      'eu-1': 'succeeded',
-      'eu-2': 'failed',
-      'us-1': 'skipped',
-      'us-2': 'skipped',
-    });
+    expect(legs(run.fleet)).toEqual(CANARY_FAILED);
     expect(run.fleet.waves[0]!.clusters[1]!.error).toMatch(
       /^cannot use the API server https:\/\/127\.0\.0\.1:6499 of context spread-local-2: .*; nothing was applied/,
     );
@@ -252,12 +244,7 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
       expect(holder).not.toBe('');
       const run = await running;
       expect(run.code).toBe(1);
-      expect(legs(run.fleet)).toEqual({
-        'eu-1': 'succeeded',
-        'eu-2': 'failed',
-        'us-1': 'skipped',
-        'us-2': 'skipped',
-      });
+      expect(legs(run.fleet)).toEqual(CANARY_FAILED);
       expect(run.stderr).toContain(
         'error: fleet production: eu-2 (wave canary) failed; later waves were not started',
       );
@@ -344,12 +331,7 @@ ${cluster(0, 'region: eu-1')}${cluster(1, eu2)}${cluster(2, 'region: us-1')}${cl
       const run = await running;
       const after = Date.now() - cutAt;
       expect(run.code).toBe(1);
-      expect(legs(run.fleet)).toEqual({
-        'eu-1': 'succeeded',
-        'eu-2': 'failed',
-        'us-1': 'skipped',
-        'us-2': 'skipped',
-      });
+      expect(legs(run.fleet)).toEqual(CANARY_FAILED);
       const failed = run.fleet.waves[0]!.clusters[1]!;
       expect(failed.error).toMatch(
         /^cluster eu-2 \(context spread-local-2\) became unreachable mid-deploy: gave up after \d+ tries, last E[A-Z]+: .*; the cluster stopped answering while waiting for the rollout: all 2 object\(s\) were applied \(2 created, 0 configured, 0 unchanged\) and 0 pruned; the rollout was not seen finished and no revision was recorded \(the next deploy records it\); its deploy Lease expires by itself: once it is reachable, deploy it again alone \(--cluster eu-2\)$/,
