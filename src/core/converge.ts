@@ -23,6 +23,7 @@ import {
   type PruneCandidate,
   parentHolds,
   parentObject,
+  type SetMembers,
   writeParent,
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
@@ -71,6 +72,12 @@ export interface ConvergeOptions {
   readonly ran?: ReadonlyMap<string, string>;
   /** The deploy's phases and waves (see {@link Steps}); absent, the plan is one step. */
   readonly steps?: Steps;
+  /**
+   * The set's members listed beside the plan, under the lock (the plan stage's `members`): prune
+   * takes its candidates from them rather than listing again, unless they miss a group-kind or
+   * namespace or their listing failed.
+   */
+  readonly members?: Promise<SetMembers> | undefined;
 }
 
 /** What {@link converge} did: what it applied, and what prune deleted and kept. */
@@ -230,6 +237,7 @@ async function prune(
     client,
     // With the applied objects: one the server named (generateName) is in the set by its new name.
     await findPruneCandidates(client, discovery, set, previous, [...plan, ...applied], {
+      listed: options.members,
       concurrency: options.apply.concurrency,
       onForbidden: (what) =>
         logger.warn(

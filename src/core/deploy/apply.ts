@@ -61,7 +61,7 @@ export interface Applied {
 export async function applyStage(
   run: Run,
   read: DirectoryRead,
-  { previous, planned, mayPrune, notRun }: PlannedForApply,
+  { previous, planned, mayPrune, notRun, members }: PlannedForApply,
   lease: DeployLease,
 ): Promise<Applied> {
   const { options, logger, api } = run;
@@ -105,6 +105,7 @@ export async function applyStage(
     ...(nothingToChange ? { keepFingerprints: previous.fingerprints } : {}),
     recordFingerprints: true,
     afterGroup: () => lease.takeOnceNamespaceExists(read.name),
+    members,
     ...withSteps(steps),
   }).catch((error: unknown) => {
     throw failedAt(error, run, read.name, true);
@@ -118,7 +119,6 @@ export async function applyStage(
   // that revision's rollout had failed and now succeeds).
   const unchanged =
     revisionBefore !== undefined && reported.every((o) => o.action === 'unchanged' || o.action === 'kept');
-  const stepsWaited = steps?.waited;
   const halt = converged.halted?.error;
   // A failed step stops the deploy: what the steps after it hold was not written.
   const skipped =
@@ -134,7 +134,7 @@ export async function applyStage(
     unchanged,
     revisionCheckPending,
     revisionsPending,
-    stepsWaited,
+    stepsWaited: steps?.waited,
     skipped,
   };
 }

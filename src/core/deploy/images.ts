@@ -65,7 +65,7 @@ function built(run: Run, read: DirectoryRead): Promise<PreparedImages> {
       ...(options.mode === 'deploy'
         ? {
             beforeBuild: async (objects: SourcedObject[]) =>
-              void (await planStage(run, read, objects, 'Check before building')),
+              void (await planStage(run, read, objects, { title: 'Check before building' })),
           }
         : {}),
     },

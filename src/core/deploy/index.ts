@@ -50,7 +50,7 @@ async function readToApply(run: Run, lease: DeployLease): Promise<Settling | { r
     await lease.takeBeforePlan(read);
     if (run.options.mode === 'plan')
       return { report: await planReport(run, read, await planStage(run, read, objects), base) };
-    const plan = await planForApply(run, read, objects);
+    const plan = await planForApply(run, read, objects, lease.lock !== undefined);
     const applied = await applyStage(run, read, plan, lease);
     return await settlingOf(run, read, plan.objects, applied, base);
   } catch (error) {

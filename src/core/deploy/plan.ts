@@ -7,8 +7,10 @@ import { helmHookSkipped } from '../../deployment/phases.js';
 import {
   findPruneCandidates,
   labelForApplySet,
+  listSetMembers,
   type ParentState,
   readParent,
+  type SetMembers,
 } from '../../engine/inventory/applyset.js';
 import { findForeignObjects } from '../../engine/inventory/foreign.js';
 import { revisionOfParent } from '../../engine/inventory/history.js';
@@ -22,7 +24,7 @@ import { pruneRefs, sourceRef } from '../converge.js';
 import { originConflict } from '../identity.js';
 import type { ReportBase, Run } from './options.js';
 import type { DirectoryRead } from './read.js';
-import { runningJobNote } from './steps.js';
+import { placesOf, runningJobNote } from './steps.js';
 import { type ApplyingObject, forApply } from './trim.js';
 
 /** The plan: the parent as read, the objects labelled for the ApplySet, and each one's dry run. */
@@ -38,6 +40,13 @@ export interface Planned<P extends PlannedObject = PlannedObject> {
    * keeps their live objects in the set (splitPrune's `notRun`).
    */
   readonly notRun: ReadonlyMap<string, string>;
+  /**
+   * The set's members, listed beside the dry runs (`listMembers`): under the deploy's lock only
+   * spread writes the set, and what the apply adds to it is in the plan, so the prune candidates
+   * among them are those a list after the apply would find, one serial round of lists sooner.
+   * Undefined (or rejected) means list when pruning.
+   */
+  readonly members?: Promise<SetMembers> | undefined;
 }
 
 /** A deploy's plan, each object held as the apply needs it ({@link forApply}). */
@@ -48,7 +57,14 @@ export async function planStage(
   run: Run,
   read: DirectoryRead,
   prepared: readonly SourcedObject[],
-  title = 'Plan',
+  how: {
+    readonly title?: string;
+    /**
+     * List the set's members beside the dry runs ({@link Planned.members}): a deploy under its lock;
+     * by default a plan (`mode: 'plan'`), which writes nothing.
+     */
+    readonly listMembers?: boolean;
+  } = {},
 ): Promise<Planned> {
   const { api, discovery, options, logger, namespace } = run;
   const { set } = read;
@@ -66,7 +82,14 @@ export async function planStage(
     ...o,
     object: withTemplateHash(labelForApplySet(o, set)),
   }));
-  const planned = await logger.group(title, () =>
+  const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
+  // Not with phases or waves: their steps wait between applies, and hooks come and go.
+  const members =
+    (how.listMembers ?? options.mode === 'plan') && mayPrune && !placesOf(objects)
+      ? listSetMembers(api, discovery, set, previous, objects, { concurrency: read.applyOptions.concurrency })
+      : undefined;
+  members?.catch(() => {});
+  const planned = await logger.group(how.title ?? 'Plan', () =>
     planObjects(api, discovery, objects, {
       ...read.applyOptions,
       // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
@@ -74,17 +97,20 @@ export async function planStage(
       ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
     }),
   );
-  const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
-  return { previous, objects, planned, mayPrune, notRun };
+  return { previous, objects, planned, mayPrune, notRun, members };
 }
 
-/** A deploy's {@link planStage}: its dry runs let go as soon as planned ({@link forApply}). */
+/**
+ * A deploy's {@link planStage}: its dry runs let go as soon as planned ({@link forApply}); the set's
+ * members listed beside them when the deploy holds its lock (`locked`).
+ */
 export async function planForApply(
   run: Run,
   read: DirectoryRead,
   prepared: readonly SourcedObject[],
+  locked: boolean,
 ): Promise<PlannedForApply> {
-  const { planned, ...plan } = await planStage(run, read, prepared);
+  const { planned, ...plan } = await planStage(run, read, prepared, { listMembers: locked });
   return { ...plan, planned: planned.map((p) => forApply(p, { ...run.options, health: read.read.health })) };
 }
 
@@ -102,6 +128,7 @@ export async function planReport(
     ? await splitPrune(
         api,
         await findPruneCandidates(api, discovery, set, previous, objects, {
+          listed: plan.members,
           onForbidden: (what) =>
             logger.warn(
               `cannot list ${what} (no list right): objects of it that the directory dropped would not be pruned`,

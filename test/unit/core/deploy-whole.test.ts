@@ -142,6 +142,52 @@ describe('a whole deploy against the in-memory API server', () => {
     ]);
   });
 
+  test("prune lists the set's members once, beside the plan, before anything is applied", async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    kube.log.length = 0;
+    /** Where each list of the set's members (the part-of label selector) came in the log. */
+    const memberLists: string[] = [];
+    kube.refuse = (req) => {
+      if (String(req.query?.labelSelector ?? '').startsWith('applyset.kubernetes.io/part-of='))
+        memberLists.push(`${kube.log.length - 1} ${req.path}`);
+      return undefined;
+    };
+    write('nginx:1.27', { settings: 'bonjour' });
+    const report = await deploy(options());
+    expect(actions(report)).toMatchObject({
+      'ConfigMap/extra': 'pruned',
+      'ConfigMap/settings': 'configured',
+    });
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    // One list a group-kind, each before the apply's first write: prune did not list again.
+    const applied = kube.log.indexOf('PATCH /api/v1/namespaces/shop/configmaps/settings');
+    expect(applied).toBeGreaterThan(0);
+    expect(memberLists.map((l) => l.split(' ')[1]).sort()).toEqual([
+      '/api/v1/namespaces/shop/configmaps',
+      '/apis/apps/v1/namespaces/shop/deployments',
+    ]);
+    for (const l of memberLists) expect(Number(l.split(' ')[0])).toBeLessThan(applied);
+  });
+
+  test("a failed list of the set's members beside the plan is made again at prune", async () => {
+    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    let failed = 0;
+    kube.refuse = (req) => {
+      if (!String(req.query?.labelSelector ?? '').startsWith('applyset.kubernetes.io/part-of='))
+        return undefined;
+      if (failed++ > 0) return undefined;
+      return new KubeApiError(500, 'LIST', undefined as never, 'etcd leader changed');
+    };
+    write('nginx:1.27', { settings: 'hello' });
+    const report = await deploy(options());
+    expect(actions(report)).toMatchObject({ 'ConfigMap/extra': 'pruned', 'ConfigMap/settings': 'unchanged' });
+    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
+    // The two lists beside the plan (one refused) and the two again at prune.
+    expect(failed).toBe(4);
+  });
+
   test('rollback: the previous revision applied again, recorded as a new revision', async () => {
     write('nginx:1.27', { settings: 'hello' });
     await deploy(options());
