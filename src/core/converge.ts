@@ -23,7 +23,6 @@ import {
   type PruneCandidate,
   parentHolds,
   parentObject,
-  type SetMembers,
   writeParent,
 } from '../engine/inventory/applyset.js';
 import { findForeignObjects } from '../engine/inventory/foreign.js';
@@ -32,6 +31,7 @@ import { type KeptObject, keptWhy, type PruneDecision, splitPrune } from '../eng
 import { releaseFromApplySet } from '../engine/inventory/prune-policy.js';
 import type { ClusterPort } from '../engine/kube-api.js';
 import { MAX_FINGERPRINTS, objectFingerprint, sameOwnFields } from '../engine/plan/fingerprint.js';
+import type { ListedMembers } from '../engine/plan/live.js';
 import { type ApplyOptions, FIELD_MANAGER } from '../engine/shared/options.js';
 import type { PlannedObject } from '../engine/shared/planned.js';
 import type { RolloutResult } from '../engine/wait/waiter.js';
@@ -73,11 +73,10 @@ export interface ConvergeOptions {
   /** The deploy's phases and waves (see {@link Steps}); absent, the plan is one step. */
   readonly steps?: Steps;
   /**
-   * The set's members listed beside the plan, under the lock (the plan stage's `members`): prune
-   * takes its candidates from them rather than listing again, unless they miss a group-kind or
-   * namespace or their listing failed.
+   * The set's other members the plan's LISTs saw, under the lock (the plan stage's `members`): prune
+   * takes its candidates of those collections from here rather than listing them again.
    */
-  readonly members?: Promise<SetMembers> | undefined;
+  readonly members?: ListedMembers | undefined;
 }
 
 /** What {@link converge} did: what it applied, and what prune deleted and kept. */

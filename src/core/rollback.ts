@@ -19,6 +19,7 @@ import type { PlannedObject } from '../engine/shared/planned.js';
 import { RolloutError, type RolloutResult, type WaitOptions, waitForRollout } from '../engine/wait/waiter.js';
 import type { ObjectReport } from '../report/report.js';
 import { appliedRef, converge, pruneRefs } from './converge.js';
+import { cutShort } from './cut-short.js';
 
 /** What {@link rollbackTo} needs: the cluster, the deployment, the revision and how to apply and wait. */
 export interface RollbackStep {
@@ -121,7 +122,13 @@ export async function rollbackTo(step: RollbackStep): Promise<RolledBack> {
     );
     return { applied: converged.applied, objects: report, rollout };
   } catch (error) {
-    if (!(error instanceof RolloutError)) throw error;
+    if (!(error instanceof RolloutError))
+      throw cutShort(
+        error,
+        report,
+        "the rollback's rollout",
+        'the rollback was not recorded (roll back again to record it)',
+      );
     // The cluster holds the revision again, failing: recorded so, as a deploy's failed rollout.
     const failed = await recordRollback(client, set, step.stored, step.target, {
       ...(step.runUrl ? { runUrl: step.runUrl } : {}),

@@ -7,14 +7,13 @@ import { helmHookSkipped } from '../../deployment/phases.js';
 import {
   findPruneCandidates,
   labelForApplySet,
-  listSetMembers,
   type ParentState,
   readParent,
-  type SetMembers,
 } from '../../engine/inventory/applyset.js';
 import { findForeignObjects } from '../../engine/inventory/foreign.js';
 import { revisionOfParent } from '../../engine/inventory/history.js';
 import { objectKey, splitPrune } from '../../engine/inventory/prune.js';
+import type { ListedMembers } from '../../engine/plan/live.js';
 import { planObjects } from '../../engine/plan/planner.js';
 import { foreignNote } from '../../engine/plan/takeover.js';
 import type { PlannedObject } from '../../engine/shared/planned.js';
@@ -41,12 +40,11 @@ export interface Planned<P extends PlannedObject = PlannedObject> {
    */
   readonly notRun: ReadonlyMap<string, string>;
   /**
-   * The set's members, listed beside the dry runs (`listMembers`): under the deploy's lock only
-   * spread writes the set, and what the apply adds to it is in the plan, so the prune candidates
-   * among them are those a list after the apply would find, one serial round of lists sooner.
-   * Undefined (or rejected) means list when pruning.
+   * The set's other members the plan's LISTs saw (`listMembers`), by collection: under the deploy's
+   * lock only spread writes the set, and what the apply adds to it is in the plan, so prune takes
+   * its candidates of those collections from here, not from one more round of LISTs after the apply.
    */
-  readonly members?: Promise<SetMembers> | undefined;
+  readonly members?: ListedMembers | undefined;
 }
 
 /** A deploy's plan, each object held as the apply needs it ({@link forApply}). */
@@ -60,8 +58,8 @@ export async function planStage(
   how: {
     readonly title?: string;
     /**
-     * List the set's members beside the dry runs ({@link Planned.members}): a deploy under its lock;
-     * by default a plan (`mode: 'plan'`), which writes nothing.
+     * Note the set's other members the plan's LISTs see ({@link Planned.members}): a deploy under its
+     * lock; by default a plan (`mode: 'plan'`), which writes nothing.
      */
     readonly listMembers?: boolean;
   } = {},
@@ -84,18 +82,23 @@ export async function planStage(
   }));
   const mayPrune = options.prune && (objects.length > 0 || options.allowEmpty === true);
   // Not with phases or waves: their steps wait between applies, and hooks come and go.
-  const members =
+  const members: ListedMembers | undefined =
     (how.listMembers ?? options.mode === 'plan') && mayPrune && !placesOf(objects)
-      ? listSetMembers(api, discovery, set, previous, objects, { concurrency: read.applyOptions.concurrency })
+      ? { partOf: set.id, byCollection: new Map() }
       : undefined;
-  members?.catch(() => {});
   const planned = await logger.group(how.title ?? 'Plan', () =>
-    planObjects(api, discovery, objects, {
-      ...read.applyOptions,
-      // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
-      // may have changed since the last deploy, and only a dry run shows that.
-      ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
-    }),
+    planObjects(
+      api,
+      discovery,
+      objects,
+      {
+        ...read.applyOptions,
+        // A plan (a pull request's check) dry-runs everything: admission policies and CRD schemas
+        // may have changed since the last deploy, and only a dry run shows that.
+        ...(options.mode === 'deploy' ? { fingerprints: previous.fingerprints } : {}),
+      },
+      members,
+    ),
   );
   return { previous, objects, planned, mayPrune, notRun, members };
 }

@@ -3,7 +3,7 @@
 // again. It reads only Settling (apply.ts): nothing of the directory, the plan or the dry runs.
 
 import type { KubeObject } from '../../base/kube-object.js';
-import { isUnavailable, KubeApiError } from '../../cluster/client.js';
+import { KubeApiError } from '../../cluster/client.js';
 import { objectPath } from '../../cluster/discovery.js';
 import { formatPlace } from '../../deployment/phases.js';
 import type { ApplySet } from '../../engine/inventory/applyset.js';
@@ -21,9 +21,10 @@ import type { ClusterPort } from '../../engine/kube-api.js';
 import { fingerprintsDigest } from '../../engine/plan/fingerprint.js';
 import { RolloutError, type RolloutResult, waitForRollout } from '../../engine/wait/waiter.js';
 import type { HealthRules } from '../../project/health.js';
-import { countActions, type DeployReport, type ObjectReport } from '../../report/report.js';
+import type { DeployReport } from '../../report/report.js';
 import { applicationUrl, urlKindOf } from '../../report/url.js';
 import { rolloutRef } from '../converge.js';
+import { cutShort } from '../cut-short.js';
 import type { Settling } from './apply.js';
 import { DeployError } from './failure.js';
 import type { DeployOptions, Run } from './options.js';
@@ -51,7 +52,7 @@ export async function settleStage(
       : await settle(client, converged, options, settling.health);
   } catch (error) {
     if (error instanceof RolloutError) return failedRollout(run, settling, lock, error);
-    throw cutShort(error, reported);
+    throw cutShort(error, reported, 'the rollout', 'no revision was recorded (the next deploy records it)');
   }
   const state = appliedState(converged);
   const { kept, encoded } = toRecord;
@@ -164,29 +165,6 @@ function changedWhatRunsNothing(settling: Settling): boolean {
 /** What a revision records of the parent the converge left: its fingerprints' digest. */
 function appliedState(converged: SettlingConverged): string | undefined {
   return fingerprintsDigest(converged.fingerprints);
-}
-
-/**
- * An interrupt (Ctrl-C, SIGTERM, a cancelled job), a refused watch or a cluster that stopped
- * answering during the rollout wait: every object was applied and pruned, which the message says,
- * since no report follows. A cluster out of reach (the wait's informers gave up: `gave up after N
- * tries, last ECONNRESET: …`) keeps its error, class and code, so that a fleet still names the cluster
- * (legError), with that said after its first line, as an error after the apply says what it applied.
- */
-function cutShort(error: unknown, reported: readonly ObjectReport[]): Error {
-  const c = countActions({ objects: reported });
-  const applied = reported.length - c.pruned - c.kept;
-  const done = `all ${applied} object(s) were applied (${c.created} created, ${c.configured} configured, ${c.unchanged} unchanged) and ${c.pruned} pruned; the rollout was not seen finished and no revision was recorded (the next deploy records it)`;
-  if (error instanceof Error && isUnavailable(error)) {
-    const [first, ...rest] = error.message.split('\n');
-    error.message = [
-      `${first}; the cluster stopped answering while waiting for the rollout: ${done}`,
-      ...rest,
-    ].join('\n');
-    return error;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new Error(`${message} while waiting for the rollout: ${done}`, { cause: error });
 }
 
 /**

@@ -16,6 +16,7 @@ import { listInPages } from '../../cluster/pager.js';
 import { version } from '../../version.js';
 import type { ClusterPort } from '../kube-api.js';
 import { decodeFingerprints, encodeFingerprints } from '../plan/fingerprint.js';
+import type { ListedMembers } from '../plan/live.js';
 
 /** The ApplySet parent of one deployment: a Secret `spread.<name>` in the deployment's namespace. */
 export interface ApplySet {
@@ -197,38 +198,17 @@ export interface PruneCandidate {
 }
 
 /**
- * The set's members as listed: every object labelled part-of this set, of the group-kinds and in the
- * namespaces the listing covered (those it could not resolve are left out of `groupKinds`).
- */
-export interface SetMembers {
-  readonly groupKinds: ReadonlySet<string>;
-  readonly namespaces: ReadonlySet<string>;
-  readonly members: readonly PruneCandidate[];
-  /** The lists refused for want of a `list` right (`onForbidden`'s texts): their members are not known. */
-  readonly forbidden: readonly string[];
-}
-
-/** The group-kinds and namespaces to search for members: the parent's (before this deploy) and `current`'s. */
-function memberScope(set: ApplySet, previous: ParentState, current: readonly SourcedObject[]) {
-  const groupKinds = new Set([
-    ...previous.groupKinds,
-    ...current.map((o) => formatGroupKind(groupKindOf(o.object))),
-  ]);
-  const namespaces = new Set([
-    ...previous.namespaces,
-    set.namespace,
-    ...current.map((o) => o.object.metadata.namespace ?? ''),
-  ]);
-  namespaces.delete('');
-  return { groupKinds, namespaces };
-}
-
-/**
  * The objects to prune: those labelled part-of this set, of the group-kinds and in the namespaces
  * the parent lists (before this deploy) or this deploy uses, that the current set does not hold.
  * Only objects carrying our part-of label are ever candidates, so nothing of anyone else's is touched.
- * {@link listSetMembers} (or the members `listed` earlier, where they cover `current` and the listing
- * succeeded), then {@link candidatesAmong}.
+ *
+ * One LIST with the part-of label selector per served group-kind and namespace (cluster-wide for
+ * cluster-scoped kinds), up to `concurrency` at once (default 8), of metadata only
+ * (PartialObjectMetadataList) except for CRDs, whose spec is read too, or with `whole`. A 404 skips that list; so does a 403
+ * (no `list` right), which is reported to `onForbidden` with the resource and namespace, since the
+ * objects it would have found are then not pruned. A collection the plan's LISTs already read whole
+ * under the deploy's lock (`listed`, see ListedMembers) is not listed again: its members are taken
+ * from there. The candidates come in group-kind, then namespace, then server order.
  */
 export async function findPruneCandidates(
   client: ClusterPort,
@@ -236,80 +216,28 @@ export async function findPruneCandidates(
   set: ApplySet,
   previous: ParentState,
   current: readonly SourcedObject[],
-  options: ListMembersOptions & { readonly listed?: Promise<SetMembers> | undefined } = {},
+  options: {
+    readonly concurrency?: number;
+    readonly onForbidden?: (what: string) => void;
+    /** Whole objects, not metadata only: for a caller that reads their status (`spread list`). */
+    readonly whole?: boolean;
+    readonly listed?: ListedMembers | undefined;
+  } = {},
 ): Promise<PruneCandidate[]> {
-  const early = await options.listed?.catch(() => undefined);
-  const among = early && candidatesAmong(early, set, previous, current);
-  if (early && among) {
-    for (const what of early.forbidden) options.onForbidden?.(what);
-    return among;
-  }
-  const { members } = await listSetMembers(client, discovery, set, previous, current, options);
-  return notHeld(members, current);
-}
-
-/** The members `current` does not hold. */
-function notHeld(members: readonly PruneCandidate[], current: readonly SourcedObject[]): PruneCandidate[] {
   const keep = new Set(current.map((o) => keyOf(o.object)));
-  return members.filter((c) => !keep.has(keyOf(c.object)));
-}
-
-/**
- * The prune candidates among members listed earlier (for `current`, or a set of objects of the same
- * group-kinds and namespaces): those `current` does not hold. Undefined when `current` needs a
- * group-kind or namespace that listing did not cover: then list again.
- */
-export function candidatesAmong(
-  listed: SetMembers,
-  set: ApplySet,
-  previous: ParentState,
-  current: readonly SourcedObject[],
-): PruneCandidate[] | undefined {
-  const scope = memberScope(set, previous, current);
-  if (![...scope.namespaces].every((ns) => listed.namespaces.has(ns))) return undefined;
-  if (![...scope.groupKinds].every((gk) => listed.groupKinds.has(gk))) return undefined;
-  return notHeld(listed.members, current);
-}
-
-export interface ListMembersOptions {
-  readonly concurrency?: number;
-  readonly onForbidden?: (what: string) => void;
-  /** Whole objects, not metadata only: for a caller that reads their status (`spread list`). */
-  readonly whole?: boolean;
-}
-
-/**
- * Every object labelled part-of this set, of the group-kinds and in the namespaces the parent lists
- * (before this deploy) or `current` uses. One LIST with the part-of label selector per served
- * group-kind and namespace (cluster-wide for cluster-scoped kinds), up to `concurrency` at once
- * (default 8), of metadata only (PartialObjectMetadataList) except for CRDs, whose spec is read too,
- * or with `whole`. A 404 skips that list; so does a 403 (no `list` right), which is reported to
- * `onForbidden` with the resource and namespace, since the objects it would have found are then not
- * pruned. A group-kind no longer served (its CRD was removed) has nothing to list and is left out of
- * the result's `groupKinds`. The members come in group-kind, then namespace, then server order.
- */
-export async function listSetMembers(
-  client: ClusterPort,
-  discovery: Discovery,
-  set: ApplySet,
-  previous: ParentState,
-  current: readonly SourcedObject[],
-  options: ListMembersOptions = {},
-): Promise<SetMembers> {
-  const { groupKinds, namespaces } = memberScope(set, previous, current);
-  const lists: { info: ResourceInfo; ns: string | undefined }[] = [];
-  const covered = new Set<string>();
-  const forbidden: string[] = [];
-  for (const gkText of [...groupKinds].sort()) {
-    const info = await discovery.resolveGroupKind(parseGroupKind(gkText));
-    if (!info) continue; // the kind is no longer served (its CRD was removed): nothing to list
-    covered.add(gkText);
-    for (const ns of info.namespaced ? [...namespaces].sort() : [undefined]) lists.push({ info, ns });
-  }
+  const lists = await setCollections(discovery, set, previous, current);
+  const listed = options.listed?.partOf === set.id ? options.listed.byCollection : undefined;
   const limit = pLimit(Math.max(1, options.concurrency ?? 8));
   const found = await Promise.all(
-    lists.map(({ info, ns }) =>
-      limit(async () => {
+    lists.map(({ info, ns }) => {
+      const candidate = (item: KubeObject): PruneCandidate | undefined => {
+        const obj = { ...item, apiVersion: apiVersionOf(info), kind: info.kind };
+        if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id || keep.has(keyOf(obj))) return undefined;
+        return { object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) };
+      };
+      const seen = listed?.get(objectPath(info, ns));
+      if (seen) return seen.map(candidate).filter((c) => c !== undefined);
+      return limit(async () => {
         const out: PruneCandidate[] = [];
         try {
           // Pages of 500, as the plan lists: a large set's objects are never one answer at once.
@@ -325,9 +253,8 @@ export async function listSetMembers(
             },
             (page) => {
               for (const item of page.items ?? []) {
-                const obj = { ...item, apiVersion: apiVersionOf(info), kind: info.kind };
-                if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id) continue;
-                out.push({ object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) });
+                const c = candidate(item);
+                if (c) out.push(c);
               }
             },
             () => {
@@ -337,19 +264,46 @@ export async function listSetMembers(
         } catch (error) {
           if (error instanceof KubeApiError && error.code === 403) {
             const resource = info.group ? `${info.resource}.${info.group}` : info.resource;
-            const what = `${resource}${ns ? ` in ${ns}` : ''}`;
-            forbidden.push(what);
-            options.onForbidden?.(what);
+            options.onForbidden?.(`${resource}${ns ? ` in ${ns}` : ''}`);
             return [];
           }
           if (error instanceof KubeApiError && error.code === 404) return [];
           throw error;
         }
         return out;
-      }),
-    ),
+      });
+    }),
   );
-  return { groupKinds: covered, namespaces, members: found.flat(), forbidden };
+  return found.flat();
+}
+
+/**
+ * The collections a set's members may be in: each served group-kind the parent lists or `current`
+ * uses, in each namespace of the parent's, the set's and `current`'s (once, for a cluster-scoped kind).
+ */
+async function setCollections(
+  discovery: Discovery,
+  set: ApplySet,
+  previous: ParentState,
+  current: readonly SourcedObject[],
+): Promise<{ info: ResourceInfo; ns: string | undefined }[]> {
+  const groupKinds = new Set([
+    ...previous.groupKinds,
+    ...current.map((o) => formatGroupKind(groupKindOf(o.object))),
+  ]);
+  const namespaces = new Set([
+    ...previous.namespaces,
+    set.namespace,
+    ...current.map((o) => o.object.metadata.namespace ?? ''),
+  ]);
+  namespaces.delete('');
+  const lists: { info: ResourceInfo; ns: string | undefined }[] = [];
+  for (const gkText of [...groupKinds].sort()) {
+    const info = await discovery.resolveGroupKind(parseGroupKind(gkText));
+    if (!info) continue; // the kind is no longer served (its CRD was removed): nothing to list
+    for (const ns of info.namespaced ? [...namespaces].sort() : [undefined]) lists.push({ info, ns });
+  }
+  return lists;
 }
 
 /** Deletes prune candidates (background propagation, like kubectl). A 404 counts as deleted. */

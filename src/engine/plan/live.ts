@@ -2,7 +2,7 @@
 // Namespace existence asked once, and spread's per-deploy annotations carried over from the live object.
 import pLimit from 'p-limit';
 import type { KubeObject, SourcedObject } from '../../base/kube-object.js';
-import { HISTORY } from '../../base/labels.js';
+import { APPLYSET, HISTORY } from '../../base/labels.js';
 import { KubeApiError } from '../../cluster/client.js';
 import { apiVersionOf, objectPath, type ResourceInfo } from '../../cluster/discovery.js';
 import { listInPages } from '../../cluster/pager.js';
@@ -13,6 +13,17 @@ import type { KubeApi } from '../kube-api.js';
  * in the cluster with one LIST instead of one GET per object.
  */
 export const LIST_THRESHOLD = 8;
+
+/**
+ * The ApplySet members a plan's LISTs saw besides the set's own objects: for each collection listed
+ * whole (by its path, as `objectPath` gives it), the objects labelled `applyset.kubernetes.io/part-of`
+ * `partOf` that the set does not hold, metadata only (without managedFields; a CRD whole, without
+ * them). Prune takes its candidates of those collections from here rather than listing them again.
+ */
+export interface ListedMembers {
+  readonly partOf: string;
+  readonly byCollection: Map<string, KubeObject[]>;
+}
 
 /**
  * How the plan reads the live state of each object. A resource with at least
@@ -32,6 +43,7 @@ export function liveReader(
   resources: ReadonlyMap<SourcedObject, ResourceInfo | undefined>,
   concurrency: number,
   signal: AbortSignal | undefined,
+  members?: ListedMembers,
 ): (resource: ResourceInfo, o: SourcedObject, path: string) => Promise<KubeObject | undefined> {
   // Each collection's resource and the names of the set in it: a LIST keeps only those (not the
   // namespace's others).
@@ -50,7 +62,7 @@ export function liveReader(
   const lists = new Map<string, Promise<Map<string, KubeObject | null> | undefined>>();
   for (const [path, { resource, names }] of collections) {
     if (names.size < LIST_THRESHOLD) continue;
-    const list = limit(() => listAll(client, resource, path, names, signal));
+    const list = limit(() => listAll(client, resource, path, names, signal, members));
     // Awaited by the collection's objects; a plan that fails before them must not leave it unhandled.
     list.catch(() => {});
     lists.set(path, list);
@@ -82,7 +94,7 @@ function skipRevisions(resource: ResourceInfo): string | undefined {
 
 /**
  * The objects of a collection named in `wanted`, by name (read in pages of 500), or `undefined` when
- * the LIST is not allowed.
+ * the LIST is not allowed. With `members`, the others labelled part-of its ApplySet go there.
  */
 async function listAll(
   client: KubeApi,
@@ -90,9 +102,12 @@ async function listAll(
   collection: string,
   wanted: ReadonlySet<string>,
   signal: AbortSignal | undefined,
+  members: ListedMembers | undefined,
 ): Promise<Map<string, KubeObject | null> | undefined> {
   const apiVersion = apiVersionOf(resource);
   const out = new Map<string, KubeObject | null>();
+  const others: KubeObject[] = [];
+  const crd = resource.group === 'apiextensions.k8s.io' && resource.resource === 'customresourcedefinitions';
   try {
     await listInPages<KubeObject>(
       client,
@@ -102,14 +117,26 @@ async function listAll(
         for (const item of page.items ?? []) {
           const name = item.metadata.name ?? '';
           if (wanted.has(name)) out.set(name, { ...item, apiVersion, kind: resource.kind });
+          else if (members && item.metadata.labels?.[APPLYSET.partOf] === members.partOf) {
+            const { managedFields: _, ...metadata } = item.metadata;
+            others.push(
+              crd
+                ? { ...item, apiVersion, kind: resource.kind, metadata }
+                : { apiVersion, kind: resource.kind, metadata },
+            );
+          }
         }
       },
-      () => out.clear(),
+      () => {
+        out.clear();
+        others.length = 0;
+      },
     );
   } catch (error) {
     if (error instanceof KubeApiError && (error.code === 403 || error.code === 405)) return undefined;
     throw error;
   }
+  members?.byCollection.set(collection, others);
   return out;
 }
 

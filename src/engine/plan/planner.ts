@@ -31,7 +31,7 @@ import { type ApplyOptions, adopts } from '../shared/options.js';
 import type { PlannedObject } from '../shared/planned.js';
 import { managedBy, sameObject } from './compare.js';
 import { objectFingerprint } from './fingerprint.js';
-import { keepAnnotations, liveReader, namespaceLookup } from './live.js';
+import { keepAnnotations, type ListedMembers, liveReader, namespaceLookup } from './live.js';
 import { ownershipProblem } from './ownership.js';
 import { foreignFields, takenOverManagers } from './takeover.js';
 
@@ -87,7 +87,8 @@ interface PlanContext {
  * check them against the old schema. A custom resource in a version its CRD in the set does not
  * serve is a failure. A Secret's `stringData` is planned (and so applied) as `data`, see
  * secretAsStored. An object a recorded fingerprint matches is planned `unchanged` without a dry
- * run (see objectFingerprint). Live objects the ownership policy refuses are failures.
+ * run (see objectFingerprint). Live objects the ownership policy refuses are failures. With
+ * `members`, the LISTs also note the ApplySet's other members (see {@link ListedMembers}).
  *
  * @throws ApplyError listing every object the server rejected (schema, admission, RBAC, immutable
  *   fields, conflicts), or that names a kind the server does not serve.
@@ -97,6 +98,7 @@ export async function planObjects(
   discovery: KubeDiscovery,
   input: readonly SourcedObject[],
   options: ApplyOptions,
+  members?: ListedMembers,
 ): Promise<PlannedObject[]> {
   // What the server stores: a Secret's stringData is sent as data (see secretAsStored).
   const objects = input.map((o) => {
@@ -115,7 +117,7 @@ export async function planObjects(
     ),
     newKinds: crdKinds(objects),
     changingKinds: new Set<string>(),
-    readLive: liveReader(client, objects, resources, options.concurrency, options.signal),
+    readLive: liveReader(client, objects, resources, options.concurrency, options.signal, members),
     namespaceExists: namespaceLookup(client, options.signal),
   };
   const failures: ObjectFailure[] = [];

@@ -121,6 +121,34 @@ describe('phases and waves on the in-memory API server', () => {
     expect(lines).toContain('job/migrate pod/migrate-pod: migrated 3 tables');
   });
 
+  test("with phases, prune lists the set's members after the last step, not beside the plan", async () => {
+    const files = {
+      'web.yaml': web('web:1'),
+      'migrate.yaml': job('migrate', '{spread.rsprd.com/phase: pre}'),
+      'extra.yaml': configMap('extra'),
+    };
+    write(files);
+    kube.job = migrate(true);
+    await deploy(options());
+    const { 'extra.yaml': _, ...kept } = files;
+    write({ ...kept, 'web.yaml': web('web:2') });
+    kube.log.length = 0;
+    const memberLists: number[] = [];
+    kube.refuse = (req) => {
+      if (String(req.query?.labelSelector ?? '').startsWith('applyset.kubernetes.io/part-of='))
+        memberLists.push(kube.log.length - 1);
+      return undefined;
+    };
+    const r = await deploy(options());
+    expect(r.objects.find((o) => o.name === 'extra')?.action).toBe('pruned');
+    const main = kube.log.findIndex((l) =>
+      /^PATCH \/apis\/apps\/v1\/namespaces\/shop\/deployments\/web$/.test(l),
+    );
+    expect(main).toBeGreaterThan(0);
+    expect(memberLists.length).toBeGreaterThan(0);
+    for (const i of memberLists) expect(i).toBeGreaterThan(main);
+  });
+
   test('the cluster stops answering while a pre Job is waited for: the deploy fails then, naming the step', async () => {
     write({
       'web.yaml': web('web:1'),

@@ -142,50 +142,27 @@ describe('a whole deploy against the in-memory API server', () => {
     ]);
   });
 
-  test("prune lists the set's members once, beside the plan, before anything is applied", async () => {
-    write('nginx:1.27', { settings: 'hello', extra: 'x' });
+  test('prune takes the members of a collection the plan listed from that LIST, and lists only the others', async () => {
+    // Ten ConfigMaps: the plan reads them with one LIST (LIST_THRESHOLD), the Deployment with a GET.
+    const many = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`c${i}`, 'v']));
+    write('nginx:1.27', { ...many, extra: 'x' });
     await deploy(options());
+    kube.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'by-hand', namespace: NS } });
     kube.log.length = 0;
-    /** Where each list of the set's members (the part-of label selector) came in the log. */
+    /** Each LIST of the set's members (the part-of label selector), and where it came in the log. */
     const memberLists: string[] = [];
     kube.refuse = (req) => {
       if (String(req.query?.labelSelector ?? '').startsWith('applyset.kubernetes.io/part-of='))
-        memberLists.push(`${kube.log.length - 1} ${req.path}`);
+        memberLists.push(req.path);
       return undefined;
     };
-    write('nginx:1.27', { settings: 'bonjour' });
+    write('nginx:1.27', { ...many, c0: 'changed' });
     const report = await deploy(options());
-    expect(actions(report)).toMatchObject({
-      'ConfigMap/extra': 'pruned',
-      'ConfigMap/settings': 'configured',
-    });
+    expect(actions(report)).toMatchObject({ 'ConfigMap/extra': 'pruned', 'ConfigMap/c0': 'configured' });
     expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
-    // One list a group-kind, each before the apply's first write: prune did not list again.
-    const applied = kube.log.indexOf('PATCH /api/v1/namespaces/shop/configmaps/settings');
-    expect(applied).toBeGreaterThan(0);
-    expect(memberLists.map((l) => l.split(' ')[1]).sort()).toEqual([
-      '/api/v1/namespaces/shop/configmaps',
-      '/apis/apps/v1/namespaces/shop/deployments',
-    ]);
-    for (const l of memberLists) expect(Number(l.split(' ')[0])).toBeLessThan(applied);
-  });
-
-  test("a failed list of the set's members beside the plan is made again at prune", async () => {
-    write('nginx:1.27', { settings: 'hello', extra: 'x' });
-    await deploy(options());
-    let failed = 0;
-    kube.refuse = (req) => {
-      if (!String(req.query?.labelSelector ?? '').startsWith('applyset.kubernetes.io/part-of='))
-        return undefined;
-      if (failed++ > 0) return undefined;
-      return new KubeApiError(500, 'LIST', undefined as never, 'etcd leader changed');
-    };
-    write('nginx:1.27', { settings: 'hello' });
-    const report = await deploy(options());
-    expect(actions(report)).toMatchObject({ 'ConfigMap/extra': 'pruned', 'ConfigMap/settings': 'unchanged' });
-    expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
-    // The two lists beside the plan (one refused) and the two again at prune.
-    expect(failed).toBe(4);
+    expect(kube.get('ConfigMap', NS, 'by-hand')).toBeDefined();
+    expect(memberLists).toEqual(['/apis/apps/v1/namespaces/shop/deployments']);
+    expect(kube.log.filter((l) => l === 'GET /api/v1/namespaces/shop/configmaps')).toHaveLength(1);
   });
 
   test('rollback: the previous revision applied again, recorded as a new revision', async () => {
@@ -264,6 +241,29 @@ describe('a whole deploy against the in-memory API server', () => {
     expect(kube.log.at(-1)).toBe('DELETE /apis/coordination.k8s.io/v1/namespaces/shop/leases/spread.shop');
     expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
     expect(kube.watchers).toBe(0);
+  });
+
+  test("the API server fails a rollback's rollout wait: the error says what the rollback applied and pruned", async () => {
+    write('nginx:1.27', { settings: 'hello' });
+    await deploy(options());
+    write('nginx:1.28', { settings: 'hello', extra: 'x' });
+    await deploy(options());
+    kube.refuse = (req) =>
+      req.query?.watch ? new KubeApiError(400, '', undefined as never, 'the watch was refused') : undefined;
+    const failed = (await rollback('shop', undefined, {
+      logger: silentLogger,
+      cluster,
+      timeoutMs: 5_000,
+    }).catch((e: unknown) => e)) as Error;
+    expect(failed.message).toBe(
+      "the watch was refused while waiting for the rollback's rollout: all 2 object(s) were applied (0 created, 1 configured, 1 unchanged) and 1 pruned; the rollout was not seen finished and the rollback was not recorded (roll back again to record it)",
+    );
+    expect(image()).toBe('nginx:1.27');
+    expect(kube.get('Lease', NS, 'spread.shop')).toBeUndefined();
+    kube.refuse = undefined;
+    // Rolled back again, it is recorded.
+    const again = await rollback('shop', 1, { logger: silentLogger, cluster, timeoutMs: 5_000 });
+    expect(again.revision).toBe(3);
   });
 
   test('the API server fails the rollout wait: the error says every object was applied, and prunes were done', async () => {

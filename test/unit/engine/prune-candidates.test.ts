@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { KubeObject } from '../../../src/base/kube-object.js';
 import { APPLYSET } from '../../../src/base/labels.js';
-import { KubeApiError, type KubeRequest, METADATA_LIST_ACCEPT } from '../../../src/cluster/client.js';
+import { type KubeRequest, METADATA_LIST_ACCEPT } from '../../../src/cluster/client.js';
 import {
   applySetFor,
   findPruneCandidates,
-  listSetMembers,
   type parseGroupKind,
 } from '../../../src/engine/inventory/applyset.js';
 import { RESOURCES } from './fake-kube.js';
@@ -72,28 +71,45 @@ describe('findPruneCandidates', () => {
     ]);
   });
 
-  describe('with members listed earlier (`listed`)', () => {
-    const configMap = (name: string, namespace = 'prod') => ({
-      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } },
+  describe("with the members the plan's LISTs noted (`listed`)", () => {
+    const configMap = (name: string) => ({
+      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'prod' } },
       source: { file: 'x.yaml', line: 1 },
     });
-    /** A client answering every LIST with `old` and `kept` (CRDs: none), counting the requests. */
     const counting = () => {
       const sent: KubeRequest[] = [];
       const client = {
         request: async (req: KubeRequest) => {
           sent.push(req);
-          if (req.path.endsWith('/customresourcedefinitions')) return answer([]);
-          const ns = /namespaces\/([^/]+)/.exec(req.path)?.[1];
-          return answer([item('old', ns), item('kept', ns)]);
+          return answer(
+            req.path.endsWith('/customresourcedefinitions') ? [] : [item('listed-again', 'prod')],
+          );
         },
       };
       return { sent, client: client as never };
     };
+    const noted = (partOf: string) => ({
+      partOf,
+      byCollection: new Map([
+        [
+          '/api/v1/namespaces/prod/configmaps',
+          [
+            {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name: 'old', namespace: 'prod', labels: { [APPLYSET.partOf]: set.id } },
+            },
+            {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name: 'kept', namespace: 'prod', labels: { [APPLYSET.partOf]: set.id } },
+            },
+          ],
+        ],
+      ]),
+    });
 
-    test('takes the candidates from them, without a request, when they cover the current objects', async () => {
-      const early = counting();
-      const listed = listSetMembers(early.client, discovery as never, set, previous, [configMap('kept')]);
+    test('takes the candidates of a noted collection from there, and lists only the others', async () => {
       const now = counting();
       const found = await findPruneCandidates(
         now.client,
@@ -102,35 +118,18 @@ describe('findPruneCandidates', () => {
         previous,
         [configMap('kept')],
         {
-          listed,
+          listed: noted(set.id),
         },
       );
-      expect(found.map((c) => c.object.metadata.name)).toEqual(['old']);
-      expect(early.sent).toHaveLength(2);
-      expect(now.sent).toEqual([]);
-    });
-
-    test('lists again when the current objects use a namespace they did not cover', async () => {
-      const early = counting();
-      const listed = listSetMembers(early.client, discovery as never, set, previous, [configMap('kept')]);
-      const now = counting();
-      const current = [configMap('kept'), configMap('kept', 'staging')];
-      const found = await findPruneCandidates(now.client, discovery as never, set, previous, current, {
-        listed,
-      });
-      expect(now.sent.map((r) => r.path).sort()).toEqual([
-        '/api/v1/namespaces/prod/configmaps',
-        '/api/v1/namespaces/staging/configmaps',
+      expect(now.sent.map((r) => r.path)).toEqual([
         '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
       ]);
-      expect(found.map((c) => `${c.object.metadata.namespace}/${c.object.metadata.name}`)).toEqual([
-        'prod/old',
-        'staging/old',
+      expect(found.map((c) => [c.object.kind, c.object.metadata.name, c.path])).toEqual([
+        ['ConfigMap', 'old', '/api/v1/namespaces/prod/configmaps/old'],
       ]);
     });
 
-    test('lists again when their listing failed', async () => {
-      const listed = Promise.reject(new Error('ECONNRESET'));
+    test('members noted for another ApplySet are not used', async () => {
       const now = counting();
       const found = await findPruneCandidates(
         now.client,
@@ -139,31 +138,14 @@ describe('findPruneCandidates', () => {
         previous,
         [configMap('kept')],
         {
-          listed,
+          listed: noted('applyset-other-v1'),
         },
       );
-      expect(now.sent).toHaveLength(2);
-      expect(found.map((c) => c.object.metadata.name)).toEqual(['old']);
-    });
-
-    test('reports the lists they were refused when it uses them', async () => {
-      const refusing = {
-        request: async (req: KubeRequest) => {
-          if (req.path.endsWith('/customresourcedefinitions'))
-            throw new KubeApiError(403, 'LIST', { reason: 'Forbidden', message: 'forbidden' } as never, '');
-          return answer([item('old', 'prod')]);
-        },
-      };
-      const listed = listSetMembers(refusing as never, discovery as never, set, previous, []);
-      const forbidden: string[] = [];
-      const now = counting();
-      const found = await findPruneCandidates(now.client, discovery as never, set, previous, [], {
-        listed,
-        onForbidden: (what) => forbidden.push(what),
-      });
-      expect(now.sent).toEqual([]);
-      expect(found.map((c) => c.object.metadata.name)).toEqual(['old']);
-      expect(forbidden).toEqual(['customresourcedefinitions.apiextensions.k8s.io']);
+      expect(now.sent.map((r) => r.path).sort()).toEqual([
+        '/api/v1/namespaces/prod/configmaps',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      ]);
+      expect(found.map((c) => c.object.metadata.name)).toEqual(['listed-again']);
     });
   });
 });
