@@ -74,7 +74,7 @@ export interface ConvergeOptions {
   readonly steps?: Steps;
   /**
    * The set's other members the plan's LISTs saw, under the lock (the plan stage's `members`): prune
-   * takes its candidates of those collections from here rather than listing them again.
+   * does not list again a collection where they hold none (findPruneCandidates' `listed`).
    */
   readonly members?: ListedMembers | undefined;
 }

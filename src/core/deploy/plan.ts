@@ -41,8 +41,8 @@ export interface Planned<P extends PlannedObject = PlannedObject> {
   readonly notRun: ReadonlyMap<string, string>;
   /**
    * The set's other members the plan's LISTs saw (`listMembers`), by collection: under the deploy's
-   * lock only spread writes the set, and what the apply adds to it is in the plan, so prune takes
-   * its candidates of those collections from here, not from one more round of LISTs after the apply.
+   * lock, what the apply adds to the set is in the plan, so a collection where the plan saw no other
+   * member has nothing to prune, and prune does not list it again after the apply.
    */
   readonly members?: ListedMembers | undefined;
 }

@@ -206,9 +206,9 @@ export interface PruneCandidate {
  * cluster-scoped kinds), up to `concurrency` at once (default 8), of metadata only
  * (PartialObjectMetadataList) except for CRDs, whose spec is read too, or with `whole`. A 404 skips that list; so does a 403
  * (no `list` right), which is reported to `onForbidden` with the resource and namespace, since the
- * objects it would have found are then not pruned. A collection the plan's LISTs already read whole
- * under the deploy's lock (`listed`, see ListedMembers) is not listed again: its members are taken
- * from there. The candidates come in group-kind, then namespace, then server order.
+ * objects it would have found are then not pruned. A collection the plan's LISTs read whole under
+ * the deploy's lock (`listed`, see ListedMembers) without a candidate in it is not listed again.
+ * The candidates come in group-kind, then namespace, then server order.
  */
 export async function findPruneCandidates(
   client: ClusterPort,
@@ -235,8 +235,11 @@ export async function findPruneCandidates(
         if (obj.metadata.labels?.[APPLYSET.partOf] !== set.id || keep.has(keyOf(obj))) return undefined;
         return { object: obj, path: objectPath(info, obj.metadata.namespace, obj.metadata.name) };
       };
+      // A collection the plan listed with no candidate in it has nothing to prune; one with candidates
+      // is listed again, so that what is deleted is decided on the cluster as it is now (another
+      // deployment may have adopted one meanwhile: the lock is the deployment's, not the namespace's).
       const seen = listed?.get(objectPath(info, ns));
-      if (seen) return seen.map(candidate).filter((c) => c !== undefined);
+      if (seen && !seen.some((item) => candidate(item))) return [];
       return limit(async () => {
         const out: PruneCandidate[] = [];
         try {

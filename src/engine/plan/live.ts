@@ -18,7 +18,7 @@ export const LIST_THRESHOLD = 8;
  * The ApplySet members a plan's LISTs saw besides the set's own objects: for each collection listed
  * whole (by its path, as `objectPath` gives it), the objects labelled `applyset.kubernetes.io/part-of`
  * `partOf` that the set does not hold, metadata only (without managedFields; a CRD whole, without
- * them). Prune takes its candidates of those collections from here rather than listing them again.
+ * them). Prune does not list again a collection where none was noted (nothing to prune there).
  */
 export interface ListedMembers {
   readonly partOf: string;

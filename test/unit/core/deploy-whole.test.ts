@@ -142,27 +142,39 @@ describe('a whole deploy against the in-memory API server', () => {
     ]);
   });
 
-  test('prune takes the members of a collection the plan listed from that LIST, and lists only the others', async () => {
+  test('prune does not list again a collection the plan listed without a candidate; one with a candidate it does', async () => {
     // Ten ConfigMaps: the plan reads them with one LIST (LIST_THRESHOLD), the Deployment with a GET.
     const many = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`c${i}`, 'v']));
     write('nginx:1.27', { ...many, extra: 'x' });
     await deploy(options());
     kube.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'by-hand', namespace: NS } });
-    kube.log.length = 0;
     /** Each LIST of the set's members (the part-of label selector), and where it came in the log. */
     const memberLists: string[] = [];
     kube.refuse = (req) => {
       if (String(req.query?.labelSelector ?? '').startsWith('applyset.kubernetes.io/part-of='))
-        memberLists.push(req.path);
+        memberLists.push(`${kube.log.length - 1} ${req.path}`);
       return undefined;
     };
+    // A change, nothing dropped: the ConfigMaps' collection holds no candidate, so only the
+    // Deployment's (read with a GET) is listed.
+    write('nginx:1.27', { ...many, extra: 'x', c0: 'changed' });
+    expect(actions(await deploy(options()))).toMatchObject({ 'ConfigMap/c0': 'configured' });
+    expect(memberLists.map((l) => l.split(' ')[1])).toEqual(['/apis/apps/v1/namespaces/shop/deployments']);
+    // `extra` dropped: its collection is listed again after the apply, and the prune decided on that.
+    memberLists.length = 0;
+    kube.log.length = 0;
     write('nginx:1.27', { ...many, c0: 'changed' });
     const report = await deploy(options());
-    expect(actions(report)).toMatchObject({ 'ConfigMap/extra': 'pruned', 'ConfigMap/c0': 'configured' });
+    expect(actions(report)).toMatchObject({ 'ConfigMap/extra': 'pruned', 'ConfigMap/c0': 'unchanged' });
     expect(kube.get('ConfigMap', NS, 'extra')).toBeUndefined();
     expect(kube.get('ConfigMap', NS, 'by-hand')).toBeDefined();
-    expect(memberLists).toEqual(['/apis/apps/v1/namespaces/shop/deployments']);
-    expect(kube.log.filter((l) => l === 'GET /api/v1/namespaces/shop/configmaps')).toHaveLength(1);
+    expect(memberLists.map((l) => l.split(' ')[1]).sort()).toEqual([
+      '/api/v1/namespaces/shop/configmaps',
+      '/apis/apps/v1/namespaces/shop/deployments',
+    ]);
+    const planList = kube.log.indexOf('GET /api/v1/namespaces/shop/configmaps');
+    expect(planList).toBeGreaterThanOrEqual(0);
+    for (const l of memberLists) expect(Number(l.split(' ')[0])).toBeGreaterThan(planList);
   });
 
   test('rollback: the previous revision applied again, recorded as a new revision', async () => {

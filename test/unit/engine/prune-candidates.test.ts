@@ -109,7 +109,23 @@ describe('findPruneCandidates', () => {
       ]),
     });
 
-    test('takes the candidates of a noted collection from there, and lists only the others', async () => {
+    test('does not list a noted collection without a candidate', async () => {
+      const now = counting();
+      const found = await findPruneCandidates(
+        now.client,
+        discovery as never,
+        set,
+        previous,
+        [configMap('kept'), configMap('old')],
+        { listed: noted(set.id) },
+      );
+      expect(now.sent.map((r) => r.path)).toEqual([
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      ]);
+      expect(found).toEqual([]);
+    });
+
+    test('lists a noted collection with a candidate again, and decides on that LIST', async () => {
       const now = counting();
       const found = await findPruneCandidates(
         now.client,
@@ -121,12 +137,12 @@ describe('findPruneCandidates', () => {
           listed: noted(set.id),
         },
       );
-      expect(now.sent.map((r) => r.path)).toEqual([
+      // Noted: `old`; listed now: `listed-again` (`old` gone meanwhile): the LIST decides.
+      expect(now.sent.map((r) => r.path).sort()).toEqual([
+        '/api/v1/namespaces/prod/configmaps',
         '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
       ]);
-      expect(found.map((c) => [c.object.kind, c.object.metadata.name, c.path])).toEqual([
-        ['ConfigMap', 'old', '/api/v1/namespaces/prod/configmaps/old'],
-      ]);
+      expect(found.map((c) => c.object.metadata.name)).toEqual(['listed-again']);
     });
 
     test('members noted for another ApplySet are not used', async () => {
