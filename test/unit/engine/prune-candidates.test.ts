@@ -88,80 +88,54 @@ describe('findPruneCandidates', () => {
       };
       return { sent, client: client as never };
     };
+    const member = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'prod', labels: { [APPLYSET.partOf]: set.id } },
+    });
     const noted = (partOf: string) => ({
       partOf,
-      byCollection: new Map([
-        [
-          '/api/v1/namespaces/prod/configmaps',
-          [
-            {
-              apiVersion: 'v1',
-              kind: 'ConfigMap',
-              metadata: { name: 'old', namespace: 'prod', labels: { [APPLYSET.partOf]: set.id } },
-            },
-            {
-              apiVersion: 'v1',
-              kind: 'ConfigMap',
-              metadata: { name: 'kept', namespace: 'prod', labels: { [APPLYSET.partOf]: set.id } },
-            },
-          ],
-        ],
-      ]),
+      byCollection: new Map([['/api/v1/namespaces/prod/configmaps', [member('old'), member('kept')]]]),
     });
-
-    test('does not list a noted collection without a candidate', async () => {
+    /** findPruneCandidates with `old` and `kept` noted for `partOf`: the paths it listed, the names found. */
+    async function pruneWith(current: string[], partOf: string) {
       const now = counting();
       const found = await findPruneCandidates(
         now.client,
         discovery as never,
         set,
         previous,
-        [configMap('kept'), configMap('old')],
-        { listed: noted(set.id) },
+        current.map(configMap),
+        {
+          listed: noted(partOf),
+        },
       );
-      expect(now.sent.map((r) => r.path)).toEqual([
-        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-      ]);
+      return { listed: now.sent.map((r) => r.path).sort(), found: found.map((c) => c.object.metadata.name) };
+    }
+
+    test('does not list a noted collection without a candidate', async () => {
+      const { listed, found } = await pruneWith(['kept', 'old'], set.id);
+      expect(listed).toEqual(['/apis/apiextensions.k8s.io/v1/customresourcedefinitions']);
       expect(found).toEqual([]);
     });
 
     test('lists a noted collection with a candidate again, and decides on that LIST', async () => {
-      const now = counting();
-      const found = await findPruneCandidates(
-        now.client,
-        discovery as never,
-        set,
-        previous,
-        [configMap('kept')],
-        {
-          listed: noted(set.id),
-        },
-      );
       // Noted: `old`; listed now: `listed-again` (`old` gone meanwhile): the LIST decides.
-      expect(now.sent.map((r) => r.path).sort()).toEqual([
+      const { listed, found } = await pruneWith(['kept'], set.id);
+      expect(listed).toEqual([
         '/api/v1/namespaces/prod/configmaps',
         '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
       ]);
-      expect(found.map((c) => c.object.metadata.name)).toEqual(['listed-again']);
+      expect(found).toEqual(['listed-again']);
     });
 
     test('members noted for another ApplySet are not used', async () => {
-      const now = counting();
-      const found = await findPruneCandidates(
-        now.client,
-        discovery as never,
-        set,
-        previous,
-        [configMap('kept')],
-        {
-          listed: noted('applyset-other-v1'),
-        },
-      );
-      expect(now.sent.map((r) => r.path).sort()).toEqual([
+      const { listed, found } = await pruneWith(['kept'], 'applyset-other-v1');
+      expect(listed).toEqual([
         '/api/v1/namespaces/prod/configmaps',
         '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
       ]);
-      expect(found.map((c) => c.object.metadata.name)).toEqual(['listed-again']);
+      expect(found).toEqual(['listed-again']);
     });
   });
 });
