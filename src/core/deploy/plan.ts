@@ -105,7 +105,7 @@ export async function planStage(
 
 /**
  * A deploy's {@link planStage}: its dry runs let go as soon as planned ({@link forApply}); the set's
- * members listed beside them when the deploy holds its lock (`locked`).
+ * other members noted from the plan's LISTs when the deploy holds its lock (`locked`).
  */
 export async function planForApply(
   run: Run,

@@ -17,8 +17,8 @@ export const LIST_THRESHOLD = 8;
 /**
  * The ApplySet members a plan's LISTs saw besides the set's own objects: for each collection listed
  * whole (by its path, as `objectPath` gives it), the objects labelled `applyset.kubernetes.io/part-of`
- * `partOf` that the set does not hold, metadata only (without managedFields; a CRD whole, without
- * them). Prune does not list again a collection where none was noted (nothing to prune there).
+ * `partOf` that the set does not hold, metadata only (without managedFields). Prune does not list
+ * again a collection where none was noted (nothing to prune there), and lists again one where some were.
  */
 export interface ListedMembers {
   readonly partOf: string;
@@ -107,7 +107,6 @@ async function listAll(
   const apiVersion = apiVersionOf(resource);
   const out = new Map<string, KubeObject | null>();
   const others: KubeObject[] = [];
-  const crd = resource.group === 'apiextensions.k8s.io' && resource.resource === 'customresourcedefinitions';
   try {
     await listInPages<KubeObject>(
       client,
@@ -119,11 +118,7 @@ async function listAll(
           if (wanted.has(name)) out.set(name, { ...item, apiVersion, kind: resource.kind });
           else if (members && item.metadata.labels?.[APPLYSET.partOf] === members.partOf) {
             const { managedFields: _, ...metadata } = item.metadata;
-            others.push(
-              crd
-                ? { ...item, apiVersion, kind: resource.kind, metadata }
-                : { apiVersion, kind: resource.kind, metadata },
-            );
+            others.push({ apiVersion, kind: resource.kind, metadata });
           }
         }
       },
